@@ -1,0 +1,78 @@
+package eval
+
+import "time"
+
+// Event is one message of a running protocol on its event channel. It is one of
+// Progress, Point, Matrix, Log or Done.
+type Event interface{ event() }
+
+// Progress reports that Done of Total units of a stage are finished.
+type Progress struct {
+	Stage       string // e.g. "features", "cells", "gram"
+	Done, Total int
+}
+
+// Point reports the current mean and standard deviation over the finished repeats of
+// one cell: series Series at abscissa X. It is sent again each time a repeat finishes.
+type Point struct {
+	Series         string
+	XLabel, YLabel string
+	X, Mean, Std   float64
+	Runs           int
+}
+
+// Matrix is a snapshot of an n×n matrix (a Gram matrix of a sample, rows sorted by
+// Labels) for the heatmap, with its smallest eigenvalue.
+type Matrix struct {
+	Name   string
+	N      int
+	Data   []float64 // row-major n×n
+	Labels []int     // class of each row
+	MinEig float64
+}
+
+// Log is a free-text line for the run log.
+type Log struct {
+	Time time.Time
+	Line string
+}
+
+// Done is the last event: the outcome of the run (possibly partial) and the error that
+// ended it, nil on success, context.Canceled when cancelled.
+type Done struct {
+	Outcome *Outcome
+	Err     error
+}
+
+func (Progress) event() {}
+func (Point) event()    {}
+func (Matrix) event()   {}
+func (Log) event()      {}
+func (Done) event()     {}
+
+// Series is one curve of an Outcome: points sorted by X.
+type Series struct {
+	Name           string
+	XLabel, YLabel string
+	Points         []SeriesPoint
+}
+
+// SeriesPoint is the mean and standard deviation over Runs repeats at abscissa X.
+type SeriesPoint struct {
+	X, Mean, Std float64
+	Runs         int
+}
+
+// Table is a named table of results (rows of strings or numbers).
+type Table struct {
+	Name    string
+	Columns []string
+	Rows    [][]any
+}
+
+// Outcome is everything a protocol produced: curves, tables and time spent per stage.
+type Outcome struct {
+	Series []Series
+	Tables []Table
+	Stages map[string]float64 // seconds per stage: "features", "gram", "fit", "predict"
+}

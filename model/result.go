@@ -1,0 +1,114 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// ResultSchema is the schema tag of result.json files written by this version.
+const ResultSchema = "gitui.result/v1"
+
+// Result is the content of result.json (DESIGN.md, "result.json"): the spec that ran,
+// every series (accuracy in [0,1]), tables, timing and environment.
+type Result struct {
+	Schema string          `json:"schema"`
+	Preset string          `json:"preset,omitempty"`
+	Spec   json.RawMessage `json:"spec"`
+	Seed   uint64          `json:"seed"`
+	Series []Series        `json:"series"`
+	Tables []Table         `json:"tables,omitempty"`
+	Timing Timing          `json:"timing"`
+	Env    Env             `json:"env"`
+	// Partial is true when the run was cancelled or failed: the series hold the finished cells only.
+	Partial bool   `json:"partial,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+// Series is one curve: the method's short name first, as the papers name their rows.
+type Series struct {
+	Name   string  `json:"name"`
+	XLabel string  `json:"x_label"`
+	YLabel string  `json:"y_label"`
+	Points []Point `json:"points"`
+}
+
+// Point is the mean and standard deviation of Runs repeats at abscissa X.
+type Point struct {
+	X    float64 `json:"x"`
+	Mean float64 `json:"mean"`
+	Std  float64 `json:"std"`
+	Runs int     `json:"runs"`
+}
+
+// Table is a named table; each row has one cell per column (string or number).
+type Table struct {
+	Name    string   `json:"name"`
+	Columns []string `json:"columns"`
+	Rows    [][]any  `json:"rows"`
+}
+
+// Timing is the wall time of the run and the seconds spent per stage
+// ("features", "gram", "fit", "predict").
+type Timing struct {
+	WallSeconds float64            `json:"wall_seconds"`
+	Stages      map[string]float64 `json:"stages"`
+}
+
+// Env records what produced the result.
+type Env struct {
+	Version    string `json:"version"`
+	Go         string `json:"go"`
+	GOMAXPROCS int    `json:"gomaxprocs"`
+	BLAS       string `json:"blas,omitempty"`
+}
+
+// WriteFile writes r as indented JSON to path atomically: a temporary file in the same
+// directory, fsync, then rename, so a reader never sees a half-written result.
+func (r *Result) WriteFile(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode result: %w", err)
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".result-*.json")
+	if err != nil {
+		return fmt.Errorf("write result: %w", err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(append(b, '\n'))
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, werr)
+	}
+	return nil
+}
+
+// ReadResult reads and checks a result.json file.
+func ReadResult(path string) (*Result, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read result: %w", err)
+	}
+	var r Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s is not a result.json (%v): pass a file written by gitui run", path, err)
+	}
+	if r.Schema != ResultSchema {
+		return nil, fmt.Errorf("%s has schema %q, want %q: pass a file written by gitui run", path, r.Schema, ResultSchema)
+	}
+	return &r, nil
+}
