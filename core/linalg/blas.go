@@ -1,0 +1,23 @@
+package linalg
+
+// blasName is set by the build: "gonum (pure Go)" by default, "OpenBLAS (cgo)" under
+// the openblas build tag.
+var blasName = "gonum (pure Go)"
+
+// BLAS returns the name of the BLAS implementation that blas64 and blas32 use in this
+// build: "gonum (pure Go)" or "OpenBLAS (cgo)".
+func BLAS() string { return blasName }
+
+// setThreads is replaced by the openblas build; the pure-Go BLAS has no thread setting.
+var setThreads = func(n int) int { return 0 }
+
+// SetBLASThreads sets the number of threads the BLAS library itself may use inside one
+// call and returns the previous setting. With OpenBLAS the start-up value is 1 (the engine
+// parallelises over blocks; see the package doc). The pure-Go build ignores it and
+// returns 0. It panics if n < 1.
+func SetBLASThreads(n int) (prev int) {
+	if n < 1 {
+		panic("linalg: SetBLASThreads needs n >= 1")
+	}
+	return setThreads(n)
+}

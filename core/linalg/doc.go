@@ -1,0 +1,42 @@
+// Package linalg wires the BLAS implementation used by the engine and holds the few
+// numerical helpers every hot path shares: a context-aware parallel loop over blocks
+// and float64↔float32 conversion of row blocks.
+//
+// # Overview
+//
+// The default build uses gonum's pure-Go BLAS (gonum.org/v1/gonum/blas/gonum), which needs
+// no C toolchain and works with CGO_ENABLED=0. Building with
+//
+//	go build -tags openblas ./...
+//
+// (Debian: apt-get install libopenblas-dev) routes blas64 and blas32 — and therefore every
+// gonum mat product — through OpenBLAS via cgo (gonum.org/v1/netlib/blas/netlib), about
+// 7-8x faster per core on this hardware. [BLAS] names the implementation in use.
+//
+// Threads. Debian's libopenblas0-pthread starts its own thread pool, and the engine already
+// runs GOMAXPROCS goroutines over row blocks, each calling GEMM on its own block. Letting
+// both layers spawn threads oversubscribes the cores (two goroutines × two OpenBLAS
+// threads on two cores), so the openblas build sets OpenBLAS to one thread at start-up
+// and leaves all parallelism to [ParallelFor]: on the 2-core reference machine this was
+// the fastest arrangement for the CDF feature map (see core/feature and core/bench).
+// [SetBLASThreads] changes the count for code that calls one large GEMM from a single
+// goroutine; it is a no-op in the pure-Go build, whose Dgemm/Sgemm are already parallel.
+//
+// # Shapes
+//
+// [ParallelFor] splits [0, n) into blocks of blockSize indices (the last may be shorter).
+// [ToFloat32] and [ToFloat64] convert equal-length slices; [RowsToFloat32] copies a row
+// block of a *mat.Dense into a dense row-major float32 buffer.
+//
+// # Errors
+//
+// Length mismatches panic with a "linalg: " prefix. [ParallelFor] returns the first error
+// a block function returned, or ctx.Err() undecorated when the context was cancelled.
+//
+// # Concurrency
+//
+// [ParallelFor] runs up to GOMAXPROCS goroutines; a panic in a block function is
+// recovered in the worker and re-raised in the caller's goroutine after all workers have
+// stopped. [SetBLASThreads] changes process-wide state and should be called before, not
+// during, concurrent BLAS work.
+package linalg
