@@ -1,0 +1,43 @@
+// Package data holds gitui's data sets: readers for image and user files, the
+// generators of the papers' synthetic problems, and seeded draws of training and test
+// sets.
+//
+// # Overview
+//
+// A Dataset is an n×d sample matrix X (row i is sample i), labels Y in
+// [0, len(Classes)) and the Shape of one sample. Sources:
+//
+//   - IDX (MNIST, Fashion-MNIST; gzipped or raw, detected from the content): LoadIDX,
+//     ReadIDXImages, ReadIDXLabels; Open finds the official files of a named set in a
+//     data directory (ResolveDir: --data, else $GITUI_DATA, else the user cache
+//     directory) and, for Fashion-MNIST, in Debian's /usr/share/datasets; Available
+//     lists what is on disk. Pixels are scaled to [0, 1].
+//   - User files: LoadCSV, LoadNPY / LoadNPZ (NumPy), LoadLIBSVM (svmlight text), and
+//     LoadFile, which chooses by file name.
+//   - Generators: XPerm (Mroueh, Voinea, Poggio, NIPS 2015, Sec. 5) and Circle (Chapelle
+//     and Schoelkopf's toy problem).
+//   - Draws: Draw (plain, stratified, balanced), Split, Exclude, ClassCounts; and
+//     Normalize, which scales rows to the unit sphere.
+//
+// # Shapes
+//
+// Images have Shape [rows, cols] and are stored row-major; X_perm sequences have Shape
+// [5, 8] (5 one-hot blocks of 8); CSV, LIBSVM and 2-D NumPy data have Shape [d]; a 3-D
+// NumPy array (n, h, w) gives Shape [h, w]. Every reader returns a Dataset that passes
+// Validate; all values are finite (|v| <= 1e300).
+//
+// # Errors
+//
+// Bad input returns a one-line error naming the problem and the fix, wrapped with the
+// file name ("load PATH: ..."). Text formats return *ParseError with the line and
+// field. Missing named data sets wrap ErrNotFound. Header sizes never drive an
+// allocation by themselves: memory grows with the bytes actually read, and sizes past
+// 2^30 values are rejected. Programmer errors (negative sizes, labels outside [0, k)
+// passed to Draw or ClassCounts) panic with the prefix "data: ".
+//
+// # Concurrency
+//
+// Functions hold no package state and may run concurrently; a *rand.Rand passed in must
+// not be shared between goroutines. A Dataset is not modified by any function here
+// (Normalize and Subset return copies), so concurrent readers of one Dataset are safe.
+package data

@@ -1,0 +1,128 @@
+package data
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ParseError reports a problem at a place in a text file (CSV, LIBSVM). Line and
+// Column are 1-based; Column is 0 when the problem concerns a whole line.
+type ParseError struct {
+	File   string // path, or a name given to a Read function ("" if none)
+	Line   int
+	Column int
+	Msg    string // the problem and the fix
+}
+
+// Error formats the error as "file:line:column: msg", leaving out the parts that are unset.
+func (e *ParseError) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteByte(':')
+	}
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "%d:", e.Line)
+		if e.Column > 0 {
+			fmt.Fprintf(&b, "%d:", e.Column)
+		}
+	}
+	if b.Len() > 0 {
+		b.WriteByte(' ')
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// maxAbs is the largest magnitude a value may have; Validate treats larger ones as
+// non-finite, so the readers reject them with the same rule.
+const maxAbs = 1e300
+
+// checkFinite returns "" for a usable value and otherwise the problem and its fix.
+func checkFinite(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "value is NaN: remove or impute missing values"
+	case math.IsInf(v, 0):
+		return "value is infinite: remove or clip it"
+	case v > maxAbs || v < -maxAbs:
+		return fmt.Sprintf("value %g exceeds 1e300 in magnitude: rescale the data", v)
+	}
+	return ""
+}
+
+// baseName returns the file name of path without directory and without the extensions
+// .gz, .csv, .tsv, .npy, .npz, .libsvm, .svm, .svmlight and .txt.
+func baseName(path string) string {
+	b := filepath.Base(path)
+	for {
+		ext := strings.ToLower(filepath.Ext(b))
+		switch ext {
+		case ".gz", ".csv", ".tsv", ".npy", ".npz", ".libsvm", ".svm", ".svmlight", ".txt":
+			b = b[:len(b)-len(ext)]
+			continue
+		}
+		return b
+	}
+}
+
+// classIndex maps label strings to class indices in order of first appearance.
+type classIndex struct {
+	idx     map[string]int
+	classes []string
+}
+
+func (c *classIndex) add(s string) int {
+	if c.idx == nil {
+		c.idx = map[string]int{}
+	}
+	k, ok := c.idx[s]
+	if !ok {
+		k = len(c.classes)
+		c.idx[s] = k
+		c.classes = append(c.classes, s)
+	}
+	return k
+}
+
+// LoadFile reads a user data file, choosing the reader by the file name (a trailing .gz
+// is ignored for the choice; compression itself is detected from the content):
+//
+//	*.csv, *.tsv                       LoadCSV with default options (tab-separated for .tsv)
+//	*.npz                              LoadNPZ (keys x and y, or X and y)
+//	*x.npy, *X.npy                     LoadNPY with the labels in the same name ending in y
+//	*.libsvm, *.svm, *.svmlight, *.txt LoadLIBSVM
+//	*-images-idx3-ubyte[.gz]           LoadIDX with the labels in *-labels-idx1-ubyte[.gz]
+//
+// Any other name is an error listing the supported kinds.
+func LoadFile(path string) (*Dataset, error) {
+	name := filepath.Base(path)
+	lower := strings.ToLower(strings.TrimSuffix(name, ".gz"))
+	switch {
+	case strings.HasSuffix(lower, ".csv"):
+		return LoadCSV(path, CSVOptions{})
+	case strings.HasSuffix(lower, ".tsv"):
+		return LoadCSV(path, CSVOptions{Comma: '\t'})
+	case strings.HasSuffix(lower, ".npz"):
+		return LoadNPZ(path)
+	case strings.HasSuffix(lower, ".npy"):
+		stem := strings.TrimSuffix(name, filepath.Ext(name))
+		if stem == "" || (stem[len(stem)-1] != 'x' && stem[len(stem)-1] != 'X') {
+			return nil, fmt.Errorf("%s: a .npy file holds only the samples: name it ..._x.npy with ..._y.npy beside it, or save both in an .npz with keys x and y", path)
+		}
+		y := filepath.Join(filepath.Dir(path), stem[:len(stem)-1]+"y"+filepath.Ext(name))
+		if _, err := os.Stat(y); err != nil {
+			return nil, fmt.Errorf("%s: no labels file %s beside it: save the labels there, or use an .npz with keys x and y", path, y)
+		}
+		return LoadNPY(path, y)
+	case strings.HasSuffix(lower, ".libsvm"), strings.HasSuffix(lower, ".svm"),
+		strings.HasSuffix(lower, ".svmlight"), strings.HasSuffix(lower, ".txt"):
+		return LoadLIBSVM(path)
+	case strings.Contains(name, "-images-idx3-ubyte"):
+		return LoadIDX(path, filepath.Join(filepath.Dir(path), strings.Replace(name, "-images-idx3-ubyte", "-labels-idx1-ubyte", 1)))
+	}
+	return nil, fmt.Errorf("%s: unknown file kind: use .csv, .tsv, .npy (x/y pair), .npz, .libsvm/.svm/.txt or an IDX *-images-idx3-ubyte[.gz] file", path)
+}

@@ -1,0 +1,300 @@
+package data
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/bits"
+	"os"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// IDX magic numbers: two zero bytes, the element type (0x08 = unsigned byte) and the
+// number of dimensions (LeCun's MNIST format).
+const (
+	idxImagesMagic = 0x00000803
+	idxLabelsMagic = 0x00000801
+)
+
+// maxElements bounds the number of float64 entries a reader will allocate for X
+// (2^30 entries = 8 GiB; full MNIST is 4.7e7). Headers claiming more are rejected
+// before any allocation.
+const maxElements = 1 << 30
+
+// Images holds the pixels of an IDX images file: N images of Rows×Cols unsigned bytes,
+// row-major, image after image (len(Pix) == N*Rows*Cols).
+type Images struct {
+	N, Rows, Cols int
+	Pix           []uint8
+}
+
+// gzipMagic is the first two bytes of every gzip stream (RFC 1952).
+var gzipMagic = []byte{0x1f, 0x8b}
+
+// maybeGunzip returns a reader of the decompressed stream when r starts with the gzip
+// magic bytes, and of r itself otherwise. The decision uses the content, not a file name.
+func maybeGunzip(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	head, err := br.Peek(2)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if bytes.Equal(head, gzipMagic) {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("bad gzip header (%v): the file is corrupt, re-download it", err)
+		}
+		return bufio.NewReaderSize(zr, 1<<16), nil
+	}
+	return br, nil
+}
+
+// readHeader reads the 4-byte magic and the dims big-endian uint32 sizes of an IDX file.
+func readHeader(r io.Reader, magic uint32, what string, dims int) ([]uint64, error) {
+	var buf [4 * 4]byte
+	hdr := buf[:4*(dims+1)]
+	n, err := io.ReadFull(r, hdr)
+	if n < 4 {
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			return nil, fmt.Errorf("reading IDX %s header: %w", what, err)
+		}
+		return nil, fmt.Errorf("not an IDX %s file: only %d bytes: check the path, or re-download the file", what, n)
+	}
+	if got := binary.BigEndian.Uint32(hdr); got != magic {
+		return nil, fmt.Errorf("not an IDX %s file: magic number 0x%08x, want 0x%08x: check that the path names the %s file", what, got, magic, what)
+	}
+	if n < len(hdr) {
+		if err != io.ErrUnexpectedEOF {
+			return nil, fmt.Errorf("reading IDX %s header: %w", what, err)
+		}
+		return nil, fmt.Errorf("IDX %s file is truncated: header has %d of %d bytes: re-download it", what, n, len(hdr))
+	}
+	sz := make([]uint64, dims)
+	for i := range sz {
+		sz[i] = uint64(binary.BigEndian.Uint32(hdr[4*(i+1):]))
+	}
+	return sz, nil
+}
+
+// readBody reads exactly want bytes from r and checks that nothing follows. Memory grows
+// with the bytes actually read, so a header that lies about the size cannot force a
+// large allocation.
+func readBody(r io.Reader, want uint64, what string) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(int(min(want, 1<<20)))
+	got, err := io.CopyN(&buf, r, int64(want))
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("reading IDX %s: %w", what, err)
+	}
+	if uint64(got) < want {
+		return nil, fmt.Errorf("IDX %s file is truncated: expected %d bytes after the header, got %d: re-download it", what, want, got)
+	}
+	var one [1]byte
+	if k, _ := io.ReadFull(r, one[:]); k > 0 {
+		extra, _ := io.Copy(io.Discard, r)
+		return nil, fmt.Errorf("IDX %s file has %d bytes after the %d its header declares: the file is corrupt, re-download it", what, extra+1, want)
+	}
+	return buf.Bytes(), nil
+}
+
+// ReadIDXImages reads an IDX images file (magic 0x00000803: n, rows, cols as big-endian
+// uint32, then n*rows*cols unsigned bytes) from r, gzipped or raw (detected by the gzip
+// magic bytes 1f 8b). It returns an error naming the problem for a wrong magic number,
+// an empty or absurd header, a truncated body or bytes after the body. Memory is
+// allocated as data arrives, never from the header's claim alone.
+func ReadIDXImages(r io.Reader) (*Images, error) {
+	r, err := maybeGunzip(r)
+	if err != nil {
+		return nil, err
+	}
+	sz, err := readHeader(r, idxImagesMagic, "images", 3)
+	if err != nil {
+		return nil, err
+	}
+	n, rows, cols := sz[0], sz[1], sz[2]
+	if n == 0 || rows == 0 || cols == 0 {
+		return nil, fmt.Errorf("IDX images header declares %d images of %dx%d pixels: the file holds no data, re-download it", n, rows, cols)
+	}
+	hi, d := bits.Mul64(rows, cols)
+	hi2, total := bits.Mul64(n, d)
+	if hi != 0 || hi2 != 0 || total > maxElements {
+		return nil, fmt.Errorf("IDX images header declares %d images of %dx%d pixels, more than the limit of %d values: the file is corrupt or not an images file", n, rows, cols, uint64(maxElements))
+	}
+	pix, err := readBody(r, total, "images")
+	if err != nil {
+		return nil, err
+	}
+	return &Images{N: int(n), Rows: int(rows), Cols: int(cols), Pix: pix}, nil
+}
+
+// ReadIDXLabels reads an IDX labels file (magic 0x00000801: n as big-endian uint32, then
+// n unsigned bytes) from r, gzipped or raw. Errors are as for ReadIDXImages.
+func ReadIDXLabels(r io.Reader) ([]uint8, error) {
+	r, err := maybeGunzip(r)
+	if err != nil {
+		return nil, err
+	}
+	sz, err := readHeader(r, idxLabelsMagic, "labels", 1)
+	if err != nil {
+		return nil, err
+	}
+	if sz[0] == 0 {
+		return nil, errors.New("IDX labels header declares 0 labels: the file holds no data, re-download it")
+	}
+	if sz[0] > maxElements {
+		return nil, fmt.Errorf("IDX labels header declares %d labels, more than the limit of %d: the file is corrupt", sz[0], uint64(maxElements))
+	}
+	return readBody(r, sz[0], "labels")
+}
+
+// WriteIDXImages writes img as a raw (uncompressed) IDX images file. It panics if
+// len(img.Pix) != img.N*img.Rows*img.Cols or a size does not fit in a uint32.
+func WriteIDXImages(w io.Writer, img *Images) error {
+	if img.N < 0 || img.Rows < 0 || img.Cols < 0 || len(img.Pix) != img.N*img.Rows*img.Cols ||
+		uint64(img.N) > 1<<32-1 || uint64(img.Rows) > 1<<32-1 || uint64(img.Cols) > 1<<32-1 {
+		panic(fmt.Sprintf("data: %d pixels for %d images of %dx%d", len(img.Pix), img.N, img.Rows, img.Cols))
+	}
+	var hdr [16]byte
+	binary.BigEndian.PutUint32(hdr[0:], idxImagesMagic)
+	binary.BigEndian.PutUint32(hdr[4:], uint32(img.N))
+	binary.BigEndian.PutUint32(hdr[8:], uint32(img.Rows))
+	binary.BigEndian.PutUint32(hdr[12:], uint32(img.Cols))
+	if _, err := w.Write(hdr[:]); err != nil {
+		return err
+	}
+	_, err := w.Write(img.Pix)
+	return err
+}
+
+// WriteIDXLabels writes labels as a raw (uncompressed) IDX labels file. It panics if
+// there are 2^32 labels or more.
+func WriteIDXLabels(w io.Writer, labels []uint8) error {
+	if uint64(len(labels)) > 1<<32-1 {
+		panic("data: too many labels for an IDX file")
+	}
+	var hdr [8]byte
+	binary.BigEndian.PutUint32(hdr[0:], idxLabelsMagic)
+	binary.BigEndian.PutUint32(hdr[4:], uint32(len(labels)))
+	if _, err := w.Write(hdr[:]); err != nil {
+		return err
+	}
+	_, err := w.Write(labels)
+	return err
+}
+
+// digitClasses are the class names of MNIST: "0".."9".
+var digitClasses = []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
+// NewIDXDataset builds a Dataset from decoded IDX images and labels: X[i, r*Cols+c] =
+// Pix[i, r, c] / 255, Shape [Rows, Cols], Y[i] = labels[i]. classes names the classes
+// (nil means "0".."9"). It returns an error if the counts differ or a label is not
+// below len(classes). X is allocated once.
+func NewIDXDataset(name string, img *Images, labels []uint8, classes []string) (*Dataset, error) {
+	if classes == nil {
+		classes = digitClasses
+	}
+	if img.N != len(labels) {
+		return nil, fmt.Errorf("%d images but %d labels: the images and labels files belong to different sets, pass a matching pair", img.N, len(labels))
+	}
+	d := img.Rows * img.Cols
+	if len(img.Pix) != img.N*d || img.N == 0 || d == 0 {
+		panic(fmt.Sprintf("data: %d pixels for %d images of %dx%d", len(img.Pix), img.N, img.Rows, img.Cols))
+	}
+	y := make([]int, len(labels))
+	for i, l := range labels {
+		if int(l) >= len(classes) {
+			return nil, fmt.Errorf("label %d of image %d is outside 0..%d: the labels file is corrupt or of another data set", l, i, len(classes)-1)
+		}
+		y[i] = int(l)
+	}
+	var lut [256]float64
+	for v := range lut {
+		lut[v] = float64(v) / 255
+	}
+	x := make([]float64, len(img.Pix))
+	for i, p := range img.Pix {
+		x[i] = lut[p]
+	}
+	return &Dataset{
+		Name:    name,
+		X:       mat.NewDense(img.N, d, x),
+		Y:       y,
+		Classes: append([]string(nil), classes...),
+		Shape:   []int{img.Rows, img.Cols},
+	}, nil
+}
+
+// openData opens path for reading and turns a missing file into an error that says
+// where it was looked for.
+func openData(path, what string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s file not found at %s: check the path (%w)", what, path, fs.ErrNotExist)
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// LoadIDX reads an MNIST-style pair of IDX files (each gzipped or raw) into a Dataset
+// with pixels scaled to [0,1], Shape [rows, cols] and classes "0".."9". The Dataset's
+// Name is the images file's base name. Errors name the file and the fix: a missing
+// file, a file that is not an IDX images/labels file, a truncated file, a count
+// mismatch, a label above 9.
+func LoadIDX(imagesPath, labelsPath string) (*Dataset, error) {
+	return loadIDX(imagesPath, labelsPath, baseName(imagesPath), nil)
+}
+
+func loadIDX(imagesPath, labelsPath, name string, classes []string) (*Dataset, error) {
+	img, err := readIDXFile(imagesPath, "images", func(r io.Reader) (any, error) { return ReadIDXImages(r) })
+	if err != nil {
+		return nil, err
+	}
+	lab, err := readIDXFile(labelsPath, "labels", func(r io.Reader) (any, error) { return ReadIDXLabels(r) })
+	if err != nil {
+		return nil, err
+	}
+	ds, err := NewIDXDataset(name, img.(*Images), lab.([]uint8), classes)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", imagesPath, err)
+	}
+	return ds, nil
+}
+
+func readIDXFile(path, what string, read func(io.Reader) (any, error)) (any, error) {
+	f, err := openData(path, "IDX "+what)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	v, err := read(f)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	return v, nil
+}
+
+// idxCount reads only the header of an IDX file (gzipped or raw) and returns its sizes.
+func idxCount(path string, magic uint32, dims int) ([]uint64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := maybeGunzip(f)
+	if err != nil {
+		return nil, err
+	}
+	what := "images"
+	if magic == idxLabelsMagic {
+		what = "labels"
+	}
+	return readHeader(r, magic, what, dims)
+}

@@ -1,0 +1,543 @@
+package data
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// npyMagic opens every .npy file (NEP 1).
+var npyMagic = []byte("\x93NUMPY")
+
+// ndarray is a decoded .npy array: data in C (row-major) order.
+type ndarray struct {
+	shape []int
+	data  []float64
+}
+
+// readNPY decodes one .npy array of a numeric dtype (bool, int8..int64, uint8..uint64,
+// float16/32/64, either byte order, C or Fortran order) into float64 values in C order.
+//
+// The header is parsed here rather than by npyio's reader: on hostile input that reader
+// slices with unchecked indices (a panic), allocates from the header's claims, and
+// fills a truncated body with zeros without an error.
+func readNPY(r io.Reader) (*ndarray, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	var pre [10]byte
+	if n, _ := io.ReadFull(br, pre[:8]); n < 8 || !bytes.Equal(pre[:6], npyMagic) {
+		return nil, errors.New("not a .npy file (no \\x93NUMPY magic): save arrays with numpy.save")
+	}
+	var hlen uint64
+	switch pre[6] {
+	case 1:
+		if _, err := io.ReadFull(br, pre[8:10]); err != nil {
+			return nil, errors.New(".npy header is truncated: save the array again")
+		}
+		hlen = uint64(binary.LittleEndian.Uint16(pre[8:10]))
+	case 2, 3:
+		var b [4]byte
+		if _, err := io.ReadFull(br, b[:]); err != nil {
+			return nil, errors.New(".npy header is truncated: save the array again")
+		}
+		hlen = uint64(binary.LittleEndian.Uint32(b[:]))
+	default:
+		return nil, fmt.Errorf(".npy format version %d.%d is not supported: save with numpy.save (versions 1-3)", pre[6], pre[7])
+	}
+	if hlen > 1<<20 {
+		return nil, fmt.Errorf(".npy header claims %d bytes, more than 1 MiB: the file is corrupt", hlen)
+	}
+	hdr := make([]byte, hlen)
+	if _, err := io.ReadFull(br, hdr); err != nil {
+		return nil, errors.New(".npy header is truncated: save the array again")
+	}
+	h, err := parseNPYHeader(string(hdr))
+	if err != nil {
+		return nil, fmt.Errorf(".npy header: %w", err)
+	}
+	dt, err := parseDtype(h.descr)
+	if err != nil {
+		return nil, err
+	}
+	count := uint64(1)
+	for _, s := range h.shape {
+		var hi uint64
+		hi, count = bits.Mul64(count, uint64(s))
+		if hi != 0 || count > maxElements {
+			return nil, fmt.Errorf(".npy shape %v has more than %d elements: split the array", h.shape, maxElements)
+		}
+	}
+	want := count * uint64(dt.size)
+	var buf bytes.Buffer
+	buf.Grow(int(min(want, 1<<20)))
+	got, err := io.CopyN(&buf, br, int64(want))
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("reading .npy data: %w", err)
+	}
+	if uint64(got) < want {
+		return nil, fmt.Errorf(".npy data is truncated: expected %d bytes for shape %v of %s, got %d: save the array again", want, h.shape, h.descr, got)
+	}
+	if _, err := br.ReadByte(); err == nil {
+		return nil, fmt.Errorf(".npy file has bytes after the %d its header declares: the file is corrupt, save the array again", want)
+	} else if err != io.EOF {
+		return nil, fmt.Errorf("reading .npy data: %w", err)
+	}
+	data, err := dt.decode(buf.Bytes(), int(count))
+	if err != nil {
+		return nil, err
+	}
+	if h.fortran && len(h.shape) > 1 {
+		data = fortranToC(data, h.shape)
+	}
+	return &ndarray{shape: h.shape, data: data}, nil
+}
+
+// npyHeader is the dictionary of a .npy header.
+type npyHeader struct {
+	descr   string
+	fortran bool
+	shape   []int
+}
+
+// parseNPYHeader parses the Python dict literal of a .npy header, e.g.
+//
+//	{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }
+func parseNPYHeader(s string) (*npyHeader, error) {
+	p := &pyLit{s: strings.TrimRight(s, " \n\x00")}
+	h := &npyHeader{}
+	seen := map[string]bool{}
+	if !p.eat('{') {
+		return nil, errors.New("not a dictionary: the file is corrupt")
+	}
+	for {
+		if p.eat('}') {
+			break
+		}
+		key, ok := p.str()
+		if !ok || !p.eat(':') {
+			return nil, errors.New("malformed dictionary: the file is corrupt")
+		}
+		switch key {
+		case "descr":
+			v, ok := p.str()
+			if !ok {
+				return nil, errors.New("descr is not a simple dtype string: save a plain numeric array (structured dtypes are not supported)")
+			}
+			h.descr = v
+		case "fortran_order":
+			v, ok := p.boolean()
+			if !ok {
+				return nil, errors.New("fortran_order is not True or False: the file is corrupt")
+			}
+			h.fortran = v
+		case "shape":
+			v, ok := p.tuple()
+			if !ok {
+				return nil, errors.New("shape is not a tuple of sizes: the file is corrupt")
+			}
+			h.shape = v
+		default:
+			return nil, fmt.Errorf("unknown key %q: the file is corrupt", key)
+		}
+		seen[key] = true
+		if !p.eat(',') {
+			if !p.eat('}') {
+				return nil, errors.New("malformed dictionary: the file is corrupt")
+			}
+			break
+		}
+	}
+	p.skip()
+	if p.i != len(p.s) {
+		return nil, errors.New("text after the dictionary: the file is corrupt")
+	}
+	if !seen["descr"] || !seen["fortran_order"] || !seen["shape"] {
+		return nil, errors.New("descr, fortran_order or shape is missing: the file is corrupt")
+	}
+	return h, nil
+}
+
+// pyLit scans the small subset of Python literals used by .npy headers.
+type pyLit struct {
+	s string
+	i int
+}
+
+func (p *pyLit) skip() {
+	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t' || p.s[p.i] == '\n') {
+		p.i++
+	}
+}
+
+func (p *pyLit) eat(c byte) bool {
+	p.skip()
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *pyLit) str() (string, bool) {
+	p.skip()
+	if p.i >= len(p.s) || (p.s[p.i] != '\'' && p.s[p.i] != '"') {
+		return "", false
+	}
+	q := p.s[p.i]
+	j := strings.IndexByte(p.s[p.i+1:], q)
+	if j < 0 {
+		return "", false
+	}
+	v := p.s[p.i+1 : p.i+1+j]
+	p.i += j + 2
+	return v, true
+}
+
+func (p *pyLit) boolean() (bool, bool) {
+	p.skip()
+	for _, w := range []string{"True", "False"} {
+		if strings.HasPrefix(p.s[p.i:], w) {
+			p.i += len(w)
+			return w == "True", true
+		}
+	}
+	return false, false
+}
+
+func (p *pyLit) tuple() ([]int, bool) {
+	if !p.eat('(') {
+		return nil, false
+	}
+	var out []int
+	for {
+		if p.eat(')') {
+			return out, true
+		}
+		p.skip()
+		j := p.i
+		for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
+			j++
+		}
+		v, err := strconv.Atoi(p.s[p.i:j])
+		if err != nil || v > math.MaxInt32 {
+			return nil, false
+		}
+		p.i = j
+		if p.i < len(p.s) && p.s[p.i] == 'L' {
+			p.i++
+		}
+		out = append(out, v)
+		if !p.eat(',') {
+			if !p.eat(')') {
+				return nil, false
+			}
+			return out, true
+		}
+	}
+}
+
+// dtype is a parsed numeric numpy dtype.
+type dtype struct {
+	kind  byte // 'b', 'i', 'u', 'f'
+	size  int
+	order binary.ByteOrder
+}
+
+// parseDtype parses a descr such as "<f4", "|u1", ">i8", "|b1".
+func parseDtype(descr string) (dtype, error) {
+	bad := fmt.Errorf("dtype %q is not supported: save a numeric array (bool, int, uint or float)", descr)
+	if len(descr) < 3 {
+		return dtype{}, bad
+	}
+	dt := dtype{kind: descr[1], order: binary.LittleEndian}
+	switch descr[0] {
+	case '<', '|', '=':
+	case '>':
+		dt.order = binary.BigEndian
+	default:
+		return dtype{}, bad
+	}
+	size, err := strconv.Atoi(descr[2:])
+	if err != nil {
+		return dtype{}, bad
+	}
+	dt.size = size
+	ok := false
+	switch dt.kind {
+	case 'b':
+		ok = size == 1
+	case 'i', 'u':
+		ok = size == 1 || size == 2 || size == 4 || size == 8
+	case 'f':
+		ok = size == 2 || size == 4 || size == 8
+	}
+	if !ok {
+		return dtype{}, bad
+	}
+	return dt, nil
+}
+
+// decode converts n elements of raw bytes into float64 values, rejecting non-finite ones.
+func (dt dtype) decode(b []byte, n int) ([]float64, error) {
+	out := make([]float64, n)
+	o := dt.order
+	for i := range out {
+		e := b[i*dt.size : (i+1)*dt.size]
+		var v float64
+		switch dt.kind {
+		case 'b':
+			if e[0] != 0 {
+				v = 1
+			}
+		case 'i':
+			switch dt.size {
+			case 1:
+				v = float64(int8(e[0]))
+			case 2:
+				v = float64(int16(o.Uint16(e)))
+			case 4:
+				v = float64(int32(o.Uint32(e)))
+			case 8:
+				v = float64(int64(o.Uint64(e)))
+			}
+		case 'u':
+			switch dt.size {
+			case 1:
+				v = float64(e[0])
+			case 2:
+				v = float64(o.Uint16(e))
+			case 4:
+				v = float64(o.Uint32(e))
+			case 8:
+				v = float64(o.Uint64(e))
+			}
+		case 'f':
+			switch dt.size {
+			case 2:
+				v = halfToFloat(o.Uint16(e))
+			case 4:
+				v = float64(math.Float32frombits(o.Uint32(e)))
+			case 8:
+				v = math.Float64frombits(o.Uint64(e))
+			}
+			if msg := checkFinite(v); msg != "" {
+				return nil, fmt.Errorf("element %d: %s", i, msg)
+			}
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// halfToFloat converts an IEEE 754 binary16 value to float64.
+func halfToFloat(h uint16) float64 {
+	sign := 1.0
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	exp := int(h>>10) & 0x1f
+	frac := float64(h & 0x3ff)
+	switch exp {
+	case 0:
+		return sign * frac * math.Ldexp(1, -24)
+	case 0x1f:
+		if frac == 0 {
+			return math.Inf(int(sign))
+		}
+		return math.NaN()
+	}
+	return sign * (1 + frac/1024) * math.Ldexp(1, exp-15)
+}
+
+// fortranToC reorders data stored in Fortran (column-major) order into C order.
+func fortranToC(data []float64, shape []int) []float64 {
+	out := make([]float64, len(data))
+	nd := len(shape)
+	idx := make([]int, nd)
+	for c := range out { // c walks C order; compute the Fortran offset of idx.
+		f, stride := 0, 1
+		for k := 0; k < nd; k++ {
+			f += idx[k] * stride
+			stride *= shape[k]
+		}
+		out[c] = data[f]
+		for k := nd - 1; k >= 0; k-- {
+			idx[k]++
+			if idx[k] < shape[k] {
+				break
+			}
+			idx[k] = 0
+		}
+	}
+	return out
+}
+
+// newArrayDataset builds a Dataset from a samples array (n,d) or (n,h,w) and a label
+// array (n) or (n,1). Labels are mapped to classes in increasing order of value (the
+// order of numpy.unique), named by the shortest decimal form of the value.
+func newArrayDataset(name string, x, y *ndarray) (*Dataset, error) {
+	var shape []int
+	switch len(x.shape) {
+	case 2, 3:
+		shape = append([]int(nil), x.shape[1:]...)
+	default:
+		return nil, fmt.Errorf("samples array has shape %v: reshape it to (n, d) or (n, height, width)", x.shape)
+	}
+	n := x.shape[0]
+	d := len(x.data) / max(n, 1)
+	if n == 0 || d == 0 {
+		return nil, fmt.Errorf("samples array has shape %v: it holds no data", x.shape)
+	}
+	if !(len(y.shape) == 1 || (len(y.shape) == 2 && y.shape[1] == 1)) {
+		return nil, fmt.Errorf("labels array has shape %v: save the labels as a 1-D array", y.shape)
+	}
+	if len(y.data) != n {
+		return nil, fmt.Errorf("%d samples but %d labels: save arrays of matching length", n, len(y.data))
+	}
+	vals := slices.Clone(y.data)
+	slices.Sort(vals)
+	vals = slices.Compact(vals)
+	classes := make([]string, len(vals))
+	for k, v := range vals {
+		classes[k] = strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	labels := make([]int, n)
+	for i, v := range y.data {
+		labels[i], _ = slices.BinarySearch(vals, v)
+	}
+	return &Dataset{Name: name, X: mat.NewDense(n, d, x.data), Y: labels, Classes: classes, Shape: shape}, nil
+}
+
+// readNPYFile opens and decodes one .npy file (gzipped or raw).
+func readNPYFile(path, what string) (*ndarray, error) {
+	f, err := openData(path, what)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := maybeGunzip(f)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	a, err := readNPY(r)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	return a, nil
+}
+
+// LoadNPY reads samples and labels from two NumPy .npy files. xPath holds a 2-D array
+// (n, d), giving Shape [d], or a 3-D array (n, h, w), giving Shape [h, w]; yPath a 1-D
+// array of n labels. Any bool, int, uint or float dtype in either byte order, C or
+// Fortran order, is read (values become float64). Labels become classes in
+// increasing order of value (numpy.unique's order), named by their decimal form, so
+// labels 0..9 map to themselves. NaN or infinite samples, mismatched lengths and other
+// shapes are errors naming the fix.
+func LoadNPY(xPath, yPath string) (*Dataset, error) {
+	x, err := readNPYFile(xPath, ".npy samples")
+	if err != nil {
+		return nil, err
+	}
+	y, err := readNPYFile(yPath, ".npy labels")
+	if err != nil {
+		return nil, err
+	}
+	ds, err := newArrayDataset(baseName(xPath), x, y)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", xPath, err)
+	}
+	return ds, nil
+}
+
+// ReadNPY reads a samples array and a labels array in .npy format from two readers,
+// as LoadNPY does; name becomes the Dataset's Name.
+func ReadNPY(x, y io.Reader, name string) (*Dataset, error) {
+	xa, err := readNPY(x)
+	if err != nil {
+		return nil, fmt.Errorf("samples: %w", err)
+	}
+	ya, err := readNPY(y)
+	if err != nil {
+		return nil, fmt.Errorf("labels: %w", err)
+	}
+	return newArrayDataset(name, xa, ya)
+}
+
+// LoadNPZ reads a NumPy .npz archive (numpy.savez or savez_compressed) holding the
+// samples under the key x or X and the labels under y or Y (each with or without the
+// .npy suffix). Arrays are read as LoadNPY reads them.
+func LoadNPZ(path string) (*Dataset, error) {
+	f, err := openData(path, ".npz")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	ds, err := ReadNPZ(f, st.Size(), baseName(path))
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	return ds, nil
+}
+
+// ReadNPZ reads an .npz archive of size bytes from r as LoadNPZ does; name becomes the
+// Dataset's Name.
+func ReadNPZ(r io.ReaderAt, size int64, name string) (*Dataset, error) {
+	zr, err := zip.NewReader(r, size)
+	if err != nil {
+		return nil, fmt.Errorf("not an .npz archive (%v): save with numpy.savez", err)
+	}
+	var xf, yf *zip.File
+	var keys []string
+	for _, f := range zr.File {
+		k := strings.TrimSuffix(f.Name, ".npy")
+		keys = append(keys, k)
+		switch k {
+		case "x", "X":
+			if xf == nil {
+				xf = f
+			}
+		case "y", "Y":
+			if yf == nil {
+				yf = f
+			}
+		}
+	}
+	if xf == nil || yf == nil {
+		return nil, fmt.Errorf("archive holds keys [%s], not x and y: save with numpy.savez(path, x=X, y=y)", strings.Join(keys, " "))
+	}
+	read := func(f *zip.File) (*ndarray, error) {
+		rc, err := f.Open()
+		if err != nil {
+			return nil, fmt.Errorf("entry %s: %v: the archive is corrupt, save it again", f.Name, err)
+		}
+		defer rc.Close()
+		a, err := readNPY(rc)
+		if err != nil {
+			return nil, fmt.Errorf("entry %s: %w", f.Name, err)
+		}
+		return a, nil
+	}
+	x, err := read(xf)
+	if err != nil {
+		return nil, err
+	}
+	y, err := read(yf)
+	if err != nil {
+		return nil, err
+	}
+	return newArrayDataset(name, x, y)
+}
