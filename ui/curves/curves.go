@@ -1,0 +1,471 @@
+package curves
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/NimbleMarkets/ntcharts/canvas"
+	"github.com/NimbleMarkets/ntcharts/linechart"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"gitui/core/eval"
+	"gitui/ui/theme"
+)
+
+// Run is one run's curves: a label ("run 3 xperm-curve") and its series, each with
+// points sorted by X.
+type Run struct {
+	Label  string
+	Series []eval.Series
+}
+
+// Point returns the point of series name at x, if present.
+func (r *Run) Point(name string, x float64) (eval.SeriesPoint, bool) {
+	for _, s := range r.Series {
+		if s.Name != name {
+			continue
+		}
+		for _, p := range s.Points {
+			if p.X == x {
+				return p, true
+			}
+		}
+	}
+	return eval.SeriesPoint{}, false
+}
+
+// add inserts or replaces the point (series p.Series, abscissa p.X), keeping X sorted.
+func (r *Run) add(p eval.Point) {
+	i := 0
+	for i < len(r.Series) && r.Series[i].Name != p.Series {
+		i++
+	}
+	if i == len(r.Series) {
+		r.Series = append(r.Series, eval.Series{Name: p.Series, XLabel: p.XLabel, YLabel: p.YLabel})
+	}
+	s := &r.Series[i]
+	sp := eval.SeriesPoint{X: p.X, Mean: p.Mean, Std: p.Std, Runs: p.Runs}
+	j := sort.Search(len(s.Points), func(k int) bool { return s.Points[k].X >= p.X })
+	if j < len(s.Points) && s.Points[j].X == p.X {
+		s.Points[j] = sp
+		return
+	}
+	s.Points = append(s.Points, eval.SeriesPoint{})
+	copy(s.Points[j+1:], s.Points[j:])
+	s.Points[j] = sp
+}
+
+func (r Run) clone() Run {
+	c := Run{Label: r.Label, Series: make([]eval.Series, len(r.Series))}
+	for i, s := range r.Series {
+		s.Points = append([]eval.SeriesPoint(nil), s.Points...)
+		c.Series[i] = s
+	}
+	return c
+}
+
+// KeyMap lists the keys of the curves pane.
+type KeyMap struct {
+	Bars, Log, Unpin key.Binding
+}
+
+// DefaultKeyMap returns the curves pane's default bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Bars:  key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bars/band")),
+		Log:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log x on/off")),
+		Unpin: key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "unpin last")),
+	}
+}
+
+// Model is the curves pane: accuracy (mean ± std over repeats) against the x of the
+// protocol, for the current run and every pinned run, with axes, labels and a legend.
+// Drawing happens only when the data or the size changed (a dirty flag); View returns
+// the cached frame.
+type Model struct {
+	st      theme.Styles
+	keys    KeyMap
+	w, h    int
+	focused bool
+	cur     Run
+	pinned  []Run
+	band    bool // draw a shaded band instead of error bars
+	logX    int  // 0 auto, 1 on, -1 off
+	dirty   bool
+	frame   string
+}
+
+// New returns an empty curves pane drawing with st.
+func New(st theme.Styles) Model {
+	return Model{st: st, keys: DefaultKeyMap(), dirty: true}
+}
+
+// SetSize sets the outer size of the pane's content area, w columns by h rows.
+func (m *Model) SetSize(w, h int) {
+	if w != m.w || h != m.h {
+		m.w, m.h, m.dirty = w, h, true
+	}
+}
+
+// Focus gives or takes the keyboard focus.
+func (m *Model) Focus(on bool) { m.focused = on }
+
+// Reset starts a new current run with the given label and no points.
+func (m *Model) Reset(label string) {
+	m.cur = Run{Label: label}
+	m.dirty = true
+}
+
+// Add merges points into the current run: a point replaces an earlier one of the same
+// series and X (a cell whose repeats progressed).
+func (m *Model) Add(ps ...eval.Point) {
+	for _, p := range ps {
+		m.cur.add(p)
+	}
+	if len(ps) > 0 {
+		m.dirty = true
+	}
+}
+
+// SetOutcome replaces the current run's series by the final (or partial) outcome.
+func (m *Model) SetOutcome(out *eval.Outcome) {
+	if out == nil {
+		return
+	}
+	r := Run{Label: m.cur.Label}
+	for _, s := range out.Series {
+		for _, p := range s.Points {
+			r.add(eval.Point{Series: s.Name, XLabel: s.XLabel, YLabel: s.YLabel, X: p.X, Mean: p.Mean, Std: p.Std, Runs: p.Runs})
+		}
+	}
+	m.cur = r
+	m.dirty = true
+}
+
+// Current returns the current run (shared slices; do not modify).
+func (m *Model) Current() Run { return m.cur }
+
+// Pinned returns the pinned runs, oldest first (shared slices; do not modify).
+func (m *Model) Pinned() []Run { return m.pinned }
+
+// Pin copies the current run into the pinned overlays. It returns false when the
+// current run has no points.
+func (m *Model) Pin() bool {
+	if len(m.cur.Series) == 0 {
+		return false
+	}
+	c := m.cur.clone()
+	c.Label = fmt.Sprintf("pin %d: %s", len(m.pinned)+1, m.cur.Label)
+	m.pinned = append(m.pinned, c)
+	m.dirty = true
+	return true
+}
+
+// Unpin removes the most recent pinned run; it returns false when nothing is pinned.
+func (m *Model) Unpin() bool {
+	if len(m.pinned) == 0 {
+		return false
+	}
+	m.pinned = m.pinned[:len(m.pinned)-1]
+	m.dirty = true
+	return true
+}
+
+// ShortHelp returns the pane's keys for the short help line.
+func (m Model) ShortHelp() []key.Binding {
+	k := m.keys
+	k.Unpin.SetEnabled(len(m.pinned) > 0)
+	return []key.Binding{k.Bars, k.Log, k.Unpin}
+}
+
+// FullHelp returns the pane's keys as one help column.
+func (m Model) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }
+
+// Init does nothing: the pane has no timers.
+func (m Model) Init() tea.Cmd { return nil }
+
+// Update handles the pane's keys when focused.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok || !m.focused {
+		return m, nil
+	}
+	switch {
+	case key.Matches(km, m.keys.Bars):
+		m.band = !m.band
+		m.dirty = true
+	case key.Matches(km, m.keys.Log):
+		if m.useLog() {
+			m.logX = -1
+		} else {
+			m.logX = 1
+		}
+		m.dirty = true
+	case key.Matches(km, m.keys.Unpin):
+		m.Unpin()
+	}
+	return m, nil
+}
+
+// View returns the pane, drawing it first if anything changed since the last call.
+func (m *Model) View() string {
+	if m.dirty {
+		m.frame = m.draw()
+		m.dirty = false
+	}
+	return m.frame
+}
+
+// entry is one drawn series: its data, legend label and palette index.
+type entry struct {
+	s     eval.Series
+	label string
+	idx   int
+}
+
+func (m *Model) entries() []entry {
+	var es []entry
+	for pi, r := range m.pinned {
+		for _, s := range r.Series {
+			es = append(es, entry{s: s, label: fmt.Sprintf("[pin %d] %s", pi+1, s.Name)})
+		}
+	}
+	for _, s := range m.cur.Series {
+		es = append(es, entry{s: s, label: s.Name})
+	}
+	for i := range es {
+		es[i].idx = i
+	}
+	return es
+}
+
+// useLog reports whether the x axis is logarithmic: forced by L, else when every x is
+// positive and they span at least a factor 8 (training sizes).
+func (m *Model) useLog() bool {
+	if m.logX != 0 {
+		return m.logX > 0
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, e := range m.entries() {
+		for _, p := range e.s.Points {
+			lo, hi = math.Min(lo, p.X), math.Max(hi, p.X)
+		}
+	}
+	return lo > 0 && hi/lo >= 8
+}
+
+func (m *Model) draw() string {
+	if m.w < 20 || m.h < 6 {
+		return theme.Clip("curves: pane too small", m.w, m.h)
+	}
+	es := m.entries()
+	var xl, yl string
+	for _, e := range es {
+		if xl == "" {
+			xl, yl = e.s.XLabel, e.s.YLabel
+		}
+	}
+	if yl == "" {
+		yl = "accuracy"
+	}
+	if xl == "" {
+		xl = "training set size"
+	}
+	logX := m.useLog()
+	title := m.st.Bold.Render(yl) + m.st.Muted.Render(" vs "+xl)
+	if logX {
+		title += m.st.Muted.Render(" (log)")
+	}
+	if len(es) == 0 {
+		body := m.st.Muted.Render("no points yet: press r to run (p picks a preset)")
+		return theme.Clip(title+"\n\n"+body, m.w, m.h)
+	}
+	maxLegend := max(1, (m.h-6)/3)
+	legendRows := min(len(es), maxLegend)
+	if len(es) > legendRows {
+		legendRows++ // "+k more"
+	}
+	ch := m.h - 2 - legendRows // title, x label
+	if ch < 4 {
+		ch, legendRows = max(4, m.h-2), 0
+	}
+	chart := m.chart(es, logX, m.w, ch)
+	lines := []string{title, chart, center(m.st.Muted.Render(xl), m.w)}
+	lines = append(lines, m.legend(es, legendRows)...)
+	return theme.Clip(strings.Join(lines, "\n"), m.w, m.h)
+}
+
+func (m *Model) legend(es []entry, rows int) []string {
+	if rows == 0 {
+		return nil
+	}
+	show := es
+	more := 0
+	if len(es) > rows {
+		show, more = es[len(es)-(rows-1):], len(es)-(rows-1)
+	}
+	var out []string
+	for _, e := range show {
+		st := m.st.SeriesStyle(e.idx)
+		mark := st.Render(string(theme.Glyph(e.idx)) + "━━")
+		last := ""
+		if n := len(e.s.Points); n > 0 {
+			p := e.s.Points[n-1]
+			last = m.st.Muted.Render(fmt.Sprintf("  x=%s %.3f±%.3f (%d runs)", fmtX(p.X), p.Mean, p.Std, p.Runs))
+		}
+		out = append(out, mark+" "+e.label+last)
+	}
+	if more > 0 {
+		out = append([]string{m.st.Muted.Render(fmt.Sprintf("(+%d earlier series not listed)", more))}, out...)
+	}
+	return out
+}
+
+func fmtX(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e9 {
+		return fmt.Sprintf("%d", int64(x))
+	}
+	return fmt.Sprintf("%.3g", x)
+}
+
+// ranges returns the plotted x (log10 when logX) and y ranges, padded and never empty.
+func ranges(es []entry, logX bool) (x0, x1, y0, y1 float64) {
+	x0, x1, y0, y1 = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, e := range es {
+		for _, p := range e.s.Points {
+			x := px(p.X, logX)
+			x0, x1 = math.Min(x0, x), math.Max(x1, x)
+			y0, y1 = math.Min(y0, p.Mean-p.Std), math.Max(y1, p.Mean+p.Std)
+		}
+	}
+	if x1-x0 < 1e-12 {
+		pad := 1.0
+		if logX {
+			pad = 0.1
+		}
+		x0, x1 = x0-pad, x1+pad
+	}
+	if y1-y0 < 0.05 {
+		mid := (y0 + y1) / 2
+		y0, y1 = mid-0.025, mid+0.025
+	}
+	pad := 0.05 * (y1 - y0)
+	y0, y1 = y0-pad, y1+pad
+	if y0 < 0 && y1 <= 1.05 {
+		y0 = math.Max(y0, 0)
+	}
+	return x0, x1, y0, y1
+}
+
+func px(x float64, logX bool) float64 {
+	if logX {
+		return math.Log10(x)
+	}
+	return x
+}
+
+// chart draws the axes, the bands or error bars, the mean lines and the point glyphs.
+func (m *Model) chart(es []entry, logX bool, w, h int) string {
+	x0, x1, y0, y1 := ranges(es, logX)
+	// x tick labels at the abscissae of the data: the formatter sees every column
+	// (xStep 1) and labels only columns that hold a point.
+	lc := linechart.New(w, h, x0, x1, y0, y1,
+		linechart.WithXYSteps(1, 2),
+		linechart.WithStyles(m.st.Axis, m.st.Muted, m.st.Text),
+		linechart.WithYLabelFormatter(func(_ int, v float64) string { return fmt.Sprintf("%.2f", v) }),
+	)
+	lc.XLabelFormatter = func(int, float64) string { return "" }
+	lc.Clear()
+	lc.DrawXYAxisAndLabel()
+	m.xTicks(&lc, es, logX, w)
+	if m.band {
+		for _, e := range es {
+			m.drawBand(&lc, e, logX)
+		}
+	}
+	for _, e := range es {
+		st := m.st.SeriesStyle(e.idx)
+		pts := e.s.Points
+		for i := 0; i+1 < len(pts); i++ {
+			lc.DrawBrailleLineWithStyle(
+				canvas.Float64Point{X: px(pts[i].X, logX), Y: pts[i].Mean},
+				canvas.Float64Point{X: px(pts[i+1].X, logX), Y: pts[i+1].Mean}, st)
+		}
+	}
+	for _, e := range es {
+		st := m.st.SeriesStyle(e.idx)
+		for _, p := range e.s.Points {
+			x := px(p.X, logX)
+			if !m.band && p.Std > 0 {
+				lc.DrawRuneLineWithStyle(canvas.Float64Point{X: x, Y: p.Mean - p.Std},
+					canvas.Float64Point{X: x, Y: p.Mean + p.Std}, '│', st)
+			}
+			lc.DrawRuneWithStyle(canvas.Float64Point{X: x, Y: p.Mean}, theme.Glyph(e.idx), st)
+		}
+	}
+	return lc.View()
+}
+
+// xTicks labels the x axis at the abscissae of the data, centred under each point and
+// skipping a label that would touch the previous one.
+func (m *Model) xTicks(lc *linechart.Model, es []entry, logX bool, w int) {
+	var xs []float64
+	for _, e := range es {
+		for _, p := range e.s.Points {
+			xs = append(xs, p.X)
+		}
+	}
+	sort.Float64s(xs)
+	o := lc.Origin()
+	next := o.X + 1
+	for i, x := range xs {
+		if i > 0 && x == xs[i-1] {
+			continue
+		}
+		sp := lc.ScaleFloat64Point(canvas.Float64Point{X: px(x, logX), Y: lc.MinY()})
+		l := fmtX(x)
+		c := o.X + 1 + int(math.Round(sp.X)) - len(l)/2
+		c = min(max(c, next), w-len(l))
+		if c < next {
+			continue
+		}
+		lc.Canvas.SetStringWithStyle(canvas.Point{X: c, Y: o.Y + 1}, l, m.st.Muted)
+		next = c + len(l) + 1
+	}
+}
+
+// drawBand shades, column by column, the cells between the interpolated mean-std and
+// mean+std of e (a dotted rune where the cell is empty, so it shows without colour).
+func (m *Model) drawBand(lc *linechart.Model, e entry, logX bool) {
+	pts := e.s.Points
+	st := m.st.SeriesStyle(e.idx).Faint(true)
+	for i := 0; i+1 < len(pts); i++ {
+		a, b := pts[i], pts[i+1]
+		xa, xb := px(a.X, logX), px(b.X, logX)
+		ca := lc.ScaleFloat64Point(canvas.Float64Point{X: xa, Y: 0})
+		cb := lc.ScaleFloat64Point(canvas.Float64Point{X: xb, Y: 0})
+		for c := int(math.Round(ca.X)); c <= int(math.Round(cb.X)); c++ {
+			t := 0.0
+			if cb.X > ca.X {
+				t = (float64(c) - ca.X) / (cb.X - ca.X)
+			}
+			t = math.Max(0, math.Min(1, t))
+			x := xa + t*(xb-xa)
+			mean := a.Mean + t*(b.Mean-a.Mean)
+			sd := a.Std + t*(b.Std-a.Std)
+			lc.DrawRuneLineWithStyle(canvas.Float64Point{X: x, Y: mean - sd}, canvas.Float64Point{X: x, Y: mean + sd}, '·', st)
+		}
+	}
+}
+
+func center(s string, w int) string {
+	pad := (w - lipgloss.Width(s)) / 2
+	if pad <= 0 {
+		return s
+	}
+	return strings.Repeat(" ", pad) + s
+}

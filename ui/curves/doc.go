@@ -1,0 +1,28 @@
+// Package curves is the workbench's curves pane: accuracy against training size (or
+// bins, templates, |G| for the grid protocols), mean ± std over repeats, for the current
+// run and any pinned earlier runs, drawn with ntcharts' linechart.
+//
+// # Overview
+//
+// Points arrive as eval.Point events (Add) while repeats finish; a point replaces the
+// earlier one of the same series and X. Pin copies the current run into an overlay for
+// comparison. The x axis is logarithmic when every x is positive and they span a factor
+// of 8 or more (L toggles it). Error bars are drawn by default; b switches to a band.
+// Series are told apart by colour and by point glyph (● ■ ▲ ...), so they stay
+// distinguishable without colour.
+//
+// # Shapes
+//
+// The pane draws into exactly the w×h set by SetSize: a title, the chart, the x-axis
+// label and one legend line per series (the oldest are folded into one line when there
+// is no room).
+//
+// # Errors
+//
+// Nothing returns errors; a pane too small for a chart says so in one line.
+//
+// # Concurrency
+//
+// A Model is used from the Bubble Tea loop only. View draws only when a dirty flag is
+// set (new points, pins, size or option changes) and otherwise returns the cached frame.
+package curves
