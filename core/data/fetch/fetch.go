@@ -1,0 +1,496 @@
+package fetch
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// File is one file of a data set: its base name, the lower-case hex SHA-256 of its
+// bytes and its size in bytes (0 when unknown; then only the hash is checked).
+type File struct {
+	Name   string
+	SHA256 string
+	Size   int64
+}
+
+// Source describes a data set Fetch knows by name.
+type Source struct {
+	Name        string // "mnist", "fashion-mnist"
+	Description string // one line for listings
+	BaseURL     string // default download location; the file name is appended
+	Files       []File // the official files
+	// SystemDirs are directories of distribution packages that may already hold the
+	// files; SystemFiles lists their hashes when the packager recompressed them.
+	SystemDirs  []string
+	SystemFiles []File
+}
+
+// The SHA-256 values below are those published with the official gzip files and
+// repeated by TensorFlow Datasets, torchvision-style loaders and others; sizes are the
+// official byte counts (TensorFlow Datasets checksums, Keras download logs).
+var sources = []Source{
+	{
+		Name:        "mnist",
+		Description: "MNIST handwritten digits (LeCun, Cortes, Burges): 60,000 train + 10,000 test, 28x28",
+		BaseURL:     "https://storage.googleapis.com/cvdf-datasets/mnist/",
+		Files: []File{
+			{"train-images-idx3-ubyte.gz", "440fcabf73cc546fa21475e81ea370265605f56be210a4024d2ca8f203523609", 9912422},
+			{"train-labels-idx1-ubyte.gz", "3552534a0a558bbed6aed32b30c495cca23d567ec52cac8be1a0730e8010255c", 28881},
+			{"t10k-images-idx3-ubyte.gz", "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6", 1648877},
+			{"t10k-labels-idx1-ubyte.gz", "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6", 4542},
+		},
+	},
+	{
+		Name:        "fashion-mnist",
+		Description: "Fashion-MNIST (Xiao, Rasul, Vollgraf; Zalando): 60,000 train + 10,000 test, 28x28, 10 garment classes",
+		BaseURL:     "http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/",
+		Files: []File{
+			{"train-images-idx3-ubyte.gz", "3aede38d61863908ad78613f6a32ed271626dd12800ba2636569512369268a84", 26421880},
+			{"train-labels-idx1-ubyte.gz", "a04f17134ac03560a47e3764e11b92fc97de4d1bfaf8ba1a3aa29af54cc90845", 29515},
+			{"t10k-images-idx3-ubyte.gz", "346e55b948d973a97e58d2351dde16a484bd415d4595297633bb08f03db6a073", 4422102},
+			{"t10k-labels-idx1-ubyte.gz", "67da17c76eaffca5446c3361aaab5c3cd6d1c2608764d35dfb1850b086bf8dd5", 5148},
+		},
+		SystemDirs: []string{"/usr/share/datasets/fashion-mnist"},
+		// Debian dataset-fashion-mnist 0.0~git20200523.55506a9-1 ships the same gzip
+		// streams without the stored file name (each file is shorter by the name's
+		// length plus one); hashes computed from the installed package.
+		SystemFiles: []File{
+			{"train-images-idx3-ubyte.gz", "b0564c3eedabfbf835052cff8503ea422014ce006caf5b757f851416ee8300c7", 26421856},
+			{"train-labels-idx1-ubyte.gz", "0ae29f65d86684f32d1b9c85147786c547b9c6aebcaf235f0400a0cce308b056", 29491},
+			{"t10k-images-idx3-ubyte.gz", "cc1d090a38ace84dfa1aa66e3ada7c336ef481a96936906477e6dd344da56eaa", 4422079},
+			{"t10k-labels-idx1-ubyte.gz", "8d3605d196f4be44669e46906da9733c8131fef761fdbfec72c424d5222f1a05", 5125},
+		},
+	},
+}
+
+// Sources returns the data sets Fetch knows, in a fixed order. The slices are copies.
+func Sources() []Source {
+	out := make([]Source, len(sources))
+	for i, s := range sources {
+		out[i] = s
+		out[i].Files = slices.Clone(s.Files)
+		out[i].SystemDirs = slices.Clone(s.SystemDirs)
+		out[i].SystemFiles = slices.Clone(s.SystemFiles)
+	}
+	return out
+}
+
+// Lookup returns the Source called name, or an error listing the known names.
+func Lookup(name string) (Source, error) {
+	for _, s := range Sources() {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	names := make([]string, len(sources))
+	for i, s := range sources {
+		names[i] = s.Name
+	}
+	return Source{}, fmt.Errorf("unknown data set %q: use one of %s", name, strings.Join(names, ", "))
+}
+
+// Options adjusts a Fetch. The zero value downloads the official files from the
+// default URL with http.DefaultClient.
+type Options struct {
+	// BaseURL replaces the Source's download location ("" keeps it); the file name is
+	// appended after a slash.
+	BaseURL string
+	// Progress, if not nil, is called from Fetch's goroutine as bytes arrive, with the
+	// bytes present so far (including files and part files found on disk) and the
+	// expected total (0 while unknown).
+	Progress func(done, total int64)
+	// Files replaces the Source's file list (names, hashes, sizes): a mirror with other
+	// files, or tests.
+	Files []File
+	// Client is the HTTP client; nil means http.DefaultClient.
+	Client *http.Client
+	// Retries is the number of automatic resumptions per file after a transfer breaks
+	// off (connection dropped, 5xx): 0 means 3, a negative value means none.
+	Retries int
+	// SystemDirs replaces the Source's SystemDirs; a non-nil empty slice disables them.
+	SystemDirs []string
+	// Note, if not nil, receives one-line messages about what Fetch decided (for
+	// example that it uses a system directory and downloads nothing).
+	Note func(msg string)
+}
+
+// ChecksumError reports a downloaded or cached file whose SHA-256 (or size) is not the
+// expected one. Fetch has deleted the part file when it returns it.
+type ChecksumError struct {
+	File      string // base name
+	Got, Want string // hex SHA-256, or "N bytes" for a size mismatch
+	Dir       string // the directory the file belongs in
+}
+
+func (e *ChecksumError) Error() string {
+	return fmt.Sprintf("checksum mismatch for %s: got %s, want %s; retry or download by hand into %s", e.File, e.Got, e.Want, e.Dir)
+}
+
+// Fetch makes the files of the data set name available and returns the directory that
+// holds them:
+//
+//	dir = cacheDir/name               (downloaded or already cached)
+//	dir = a Source.SystemDirs entry   (a distribution package holds intact files)
+//
+// Each missing file is downloaded from BaseURL+file into dir/file.part, resuming with
+// an HTTP Range request where a part file exists, and renamed to dir/file once its size
+// and SHA-256 match. Files already in dir are re-hashed; a mismatch there is an error
+// telling the user to delete the file. Fetch returns ctx.Err() (undecorated) when ctx is
+// cancelled, leaving the part file for the next call; a *ChecksumError on a mismatch;
+// other errors name the URL or path and the fix.
+func Fetch(ctx context.Context, name, cacheDir string, opts Options) (dir string, err error) {
+	src, err := Lookup(name)
+	if err != nil {
+		return "", err
+	}
+	files := src.Files
+	if opts.Files != nil {
+		files = opts.Files
+		src.SystemFiles = nil
+	}
+	if len(files) == 0 {
+		return "", fmt.Errorf("data set %q: the file list is empty: pass Options.Files with at least one file", name)
+	}
+	sysDirs := src.SystemDirs
+	if opts.SystemDirs != nil {
+		sysDirs = opts.SystemDirs
+	}
+	for _, d := range sysDirs {
+		if systemDirOK(d, files, src.SystemFiles) {
+			opts.note(fmt.Sprintf("%s: using the files of %s (installed by a system package); nothing to download", name, d))
+			return d, nil
+		}
+	}
+	if cacheDir == "" {
+		return "", fmt.Errorf("fetch %s: no cache directory given: pass --data DIR or set GITUI_DATA", name)
+	}
+	dir = filepath.Join(cacheDir, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("fetch %s: %w: choose a writable data directory", name, err)
+	}
+	base := src.BaseURL
+	if opts.BaseURL != "" {
+		base = opts.BaseURL
+	}
+	f := &fetcher{opts: opts, dir: dir, base: strings.TrimSuffix(base, "/") + "/", client: opts.Client}
+	if f.client == nil {
+		f.client = http.DefaultClient
+	}
+	f.retries = opts.Retries
+	if f.retries == 0 {
+		f.retries = 3
+	}
+	for _, fl := range files {
+		if fl.Size > 0 {
+			f.total += fl.Size
+		} else {
+			f.unknown++
+		}
+	}
+	for _, fl := range files {
+		if err := f.file(ctx, fl); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+func (o Options) note(msg string) {
+	if o.Note != nil {
+		o.Note(msg)
+	}
+}
+
+// systemDirOK reports whether every file is in d with the official hash or the
+// packager's (alt) hash.
+func systemDirOK(d string, files, alt []File) bool {
+	for _, fl := range files {
+		got, _, err := hashFile(filepath.Join(d, fl.Name))
+		if err != nil {
+			return false
+		}
+		ok := got == strings.ToLower(fl.SHA256)
+		for _, a := range alt {
+			ok = ok || (a.Name == fl.Name && got == strings.ToLower(a.SHA256))
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// hashFile returns the hex SHA-256 and size of the file at path.
+func hashFile(path string) (string, int64, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return "", 0, err
+	}
+	defer fh.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, fh)
+	if err != nil {
+		return "", 0, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+type fetcher struct {
+	opts    Options
+	dir     string
+	base    string
+	client  *http.Client
+	retries int
+	done    int64 // bytes of finished files
+	total   int64 // sum of known sizes
+	unknown int   // files of unknown size not yet started
+}
+
+func (f *fetcher) progress(partial int64) {
+	if f.opts.Progress == nil {
+		return
+	}
+	total := f.total
+	if f.unknown > 0 {
+		total = 0
+	}
+	f.opts.Progress(f.done+partial, total)
+}
+
+// transientError marks a failure worth resuming after: the connection broke off or the
+// server had a temporary problem.
+type transientError struct{ err error }
+
+func (e transientError) Error() string { return e.err.Error() }
+func (e transientError) Unwrap() error { return e.err }
+
+func (f *fetcher) file(ctx context.Context, fl File) error {
+	final := filepath.Join(f.dir, fl.Name)
+	want := strings.ToLower(fl.SHA256)
+	if _, err := os.Stat(final); err == nil {
+		got, n, err := hashFile(final)
+		if err != nil {
+			return fmt.Errorf("read %s: %w: check its permissions", final, err)
+		}
+		if got != want || (fl.Size > 0 && n != fl.Size) {
+			return fmt.Errorf("%s has SHA-256 %s (%d bytes), want %s: delete it and fetch again", final, got, n, want)
+		}
+		f.account(fl, n)
+		return nil
+	}
+	part := final + ".part"
+	for attempt := 0; ; attempt++ {
+		err := f.attempt(ctx, fl, part)
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var te transientError
+		if !errors.As(err, &te) || attempt >= f.retries || f.retries < 0 {
+			return err
+		}
+		f.opts.note(fmt.Sprintf("%s: %v; resuming (attempt %d of %d)", fl.Name, err, attempt+2, f.retries+1))
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(attempt+1) * 200 * time.Millisecond):
+		}
+	}
+	got, n, err := hashFile(part)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", part, err)
+	}
+	if fl.Size > 0 && n != fl.Size {
+		os.Remove(part)
+		return &ChecksumError{File: fl.Name, Got: fmt.Sprintf("%d bytes", n), Want: fmt.Sprintf("%d bytes", fl.Size), Dir: f.dir}
+	}
+	if got != want {
+		os.Remove(part)
+		return &ChecksumError{File: fl.Name, Got: got, Want: want, Dir: f.dir}
+	}
+	if err := os.Rename(part, final); err != nil {
+		return fmt.Errorf("rename %s: %w: check the directory's permissions", part, err)
+	}
+	syncDir(f.dir)
+	f.account(fl, n)
+	return nil
+}
+
+// account moves a finished file's bytes into done.
+func (f *fetcher) account(fl File, n int64) {
+	if fl.Size <= 0 {
+		f.unknown--
+		f.total += n
+	}
+	f.done += n
+	f.progress(0)
+}
+
+// attempt appends the missing bytes of fl to part with one HTTP request. It returns nil
+// when the server has nothing more to send (the caller then checks the hash).
+func (f *fetcher) attempt(ctx context.Context, fl File, part string) (err error) {
+	pf, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("create %s: %w: choose a writable data directory", part, err)
+	}
+	defer func() {
+		serr := pf.Sync()
+		if cerr := pf.Close(); serr == nil {
+			serr = cerr
+		}
+		if err == nil && serr != nil {
+			err = fmt.Errorf("write %s: %w", part, serr)
+		}
+	}()
+	have, err := pf.Seek(0, io.SeekEnd)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", part, err)
+	}
+	if fl.Size > 0 && have > fl.Size {
+		if have, err = restart(pf); err != nil {
+			return err
+		}
+	}
+	if fl.Size > 0 && have == fl.Size {
+		return nil
+	}
+	url := f.base + fl.Name
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return fmt.Errorf("download %s: %w: check the base URL", url, err)
+	}
+	if have > 0 {
+		req.Header.Set("Range", "bytes="+strconv.FormatInt(have, 10)+"-")
+	}
+	resp, err := f.client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return transientError{fmt.Errorf("download %s: %w: check the network, or download by hand into %s", url, err, f.dir)}
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusPartialContent && have > 0:
+		start, ok := contentRangeStart(resp.Header.Get("Content-Range"))
+		if !ok || start != have {
+			// The server sent another range than asked: start over.
+			if _, err := restart(pf); err != nil {
+				return err
+			}
+			return transientError{fmt.Errorf("download %s: server answered range %q to a request from byte %d", url, resp.Header.Get("Content-Range"), have)}
+		}
+	case resp.StatusCode == http.StatusOK:
+		if have > 0 { // the server ignores Range: take the whole file again
+			if have, err = restart(pf); err != nil {
+				return err
+			}
+		}
+	case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && have > 0:
+		return nil // nothing after byte have: the part is complete (or wrong; the hash decides)
+	case resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests:
+		return transientError{fmt.Errorf("download %s: HTTP %s: retry later, or download by hand into %s", url, resp.Status, f.dir)}
+	default:
+		return fmt.Errorf("download %s: HTTP %s: check the base URL, or download by hand into %s", url, resp.Status, f.dir)
+	}
+	return f.copy(ctx, pf, resp.Body, have, url)
+}
+
+// copy appends body to pf, reporting progress, until EOF, an error or cancellation.
+func (f *fetcher) copy(ctx context.Context, pf *os.File, body io.Reader, have int64, url string) error {
+	buf := make([]byte, 64<<10)
+	for {
+		n, rerr := body.Read(buf)
+		if n > 0 {
+			if _, err := pf.Write(buf[:n]); err != nil {
+				return fmt.Errorf("write %s: %w: free disk space or choose another data directory", pf.Name(), err)
+			}
+			have += int64(n)
+			f.progress(have)
+		}
+		if rerr == io.EOF {
+			return nil
+		}
+		if rerr != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return transientError{fmt.Errorf("download %s: broke off after %d bytes: %w", url, have, rerr)}
+		}
+	}
+}
+
+// restart empties the part file.
+func restart(pf *os.File) (int64, error) {
+	if err := pf.Truncate(0); err != nil {
+		return 0, fmt.Errorf("truncate %s: %w", pf.Name(), err)
+	}
+	if _, err := pf.Seek(0, io.SeekStart); err != nil {
+		return 0, fmt.Errorf("truncate %s: %w", pf.Name(), err)
+	}
+	return 0, nil
+}
+
+// contentRangeStart parses the first byte of "bytes START-END/TOTAL".
+func contentRangeStart(v string) (int64, bool) {
+	v, ok := strings.CutPrefix(v, "bytes ")
+	if !ok {
+		return 0, false
+	}
+	s, _, ok := strings.Cut(v, "-")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
+}
+
+// syncDir flushes a directory entry after a rename (best effort: not all systems allow
+// opening a directory for sync).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// Local reports whether the files of data set name are already on disk, in a system
+// directory or in cacheDir/name, and returns that directory. It checks presence only
+// (no hashing), for listings; Fetch verifies.
+func Local(name, cacheDir string) (dir string, ok bool) {
+	src, err := Lookup(name)
+	if err != nil {
+		return "", false
+	}
+	dirs := slices.Clone(src.SystemDirs)
+	if cacheDir != "" {
+		dirs = append(dirs, filepath.Join(cacheDir, name))
+	}
+	for _, d := range dirs {
+		all := true
+		for _, fl := range src.Files {
+			if _, err := os.Stat(filepath.Join(d, fl.Name)); errors.Is(err, fs.ErrNotExist) || err != nil {
+				all = false
+				break
+			}
+		}
+		if all {
+			return d, true
+		}
+	}
+	return "", false
+}

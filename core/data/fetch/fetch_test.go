@@ -1,0 +1,381 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// testServer serves files with Range support (http.ServeContent) and can misbehave:
+// drop the connection halfway, stall halfway, or ignore Range.
+type testServer struct {
+	files       map[string][]byte
+	mu          sync.Mutex
+	requests    []string // "name|Range header"
+	drop        int      // the first drop requests break off after half of the body
+	stall       bool     // send half, then wait until the client goes away
+	ignoreRange bool
+}
+
+func (s *testServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimPrefix(r.URL.Path, "/")
+	b, ok := s.files[name]
+	s.mu.Lock()
+	s.requests = append(s.requests, name+"|"+r.Header.Get("Range"))
+	n := len(s.requests)
+	s.mu.Unlock()
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if s.ignoreRange {
+		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+		w.Write(b)
+		return
+	}
+	if n <= s.drop || s.stall {
+		start := 0
+		if rg := r.Header.Get("Range"); rg != "" {
+			start, _ = strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(rg, "bytes="), "-"))
+			w.Header().Set("Content-Range", "bytes "+strconv.Itoa(start)+"-"+strconv.Itoa(len(b)-1)+"/"+strconv.Itoa(len(b)))
+			w.Header().Set("Content-Length", strconv.Itoa(len(b)-start))
+			w.WriteHeader(http.StatusPartialContent)
+		} else {
+			w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+		}
+		w.Write(b[start : start+(len(b)-start)/2])
+		w.(http.Flusher).Flush()
+		if s.stall {
+			<-r.Context().Done()
+			return
+		}
+		panic(http.ErrAbortHandler) // the server closes the connection mid-body
+	}
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
+}
+
+func (s *testServer) log() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.requests...)
+}
+
+// fixture returns two random files (seeded) and their File entries.
+func fixture() (map[string][]byte, []File) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	files := map[string][]byte{"big.bin": make([]byte, 300_000), "small.bin": make([]byte, 1000)}
+	var list []File
+	for _, name := range []string{"big.bin", "small.bin"} {
+		b := files[name]
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		sum := sha256.Sum256(b)
+		list = append(list, File{Name: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(b))})
+	}
+	return files, list
+}
+
+func newServer(t *testing.T, s *testServer) string {
+	t.Helper()
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+func checkFiles(t *testing.T, dir string, files map[string][]byte) {
+	t.Helper()
+	for name, want := range files {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatalf("read %s: %v", name, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: %d bytes differ from the served %d bytes", name, len(got), len(want))
+		}
+		if _, err := os.Stat(filepath.Join(dir, name+".part")); err == nil {
+			t.Errorf("%s.part left behind after success", name)
+		}
+	}
+}
+
+func TestFetchDownloadsAndCaches(t *testing.T) {
+	files, list := fixture()
+	srv := &testServer{files: files}
+	url := newServer(t, srv)
+	cache := t.TempDir()
+	var last [2]int64
+	calls := 0
+	opts := Options{BaseURL: url, Files: list, SystemDirs: []string{},
+		Progress: func(done, total int64) { last = [2]int64{done, total}; calls++ }}
+	dir, err := Fetch(context.Background(), "mnist", cache, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir != filepath.Join(cache, "mnist") {
+		t.Errorf("dir = %s, want %s", dir, filepath.Join(cache, "mnist"))
+	}
+	checkFiles(t, dir, files)
+	if last[0] != 301_000 || last[1] != 301_000 || calls < 2 {
+		t.Errorf("last progress %v after %d calls, want [301000 301000]", last, calls)
+	}
+	if n := len(srv.log()); n != 2 {
+		t.Errorf("%d requests, want 2", n)
+	}
+	// A second call re-hashes the cached files and makes no request.
+	if _, err := Fetch(context.Background(), "mnist", cache, opts); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(srv.log()); n != 2 {
+		t.Errorf("second Fetch made %d new requests, want 0", n-2)
+	}
+}
+
+// TestFetchResumesAfterDrop: the server breaks the connection halfway; with no automatic
+// retries Fetch fails and keeps the part file, and the next call asks for the rest with
+// a Range request.
+func TestFetchResumesAfterDrop(t *testing.T) {
+	files, list := fixture()
+	srv := &testServer{files: files, drop: 1}
+	url := newServer(t, srv)
+	cache := t.TempDir()
+	opts := Options{BaseURL: url, Files: list, SystemDirs: []string{}, Retries: -1}
+	_, err := Fetch(context.Background(), "mnist", cache, opts)
+	if err == nil {
+		t.Fatal("Fetch succeeded although the connection broke off")
+	}
+	if !strings.Contains(err.Error(), "big.bin") {
+		t.Errorf("error %q does not name the URL", err)
+	}
+	part := filepath.Join(cache, "mnist", "big.bin.part")
+	fi, err := os.Stat(part)
+	if err != nil {
+		t.Fatalf("no part file after the broken transfer: %v", err)
+	}
+	if fi.Size() != 150_000 {
+		t.Errorf("part file has %d bytes, want the 150000 sent before the drop", fi.Size())
+	}
+	if _, err := Fetch(context.Background(), "mnist", cache, opts); err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, filepath.Join(cache, "mnist"), files)
+	log := srv.log()
+	if log[1] != "big.bin|bytes=150000-" {
+		t.Errorf("second request %q, want a Range request from byte 150000", log[1])
+	}
+}
+
+func TestFetchRetriesAutomatically(t *testing.T) {
+	files, list := fixture()
+	srv := &testServer{files: files, drop: 2} // drops at 150000 and at 150000+75000
+	url := newServer(t, srv)
+	var notes []string
+	opts := Options{BaseURL: url, Files: list, SystemDirs: []string{}, Note: func(m string) { notes = append(notes, m) }}
+	dir, err := Fetch(context.Background(), "mnist", t.TempDir(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, dir, files)
+	want := []string{"big.bin|", "big.bin|bytes=150000-", "big.bin|bytes=225000-", "small.bin|"}
+	if got := srv.log(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("requests %q, want %q", got, want)
+	}
+	if len(notes) != 2 {
+		t.Errorf("notes %q, want one per resumption", notes)
+	}
+}
+
+func TestFetchServerIgnoresRange(t *testing.T) {
+	files, list := fixture()
+	srv := &testServer{files: files, ignoreRange: true}
+	url := newServer(t, srv)
+	cache := t.TempDir()
+	os.MkdirAll(filepath.Join(cache, "mnist"), 0o755)
+	// A stale part file: the 200 answer must replace it, not be appended to it.
+	os.WriteFile(filepath.Join(cache, "mnist", "big.bin.part"), files["big.bin"][:1234], 0o644)
+	dir, err := Fetch(context.Background(), "mnist", cache, Options{BaseURL: url, Files: list, SystemDirs: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, dir, files)
+}
+
+func TestFetchChecksumMismatch(t *testing.T) {
+	files, list := fixture()
+	list[1].SHA256 = strings.Repeat("ab", 32)
+	url := newServer(t, &testServer{files: files})
+	cache := t.TempDir()
+	_, err := Fetch(context.Background(), "mnist", cache, Options{BaseURL: url, Files: list, SystemDirs: []string{}})
+	var ce *ChecksumError
+	if !errors.As(err, &ce) {
+		t.Fatalf("error %v, want a *ChecksumError", err)
+	}
+	dir := filepath.Join(cache, "mnist")
+	sum := sha256.Sum256(files["small.bin"])
+	want := "checksum mismatch for small.bin: got " + hex.EncodeToString(sum[:]) + ", want " + list[1].SHA256 +
+		"; retry or download by hand into " + dir
+	if err.Error() != want {
+		t.Errorf("error\n%q, want\n%q", err, want)
+	}
+	for _, p := range []string{"small.bin", "small.bin.part"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
+			t.Errorf("%s exists after a checksum mismatch", p)
+		}
+	}
+	// The good file was kept.
+	if _, err := os.Stat(filepath.Join(dir, "big.bin")); err != nil {
+		t.Errorf("big.bin missing: %v", err)
+	}
+}
+
+func TestFetchSizeMismatch(t *testing.T) {
+	files, list := fixture()
+	list[1].Size = 999 // the server sends 1000 bytes
+	url := newServer(t, &testServer{files: files})
+	_, err := Fetch(context.Background(), "mnist", t.TempDir(), Options{BaseURL: url, Files: list, SystemDirs: []string{}})
+	var ce *ChecksumError
+	if !errors.As(err, &ce) || ce.Got != "1000 bytes" {
+		t.Fatalf("error %v, want a size *ChecksumError with 1000 bytes", err)
+	}
+}
+
+// TestFetchCancel cancels while the server stalls mid-file: Fetch must return
+// context.Canceled itself, promptly, and keep the bytes received for the next call.
+func TestFetchCancel(t *testing.T) {
+	files, list := fixture()
+	url := newServer(t, &testServer{files: files, stall: true})
+	cache := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := Options{BaseURL: url, Files: list, SystemDirs: []string{},
+		Progress: func(done, _ int64) {
+			if done >= 150_000 {
+				cancel()
+			}
+		}}
+	start := time.Now()
+	_, err := Fetch(ctx, "mnist", cache, opts)
+	if err != context.Canceled {
+		t.Fatalf("error %v, want context.Canceled undecorated", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("cancel took %v", d)
+	}
+	fi, err := os.Stat(filepath.Join(cache, "mnist", "big.bin.part"))
+	if err != nil || fi.Size() != 150_000 {
+		t.Fatalf("part file after cancel: %v, %v; want 150000 bytes kept", fi, err)
+	}
+	srv := &testServer{files: files}
+	opts = Options{BaseURL: newServer(t, srv), Files: list, SystemDirs: []string{}}
+	dir, err := Fetch(context.Background(), "mnist", cache, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, dir, files)
+	if got := srv.log()[0]; got != "big.bin|bytes=150000-" {
+		t.Errorf("resume request %q, want a Range from 150000", got)
+	}
+}
+
+func TestFetchHTTPError(t *testing.T) {
+	_, list := fixture()
+	url := newServer(t, &testServer{files: map[string][]byte{}})
+	cache := t.TempDir()
+	_, err := Fetch(context.Background(), "mnist", cache, Options{BaseURL: url, Files: list, SystemDirs: []string{}})
+	if err == nil || !strings.Contains(err.Error(), "HTTP 404") || !strings.Contains(err.Error(), url+"/big.bin") {
+		t.Fatalf("error %v, want HTTP 404 naming the URL", err)
+	}
+}
+
+func TestFetchCorruptCachedFile(t *testing.T) {
+	files, list := fixture()
+	url := newServer(t, &testServer{files: files})
+	cache := t.TempDir()
+	os.MkdirAll(filepath.Join(cache, "mnist"), 0o755)
+	bad := filepath.Join(cache, "mnist", "big.bin")
+	os.WriteFile(bad, []byte("not the file"), 0o644)
+	_, err := Fetch(context.Background(), "mnist", cache, Options{BaseURL: url, Files: list, SystemDirs: []string{}})
+	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "delete it") {
+		t.Fatalf("error %v, want one naming %s and the fix", err, bad)
+	}
+}
+
+func TestFetchUnknownName(t *testing.T) {
+	_, err := Fetch(context.Background(), "cifar", t.TempDir(), Options{})
+	if err == nil || !strings.Contains(err.Error(), `"cifar"`) || !strings.Contains(err.Error(), "mnist, fashion-mnist") {
+		t.Fatalf("error %v, want the unknown name and the known ones", err)
+	}
+}
+
+// failTransport fails the test on any request: proves nothing is downloaded.
+type failTransport struct{ t *testing.T }
+
+func (f failTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	f.t.Errorf("unexpected request %s", r.URL)
+	return nil, errors.New("no network in this test")
+}
+
+func TestFetchUsesSystemDir(t *testing.T) {
+	files, list := fixture()
+	sys := t.TempDir()
+	for name, b := range files {
+		os.WriteFile(filepath.Join(sys, name), b, 0o644)
+	}
+	var notes []string
+	dir, err := Fetch(context.Background(), "fashion-mnist", t.TempDir(), Options{
+		Files: list, SystemDirs: []string{filepath.Join(sys, "absent"), sys},
+		Client: &http.Client{Transport: failTransport{t}}, Note: func(m string) { notes = append(notes, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir != sys || len(notes) != 1 || !strings.Contains(notes[0], sys) {
+		t.Errorf("dir %s notes %q, want %s and one note naming it", dir, notes, sys)
+	}
+}
+
+// TestFetchDebianFashionMNIST checks the pinned hashes of the Debian package
+// dataset-fashion-mnist against the installed files, when the package is installed.
+func TestFetchDebianFashionMNIST(t *testing.T) {
+	const deb = "/usr/share/datasets/fashion-mnist"
+	if _, err := os.Stat(filepath.Join(deb, "t10k-labels-idx1-ubyte.gz")); err != nil {
+		t.Skip("Debian package dataset-fashion-mnist not installed (apt-get install dataset-fashion-mnist)")
+	}
+	dir, err := Fetch(context.Background(), "fashion-mnist", t.TempDir(), Options{Client: &http.Client{Transport: failTransport{t}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir != deb {
+		t.Errorf("dir %s, want %s", dir, deb)
+	}
+	if got, ok := Local("fashion-mnist", ""); !ok || got != deb {
+		t.Errorf("Local = %s, %v; want %s", got, ok, deb)
+	}
+}
+
+func TestSourcesWellFormed(t *testing.T) {
+	for _, s := range Sources() {
+		if len(s.Files) != 4 || !strings.HasPrefix(s.BaseURL, "http") {
+			t.Errorf("%s: %d files, base %q", s.Name, len(s.Files), s.BaseURL)
+		}
+		for _, f := range append(s.Files, s.SystemFiles...) {
+			if b, err := hex.DecodeString(f.SHA256); err != nil || len(b) != 32 || f.SHA256 != strings.ToLower(f.SHA256) || f.Size <= 0 {
+				t.Errorf("%s/%s: bad hash %q or size %d", s.Name, f.Name, f.SHA256, f.Size)
+			}
+		}
+	}
+	if _, err := Lookup("mnist"); err != nil {
+		t.Error(err)
+	}
+}
