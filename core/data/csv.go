@@ -212,7 +212,7 @@ func readCSV(r io.Reader, file string, opts CSVOptions) (*Dataset, error) {
 				if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 					return perr(line, j+1, fmt.Sprintf("value %q is out of range: rescale the data", f))
 				}
-				return perr(line, j+1, fmt.Sprintf("%q is not a number: features must be numeric (the label column is %d)", f, label))
+				return perr(line, j+1, fmt.Sprintf("%q is not a number: features must be numeric (labels are in field %d)", f, label+1))
 			}
 			if msg := checkFinite(v); msg != "" {
 				return perr(line, j+1, msg)
