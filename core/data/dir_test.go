@@ -96,7 +96,6 @@ func TestOpen(t *testing.T) {
 	}
 }
 
-
 func TestOpenErrors(t *testing.T) {
 	root := t.TempDir()
 	_, err := Open(root, "mnist", "train")

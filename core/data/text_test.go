@@ -44,7 +44,6 @@ func TestCSVRoundTrip(t *testing.T) {
 	}
 }
 
-
 // checkData compares a Dataset with expected rows, labels, classes and shape (exact:
 // every value is a short decimal parsed by strconv on both sides).
 func checkData(t *testing.T, ds *Dataset, x [][]float64, y []int, classes []string, shape []int) {
