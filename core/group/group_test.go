@@ -640,3 +640,28 @@ func TestProductConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestCheckGroup(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 23))
+	groups := []Action{
+		Permutations(4, 3, nil, 0), AllCyclicShifts(5, 6),
+		Product(CyclicShifts(3, 4, [][2]int{{0, 0}, {0, 1}, {0, 2}, {0, 3}}), Permutations(3, 4, nil, 0)),
+		CyclicShifts(4, 6, [][2]int{{0, 0}, {2, 0}, {0, 3}, {2, 3}}), // Z_2 × Z_2
+	}
+	for _, g := range groups {
+		if err := CheckGroup(g, rng, 64); err != nil {
+			t.Errorf("%s: %v", g.Name(), err)
+		}
+	}
+	notGroups := []Action{
+		LocalShifts(6, 6, 2),                                // zero fill loses pixels under composition
+		Rotations(6, 6, []float64{0, 10, -10}),              // interpolation: inverses are not exact
+		Permutations(5, 2, rand.New(rand.NewPCG(1, 1)), 10), // 10 of S_5
+		CyclicShifts(4, 4, [][2]int{{0, 0}, {0, 1}}),        // the inverse (0,3) is missing
+	}
+	for _, g := range notGroups {
+		if err := CheckGroup(g, rng, 64); err == nil {
+			t.Errorf("%s: accepted as a group", g.Name())
+		}
+	}
+}

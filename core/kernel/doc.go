@@ -1,0 +1,47 @@
+// Package kernel implements base kernels, Gram matrix builders, the Haar-integration
+// (average-fit) invariant kernel and positive-definiteness diagnostics.
+//
+// # Overview
+//
+// Base kernels ([Base]) are functions of <x, z>, ||x||² and ||z||²: [Linear] <x, z>,
+// [RBF] exp(-γ||x - z||²) and [Poly] (1 + γ<x, z>)^d. The builders [Gram] (train-test,
+// n×m) and [SymGram] (n×n, upper triangle once, mirrored) get all inner products of a
+// block of rows from one matrix product (gonum blas64 Dgemm; OpenBLAS under the
+// openblas build tag of core/linalg) and apply the kernel elementwise.
+//
+// The Haar-integration kernel of Mroueh et al. (NIPS 2015),
+//
+//	K(x, z) = 1/|G|² · sum_{g, g' in G} k0(g·x, g'·z),
+//
+// has three builders. For a finite group G with k0(g·x, g·z) = k0(x, z) (permutations,
+// cyclic shifts) it reduces to mean_h k0(x, h·z): [HaarGram] and [HaarSymGram] multiply
+// blocks of X against the stacked orbits of blocks of Z, after grouping samples by orbit
+// (equal orbits, equal kernel rows), and [OrbitTable] keeps the kernel between all
+// orbits of a pool so that every draw's Gram matrix is a lookup (X_perm: 792 orbits).
+// [HaarGramExact] evaluates the double mean term by term, for any set of
+// transformations (local shifts, rotation ranges) and as the reference in tests.
+// With a linear k0 on X_perm the Haar kernel equals <bow x, bow z>/5 (FINDINGS.md).
+//
+// [MinEigen] returns the smallest eigenvalue of a symmetric Gram matrix.
+//
+// # Shapes
+//
+// Samples are rows: X is n×d, Z is m×d, and a group acts on d = G.Dim(). Gram results
+// are n×m *mat.Dense; symmetric ones are *mat.SymDense whose raw data holds the full
+// mirrored matrix. X and Z may be views (stride larger than d).
+//
+// # Errors
+//
+// Shape mismatches (X and Z columns, group dimension, a sized dst of the wrong shape)
+// are programmer errors and panic with a "kernel: " prefix. Bad kernel parameters
+// (Validate), a result larger than [MaxGramBytes] (wrapping [ErrGramTooLarge]) and a
+// non-group passed to the fast Haar builders are returned as one-line errors naming the
+// fix. Cancellation returns ctx.Err() undecorated; ctx is checked once per row block.
+//
+// # Concurrency
+//
+// Builders spread row blocks over GOMAXPROCS goroutines (gonum's Dgemm may add its
+// own); a panic in a worker is re-raised in the caller. Base kernels and OrbitTable are
+// immutable and safe for concurrent use. MaxGramBytes is read without locking: set it
+// before starting builders.
+package kernel
