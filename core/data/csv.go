@@ -108,10 +108,7 @@ func readCSV(r io.Reader, file string, opts CSVOptions) (*Dataset, error) {
 		return nil, fmt.Errorf("%s: separator %q cannot be used: choose another, such as ',' or ';'", file, comma)
 	}
 	perr := func(line, field int, msg string) error {
-		if field > 0 {
-			msg = fmt.Sprintf("field %d: %s", field, msg)
-		}
-		return &ParseError{File: file, Line: line, Msg: msg}
+		return &ParseError{File: file, Line: line, Field: field, Msg: msg}
 	}
 	read := func() ([]string, int, error) {
 		rec, err := cr.Read()
@@ -184,7 +181,7 @@ func readCSV(r io.Reader, file string, opts CSVOptions) (*Dataset, error) {
 			}
 		}
 		if label < 0 {
-			return nil, fmt.Errorf("%s: no column named %q in the header (%s): pass one of these names or a 0-based index", file, opts.Label, strings.Join(first, ","))
+			return nil, fmt.Errorf("%s: no column named %q in the header %q: pass one of these names or a 0-based index", file, opts.Label, first)
 		}
 	}
 

@@ -183,3 +183,16 @@ func Available(dir string) []Source {
 	}
 	return out
 }
+
+// String formats s as tab-separated columns for a tabwriter (`gitui data list`):
+//
+//	mnist	train	train10k	10000 × 28x28	/path/train10k-images-idx3-ubyte.gz
+//
+// with the error in place of the sizes when Err is set.
+func (s Source) String() string {
+	what := fmt.Sprintf("%d × %dx%d", s.N, s.Rows, s.Cols)
+	if s.Err != nil {
+		what = "unreadable: " + s.Err.Error()
+	}
+	return s.Name + "\t" + s.Split + "\t" + s.Prefix + "\t" + what + "\t" + s.Images
+}

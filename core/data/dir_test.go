@@ -151,3 +151,14 @@ func TestRealFashionMNIST(t *testing.T) {
 		t.Fatal("Available did not list fashion-mnist train with 60000 images")
 	}
 }
+
+func TestSourceString(t *testing.T) {
+	s := Source{Name: "mnist", Split: "test", Prefix: "t10k", Images: "/d/t10k-images-idx3-ubyte.gz", N: 10000, Rows: 28, Cols: 28}
+	if got, want := s.String(), "mnist\ttest\tt10k\t10000 × 28x28\t/d/t10k-images-idx3-ubyte.gz"; got != want {
+		t.Fatalf("String = %q, want %q", got, want)
+	}
+	s.Err = errors.New("bad")
+	if !strings.Contains(s.String(), "unreadable: bad") {
+		t.Fatalf("String = %q", s.String())
+	}
+}

@@ -8,16 +8,18 @@ import (
 	"strings"
 )
 
-// ParseError reports a problem at a place in a text file (CSV, LIBSVM). Line and
-// Column are 1-based; Column is 0 when the problem concerns a whole line.
+// ParseError reports a problem at a place in a text file (CSV, LIBSVM). Line is
+// 1-based; Field is the 1-based field number on that line (CSV columns; LIBSVM's
+// whitespace-separated fields, the label being field 1), 0 when the problem concerns
+// the whole line.
 type ParseError struct {
-	File   string // path, or a name given to a Read function ("" if none)
-	Line   int
-	Column int
-	Msg    string // the problem and the fix
+	File  string // path, or the name given to a Read function ("" if none)
+	Line  int
+	Field int
+	Msg   string // the problem and the fix
 }
 
-// Error formats the error as "file:line:column: msg", leaving out the parts that are unset.
+// Error formats the error as "file:line: field k: msg", leaving out the parts that are unset.
 func (e *ParseError) Error() string {
 	var b strings.Builder
 	if e.File != "" {
@@ -26,12 +28,12 @@ func (e *ParseError) Error() string {
 	}
 	if e.Line > 0 {
 		fmt.Fprintf(&b, "%d:", e.Line)
-		if e.Column > 0 {
-			fmt.Fprintf(&b, "%d:", e.Column)
-		}
 	}
 	if b.Len() > 0 {
 		b.WriteByte(' ')
+	}
+	if e.Field > 0 {
+		fmt.Fprintf(&b, "field %d: ", e.Field)
 	}
 	b.WriteString(e.Msg)
 	return b.String()

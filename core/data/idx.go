@@ -90,7 +90,7 @@ func readBody(r io.Reader, want uint64, what string) ([]byte, error) {
 	buf.Grow(int(min(want, 1<<20)))
 	got, err := io.CopyN(&buf, r, int64(want))
 	if err != nil && err != io.EOF {
-		return nil, fmt.Errorf("reading IDX %s: %w", what, err)
+		return nil, fmt.Errorf("reading IDX %s: %w: the file is corrupt, re-download it", what, err)
 	}
 	if uint64(got) < want {
 		return nil, fmt.Errorf("IDX %s file is truncated: expected %d bytes after the header, got %d: re-download it", what, want, got)

@@ -19,8 +19,8 @@ import (
 // with d the largest index seen (absent features are 0) and Shape [d]. Labels are
 // numbers; they become classes in order of first appearance (as LIBSVM orders them),
 // named by their shortest decimal form ("+1" and "1" are one class "1"). svmlight's
-// qid:N tokens are skipped. Errors are *ParseError values naming the line and token (the
-// label is token 1) for a bad number, index 0 or below, a repeated index, a NaN or
+// qid:N tokens are skipped. Errors are *ParseError values naming the line and field (the
+// label is field 1) for a bad number, index 0 or below, a repeated index, a NaN or
 // infinite value; an empty file and a matrix past the size limit are errors too.
 func LoadLIBSVM(path string) (*Dataset, error) {
 	f, err := openData(path, "LIBSVM")
@@ -52,11 +52,8 @@ func ReadLIBSVM(r io.Reader, file string, dim int) (*Dataset, error) {
 		classes  classIndex
 		maxIdx   int
 	)
-	perr := func(line, tok int, msg string) error {
-		if tok > 0 {
-			msg = fmt.Sprintf("token %d: %s", tok, msg)
-		}
-		return &ParseError{File: file, Line: line, Msg: msg}
+	perr := func(line, field int, msg string) error {
+		return &ParseError{File: file, Line: line, Field: field, Msg: msg}
 	}
 	for line := 1; ; line++ {
 		text, err := br.ReadString('\n')

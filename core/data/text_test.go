@@ -124,7 +124,7 @@ func TestCSVErrors(t *testing.T) {
 		{"empty", "", CSVOptions{}, []string{"empty"}},
 		{"header only", "a,b\n", CSVOptions{}, []string{"no data rows"}},
 		{"one column", "1\n2\n", CSVOptions{}, []string{"at least one feature"}},
-		{"no such name", "a,b\n1,2\n", CSVOptions{Label: "c"}, []string{`no column named "c"`, "a,b"}},
+		{"no such name", "a,b\n1,2\n", CSVOptions{Label: "c"}, []string{`no column named "c"`, `["a" "b"]`}},
 		{"index out of range", "1,2\n", CSVOptions{Label: "5"}, []string{"outside the 2 columns"}},
 		{"bad shape", "1,2,3,x\n", CSVOptions{Shape: []int{2, 2}}, []string{"shape [2 2]", "3 feature columns"}},
 		{"name without header", "1,2\n", CSVOptions{Label: "b", Header: HeaderNo}, []string{"no header"}},
@@ -167,11 +167,11 @@ func TestLIBSVM(t *testing.T) {
 		line       int
 		words      []string
 	}{
-		{"zero index", "1 1:1\n1 0:3\n", 2, []string{"token 2", "1-based"}},
-		{"bad label", "1 1:1\nx 1:1\n", 2, []string{"token 1", "label"}},
+		{"zero index", "1 1:1\n1 0:3\n", 2, []string{"field 2", "1-based"}},
+		{"bad label", "1 1:1\nx 1:1\n", 2, []string{"field 1", "label"}},
 		{"NaN label", "nan 1:1\n", 1, []string{"NaN"}},
-		{"no colon", "1 1:1 2\n", 1, []string{"token 3", "index:value"}},
-		{"bad value", "1 1:1 2:z\n", 1, []string{"token 3", `"z" is not a number`}},
+		{"no colon", "1 1:1 2\n", 1, []string{"field 3", "index:value"}},
+		{"bad value", "1 1:1 2:z\n", 1, []string{"field 3", `"z" is not a number`}},
 		{"inf value", "1 1:1 2:inf\n", 1, []string{"infinite"}},
 		{"duplicate", "1 2:1 1:1 2:3\n", 1, []string{"index 2 appears twice"}},
 		{"above dim", "1 7:1\n", 1, []string{"exceeds the dimension 6"}},
