@@ -379,3 +379,40 @@ func TestSourcesWellFormed(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestFetchCompletePartUnknownSize: a part file that already holds the whole file (a
+// crash between download and rename) with no size known: the Range request gets 416,
+// and the hash decides.
+func TestFetchCompletePartUnknownSize(t *testing.T) {
+	files, list := fixture()
+	for i := range list {
+		list[i].Size = 0
+	}
+	srv := &testServer{files: files}
+	url := newServer(t, srv)
+	cache := t.TempDir()
+	os.MkdirAll(filepath.Join(cache, "mnist"), 0o755)
+	os.WriteFile(filepath.Join(cache, "mnist", "big.bin.part"), files["big.bin"], 0o644)
+	var last [2]int64
+	dir, err := Fetch(context.Background(), "mnist", cache, Options{BaseURL: url, Files: list, SystemDirs: []string{},
+		Progress: func(d, tot int64) { last = [2]int64{d, tot} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, dir, files)
+	if got := srv.log()[0]; got != "big.bin|bytes=300000-" {
+		t.Errorf("first request %q, want a Range from 300000", got)
+	}
+	if last != [2]int64{301_000, 301_000} {
+		t.Errorf("last progress %v, want the total learnt from the files", last)
+	}
+}
+
+func TestContentRangeStart(t *testing.T) {
+	for in, want := range map[string]int64{"bytes 100-199/200": 100, "bytes 0-0/1": 0, "bytes */200": -1, "": -1, "items 1-2/3": -1} {
+		got, ok := contentRangeStart(in)
+		if (want < 0) == ok || (ok && got != want) {
+			t.Errorf("contentRangeStart(%q) = %d, %v; want %d", in, got, ok, want)
+		}
+	}
+}
