@@ -1,0 +1,398 @@
+package learn
+
+import (
+	"context"
+	"math"
+	"runtime"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	blasgonum "gonum.org/v1/gonum/blas/gonum"
+	"gonum.org/v1/gonum/lapack"
+	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
+)
+
+// This file holds the numerical core of RLS: the reduction of the centred Gram or
+// covariance matrix to tridiagonal form, C = Q T Qᵀ, and the leave-one-out evaluation
+// of a whole grid of regularisation values from that one reduction. See doc.go and
+// rls.go for the mathematics.
+
+// rowBlock is the number of rows handled at a time by the blocked loops of this file.
+const rowBlock = 256
+
+// tridiag is the tridiagonal form T (diagonal diag, off-diagonal off) of a symmetric
+// r×r matrix C = Q T Qᵀ, with Q held row-major in q.
+type tridiag struct {
+	r         int
+	diag, off []float64
+	q         []float64
+	eig       []float64 // eigenvalues of T, ascending
+}
+
+// reduce overwrites the upper triangle of the r×r row-major symmetric matrix a with Q
+// and returns the tridiagonal form. It costs about 4/3 r³ + 4/3 r³ flops (Dsytrd,
+// Dorgtr) and cannot be interrupted.
+func reduce(a []float64, r int) *tridiag {
+	var impl lapackgonum.Implementation
+	t := &tridiag{r: r, diag: make([]float64, r), off: make([]float64, max(r-1, 0)), q: a}
+	if r == 1 {
+		t.diag[0] = a[0]
+		a[0] = 1
+		t.eig = []float64{t.diag[0]}
+		return t
+	}
+	tau := make([]float64, r-1)
+	work := make([]float64, 1)
+	impl.Dsytrd(blas.Upper, r, a, r, t.diag, t.off, tau, work, -1)
+	lwork := int(work[0])
+	impl.Dorgtr(blas.Upper, r, a, r, tau, work, -1)
+	lwork = max(lwork, int(work[0]))
+	work = make([]float64, lwork)
+	impl.Dsytrd(blas.Upper, r, a, r, t.diag, t.off, tau, work, lwork)
+	impl.Dorgtr(blas.Upper, r, a, r, tau, work, lwork)
+	// Eigenvalues only: O(r²).
+	t.eig = append([]float64(nil), t.diag...)
+	e := append([]float64(nil), t.off...)
+	if !impl.Dsterf(r, t.eig, e) {
+		// Dsterf failed to converge (it practically never does); fall back to the
+		// Gershgorin bound for the top of the spectrum, which is all the grid needs.
+		t.eig = gershgorin(t.diag, t.off)
+	}
+	return t
+}
+
+// gershgorin returns {lo, hi}, bounds on the spectrum of a symmetric tridiagonal matrix.
+func gershgorin(diag, off []float64) []float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, d := range diag {
+		rad := 0.0
+		if i > 0 {
+			rad += math.Abs(off[i-1])
+		}
+		if i < len(off) {
+			rad += math.Abs(off[i])
+		}
+		lo, hi = math.Min(lo, d-rad), math.Max(hi, d+rad)
+	}
+	return []float64{lo, hi}
+}
+
+// emax returns the largest eigenvalue of T.
+func (t *tridiag) emax() float64 { return t.eig[len(t.eig)-1] }
+
+// ldl is the factorisation T + sigma I = L D Lᵀ, L unit lower bidiagonal with
+// sub-diagonal l, D = diag(1/dinv).
+type ldl struct {
+	l, dinv []float64
+}
+
+// factor computes the LDLᵀ factors of T + sigma I. It returns false if a pivot is not
+// positive, that is if T + sigma I is not numerically positive definite.
+func (t *tridiag) factor(sigma float64) (ldl, bool) {
+	r := t.r
+	f := ldl{l: make([]float64, max(r-1, 0)), dinv: make([]float64, r)}
+	d := t.diag[0] + sigma
+	if !(d > 0) || math.IsInf(d, 0) {
+		return f, false
+	}
+	f.dinv[0] = 1 / d
+	for j := 0; j < r-1; j++ {
+		lj := t.off[j] / d
+		f.l[j] = lj
+		d = t.diag[j+1] + sigma - lj*t.off[j]
+		if !(d > 0) || math.IsInf(d, 0) {
+			return f, false
+		}
+		f.dinv[j+1] = 1 / d
+	}
+	return f, true
+}
+
+// solve overwrites the r×k row-major matrix x with (T + sigma I)^-1 x.
+func (f ldl) solve(x []float64, k int) {
+	r := len(f.dinv)
+	for j := 1; j < r; j++ { // L u = x
+		lj := f.l[j-1]
+		prev, cur := x[(j-1)*k:j*k], x[j*k:(j+1)*k]
+		for c := range cur {
+			cur[c] -= lj * prev[c]
+		}
+	}
+	for j := 0; j < r; j++ { // D v = u
+		dj := f.dinv[j]
+		row := x[j*k : (j+1)*k]
+		for c := range row {
+			row[c] *= dj
+		}
+	}
+	for j := r - 2; j >= 0; j-- { // Lᵀ x = v
+		lj := f.l[j]
+		cur, next := x[j*k:(j+1)*k], x[(j+1)*k:(j+2)*k]
+		for c := range cur {
+			cur[c] -= lj * next[c]
+		}
+	}
+}
+
+// quad returns bᵀ (T + sigma I)^-1 b = sum_j u_j² / d_j with L u = b. All terms are
+// non-negative, so the sum has no cancellation.
+func (f ldl) quad(b []float64) float64 {
+	u := b[0]
+	s := u * u * f.dinv[0]
+	l, dinv := f.l, f.dinv[1:]
+	b = b[1 : len(dinv)+1]
+	for j, bj := range b {
+		u = bj - l[j]*u
+		s += u * u * dinv[j]
+	}
+	return s
+}
+
+// eigSolve overwrites the r×k matrix x with (T + sigma I)^+ x through the
+// eigendecomposition of T (Dsteqr, O(r³) but slow in pure Go: used only when the LDLᵀ
+// factorisation fails, i.e. for lambda = 0 or below rounding level). Eigenvalues below
+// r·machEps·emax are treated as zero, and negative rounding noise is clamped to zero.
+func (t *tridiag) eigSolve(x []float64, k int, sigma float64) bool {
+	var impl lapackgonum.Implementation
+	r := t.r
+	d := append([]float64(nil), t.diag...)
+	e := append([]float64(nil), t.off...)
+	z := make([]float64, r*r)
+	if !impl.Dsteqr(lapack.EVTridiag, r, d, e, z, r, make([]float64, max(1, 2*r-2))) {
+		return false
+	}
+	cut := float64(r) * machEps * math.Max(d[r-1], 0)
+	zg := blas64.General{Rows: r, Cols: r, Stride: r, Data: z}
+	xg := blas64.General{Rows: r, Cols: k, Stride: k, Data: x}
+	tmp := blas64.General{Rows: r, Cols: k, Stride: k, Data: make([]float64, r*k)}
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, zg, xg, 0, tmp)
+	for j := 0; j < r; j++ {
+		ej := math.Max(d[j], 0)
+		s := 0.0
+		if den := ej + sigma; den > 0 && (sigma > 0 || ej > cut) {
+			s = 1 / den
+		}
+		row := tmp.Data[j*k : (j+1)*k]
+		for c := range row {
+			row[c] *= s
+		}
+	}
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, zg, tmp, 0, xg)
+	return true
+}
+
+const machEps = 0x1p-52
+
+// pureGoBLAS reports whether blas64 uses gonum's own implementation (whose Dsyrk is
+// serial, so we split the work across goroutines ourselves).
+func pureGoBLAS() bool {
+	_, ok := blas64.Implementation().(blasgonum.Implementation)
+	return ok
+}
+
+// syrkUpper returns the upper triangle (row-major r×r, lower triangle zero) of
+//
+//	xᵀx (trans) with r = cols(x), or x xᵀ (!trans) with r = rows(x),
+//
+// splitting the inner dimension across GOMAXPROCS goroutines when the BLAS is gonum's
+// serial Dsyrk. It checks ctx between chunks of the inner dimension.
+func syrkUpper(ctx context.Context, x blas64.General, trans bool) ([]float64, error) {
+	r, inner := x.Cols, x.Rows
+	tr := blas.Trans
+	if !trans {
+		r, inner = x.Rows, x.Cols
+		tr = blas.NoTrans
+	}
+	sub := func(lo, hi int) blas64.General {
+		if trans {
+			return blas64.General{Rows: hi - lo, Cols: x.Cols, Stride: x.Stride, Data: x.Data[lo*x.Stride:]}
+		}
+		return blas64.General{Rows: x.Rows, Cols: hi - lo, Stride: x.Stride, Data: x.Data[lo:]}
+	}
+	workers := 1
+	if pureGoBLAS() {
+		workers = min(runtime.GOMAXPROCS(0), max(1, inner/128))
+	}
+	acc := make([][]float64, workers)
+	chunk := (inner + workers - 1) / workers
+	errs := make(chan error, workers)
+	for w := range workers {
+		acc[w] = make([]float64, r*r)
+		go func(w int) {
+			lo, hi := w*chunk, min(inner, (w+1)*chunk)
+			c := blas64.Symmetric{N: r, Stride: r, Uplo: blas.Upper, Data: acc[w]}
+			const step = 1024 // inner units between cancellation checks
+			for s := lo; s < hi; s += step {
+				if err := ctx.Err(); err != nil {
+					errs <- err
+					return
+				}
+				blas64.Syrk(tr, 1, sub(s, min(hi, s+step)), 1, c)
+			}
+			errs <- nil
+		}(w)
+	}
+	var first error
+	for range workers {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		return nil, first
+	}
+	out := acc[0]
+	for _, a := range acc[1:] {
+		for i := 0; i < r; i++ {
+			o, s := out[i*r+i:(i+1)*r], a[i*r+i:(i+1)*r]
+			for j := range o {
+				o[j] += s[j]
+			}
+		}
+	}
+	return out, nil
+}
+
+// looProblem is the data the leave-one-out evaluation needs. With A = T + sigma I:
+//
+//	primal:  yhat_i = ybar + b_iᵀ A^-1 BᵀY,   H_ii = 1/n + b_iᵀ A^-1 b_i,
+//	         e_i = (y_i - yhat_i) / (1 - H_ii)
+//	dual:    c = B A^-1 BᵀY,  e_i = c_i / (b_iᵀ A^-1 b_i)
+//
+// where B is n×r (rows b_i): B = F_c Q in the primal, B = W0 Q in the dual, W0 an
+// orthonormal basis of the complement of the constant vector. e_i is the exact
+// leave-one-out residual y_i - f^{(-i)}(x_i) of each one-vs-all column.
+type looProblem struct {
+	dual   bool
+	n, r   int
+	b      []float64 // n×r row-major
+	t      *tridiag
+	y      []float64 // n×k row-major targets (±1)
+	k      int
+	ybar   []float64 // column means of y
+	labels []int
+	scale  float64 // largest diagonal entry of the matrix before centring/deflation
+}
+
+// looResult holds the leave-one-out accuracy and mean squared residual per sigma.
+type looResult struct {
+	acc, mse []float64
+	ok       []bool
+}
+
+// bty returns Bᵀ Y (r×k).
+func (p *looProblem) bty() []float64 {
+	out := make([]float64, p.r*p.k)
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1,
+		blas64.General{Rows: p.n, Cols: p.r, Stride: p.r, Data: p.b},
+		blas64.General{Rows: p.n, Cols: p.k, Stride: p.k, Data: p.y},
+		0, blas64.General{Rows: p.r, Cols: p.k, Stride: p.k, Data: out})
+	return out
+}
+
+// path evaluates the leave-one-out criterion at every sigma (= n lambda). Its cost is
+// one n×r×(len(sigmas)·k) matrix product plus O(n r len(sigmas)) for the diagonal of
+// the hat matrix. Sigmas at which T + sigma I is not numerically positive definite are
+// marked !ok. If visit is not nil it receives the k residuals e of sample i at
+// candidate l (concurrently from several goroutines; e is reused after the call).
+func (p *looProblem) path(ctx context.Context, sigmas []float64, visit func(l, i int, e []float64)) (looResult, error) {
+	L, k, r, n := len(sigmas), p.k, p.r, p.n
+	res := looResult{acc: make([]float64, L), mse: make([]float64, L), ok: make([]bool, L)}
+	facs := make([]ldl, L)
+	bty := p.bty()
+	z := make([]float64, r*L*k) // r × (L·k): column block l holds A_l^-1 BᵀY
+	tmp := make([]float64, r*k)
+	for l, s := range sigmas {
+		f, ok := p.t.factor(s)
+		res.ok[l], facs[l] = ok, f
+		if !ok {
+			continue
+		}
+		copy(tmp, bty)
+		f.solve(tmp, k)
+		for j := 0; j < r; j++ {
+			copy(z[j*L*k+l*k:j*L*k+(l+1)*k], tmp[j*k:(j+1)*k])
+		}
+	}
+	nb := (n + rowBlock - 1) / rowBlock
+	hits := make([][]int, nb)
+	sq := make([][]float64, nb)
+	zg := blas64.General{Rows: r, Cols: L * k, Stride: L * k, Data: z}
+	invn := 1 / float64(n)
+	err := parallelBlocks(ctx, n, rowBlock, func(bi, lo, hi int) error {
+		m := hi - lo
+		pb := blas64.General{Rows: m, Cols: L * k, Stride: L * k, Data: make([]float64, m*L*k)}
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+			blas64.General{Rows: m, Cols: r, Stride: r, Data: p.b[lo*r : hi*r]}, zg, 0, pb)
+		h := make([]int, L)
+		e2 := make([]float64, L)
+		ev := make([]float64, k)
+		for i := lo; i < hi; i++ {
+			bi := p.b[i*r : (i+1)*r]
+			yi := p.y[i*k : (i+1)*k]
+			prow := pb.Data[(i-lo)*L*k : (i-lo+1)*L*k]
+			for l := range L {
+				if !res.ok[l] {
+					continue
+				}
+				q := facs[l].quad(bi)
+				pl := prow[l*k : (l+1)*k]
+				best, arg := math.Inf(-1), 0
+				for c := range k {
+					var e float64
+					if p.dual {
+						e = pl[c] / q
+					} else {
+						den := 1 - invn - q
+						if den < machEps {
+							den = machEps // leverage 1: the point determines its own fit
+						}
+						e = (yi[c] - p.ybar[c] - pl[c]) / den
+					}
+					e2[l] += e * e
+					ev[c] = e
+					if v := yi[c] - e; v > best {
+						best, arg = v, c
+					}
+				}
+				if arg == p.labels[i] {
+					h[l]++
+				}
+				if visit != nil {
+					visit(l, i, ev)
+				}
+			}
+		}
+		hits[bi], sq[bi] = h, e2
+		return nil
+	})
+	if err != nil {
+		return res, err
+	}
+	for l := range L {
+		if !res.ok[l] {
+			res.acc[l], res.mse[l] = math.NaN(), math.NaN()
+			continue
+		}
+		tot, s := 0, 0.0
+		for b := range nb { // fixed order: deterministic sums
+			tot += hits[b][l]
+			s += sq[b][l]
+		}
+		res.acc[l] = float64(tot) / float64(n)
+		res.mse[l] = s / float64(n*k)
+	}
+	return res, nil
+}
+
+// coef returns A^-1 BᵀY (r×k) at sigma, through LDLᵀ or, if T + sigma I is not
+// numerically positive definite (sigma = 0 on a singular problem), through the
+// eigendecomposition of T with a pseudo-inverse.
+func (p *looProblem) coef(sigma float64) ([]float64, bool) {
+	x := p.bty()
+	if f, ok := p.t.factor(sigma); ok && sigma > 0 {
+		f.solve(x, p.k)
+		return x, true
+	}
+	return x, p.t.eigSolve(x, p.k, sigma)
+}
