@@ -1,0 +1,211 @@
+package feature
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"gitui/core/group"
+	"gitui/core/linalg"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Default block sizes of the projection engine.
+const (
+	// DefaultBlockRows is the number of input rows one worker projects at a time.
+	DefaultBlockRows = 256
+	// DefaultTemplateBytes bounds the float32 transformed templates held at once
+	// (m_block·|G|·d·4 bytes); larger m is processed in template blocks.
+	DefaultTemplateBytes = 256 << 20
+)
+
+// gemmCols is the target number of projection columns (transformed templates) per GEMM
+// call, so one worker's projection buffer is about blockRows·gemmCols·4 bytes (4 MiB at
+// the defaults) and is pooled while still in cache. A variable so tests can force
+// several chunks per template block.
+var gemmCols = 4096
+
+// projector streams the projections <x_r, g_i t_j> of input rows on transformed templates
+// to a pooling function, block by block: template blocks (transformed templates built
+// once per block), then row blocks in parallel, each multiplied in GEMM chunks of a few
+// templates. No n×m|G| matrix is ever formed.
+type projector struct {
+	tmpl      *mat.Dense // m×d templates
+	norms     []float64  // ||t_j||
+	g         group.Action
+	normalize bool // scale input rows to unit norm
+	rescale   bool // rescale g_i t_j to ||t_j||
+	blockRows int
+	tmplBlock int // templates per template block
+}
+
+func newProjector(tmpl *mat.Dense, g group.Action, normalize, rescale bool, blockRows, tmplBlock int) projector {
+	m, d := tmpl.Dims()
+	if d != g.Dim() {
+		panic(fmt.Sprintf("feature: templates have %d columns, group %q acts on %d", d, g.Name(), g.Dim()))
+	}
+	if blockRows <= 0 {
+		blockRows = DefaultBlockRows
+	}
+	if tmplBlock <= 0 {
+		tmplBlock = max(1, DefaultTemplateBytes/(4*g.Len()*d))
+	}
+	tmplBlock = min(tmplBlock, m)
+	norms := make([]float64, m)
+	for j := range m {
+		norms[j] = mat.Norm(tmpl.RowView(j), 2)
+	}
+	return projector{tmpl: tmpl, norms: norms, g: g, normalize: normalize, rescale: rescale,
+		blockRows: blockRows, tmplBlock: tmplBlock}
+}
+
+// chunk is the number of templates per GEMM call.
+func (p *projector) chunk() int { return max(1, min(p.tmplBlock, gemmCols/p.g.Len())) }
+
+// workspace is one worker's scratch memory.
+type workspace struct {
+	xb   []float32 // blockRows×d input block
+	proj []float32 // blockRows×(chunk·|G|) projections
+	hist []int32   // pooling scratch
+	aux  []float64 // pooling scratch
+}
+
+// poolFunc consumes the projections of rows [r0, r0+nr) on templates [j0, j0+nj):
+// proj[r*ld + jj*|G| + i] = <x_{r0+r}, g_i t_{j0+jj}>. Calls for disjoint (row, template)
+// ranges run concurrently.
+type poolFunc func(ws *workspace, r0, nr, j0, nj int, proj []float32, ld int)
+
+// Timing splits the wall time of a projection-and-pooling run into its stages. Templates
+// is the wall time spent building transformed templates; the wall time of the parallel
+// row-block phase is split between Projection and Pooling in proportion to the busy time
+// the workers spent in each, so Templates + Projection + Pooling is the wall time.
+type Timing struct {
+	Templates  time.Duration // building the transformed templates g_i t_j
+	Projection time.Duration // the float32 GEMMs (and input block conversion)
+	Pooling    time.Duration // the fused pooling
+	Workers    int           // goroutines used (GOMAXPROCS)
+}
+
+// split divides the wall time of the row-block phase by the workers' busy times.
+func (tm *Timing) split(wall time.Duration, proj, pool int64) {
+	if proj+pool > 0 {
+		tm.Projection = time.Duration(float64(wall) * float64(proj) / float64(proj+pool))
+		tm.Pooling = wall - tm.Projection
+	}
+}
+
+// run projects every row of x (n×d) and hands the projections to pool. It returns
+// ctx.Err() if cancelled; progress gets rows done over n·(number of template blocks).
+func (p *projector) run(ctx context.Context, x *mat.Dense, progress func(done, total int), pool poolFunc) (tm Timing, err error) {
+	n, d := x.Dims()
+	m, dt := p.tmpl.Dims()
+	if d != dt {
+		panic(fmt.Sprintf("feature: input has %d columns, templates have %d", d, dt))
+	}
+	G := p.g.Len()
+	chunk := p.chunk()
+	workers := runtime.GOMAXPROCS(0)
+	free := make(chan *workspace, workers)
+	for range workers {
+		free <- &workspace{
+			xb:   make([]float32, p.blockRows*d),
+			proj: make([]float32, p.blockRows*chunk*G),
+		}
+	}
+	// Small inputs: at least 4 blocks per worker (but >= 16 rows) so the load balances.
+	rows := min(p.blockRows, max(16, (n+4*workers-1)/(4*workers)))
+	nTB := (m + p.tmplBlock - 1) / p.tmplBlock
+	total := n * nTB
+	var (
+		mu                 sync.Mutex
+		done               int
+		projNanos, poolNns atomic.Int64
+	)
+	tm.Workers = workers
+	var rowWall time.Duration
+	defer func() { tm.split(rowWall, projNanos.Load(), poolNns.Load()) }()
+	tg := make([]float32, min(p.tmplBlock, m)*G*d)
+	for j0 := 0; j0 < m; j0 += p.tmplBlock {
+		j1 := min(j0+p.tmplBlock, m)
+		t0 := time.Now()
+		if err := p.transformed(ctx, tg[:(j1-j0)*G*d], j0, j1); err != nil {
+			return tm, err
+		}
+		t1 := time.Now()
+		tm.Templates += t1.Sub(t0)
+		err = linalg.ParallelFor(ctx, n, rows, func(lo, hi int) error {
+			ws := <-free
+			defer func() { free <- ws }()
+			nr := hi - lo
+			t0 := time.Now()
+			xb := linalg.RowsToFloat32(ws.xb, x, lo, hi, p.normalize)
+			for c0 := j0; c0 < j1; c0 += chunk {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				c1 := min(c0+chunk, j1)
+				cols := (c1 - c0) * G
+				proj := ws.proj[:nr*cols]
+				blas32.Gemm(blas.NoTrans, blas.Trans, 1,
+					blas32.General{Rows: nr, Cols: d, Stride: d, Data: xb},
+					blas32.General{Rows: cols, Cols: d, Stride: d, Data: tg[(c0-j0)*G*d : (c1-j0)*G*d]},
+					0, blas32.General{Rows: nr, Cols: cols, Stride: cols, Data: proj})
+				t1 := time.Now()
+				projNanos.Add(int64(t1.Sub(t0)))
+				pool(ws, lo, nr, c0, c1-c0, proj, cols)
+				t0 = time.Now()
+				poolNns.Add(int64(t0.Sub(t1)))
+			}
+			if progress != nil {
+				mu.Lock()
+				done += nr
+				progress(done, total)
+				mu.Unlock()
+			}
+			return nil
+		})
+		rowWall += time.Since(t1)
+		if err != nil {
+			return tm, err
+		}
+	}
+	return tm, nil
+}
+
+// transformed writes g_i t_j for j in [j0, j1), i in [0, |G|) as float32 rows of dst,
+// template-major (row (j-j0)·|G| + i), rescaled to ||t_j|| if p.rescale.
+func (p *projector) transformed(ctx context.Context, dst []float32, j0, j1 int) error {
+	_, d := p.tmpl.Dims()
+	G := p.g.Len()
+	return linalg.ParallelFor(ctx, j1-j0, 1, func(lo, hi int) error {
+		buf := make([]float64, d)
+		for jj := lo; jj < hi; jj++ {
+			j := j0 + jj
+			t := p.tmpl.RawRowView(j)
+			for i := range G {
+				p.g.Apply(buf, t, i)
+				if p.rescale {
+					var ss float64
+					for _, v := range buf {
+						ss += v * v
+					}
+					if ss > 0 {
+						s := p.norms[j] / math.Sqrt(ss)
+						for k := range buf {
+							buf[k] *= s
+						}
+					}
+				}
+				linalg.ToFloat32(dst[(jj*G+i)*d:(jj*G+i+1)*d], buf)
+			}
+		}
+		return nil
+	})
+}
