@@ -117,7 +117,10 @@ func writeFile(path, format string, render func(io.Writer, string) error) error 
 		return fmt.Errorf("export %s: %w: check that the directory exists and is writable", path, err)
 	}
 	tmp := f.Name()
-	_, werr := f.Write(buf.Bytes())
+	werr := f.Chmod(0o644) // CreateTemp makes 0600; exports are for sharing
+	if werr == nil {
+		_, werr = f.Write(buf.Bytes())
+	}
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
