@@ -24,7 +24,7 @@ type Run struct {
 }
 
 // Point returns the point of series name at x, if present.
-func (r *Run) Point(name string, x float64) (eval.SeriesPoint, bool) {
+func (r Run) Point(name string, x float64) (eval.SeriesPoint, bool) {
 	for _, s := range r.Series {
 		if s.Name != name {
 			continue

@@ -80,7 +80,7 @@ type Styles struct {
 	Title, TitleFocused                        lipgloss.Style
 	Pane, PaneFocused                          lipgloss.Style
 	Tab, TabActive                             lipgloss.Style
-	Selected, Label, Value, Editing            lipgloss.Style
+	Selected, Label, Value, Editing, Cursor    lipgloss.Style
 	Axis                                       lipgloss.Style
 	Series                                     []lipgloss.Style
 	// Cells[i][j] draws '▀' with foreground Scale[i] and background Scale[j].
@@ -119,6 +119,7 @@ func NewStyles(r *lipgloss.Renderer, t Theme) Styles {
 	s.Label = fg(t.Muted)
 	s.Value = fg(t.Text)
 	s.Editing = fg(t.Accent).Underline(true)
+	s.Cursor = r.NewStyle().Reverse(true)
 	s.Axis = fg(t.Muted)
 	for _, col := range t.Series {
 		s.Series = append(s.Series, fg(col))

@@ -1,0 +1,347 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"gitui/core/eval"
+	"gitui/model"
+	"gitui/ui/curves"
+	"gitui/ui/datapane"
+	"gitui/ui/form"
+	"gitui/ui/grouppane"
+	"gitui/ui/heatmap"
+	"gitui/ui/methodpane"
+	"gitui/ui/runpane"
+	"gitui/ui/theme"
+)
+
+// Options configure the workbench. DataDir is the resolved data directory ("" when
+// none); Presets are offered by the picker (cmd/gitui passes presets.All()); Initial
+// is the spec loaded at start (nil: the first preset's quick variant, preferring
+// xperm-curve); OutDir is where s saves results (and where a panic saves the partial
+// result).
+type Options struct {
+	DataDir string
+	Presets []model.Preset
+	Initial *model.Spec
+	OutDir  string
+}
+
+// runState is the engine side of the current run, as the UI sees it.
+type runState struct {
+	id         int
+	label      string
+	spec       *model.Spec
+	cancel     context.CancelFunc
+	batches    <-chan []eval.Event
+	running    bool
+	cancelling bool
+	started    time.Time
+	outcome    *eval.Outcome
+	err        error
+	result     *model.Result // set when the run finished
+	gotMatrix  bool
+	gotDone    bool
+}
+
+type confirmKind int
+
+const (
+	confirmNone confirmKind = iota
+	confirmQuit
+	confirmRestart
+)
+
+type picker struct {
+	open  bool
+	cur   int
+	quick bool
+}
+
+// App is the root model: it owns the spec the panes edit, the run, the layout and the
+// global keys, and routes messages to the panes (keys to the focused pane only).
+type App struct {
+	opts   Options
+	ctx    context.Context
+	start  starter
+	tick   func(id int) tea.Cmd
+	now    func() time.Time
+	st     theme.Styles
+	keys   keyMap
+	help   help.Model
+	w, h   int
+	lay    layout
+	focus  paneID
+	config paneID // configuration pane shown in grid mode
+
+	spec   *model.Spec
+	preset string
+	quick  bool
+	base   *model.Spec // the preset's spec, for the command line
+	issues []string
+
+	data   datapane.Model
+	group  grouppane.Model
+	method methodpane.Model
+	run    runpane.Model
+	curves curves.Model
+	heat   heatmap.Model
+
+	r        runState
+	pins     []*model.Result
+	gramTag  int
+	confirm  confirmKind
+	picker   picker
+	status   string
+	statusEr bool
+	partial  *partial
+}
+
+// partial is what a panic handler needs to save the result so far; it is written by
+// Update only and read after the program has stopped.
+type partial struct {
+	spec    *model.Spec
+	outcome *eval.Outcome
+	started time.Time
+	points  []eval.Series
+}
+
+// New returns the workbench for opts, drawing with st. It does not start anything;
+// Init loads the data preview.
+func New(ctx context.Context, opts Options, st theme.Styles) *App {
+	a := &App{opts: opts, ctx: ctx, start: model.Start, tick: tick, now: time.Now, st: st, keys: defaultKeys(), partial: &partial{}}
+	a.help = help.New()
+	a.help.Styles.ShortKey = st.Accent
+	a.help.Styles.FullKey = st.Accent
+	a.help.Styles.ShortDesc = st.Muted
+	a.help.Styles.FullDesc = st.Muted
+	a.help.Styles.ShortSeparator = st.Muted
+	a.help.Styles.FullSeparator = st.Muted
+	a.help.Styles.Ellipsis = st.Muted
+	spec, name, base := initialSpec(opts)
+	a.spec, a.preset, a.base, a.quick = spec, name, base, true
+	a.picker.quick = true
+	a.data = datapane.New(st, spec, opts.DataDir)
+	a.group = grouppane.New(st, spec)
+	a.method = methodpane.New(st, spec)
+	a.run = runpane.New(st)
+	a.curves = curves.New(st)
+	a.heat = heatmap.New(st)
+	a.setFocus(paneData)
+	a.revalidate()
+	return a
+}
+
+// initialSpec picks the spec shown at start and the preset it comes from.
+func initialSpec(opts Options) (spec *model.Spec, preset string, base *model.Spec) {
+	find := func(name string) *model.Preset {
+		for i := range opts.Presets {
+			if opts.Presets[i].Name == name {
+				return &opts.Presets[i]
+			}
+		}
+		return nil
+	}
+	if opts.Initial != nil {
+		s := opts.Initial.Clone()
+		s.Defaults()
+		if p := find(s.Name); p != nil {
+			b := p.Build(true)
+			b.Defaults()
+			return s, p.Name, b
+		}
+		return s, s.Name, nil
+	}
+	p := find("xperm-curve")
+	if p == nil && len(opts.Presets) > 0 {
+		p = &opts.Presets[0]
+	}
+	if p != nil {
+		s := p.Build(true)
+		s.Defaults()
+		return s, p.Name, s.Clone()
+	}
+	s := fallbackSpec()
+	return s, s.Name, nil
+}
+
+// fallbackSpec is the spec used when no preset is given: CDF features on X_perm.
+func fallbackSpec() *model.Spec {
+	s := &model.Spec{
+		Name: "custom", Protocol: model.ProtocolCurve,
+		Data:    model.DataSpec{Name: "xperm", TestSize: 2000},
+		Group:   model.GroupSpec{Kind: "permutation"},
+		Methods: []model.Method{{Features: "cdf", Bins: 5, Templates: 5}, {Features: "raw"}},
+		Sizes:   []int{20, 50, 100, 200}, Repeats: 3, Seed: 1,
+	}
+	s.Defaults()
+	return s
+}
+
+// Init loads the data preview; nothing ticks until a run starts.
+func (a *App) Init() tea.Cmd { return a.data.Load() }
+
+// setFocus moves the focus to p.
+func (a *App) setFocus(p paneID) {
+	a.focus = p
+	if p <= paneMethod {
+		a.config = p
+	}
+	a.data.Focus(p == paneData)
+	a.group.Focus(p == paneGroup)
+	a.method.Focus(p == paneMethod)
+	a.run.Focus(p == paneRun)
+	a.curves.Focus(p == paneCurves)
+	a.heat.Focus(p == paneHeat)
+}
+
+// focusedHelp returns the key help of the focused pane.
+func (a *App) focusedHelp() interface {
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+} {
+	switch a.focus {
+	case paneData:
+		return a.data
+	case paneGroup:
+		return a.group
+	case paneMethod:
+		return a.method
+	case paneRun:
+		return a.run
+	case paneCurves:
+		return a.curves
+	}
+	return a.heat
+}
+
+// editing reports whether the focused pane is in a text edit (it then takes every key).
+func (a *App) editing() bool {
+	switch a.focus {
+	case paneData:
+		return a.data.Form().Editing()
+	case paneGroup:
+		return a.group.Form().Editing()
+	case paneMethod:
+		return a.method.Form().Editing()
+	}
+	return false
+}
+
+// revalidate checks a copy of the spec, hands the problems to the forms and refreshes
+// the command line and the enabled keys.
+func (a *App) revalidate() {
+	a.issues = nil
+	c := a.spec.Clone()
+	if err := c.Validate(); err != nil {
+		a.issues = strings.Split(err.Error(), "\n")
+	}
+	a.data.Form().SetIssues(a.issues)
+	a.group.Form().SetIssues(a.issues)
+	a.method.Form().SetIssues(a.issues)
+	a.method.SetCommand(form.CommandLine(a.preset, a.quick, a.base, a.spec))
+	a.updateKeys()
+}
+
+// blocker returns why a run cannot start now ("" when it can).
+func (a *App) blocker() string {
+	switch {
+	case len(a.issues) > 0:
+		return fmt.Sprintf("the spec has %d problem(s): %s", len(a.issues), a.issues[0])
+	case a.data.Loading():
+		return "the data set is still loading"
+	case a.data.Err() != nil:
+		return "data: " + a.data.Err().Error()
+	case a.group.Err() != nil:
+		return "group: " + a.group.Err().Error()
+	}
+	return ""
+}
+
+// updateKeys enables exactly the global keys that do something now.
+func (a *App) updateKeys() {
+	a.keys.Run.SetEnabled(a.blocker() == "")
+	a.keys.Cancel.SetEnabled(a.r.running && !a.r.cancelling)
+	a.keys.Pin.SetEnabled(len(a.curves.Current().Series) > 0)
+	a.keys.Save.SetEnabled(len(a.curves.Current().Series) > 0 || len(a.pins) > 0 || len(a.heat.Matrices()) > 0)
+	a.keys.Presets.SetEnabled(len(a.opts.Presets) > 0)
+}
+
+func (a *App) setStatus(s string, isErr bool) { a.status, a.statusEr = s, isErr }
+
+// Update is the root of the Elm loop: global messages first, then run events, then
+// keys to the focused pane; unknown messages go to the configuration panes.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.w, a.h = msg.Width, msg.Height
+		a.relayout()
+	case tea.KeyMsg:
+		cmd = a.handleKey(msg)
+	case runStartedMsg, runEventsMsg, runFinishedMsg, tickedMsg, gramComputedMsg, savedMsg:
+		cmd = a.handleRun(msg)
+	case heatmap.RequestMsg:
+		cmd = a.requestGram(msg.N)
+	case errMsg:
+		a.setStatus(msg.Error(), true)
+	case form.ChangedMsg:
+		cmd = a.fanOut(msg)
+		a.setStatus("", false)
+	default:
+		cmd = a.fanOut(msg)
+	}
+	a.updateKeys()
+	return a, cmd
+}
+
+// fanOut hands a message to the three configuration panes (previews listen to each
+// other's results: the group pane needs the loaded data).
+func (a *App) fanOut(msg tea.Msg) tea.Cmd {
+	var c1, c2, c3 tea.Cmd
+	a.data, c1 = a.data.Update(msg)
+	a.group, c2 = a.group.Update(msg)
+	a.method, c3 = a.method.Update(msg)
+	switch msg.(type) {
+	case form.ChangedMsg, datapane.LoadedMsg:
+		a.revalidate()
+	}
+	return tea.Batch(c1, c2, c3)
+}
+
+// relayout recomputes the layout for the window and sizes every pane.
+func (a *App) relayout() {
+	a.help.Width = a.w
+	footer := lipgloss.Height(a.footerView())
+	a.lay = layoutFor(a.w, a.h, footer)
+	if a.lay.tooSmall {
+		return
+	}
+	fw, fh := a.st.Pane.GetHorizontalFrameSize(), a.st.Pane.GetVerticalFrameSize()
+	inner := func(r rect) (int, int) { return max(1, r.w-fw), max(1, r.h-fh-1) } // -1: title line
+	if a.lay.tabs {
+		w, h := inner(a.lay.body)
+		a.data.SetSize(w, h)
+		a.group.SetSize(w, h)
+		a.method.SetSize(w, h)
+		a.run.SetSize(w, h)
+		a.curves.SetSize(w, h)
+		a.heat.SetSize(w, h)
+		return
+	}
+	w, h := inner(a.lay.config)
+	a.data.SetSize(w, h)
+	a.group.SetSize(w, h)
+	a.method.SetSize(w, h)
+	a.run.SetSize(inner(a.lay.run))
+	a.curves.SetSize(inner(a.lay.curves))
+	a.heat.SetSize(inner(a.lay.heat))
+}

@@ -1,0 +1,347 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"gitui/core/eval"
+	"gitui/model"
+	"gitui/ui/internal/uitest"
+)
+
+func TestMain(m *testing.M) {
+	uitest.Setup()
+	os.Exit(m.Run())
+}
+
+// tinySpec is a quick X_perm sample-complexity spec: it finishes in about a second.
+func tinySpec(quick bool) *model.Spec {
+	s := &model.Spec{
+		Name: "xperm-tiny", Protocol: model.ProtocolCurve,
+		Data:    model.DataSpec{Name: "xperm", TestSize: 500},
+		Group:   model.GroupSpec{Kind: "permutation"},
+		Methods: []model.Method{{Features: "cdf", Bins: 5, Templates: 5}, {Features: "raw"}},
+		Sizes:   []int{20, 50, 100}, Repeats: 2, Seed: 1,
+	}
+	if !quick {
+		s.Sizes, s.Repeats = []int{20, 50, 100, 200, 500}, 5
+	}
+	return s
+}
+
+func testPresets() []model.Preset {
+	return []model.Preset{
+		{Name: "xperm-tiny", Summary: "CDF vs raw on X_perm, tiny sizes", Build: tinySpec},
+		{Name: "circle-rbf", Summary: "RBF RLS on the toy circle", Build: func(bool) *model.Spec {
+			return &model.Spec{Name: "circle-rbf", Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "circle", Pool: 300, TestSize: 300},
+				Methods: []model.Method{{Kernel: "rbf"}}, Sizes: []int{20, 50}, Repeats: 1, Seed: 2}
+		}},
+	}
+}
+
+var t0 = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+// newTestApp returns a sized app with a fixed clock, no ticks and its Init done.
+func newTestApp(t testing.TB, w, h int) *App {
+	t.Helper()
+	a := New(context.Background(), Options{Presets: testPresets()}, uitest.Styles())
+	a.now = func() time.Time { return t0 }
+	a.tick = func(int) tea.Cmd { return nil }
+	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	exec(t, a, a.Init())
+	return a
+}
+
+// exec runs cmd and feeds its messages (recursively, batches included) to a.
+func exec(t testing.TB, a *App, cmd tea.Cmd) {
+	t.Helper()
+	if cmd == nil {
+		return
+	}
+	msg := cmd()
+	switch m := msg.(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range m {
+			exec(t, a, c)
+		}
+	default:
+		_, next := a.Update(m)
+		exec(t, a, next)
+	}
+}
+
+func press(t testing.TB, a *App, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		var msg tea.KeyMsg
+		switch k {
+		case "tab":
+			msg = tea.KeyMsg{Type: tea.KeyTab}
+		case "shift+tab":
+			msg = tea.KeyMsg{Type: tea.KeyShiftTab}
+		case "enter":
+			msg = tea.KeyMsg{Type: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyMsg{Type: tea.KeyEsc}
+		case "down":
+			msg = tea.KeyMsg{Type: tea.KeyDown}
+		case "up":
+			msg = tea.KeyMsg{Type: tea.KeyUp}
+		case "right":
+			msg = tea.KeyMsg{Type: tea.KeyRight}
+		case "left":
+			msg = tea.KeyMsg{Type: tea.KeyLeft}
+		case "backspace":
+			msg = tea.KeyMsg{Type: tea.KeyBackspace}
+		default:
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		}
+		_, cmd := a.Update(msg)
+		exec(t, a, cmd)
+	}
+}
+
+// fakeEvents are the events of a finished two-series run with a Gram matrix.
+func fakeEvents() []eval.Event {
+	var evs []eval.Event
+	evs = append(evs, eval.Progress{Stage: "cells", Done: 6, Total: 6}, eval.Log{Time: t0, Line: "data xperm: pool 7500, test 500"})
+	for i, n := range []float64{20, 50, 100} {
+		evs = append(evs,
+			eval.Point{Series: "CDF(5,5) RLS", XLabel: "training set size", YLabel: "accuracy", X: n, Mean: 0.7 + 0.1*float64(i), Std: 0.03, Runs: 2},
+			eval.Point{Series: "raw RLS", XLabel: "training set size", YLabel: "accuracy", X: n, Mean: 0.6 + 0.05*float64(i), Std: 0.02, Runs: 2})
+	}
+	n := 12
+	d := make([]float64, n*n)
+	lab := make([]int, n)
+	for i := range lab {
+		lab[i] = i % 2
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if lab[i] == lab[j] {
+				d[i*n+j] = 1
+			}
+		}
+	}
+	evs = append(evs, eval.Matrix{Name: "Haar rbf", N: n, Data: d, Labels: lab, MinEig: 1e-3})
+	return evs
+}
+
+// fakeStart is an engine that sends fakeEvents then Done, honouring cancellation.
+func fakeStart(ctx context.Context, spec *model.Spec, opts model.RunOptions) <-chan eval.Event {
+	ch := make(chan eval.Event, 64)
+	go func() {
+		defer close(ch)
+		for _, e := range fakeEvents() {
+			ch <- e
+		}
+		ch <- eval.Done{Outcome: nil, Err: nil}
+	}()
+	return ch
+}
+
+func TestGoldenPanes(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		a := newTestApp(t, sz[0], sz[1])
+		a.start = fakeStart
+		press(t, a, "r")
+		if a.r.running {
+			t.Fatalf("%dx%d: run did not finish: %s", sz[0], sz[1], a.run.Result())
+		}
+		for p := paneData; p < numPanes; p++ {
+			a.setFocus(p)
+			t.Run(fmt.Sprintf("%dx%d-%s", sz[0], sz[1], p), func(t *testing.T) {
+				v := a.View()
+				uitest.CheckFits(t, v, sz[0], sz[1])
+				golden.RequireEqual(t, []byte(ansi.Strip(v)))
+			})
+		}
+	}
+}
+
+func TestGoldenPickerHelpSmall(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	press(t, a, "p")
+	t.Run("picker", func(t *testing.T) { golden.RequireEqual(t, []byte(ansi.Strip(a.View()))) })
+	press(t, a, "esc", "?")
+	t.Run("help", func(t *testing.T) {
+		v := a.View()
+		uitest.CheckFits(t, v, 80, 24)
+		golden.RequireEqual(t, []byte(ansi.Strip(v)))
+	})
+	a.Update(tea.WindowSizeMsg{Width: 64, Height: 20})
+	if v := ansi.Strip(a.View()); !strings.Contains(v, "terminal 64×20: gitui needs at least 80×24") {
+		t.Fatalf("small terminal message missing:\n%s", v)
+	}
+	a.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	uitest.CheckFits(t, a.View(), 100, 30)
+}
+
+func TestLayout(t *testing.T) {
+	for _, c := range []struct {
+		w, h           int
+		tooSmall, tabs bool
+	}{{79, 40, true, false}, {120, 23, true, false}, {80, 24, false, true}, {119, 50, false, true}, {120, 33, false, true}, {120, 40, false, false}, {200, 60, false, false}} {
+		l := layoutFor(c.w, c.h, 2)
+		if l.tooSmall != c.tooSmall || (!l.tooSmall && l.tabs != c.tabs) {
+			t.Errorf("%dx%d: tooSmall=%v tabs=%v, want %v %v", c.w, c.h, l.tooSmall, l.tabs, c.tooSmall, c.tabs)
+			continue
+		}
+		if l.tooSmall || l.tabs {
+			continue
+		}
+		// The four boxes tile the body exactly.
+		if l.config.w+l.curves.w != c.w || l.config.h+l.run.h != l.body.h || l.curves.h+l.heat.h != l.body.h ||
+			l.body.y+l.body.h+l.footer != c.h || l.config.w < 56 {
+			t.Errorf("%dx%d: boxes do not tile the body: %+v", c.w, c.h, l)
+		}
+	}
+}
+
+func TestRunPendingKeysAndStaleMessages(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	// A fake engine that waits for cancellation, then reports one finished cell.
+	a.start = func(ctx context.Context, spec *model.Spec, _ model.RunOptions) <-chan eval.Event {
+		ch := make(chan eval.Event, 4)
+		go func() {
+			defer close(ch)
+			<-ctx.Done()
+			ch <- eval.Point{Series: "raw RLS", X: 20, Mean: 0.5, Runs: 1}
+			ch <- eval.Done{Outcome: &eval.Outcome{Series: []eval.Series{{Name: "raw RLS", Points: []eval.SeriesPoint{{X: 20, Mean: 0.5, Runs: 1}}}}}, Err: ctx.Err()}
+		}()
+		return ch
+	}
+	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		msg = b[0]()
+	}
+	started := msg.(runStartedMsg)
+	_, pump := a.Update(started)
+	if !a.r.running || !a.keys.Cancel.Enabled() {
+		t.Fatal("run not going or cancel disabled")
+	}
+	// r while running asks first; n keeps the run.
+	press(t, a, "r")
+	if a.confirm != confirmRestart || !strings.Contains(ansi.Strip(a.View()), "Cancel it and start a new one?") {
+		t.Fatal("no restart question")
+	}
+	press(t, a, "n")
+	// q asks too.
+	press(t, a, "q")
+	if a.confirm != confirmQuit {
+		t.Fatal("q did not ask while running")
+	}
+	press(t, a, "esc")
+	// Cancel: the pump keeps going until Done and the finished cell is kept.
+	press(t, a, "x")
+	if !a.r.cancelling {
+		t.Fatal("x did not cancel")
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for cmd := pump; cmd != nil && time.Now().Before(deadline); {
+		_, cmd = a.Update(cmd())
+	}
+	if a.r.running {
+		t.Fatal("run still going after cancel")
+	}
+	if p, ok := a.curves.Current().Point("raw RLS", 20); !ok || p.Mean != 0.5 {
+		t.Fatal("finished cell was not kept after cancel")
+	}
+	if !strings.HasPrefix(a.run.Result(), "cancelled") {
+		t.Fatalf("run result %q, want cancelled", a.run.Result())
+	}
+	// Messages of an old run id are dropped.
+	before := a.curves.Current()
+	a.Update(runEventsMsg{id: a.r.id - 1, events: []eval.Event{eval.Point{Series: "ghost", X: 1, Mean: 1}}})
+	if !reflect.DeepEqual(before, a.curves.Current()) {
+		t.Fatal("a stale batch changed the curves")
+	}
+}
+
+func TestBadInputNeverRuns(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	started := 0
+	a.start = func(ctx context.Context, spec *model.Spec, o model.RunOptions) <-chan eval.Event {
+		started++
+		return fakeStart(ctx, spec, o)
+	}
+	a.setFocus(paneMethod)
+	if !a.method.Form().Select("methods.0.bins") {
+		t.Fatal("no bins field")
+	}
+	// A letter in a number field: inline message, the spec keeps its value.
+	press(t, a, "enter", "backspace", "x", "enter")
+	if e := a.method.Form().FieldError("methods.0.bins"); !strings.Contains(e, "not a whole number") {
+		t.Fatalf("inline error %q", e)
+	}
+	if a.spec.Methods[0].Bins != 5 {
+		t.Fatalf("bad text reached the spec: bins = %d", a.spec.Methods[0].Bins)
+	}
+	if !strings.Contains(ansi.Strip(a.View()), "not a whole number") {
+		t.Fatal("inline message not shown")
+	}
+	press(t, a, "esc")
+	// Out of range: refused inline as well.
+	press(t, a, "enter", "backspace", "5", "0", "0", "0", "enter")
+	if e := a.method.Form().FieldError("methods.0.bins"); !strings.Contains(e, "out of range") || a.spec.Methods[0].Bins != 5 {
+		t.Fatalf("out-of-range value: error %q, bins %d", e, a.spec.Methods[0].Bins)
+	}
+	press(t, a, "esc")
+	// A spec-level problem (empty training file path) blocks r.
+	a.setFocus(paneData)
+	a.data.Form().Select("data.name")
+	for i := 0; i < len(model.DataNames) && a.spec.Data.Name != "file"; i++ {
+		press(t, a, "right")
+	}
+	if a.spec.Data.Name != "file" || a.keys.Run.Enabled() {
+		t.Fatalf("data.name %q, run enabled %v", a.spec.Data.Name, a.keys.Run.Enabled())
+	}
+	press(t, a, "r")
+	// A file that does not parse: inline error in the data pane, run stays disabled.
+	bad := t.TempDir() + "/bad.csv"
+	os.WriteFile(bad, []byte("label,a,b\n1,2\nx,y,z\n"), 0o644)
+	a.data.Form().Select("data.path")
+	press(t, a, "enter")
+	for _, r := range bad {
+		press(t, a, string(r))
+	}
+	press(t, a, "enter")
+	if a.spec.Data.Path != bad || a.data.Err() == nil {
+		t.Fatalf("path %q, load error %v", a.spec.Data.Path, a.data.Err())
+	}
+	press(t, a, "r")
+	if started != 0 || a.r.running {
+		t.Fatal("a run started with bad input")
+	}
+	if v := ansi.Strip(a.View()); !strings.Contains(v, "✗") || !strings.Contains(v, "cannot run") {
+		t.Fatalf("no inline data error or status:\n%s", v)
+	}
+}
+
+func TestCommandLineRoundTrip(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	a.setFocus(paneMethod)
+	a.method.Form().Select("methods.0.lambda")
+	press(t, a, "right", "right") // 0 -> 1e-12 -> 1e-11 (log steps)
+	a.method.Form().Select("repeats")
+	press(t, a, "right")
+	if a.spec.Methods[0].Lambda != 1e-11 || a.spec.Repeats != 3 {
+		t.Fatalf("lambda %g repeats %d", a.spec.Methods[0].Lambda, a.spec.Repeats)
+	}
+	cmd := a.method.Command()
+	want := "gitui run xperm-tiny --quick --set methods.0.lambda=1e-11 --set repeats=3"
+	if cmd != want {
+		t.Fatalf("command\n %s\nwant\n %s", cmd, want)
+	}
+}

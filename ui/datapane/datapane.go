@@ -1,0 +1,265 @@
+package datapane
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"gitui/core/data"
+	"gitui/model"
+	"gitui/ui/form"
+	"gitui/ui/internal/pix"
+	"gitui/ui/theme"
+)
+
+// LoadedMsg reports the data set loaded for the preview (and for the group pane's
+// orbit): the pool and test sets of Spec, or the error that loading gave. Tag
+// identifies the request; a message with a stale tag is ignored.
+type LoadedMsg struct {
+	Tag        int
+	Spec       model.DataSpec
+	Pool, Test *data.Dataset
+	Err        error
+}
+
+// Fields returns the data pane's fields for s.
+func Fields(s *model.Spec) []form.Field {
+	fs := []form.Field{
+		{Key: "data.name", Label: "data set", Kind: form.Enum, Options: model.DataNames,
+			Help: "xperm and circle are generated; embedded is built in; mnist/fashion-mnist need the data directory; file loads CSV/NPY/LIBSVM/IDX"},
+	}
+	if s.Data.Name == "file" {
+		fs = append(fs,
+			form.Field{Key: "data.path", Label: "training file", Kind: form.Text, Zero: "none", Help: "path of a CSV, NPY, LIBSVM or IDX file (label in the first CSV column)"},
+			form.Field{Key: "data.test_path", Label: "test file", Kind: form.Text, Zero: "hold out test_size samples", Help: "optional: a test file of the same shape"},
+		)
+	}
+	fs = append(fs,
+		form.Field{Key: "data.pool", Label: "pool cap", Kind: form.Int, Min: 0, Max: model.MaxSize, Step: 1000, Zero: "all", Help: "training pool: the first N samples (0 = all)"},
+		form.Field{Key: "data.test_size", Label: "test size", Kind: form.Int, Min: 0, Max: model.MaxSize, Step: 1000, Zero: "all / default", Help: "test samples drawn stratified (0 = all; xperm default 8000)"},
+		form.Field{Key: "data.normalize", Label: "unit-norm rows", Kind: form.Bool, Zero: "true", Help: "scale every sample to unit norm (the I-theory features assume it)"},
+	)
+	return fs
+}
+
+// IssueOf selects the Validate lines about the data set.
+func IssueOf(line string) bool { return strings.HasPrefix(line, "data.") }
+
+// Model is the data set pane: its fields, what the data directory holds, and a preview
+// of the loaded pool (class counts and a few samples).
+type Model struct {
+	st      theme.Styles
+	form    form.Model
+	spec    *model.Spec
+	dir     string
+	avail   []data.Source
+	tag     int
+	loading bool
+	pool    *data.Dataset
+	test    *data.Dataset
+	err     error
+	w, h    int
+}
+
+// New returns the pane over spec; dir is the data directory searched for IDX files
+// ("" when none).
+func New(st theme.Styles, spec *model.Spec, dir string) Model {
+	m := Model{st: st, spec: spec, dir: dir, form: form.New(st, spec, Fields, IssueOf)}
+	if dir != "" {
+		m.avail = data.Available(dir)
+	}
+	return m
+}
+
+// Form returns the pane's form (for the root: editing state, issues).
+func (m *Model) Form() *form.Model { return &m.form }
+
+// SetSpec points the pane at a new spec and returns the command that reloads the preview.
+func (m *Model) SetSpec(s *model.Spec) tea.Cmd {
+	m.spec = s
+	m.form.SetSpec(s)
+	return m.Load()
+}
+
+// Err returns the error of the last load of the current data spec (nil when it loaded
+// or is loading): a file that does not parse shows here and blocks a run.
+func (m *Model) Err() error {
+	if m.loading {
+		return nil
+	}
+	return m.err
+}
+
+// Loading reports whether a preview load is in flight.
+func (m *Model) Loading() bool { return m.loading }
+
+// Pool returns the loaded training pool (nil until loaded).
+func (m *Model) Pool() *data.Dataset { return m.pool }
+
+// Load starts loading the current data spec in the background and returns the command.
+func (m *Model) Load() tea.Cmd {
+	m.tag++
+	m.loading = true
+	tag, d, dir, seed := m.tag, m.spec.Data, m.dir, m.spec.Seed
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = LoadedMsg{Tag: tag, Spec: d, Err: fmt.Errorf("loading %s panicked: %v\n%s", d.Name, r, debug.Stack())}
+			}
+		}()
+		pool, test, err := model.LoadData(d, dir, seed)
+		return LoadedMsg{Tag: tag, Spec: d, Pool: pool, Test: test, Err: err}
+	}
+}
+
+// SetSize sets the pane's content size.
+func (m *Model) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.form.SetSize(m.formWidth(), h)
+}
+
+func (m *Model) side() bool { return m.w >= 90 }
+
+func (m *Model) formWidth() int {
+	if m.side() {
+		return m.w / 2
+	}
+	return m.w
+}
+
+// Focus gives or takes the keyboard focus.
+func (m *Model) Focus(on bool) { m.form.Focus(on) }
+
+// ShortHelp returns the keys that work now.
+func (m Model) ShortHelp() []key.Binding { return m.form.ShortHelp() }
+
+// FullHelp returns the keys that work now.
+func (m Model) FullHelp() [][]key.Binding { return m.form.FullHelp() }
+
+// Update handles keys (to the form), the form's changes (reload) and LoadedMsg.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case LoadedMsg:
+		if msg.Tag == m.tag {
+			m.loading = false
+			m.pool, m.test, m.err = msg.Pool, msg.Test, msg.Err
+		}
+		return m, nil
+	case form.ChangedMsg:
+		if strings.HasPrefix(msg.Key, "data.") || msg.Key == "seed" {
+			return m, m.Load()
+		}
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.form, cmd = m.form.Update(msg)
+	return m, cmd
+}
+
+// View renders the form beside (wide) or above (narrow) the preview.
+func (m *Model) View() string {
+	f := m.form.View()
+	if m.side() {
+		pw := m.w - m.formWidth() - 2
+		left := theme.Pad(f, m.formWidth(), m.h)
+		return lipgloss.JoinHorizontal(lipgloss.Top, left, "  ", theme.Clip(m.preview(pw, m.h), pw, m.h))
+	}
+	fh := min(lipgloss.Height(f), m.h/2+1)
+	f = theme.Clip(f, m.w, fh)
+	return theme.Clip(f+"\n"+m.preview(m.w, m.h-fh-1), m.w, m.h)
+}
+
+func (m *Model) preview(w, h int) string {
+	var out []string
+	switch {
+	case m.loading:
+		out = append(out, m.st.Muted.Render("loading "+m.spec.Data.Name+"…"))
+	case m.err != nil:
+		out = append(out, m.st.Error.Render("✗ "+m.err.Error()))
+	case m.pool != nil:
+		out = append(out, m.summary(w)...)
+		out = append(out, m.samples(w, h-len(out)-4)...)
+	}
+	out = append(out, m.sources(w)...)
+	return theme.Clip(strings.Join(out, "\n"), w, h)
+}
+
+func (m *Model) summary(w int) []string {
+	p := m.pool
+	head := m.st.Bold.Render(fmt.Sprintf("%s: %d training, %d test, shape %v", m.spec.Data.Name, p.Len(), m.test.Len(), p.Shape))
+	counts := make([]int, len(p.Classes))
+	for _, y := range p.Y {
+		counts[y]++
+	}
+	var parts []string
+	for i, c := range counts {
+		parts = append(parts, fmt.Sprintf("%s:%d", p.Classes[i], c))
+	}
+	line := m.st.Muted.Render("classes " + strings.Join(parts, " "))
+	return []string{head, line}
+}
+
+// samples draws the first sample of up to a few classes.
+func (m *Model) samples(w, h int) []string {
+	p := m.pool
+	if h < 2 {
+		return nil
+	}
+	var idx []int
+	seen := map[int]bool{}
+	for i, y := range p.Y {
+		if !seen[y] {
+			seen[y] = true
+			idx = append(idx, i)
+		}
+	}
+	shape := p.Shape
+	switch {
+	case len(shape) == 2 && shape[0] >= 8 && shape[1] >= 8: // images
+		cw := min(shape[1], max(8, (h-1)*2)) + 1
+		k := min(len(idx), max(1, w/cw))
+		var blocks []string
+		for _, i := range idx[:k] {
+			img := pix.Image(m.st, p.X.RawRowView(i), shape[0], shape[1], cw-1)
+			blocks = append(blocks, strings.Join(append([]string{m.st.Muted.Render("class " + p.Classes[p.Y[i]])}, img...), "\n"), " ")
+		}
+		return strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, blocks...), "\n")
+	case len(shape) == 2: // one-hot sequences
+		var out []string
+		for _, i := range idx {
+			out = append(out, fmt.Sprintf("%-4s %s", p.Classes[p.Y[i]], pix.Sequence(p.X.RawRowView(i), shape[0], shape[1])))
+		}
+		return out
+	case len(shape) == 1 && shape[0] == 2: // points in the plane
+		n := min(p.Len(), 400)
+		xs, ys, cls := make([]float64, n), make([]float64, n), make([]int, n)
+		for i := 0; i < n; i++ {
+			xs[i], ys[i], cls[i] = p.X.At(i, 0), p.X.At(i, 1), p.Y[i]
+		}
+		return pix.Scatter(m.st, xs, ys, cls, min(w, 2*h), min(h, 12))
+	}
+	return nil
+}
+
+func (m *Model) sources(w int) []string {
+	out := []string{"", m.st.Bold.Render("available")}
+	out = append(out, m.st.Muted.Render("xperm, circle (generated) · embedded digits (built in)"))
+	if m.dir == "" {
+		return append(out, m.st.Muted.Render("no data directory: use --data DIR or GITUI_DATA"))
+	}
+	for _, s := range m.avail {
+		if s.Err != nil {
+			out = append(out, m.st.Error.Render(fmt.Sprintf("%s %s: %v", s.Name, s.Split, s.Err)))
+			continue
+		}
+		out = append(out, m.st.Muted.Render(fmt.Sprintf("%s %s: %d × %dx%d  %s", s.Name, s.Split, s.N, s.Rows, s.Cols, s.Images)))
+	}
+	if len(m.avail) == 0 {
+		out = append(out, m.st.Muted.Render("no IDX files under "+m.dir+" (gitui data fetch mnist)"))
+	}
+	return out
+}

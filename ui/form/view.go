@@ -1,0 +1,88 @@
+package form
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"gitui/ui/theme"
+)
+
+// View renders the fields (label, value, inline errors), the selected field's help and
+// the form's spec-level issues, within the size set by SetSize; it scrolls to keep the
+// selected field visible.
+func (m *Model) View() string {
+	fs := m.fields(m.spec)
+	lw := 0
+	for _, f := range fs {
+		lw = max(lw, ansi.StringWidth(f.Label))
+	}
+	lw = min(lw, max(8, m.w/3))
+	var rows []string
+	sel := 0
+	for i, f := range fs {
+		if i == m.cur {
+			sel = len(rows)
+		}
+		rows = append(rows, m.row(f, i == m.cur, lw))
+		if e := m.FieldError(f.Key); e != "" {
+			rows = append(rows, m.st.Error.Render("   ✗ "+e))
+		}
+	}
+	var tail []string
+	if f, ok := m.Selected(); ok && f.Help != "" && m.focused {
+		tail = append(tail, m.st.Muted.Render(f.Help))
+	}
+	for _, is := range m.issues {
+		tail = append(tail, m.st.Error.Render("! "+is))
+	}
+	room := m.h - len(tail)
+	if room < 3 {
+		room = m.h
+		tail = nil
+	}
+	if sel < m.top {
+		m.top = sel
+	}
+	if sel+1 >= m.top+room {
+		m.top = sel + 2 - room
+	}
+	m.top = max(0, min(m.top, max(0, len(rows)-room)))
+	end := min(len(rows), m.top+room)
+	out := append(rows[m.top:end:end], tail...)
+	return theme.Clip(strings.Join(out, "\n"), m.w, m.h)
+}
+
+func (m *Model) row(f Field, selected bool, lw int) string {
+	label := ansi.Truncate(f.Label, lw, "…")
+	label += strings.Repeat(" ", lw-ansi.StringWidth(label))
+	v := Get(m.spec, f.Key)
+	if v == "" && f.Zero == "" {
+		switch f.Kind {
+		case Int, Float, LogFloat:
+			v = "0"
+		}
+	}
+	var val string
+	switch {
+	case selected && m.editing:
+		val = m.in.View(m.st)
+	case (v == "" || v == "0") && f.Zero != "":
+		val = m.st.Value.Render(v) + m.st.Muted.Render(" ("+f.Zero+")")
+		if v == "" {
+			val = m.st.Muted.Render(f.Zero)
+		}
+	case f.Kind == Enum || f.Kind == Bool:
+		val = m.st.Value.Render("‹ " + v + " ›")
+	default:
+		val = m.st.Value.Render(v)
+	}
+	cursor := "  "
+	if selected {
+		cursor = "▸ "
+		if m.focused {
+			return m.st.Accent.Render(cursor) + m.st.Selected.Render(label) + " " + val
+		}
+	}
+	return cursor + m.st.Label.Render(label) + " " + val
+}

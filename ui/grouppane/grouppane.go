@@ -1,0 +1,246 @@
+package grouppane
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"gitui/core/data"
+	"gitui/model"
+	"gitui/ui/datapane"
+	"gitui/ui/form"
+	"gitui/ui/internal/pix"
+	"gitui/ui/theme"
+)
+
+// orbitMsg carries the orbit preview built in the background for request tag.
+type orbitMsg struct {
+	tag   int
+	name  string
+	size  int
+	idx   []int       // group element of each image
+	xs    [][]float64 // g_idx[k] · x
+	shape []int
+	err   error
+}
+
+// Fields returns the group pane's fields for s.
+func Fields(s *model.Spec) []form.Field {
+	fs := []form.Field{{Key: "group.kind", Label: "group", Kind: form.Enum, Options: model.GroupKinds,
+		Help: "permutation: blocks of a sequence; cyclic-shift: all 2-D shifts; local-shift: |dx|,|dy| <= radius; rotation: angles; rotation+shift: their product"}}
+	k := s.Group.Kind
+	if k == "local-shift" || k == "rotation+shift" {
+		fs = append(fs, form.Field{Key: "group.radius", Label: "shift radius", Kind: form.Int, Min: 0, Max: 64, Help: "largest shift in pixels along each axis (zero fill)"})
+	}
+	if k == "rotation" || k == "rotation+shift" {
+		fs = append(fs,
+			form.Field{Key: "group.angles.from", Label: "angle from °", Kind: form.Float, Min: -180, Max: 180, Step: 5, Help: "first rotation angle in degrees"},
+			form.Field{Key: "group.angles.to", Label: "angle to °", Kind: form.Float, Min: -180, Max: 180, Step: 5, Help: "last rotation angle in degrees (inclusive)"},
+			form.Field{Key: "group.angles.count", Label: "angles", Kind: form.Int, Min: 1, Max: 3600, Help: "number of evenly spaced angles"},
+		)
+	}
+	if k != "none" && k != "" {
+		fs = append(fs, form.Field{Key: "group.size", Label: "|G| sample", Kind: form.Int, Min: 0, Max: 1e6, Step: 10, Zero: "whole group",
+			Help: "keep a seeded sample of this many elements (identity included); 0 keeps them all"})
+	}
+	return fs
+}
+
+// IssueOf selects the Validate lines about the group.
+func IssueOf(line string) bool { return strings.HasPrefix(line, "group.") }
+
+// Model is the group pane: its fields and a preview of one sample's orbit
+// (x, g1 x, g2 x, ...) under the group built from them.
+type Model struct {
+	st     theme.Styles
+	form   form.Model
+	spec   *model.Spec
+	sample []float64
+	shape  []int
+	tag    int
+	orbit  orbitMsg
+	busy   bool
+	w, h   int
+}
+
+// New returns the pane over spec.
+func New(st theme.Styles, spec *model.Spec) Model {
+	return Model{st: st, spec: spec, form: form.New(st, spec, Fields, IssueOf)}
+}
+
+// Form returns the pane's form.
+func (m *Model) Form() *form.Model { return &m.form }
+
+// SetSpec points the pane at a new spec (the orbit follows the next LoadedMsg).
+func (m *Model) SetSpec(s *model.Spec) { m.spec = s; m.form.SetSpec(s) }
+
+// Err returns the error of building the current group on the current data (nil while
+// building or when it built): for example a shift group on sequence data.
+func (m *Model) Err() error {
+	if m.busy {
+		return nil
+	}
+	return m.orbit.err
+}
+
+// SetSize sets the pane's content size.
+func (m *Model) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.form.SetSize(m.formWidth(), h)
+}
+
+func (m *Model) side() bool { return m.w >= 90 }
+
+func (m *Model) formWidth() int {
+	if m.side() {
+		return m.w / 2
+	}
+	return m.w
+}
+
+// Focus gives or takes the keyboard focus.
+func (m *Model) Focus(on bool) { m.form.Focus(on) }
+
+// ShortHelp returns the keys that work now.
+func (m Model) ShortHelp() []key.Binding { return m.form.ShortHelp() }
+
+// FullHelp returns the keys that work now.
+func (m Model) FullHelp() [][]key.Binding { return m.form.FullHelp() }
+
+// Update handles keys, group changes (rebuild the orbit), a new data set and orbitMsg.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case datapane.LoadedMsg:
+		if msg.Err != nil || msg.Pool == nil || msg.Pool.Len() == 0 {
+			m.sample, m.shape = nil, nil
+			return m, nil
+		}
+		m.sample, m.shape = pickSample(msg.Pool), msg.Pool.Shape
+		return m, m.build()
+	case form.ChangedMsg:
+		if strings.HasPrefix(msg.Key, "group.") || msg.Key == "seed" {
+			return m, m.build()
+		}
+		return m, nil
+	case orbitMsg:
+		if msg.tag == m.tag {
+			m.orbit, m.busy = msg, false
+		}
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.form, cmd = m.form.Update(msg)
+	return m, cmd
+}
+
+// pickSample returns a copy of the first sample of the pool.
+func pickSample(p *data.Dataset) []float64 {
+	return append([]float64(nil), p.X.RawRowView(0)...)
+}
+
+// build starts building the group and the orbit of the sample in the background.
+func (m *Model) build() tea.Cmd {
+	if m.sample == nil {
+		return nil
+	}
+	m.tag++
+	m.busy = true
+	tag, g, shape, x, seed := m.tag, m.spec.Group, m.shape, m.sample, m.spec.Seed
+	if g.Angles != nil {
+		a := *g.Angles
+		g.Angles = &a
+	}
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = orbitMsg{tag: tag, err: fmt.Errorf("building group %s panicked: %v\n%s", g.Kind, r, debug.Stack())}
+			}
+		}()
+		return orbit(tag, g, shape, x, seed)
+	}
+}
+
+// orbit builds the group and applies up to 8 evenly spaced elements to x.
+func orbit(tag int, g model.GroupSpec, shape []int, x []float64, seed uint64) orbitMsg {
+	a, err := model.BuildGroup(g, shape, seed)
+	if err != nil {
+		return orbitMsg{tag: tag, err: err}
+	}
+	if a == nil {
+		return orbitMsg{tag: tag, name: "identity only (no group)", size: 1, idx: []int{0}, xs: [][]float64{x}, shape: shape}
+	}
+	n := a.Len()
+	k := min(8, n)
+	out := orbitMsg{tag: tag, name: a.Name(), size: n, shape: shape}
+	for j := 0; j < k; j++ {
+		i := 0
+		if k > 1 {
+			i = j * (n - 1) / (k - 1)
+		}
+		dst := make([]float64, a.Dim())
+		a.Apply(dst, x, i)
+		out.idx = append(out.idx, i)
+		out.xs = append(out.xs, dst)
+	}
+	return out
+}
+
+// View renders the form beside (wide) or above (narrow) the orbit preview.
+func (m *Model) View() string {
+	f := m.form.View()
+	if m.side() {
+		pw := m.w - m.formWidth() - 2
+		left := theme.Pad(f, m.formWidth(), m.h)
+		return lipgloss.JoinHorizontal(lipgloss.Top, left, "  ", theme.Clip(m.preview(pw, m.h), pw, m.h))
+	}
+	fh := min(lipgloss.Height(f), m.h/2+1)
+	return theme.Clip(theme.Clip(f, m.w, fh)+"\n"+m.preview(m.w, m.h-fh-1), m.w, m.h)
+}
+
+func (m *Model) preview(w, h int) string {
+	o := m.orbit
+	var out []string
+	switch {
+	case m.sample == nil:
+		out = append(out, m.st.Muted.Render("waiting for the data set…"))
+	case m.busy:
+		out = append(out, m.st.Muted.Render("building the group…"))
+	case o.err != nil:
+		out = append(out, m.st.Error.Render("✗ "+o.err.Error()))
+	default:
+		out = append(out, m.st.Bold.Render(fmt.Sprintf("|G| = %d", o.size))+m.st.Muted.Render("  "+o.name))
+		out = append(out, m.st.Muted.Render("orbit of one sample: x, g·x, ..."))
+		out = append(out, m.draw(w, h-len(out))...)
+	}
+	return theme.Clip(strings.Join(out, "\n"), w, h)
+}
+
+func (m *Model) draw(w, h int) []string {
+	o := m.orbit
+	if len(o.shape) == 2 && o.shape[0] >= 8 && o.shape[1] >= 8 {
+		cw := min(o.shape[1], max(8, (h-1)*2)) + 1
+		k := min(len(o.xs), max(1, w/cw))
+		var blocks []string
+		for j := 0; j < k; j++ {
+			img := pix.Image(m.st, o.xs[j], o.shape[0], o.shape[1], cw-1)
+			blocks = append(blocks, strings.Join(append([]string{m.st.Muted.Render(fmt.Sprintf("g%d", o.idx[j]))}, img...), "\n"), " ")
+		}
+		return strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, blocks...), "\n")
+	}
+	if len(o.shape) == 2 {
+		var out []string
+		for j, x := range o.xs {
+			out = append(out, fmt.Sprintf("g%-4d %s", o.idx[j], pix.Sequence(x, o.shape[0], o.shape[1])))
+		}
+		return out
+	}
+	var out []string
+	for j, x := range o.xs {
+		out = append(out, fmt.Sprintf("g%-4d %.3v", o.idx[j], x))
+	}
+	return out
+}

@@ -1,0 +1,59 @@
+package ui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// keyMap holds the workbench's global bindings: data, so they can be remapped, and
+// enabled or disabled after every update so that the help never lists a key that does
+// nothing now.
+type keyMap struct {
+	NextPane, PrevPane, Jump, Run, Cancel, Presets, Save, Pin, Help, Quit, ForceQuit key.Binding
+	// picker and confirmation keys
+	Up, Down, Load, Toggle, Close, Yes, No key.Binding
+}
+
+func defaultKeys() keyMap {
+	return keyMap{
+		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Jump:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-6", "go to pane")),
+		Run:       key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run")),
+		Cancel:    key.NewBinding(key.WithKeys("esc", "x"), key.WithHelp("esc/x", "cancel run")),
+		Presets:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "presets")),
+		Save:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save")),
+		Pin:       key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "pin run")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit now")),
+		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Load:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load preset")),
+		Toggle:    key.NewBinding(key.WithKeys("f", "tab"), key.WithHelp("f", "quick/full")),
+		Close:     key.NewBinding(key.WithKeys("esc", "p", "q"), key.WithHelp("esc", "close")),
+		Yes:       key.NewBinding(key.WithKeys("y", "Y", "enter"), key.WithHelp("y", "yes")),
+		No:        key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "no")),
+	}
+}
+
+// globalHelp is the help.KeyMap of the global keys (its bindings reflect the state).
+type globalHelp struct {
+	k    keyMap
+	pane interface {
+		ShortHelp() []key.Binding
+		FullHelp() [][]key.Binding
+	}
+}
+
+func (g globalHelp) ShortHelp() []key.Binding {
+	k := g.k
+	return append([]key.Binding{k.NextPane, k.Run, k.Cancel, k.Presets, k.Save, k.Pin, k.Help, k.Quit}, g.pane.ShortHelp()...)
+}
+
+func (g globalHelp) FullHelp() [][]key.Binding {
+	k := g.k
+	cols := [][]key.Binding{
+		{k.NextPane, k.PrevPane, k.Jump, k.Help},
+		{k.Run, k.Cancel, k.Pin, k.Save},
+		{k.Presets, k.Quit, k.ForceQuit},
+	}
+	return append(cols, g.pane.FullHelp()...)
+}

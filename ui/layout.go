@@ -1,0 +1,57 @@
+package ui
+
+// paneID names the panes in focus order.
+type paneID int
+
+const (
+	paneData paneID = iota
+	paneGroup
+	paneMethod
+	paneRun
+	paneCurves
+	paneHeat
+	numPanes
+)
+
+var paneNames = [numPanes]string{"Data", "Group", "Method", "Run", "Curves", "Heatmap"}
+
+func (p paneID) String() string { return paneNames[p] }
+
+// Minimum terminal size.
+const minW, minH = 80, 24
+
+// rect is a box on screen: its outer position and size (border included).
+type rect struct{ x, y, w, h int }
+
+// layout is where each pane goes. In tab mode one pane fills the body and the others
+// are reached by the tab bar; in grid mode the focused (or last) configuration pane
+// is top left, the run pane bottom left, curves top right, heatmap bottom right.
+type layout struct {
+	tabs                      bool
+	tooSmall                  bool
+	header, footer            int
+	body                      rect
+	config, run, curves, heat rect // grid mode
+}
+
+// layoutFor computes the layout of a w×h terminal whose help footer is footer rows.
+func layoutFor(w, h, footer int) layout {
+	l := layout{header: 1, footer: footer}
+	if w < minW || h < minH {
+		l.tooSmall = true
+		return l
+	}
+	l.body = rect{0, l.header, w, h - l.header - footer}
+	if w < 120 || h < 34 {
+		l.tabs = true
+		return l
+	}
+	lw := max(56, w*46/100)
+	rw := w - lw
+	th := l.body.h * 58 / 100
+	l.config = rect{0, l.body.y, lw, th}
+	l.run = rect{0, l.body.y + th, lw, l.body.h - th}
+	l.curves = rect{lw, l.body.y, rw, th}
+	l.heat = rect{lw, l.body.y + th, rw, l.body.h - th}
+	return l
+}

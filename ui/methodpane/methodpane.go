@@ -1,0 +1,255 @@
+package methodpane
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"gitui/model"
+	"gitui/ui/form"
+	"gitui/ui/theme"
+)
+
+// Fields returns the protocol fields and the fields of method i of s (only those that
+// apply to its feature map, kernel and learner).
+func Fields(s *model.Spec, i int) []form.Field {
+	var fs []form.Field
+	if i < len(s.Methods) {
+		mt := s.Methods[i]
+		p := fmt.Sprintf("methods.%d.", i)
+		fs = append(fs,
+			form.Field{Key: p + "features", Label: "features", Kind: form.Enum, Options: append([]string{""}, model.FeatureNames...), Zero: "none (kernel)",
+				Help: "raw, bag-of-words, cdf (I-theory CDF pooling) or moments pooling; or leave empty and pick a kernel"},
+			form.Field{Key: p + "kernel", Label: "kernel", Kind: form.Enum, Options: append([]string{""}, model.KernelNames...), Zero: "none (features)",
+				Help: "linear, rbf or haar (integration over the group of the base kernel)"})
+		if mt.Kernel == "haar" {
+			fs = append(fs, form.Field{Key: p + "base", Label: "base kernel", Kind: form.Enum, Options: []string{"linear", "rbf"}, Help: "base kernel of the Haar integration"})
+		}
+		if mt.Kernel == "rbf" || (mt.Kernel == "haar" && mt.Base != "linear") {
+			fs = append(fs, form.Field{Key: p + "gamma", Label: "gamma", Kind: form.LogFloat, Min: 1e-8, Max: 1e8, Zero: "auto: 1/(2 median d²)", Help: "RBF width exp(-gamma ||x-z||²); ←/→ step by 10×"})
+		}
+		if mt.Features == "cdf" {
+			fs = append(fs, form.Field{Key: p + "bins", Label: "bins n", Kind: form.Int, Min: 1, Max: model.MaxBins, Help: "CDF thresholds tau_k = s k/n, k = -n..n (2n+1 bins)"})
+		}
+		if mt.Features == "cdf" || mt.Features == "moments" {
+			fs = append(fs,
+				form.Field{Key: p + "templates", Label: "templates m", Kind: form.Int, Min: 1, Max: model.MaxTemplates, Step: 5, Help: "number of random templates t_j"},
+				form.Field{Key: p + "template_kind", Label: "template kind", Kind: form.Enum, Options: model.TemplateKinds, Help: "gaussian N(0,I/d) with rejection, uniform on the sphere, or drawn from the data"})
+		}
+		if mt.Features == "cdf" {
+			fs = append(fs,
+				form.Field{Key: p + "eps", Label: "eps (s=1+eps)", Kind: form.Float, Min: 0, Max: 100, Step: 0.1, Help: "threshold range s = 1 + eps"},
+				form.Field{Key: p + "thresholds", Label: "thresholds", Kind: form.Enum, Options: model.ThresholdKinds, Help: "theory grid s k/n, or fitted to the projections' range (no labels used)"})
+		}
+		fs = append(fs, form.Field{Key: p + "learner", Label: "learner", Kind: form.Enum, Options: model.LearnerNames, Help: "rls: one-vs-all regularized least squares; 1nn: nearest neighbour"})
+		if mt.Learner != "1nn" {
+			fs = append(fs, form.Field{Key: p + "lambda", Label: "lambda", Kind: form.LogFloat, Min: 1e-12, Max: 1e6, Zero: "auto: leave-one-out", Help: "Tikhonov regularization; ←/→ step by 10×, 0 picks it by leave-one-out"})
+		}
+		fs = append(fs, form.Field{Key: p + "name", Label: "series name", Kind: form.Text, Help: "name of the curve (automatic names follow the settings)"})
+	}
+	fs = append(fs,
+		form.Field{Key: "protocol", Label: "protocol", Kind: form.Enum, Options: model.Protocols, Help: "sample-complexity: accuracy vs training size; grid: bins × templates; group-size: vs |G|; kernel-approx: Theorem 1"})
+	switch s.Protocol {
+	case model.ProtocolCurve, model.ProtocolGroupSize:
+		fs = append(fs, form.Field{Key: "sizes", Label: "training sizes", Kind: form.IntList, Min: 2, Max: model.MaxSize, Help: "total training examples per cell, comma separated"})
+	}
+	switch s.Protocol {
+	case model.ProtocolGrid:
+		fs = append(fs,
+			form.Field{Key: "grid.bins", Label: "grid bins", Kind: form.IntList, Min: 1, Max: model.MaxBins},
+			form.Field{Key: "grid.templates", Label: "grid templates", Kind: form.IntList, Min: 1, Max: model.MaxTemplates},
+			form.Field{Key: "grid.size", Label: "grid train size", Kind: form.Int, Min: 2, Max: model.MaxSize, Step: 100})
+	case model.ProtocolGroupSize:
+		fs = append(fs, form.Field{Key: "group_sizes", Label: "group sizes", Kind: form.IntList, Min: 1, Max: 1e6, Help: "|G| values, e.g. 1,10,120"})
+	case model.ProtocolApprox:
+		fs = append(fs,
+			form.Field{Key: "approx.pairs", Label: "pairs", Kind: form.Int, Min: 2, Max: 1e6, Step: 100},
+			form.Field{Key: "approx.templates", Label: "templates m", Kind: form.IntList, Min: 1, Max: model.MaxTemplates},
+			form.Field{Key: "approx.bins", Label: "bins n", Kind: form.Int, Min: 1, Max: model.MaxBins})
+	}
+	fs = append(fs,
+		form.Field{Key: "repeats", Label: "repeats", Kind: form.Int, Min: 1, Max: model.MaxRepeats, Help: "seeded draws per cell (mean ± std)"},
+		form.Field{Key: "sampling", Label: "sampling", Kind: form.Enum, Options: model.SamplingKinds, Help: "how training sets are drawn from the pool"},
+		form.Field{Key: "seed", Label: "seed", Kind: form.Int, Min: 0, Max: 1e15, Help: "seed of every random choice (PCG)"})
+	return fs
+}
+
+// IssueOf selects the Validate lines about methods and the protocol.
+func IssueOf(line string) bool {
+	for _, p := range []string{"methods", "protocol", "sizes", "training size", "repeats", "sampling", "grid", "group-size", "group size", "approx"} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// KeyMap lists the method pane's own keys (besides the form's).
+type KeyMap struct {
+	PrevMethod, NextMethod, Add, Delete key.Binding
+}
+
+// DefaultKeyMap returns the method pane's default bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		PrevMethod: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous method")),
+		NextMethod: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next method")),
+		Add:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add method (copy)")),
+		Delete:     key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete method")),
+	}
+}
+
+// Model is the method pane: the methods of the spec (one edited at a time), the
+// protocol and its sizes, with validation as you type and the equivalent headless
+// command line.
+type Model struct {
+	st   theme.Styles
+	keys KeyMap
+	form form.Model
+	spec *model.Spec
+	cur  *int // method being edited (shared with the form's field function)
+	cmd  string
+	w, h int
+}
+
+// New returns the pane over spec.
+func New(st theme.Styles, spec *model.Spec) Model {
+	cur := new(int)
+	fields := func(s *model.Spec) []form.Field { return Fields(s, min(*cur, max(0, len(s.Methods)-1))) }
+	return Model{st: st, keys: DefaultKeyMap(), spec: spec, cur: cur, form: form.New(st, spec, fields, IssueOf)}
+}
+
+// Form returns the pane's form.
+func (m *Model) Form() *form.Model { return &m.form }
+
+// SetSpec points the pane at a new spec and selects its first method.
+func (m *Model) SetSpec(s *model.Spec) { m.spec, *m.cur = s, 0; m.form.SetSpec(s) }
+
+// SetCommand sets the equivalent `gitui run ...` line shown at the bottom.
+func (m *Model) SetCommand(c string) { m.cmd = c }
+
+// Command returns the command line shown.
+func (m *Model) Command() string { return m.cmd }
+
+// Method returns the index of the method being edited.
+func (m *Model) Method() int { return *m.cur }
+
+// SetSize sets the pane's content size.
+func (m *Model) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.form.SetSize(w, h-m.footer())
+}
+
+func (m *Model) footer() int {
+	if m.h < 12 {
+		return 2
+	}
+	return 4
+}
+
+// Focus gives or takes the keyboard focus.
+func (m *Model) Focus(on bool) { m.form.Focus(on) }
+
+func (m Model) keysNow() []key.Binding {
+	if m.form.Editing() {
+		return nil
+	}
+	k := m.keys
+	n := len(m.spec.Methods)
+	k.PrevMethod.SetEnabled(n > 1)
+	k.NextMethod.SetEnabled(n > 1)
+	k.Delete.SetEnabled(n > 1)
+	return []key.Binding{k.PrevMethod, k.NextMethod, k.Add, k.Delete}
+}
+
+// ShortHelp returns the keys that work now.
+func (m Model) ShortHelp() []key.Binding { return append(m.form.ShortHelp(), m.keysNow()...) }
+
+// FullHelp returns the keys that work now, as two columns.
+func (m Model) FullHelp() [][]key.Binding {
+	return [][]key.Binding{m.form.ShortHelp(), m.keysNow()}
+}
+
+// Update handles the method keys and passes the rest to the form. Adding or deleting a
+// method returns a form.ChangedMsg("methods") command.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if ok && !m.form.Editing() {
+		n := len(m.spec.Methods)
+		changed := func() tea.Msg { return form.ChangedMsg{Key: "methods"} }
+		switch {
+		case key.Matches(km, m.keys.PrevMethod) && n > 1:
+			*m.cur = (*m.cur + n - 1) % n
+			return m, nil
+		case key.Matches(km, m.keys.NextMethod) && n > 1:
+			*m.cur = (*m.cur + 1) % n
+			return m, nil
+		case key.Matches(km, m.keys.Add):
+			c := model.Method{Features: "raw", Learner: "rls"}
+			if n > 0 {
+				c = m.spec.Methods[min(*m.cur, n-1)]
+				c.Name = ""
+			}
+			m.spec.Methods = append(m.spec.Methods, c)
+			m.spec.Defaults()
+			*m.cur = len(m.spec.Methods) - 1
+			return m, changed
+		case key.Matches(km, m.keys.Delete) && n > 1:
+			i := min(*m.cur, n-1)
+			m.spec.Methods = append(m.spec.Methods[:i], m.spec.Methods[i+1:]...)
+			*m.cur = min(i, len(m.spec.Methods)-1)
+			return m, changed
+		}
+	}
+	var cmd tea.Cmd
+	m.form, cmd = m.form.Update(msg)
+	return m, cmd
+}
+
+// View renders the method tabs, the form and the command line.
+func (m *Model) View() string {
+	var tabs []string
+	for i, mt := range m.spec.Methods {
+		name := mt.Name
+		if name == "" {
+			name = model.MethodName(mt)
+		}
+		if i == *m.cur {
+			tabs = append(tabs, m.st.TabActive.Render(fmt.Sprintf("%d %s", i+1, name)))
+		} else {
+			tabs = append(tabs, m.st.Tab.Render(fmt.Sprintf("%d %s", i+1, name)))
+		}
+	}
+	head := strings.Join(tabs, "")
+	if len(m.spec.Methods) == 0 {
+		head = m.st.Error.Render("no method: press a to add one")
+	}
+	m.form.SetSize(m.w, m.h-m.footer()-1)
+	body := m.form.View()
+	body = theme.Pad(body, m.w, m.h-m.footer()-1)
+	foot := []string{m.st.Muted.Render("headless:")}
+	cmd := m.cmd
+	room := (m.footer() - 1) * m.w
+	if ansi.StringWidth(cmd) > room {
+		cmd = ansi.Truncate(cmd, room, "…")
+	}
+	foot = append(foot, wrap(cmd, m.w)...)
+	return theme.Clip(head+"\n"+body+"\n"+strings.Join(foot, "\n"), m.w, m.h)
+}
+
+// wrap breaks s into lines of at most w columns (hard wrap).
+func wrap(s string, w int) []string {
+	if w < 1 {
+		return nil
+	}
+	var out []string
+	r := []rune(s)
+	for len(r) > w {
+		out = append(out, string(r[:w]))
+		r = r[w:]
+	}
+	return append(out, string(r))
+}

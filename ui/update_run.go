@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"gitui/core/eval"
+	"gitui/model"
+)
+
+// startRun starts a new run of a copy of the spec (edits made while it runs do not
+// change it). The caller has checked that no run is going.
+func (a *App) startRun() tea.Cmd {
+	if b := a.blocker(); b != "" {
+		a.setStatus("cannot run: "+b, true)
+		return nil
+	}
+	id := a.r.id + 1
+	spec := a.spec.Clone()
+	label := fmt.Sprintf("run %d %s", id, a.preset)
+	now := a.now()
+	a.r = runState{id: id, label: label, spec: spec, running: true, started: now}
+	*a.partial = partial{spec: spec, started: now}
+	a.curves.Reset(label)
+	a.run.Start(label, now)
+	a.setStatus("", false)
+	return tea.Batch(startRun(a.ctx, a.start, id, spec, model.RunOptions{DataDir: a.opts.DataDir, Quick: a.quick}), a.tick(id))
+}
+
+// cancelRun asks the current run to stop; its finished cells and Done still arrive.
+func (a *App) cancelRun() {
+	if !a.r.running || a.r.cancelling {
+		return
+	}
+	a.r.cancelling = true
+	if a.r.cancel != nil {
+		a.r.cancel()
+	}
+	a.run.Cancelling(a.now())
+}
+
+// abandonRun cancels the current run before a restart: its remaining events are
+// drained in the background so the engine's goroutines can finish.
+func (a *App) abandonRun() {
+	a.cancelRun()
+	if ch := a.r.batches; ch != nil {
+		go func() {
+			for range ch {
+			}
+		}()
+	}
+	a.r.running = false
+}
+
+// handleRun applies the messages of the run family. Messages of another run id are
+// stale and dropped (a stale started run is cancelled and drained).
+func (a *App) handleRun(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case runStartedMsg:
+		if msg.id != a.r.id || !a.r.running {
+			msg.cancel()
+			go func() {
+				for range msg.batches {
+				}
+			}()
+			return nil
+		}
+		a.r.cancel, a.r.batches = msg.cancel, msg.batches
+		if a.r.cancelling {
+			msg.cancel()
+		}
+		return nextBatch(msg.id, msg.batches)
+	case runEventsMsg:
+		if msg.id != a.r.id || !a.r.running {
+			return nil
+		}
+		a.apply(msg.events)
+		return nextBatch(msg.id, a.r.batches)
+	case runFinishedMsg:
+		if msg.id != a.r.id || !a.r.running {
+			return nil
+		}
+		return a.finish()
+	case tickedMsg:
+		if msg.id != a.r.id || !a.r.running {
+			return nil // idle: the tick stops here
+		}
+		a.run.Tick(a.now())
+		return a.tick(msg.id)
+	case gramComputedMsg:
+		if msg.tag != a.gramTag {
+			return nil
+		}
+		if msg.err != nil {
+			if errors.Is(msg.err, context.Canceled) {
+				a.heat.SetStatus("", false)
+			} else {
+				a.heat.SetStatus("✗ "+msg.err.Error(), true)
+			}
+			return nil
+		}
+		a.heat.SetStatus("", false)
+		a.heat.Set(msg.base)
+		a.heat.Set(msg.inv)
+	case savedMsg:
+		if msg.err != nil {
+			a.setStatus("save failed: "+msg.err.Error(), true)
+			return nil
+		}
+		a.setStatus(fmt.Sprintf("saved %d files to %s", len(msg.files), msg.dir), false)
+		a.run.Logf(a.now(), "saved to %s: %v", msg.dir, msg.files)
+	}
+	return nil
+}
+
+// apply hands one batch of engine events to the panes.
+func (a *App) apply(evs []eval.Event) {
+	now := a.now()
+	var pts []eval.Point
+	for _, e := range evs {
+		switch e := e.(type) {
+		case eval.Progress:
+			a.run.Progress(e, now)
+		case eval.Point:
+			pts = append(pts, e)
+		case eval.Matrix:
+			a.heat.Set(e)
+			a.r.gotMatrix = true
+		case eval.Log:
+			a.run.Log(e)
+		case eval.Done:
+			a.r.outcome, a.r.err, a.r.gotDone = e.Outcome, e.Err, true
+		}
+	}
+	a.curves.Add(pts...)
+	a.partial.points = a.curves.Current().Series
+	a.partial.outcome = a.r.outcome
+}
+
+// finish ends the run: final curves, result, summary, and (when the engine sent no
+// matrix) the sample Gram matrices of the spec for the heatmap.
+func (a *App) finish() tea.Cmd {
+	now := a.now()
+	if a.r.outcome != nil {
+		a.curves.SetOutcome(a.r.outcome)
+	}
+	err := a.r.err
+	if !a.r.gotDone {
+		err = errors.New("the engine ended without a Done event")
+	}
+	a.r.running, a.r.cancelling = false, false
+	a.r.result = a.currentResult()
+	npts := 0
+	for _, s := range a.curves.Current().Series {
+		npts += len(s.Points)
+	}
+	a.run.Finish(err, fmt.Sprintf("%d points in %d series", npts, len(a.curves.Current().Series)), now)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		a.setStatus(a.r.label+" failed: "+err.Error(), true)
+	}
+	if err == nil && !a.r.gotMatrix && a.r.spec.Protocol != model.ProtocolApprox {
+		return a.requestGram(a.heat.Samples())
+	}
+	return nil
+}
+
+// requestGram starts the sample Gram computation for the heatmap.
+func (a *App) requestGram(n int) tea.Cmd {
+	if len(a.issues) > 0 {
+		a.heat.SetStatus("fix the spec first: "+a.issues[0], true)
+		return nil
+	}
+	a.gramTag++
+	a.heat.SetStatus(fmt.Sprintf("computing base and invariant Gram matrices of %d samples…", n), false)
+	return computeGram(a.ctx, a.gramTag, a.spec.Clone(), a.opts.DataDir, n)
+}
+
+// currentResult returns the result of the current run: the finished one, or one built
+// from the points received so far (partial).
+func (a *App) currentResult() *model.Result {
+	if a.r.result != nil && !a.r.running {
+		return a.r.result
+	}
+	spec := a.r.spec
+	if spec == nil {
+		spec = a.spec
+	}
+	out := a.r.outcome
+	if out == nil {
+		out = &eval.Outcome{Series: a.curves.Current().Series}
+	}
+	err := a.r.err
+	if a.r.running {
+		err = context.Canceled
+	}
+	r := model.NewResult(spec, out, err, a.now().Sub(a.r.started))
+	if a.preset != "" && r.Preset == "" {
+		r.Preset = a.preset
+	}
+	return r
+}

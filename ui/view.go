@@ -1,0 +1,153 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"gitui/ui/theme"
+)
+
+// View joins the header, the panes (cached frames where the pane keeps one) and the
+// footer. Below 80×24 it shows one centred line saying so.
+func (a *App) View() string {
+	if a.w == 0 {
+		return ""
+	}
+	if a.lay.tooSmall {
+		msg := fmt.Sprintf("terminal %d×%d: gitui needs at least %d×%d", a.w, a.h, minW, minH)
+		return lipgloss.Place(a.w, a.h, lipgloss.Center, lipgloss.Center, theme.Clip(msg, a.w, 1))
+	}
+	var body string
+	switch {
+	case a.picker.open:
+		body = a.box(a.lay.body, "Presets", true, a.pickerView)
+	case a.lay.tabs:
+		body = a.box(a.lay.body, a.focus.String(), true, func(int, int) string { return a.paneView(a.focus) })
+	default:
+		left := lipgloss.JoinVertical(lipgloss.Left,
+			a.box(a.lay.config, a.configTitle(), a.focus <= paneMethod, func(int, int) string { return a.paneView(a.config) }),
+			a.box(a.lay.run, "Run", a.focus == paneRun, func(int, int) string { return a.paneView(paneRun) }))
+		right := lipgloss.JoinVertical(lipgloss.Left,
+			a.box(a.lay.curves, "Curves", a.focus == paneCurves, func(int, int) string { return a.paneView(paneCurves) }),
+			a.box(a.lay.heat, "Heatmap", a.focus == paneHeat, func(int, int) string { return a.paneView(paneHeat) }))
+		body = lipgloss.JoinHorizontal(lipgloss.Top, left, right)
+	}
+	return theme.Clip(a.header()+"\n"+body+"\n"+a.footerView(), a.w, a.h)
+}
+
+func (a *App) configTitle() string {
+	var parts []string
+	for p := paneData; p <= paneMethod; p++ {
+		if p == a.config {
+			parts = append(parts, "["+p.String()+"]")
+		} else {
+			parts = append(parts, p.String())
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func (a *App) paneView(p paneID) string {
+	switch p {
+	case paneData:
+		return a.data.View()
+	case paneGroup:
+		return a.group.View()
+	case paneMethod:
+		return a.method.View()
+	case paneRun:
+		return a.run.View()
+	case paneCurves:
+		return a.curves.View()
+	}
+	return a.heat.View()
+}
+
+// box draws a bordered pane of outer size r with a title line and content.
+func (a *App) box(r rect, title string, focused bool, content func(w, h int) string) string {
+	st := a.st.Pane
+	ts := a.st.Title
+	if focused {
+		st, ts = a.st.PaneFocused, a.st.TitleFocused
+	}
+	iw, ih := max(1, r.w-st.GetHorizontalFrameSize()), max(1, r.h-st.GetVerticalFrameSize())
+	inner := theme.Pad(ts.Render(title)+"\n"+content(iw, ih-1), iw, ih)
+	return st.Render(inner)
+}
+
+// header is the tab bar (with pane numbers) and the status on the right.
+func (a *App) header() string {
+	var tabs []string
+	for p := paneData; p < numPanes; p++ {
+		label := fmt.Sprintf("%d %s", p+1, p)
+		if p == a.focus {
+			tabs = append(tabs, a.st.TabActive.Render(label))
+		} else {
+			tabs = append(tabs, a.st.Tab.Render(label))
+		}
+	}
+	left := a.st.Bold.Render("gitui ") + strings.Join(tabs, "")
+	right := a.statusText()
+	gap := a.w - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 1 {
+		return theme.Clip(left+" "+right, a.w, 1)
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+func (a *App) statusText() string {
+	switch {
+	case a.status != "" && a.statusEr:
+		return a.st.Error.Render(a.status)
+	case a.status != "":
+		return a.st.Muted.Render(a.status)
+	case a.r.running && a.r.cancelling:
+		return a.st.Warn.Render("cancelling " + a.r.label)
+	case a.r.running:
+		return a.st.Accent.Render("running " + a.r.label)
+	}
+	return a.st.Muted.Render(a.preset)
+}
+
+// footerView is the confirmation question when one is pending, else the help.
+func (a *App) footerView() string {
+	switch a.confirm {
+	case confirmQuit:
+		return a.st.Warn.Render("A run is going. Cancel it and quit? ") + a.st.Bold.Render("y/n")
+	case confirmRestart:
+		return a.st.Warn.Render("A run is going. Cancel it and start a new one? ") + a.st.Bold.Render("y/n")
+	}
+	if a.picker.open {
+		return a.help.ShortHelpView([]key.Binding{a.keys.Up, a.keys.Down, a.keys.Load, a.keys.Toggle, a.keys.Close})
+	}
+	return a.help.View(globalHelp{k: a.keys, pane: a.focusedHelp()})
+}
+
+// pickerView lists the presets with the selected one highlighted.
+func (a *App) pickerView(w, h int) string {
+	mode := "quick"
+	if !a.picker.quick {
+		mode = "full"
+	}
+	lines := []string{a.st.Muted.Render("enter loads the preset into the panes · f toggles quick/full · now: ") + a.st.Bold.Render(mode), ""}
+	if len(a.opts.Presets) == 0 {
+		lines = append(lines, a.st.Muted.Render("no presets were given"))
+	}
+	nw := 0
+	for _, p := range a.opts.Presets {
+		nw = max(nw, len(p.Name))
+	}
+	for i, p := range a.opts.Presets {
+		name := p.Name + strings.Repeat(" ", nw-len(p.Name))
+		if i == a.picker.cur {
+			lines = append(lines, a.st.Accent.Render("▸ ")+a.st.Selected.Render(name)+" "+p.Summary)
+		} else {
+			lines = append(lines, "  "+name+" "+a.st.Muted.Render(p.Summary))
+		}
+	}
+	return theme.Clip(strings.Join(lines, "\n"), w, h)
+}
