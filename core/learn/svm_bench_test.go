@@ -1,0 +1,147 @@
+package learn
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// BenchmarkTrainSVC trains a 10-class C-SVC (C = 1000) on an n×n precomputed Gram of the
+// degree-8 polynomial (1 + <x,z>/784)^8 on [0,1] pixels, the setting of the LIBSVM peer
+// ../shared/bench/svm_precomputed.sh. The Gram comes from, in order of preference:
+//   - $SVM_BENCH_DIR/gram-N.libsvm, the very file that script writes (same digits, so the
+//     two timings compare like for like);
+//   - the first n MNIST training digits under $GITUI_DATA/mnist;
+//   - 10 synthetic blobs in [0,1]^784.
+//
+// It reports seconds per training and SMO iterations per second (all pairs).
+func BenchmarkTrainSVC(b *testing.B) {
+	for _, c := range []struct{ n, workers int }{{500, 0}, {2000, 0}, {500, 1}, {2000, 1}} {
+		n := c.n
+		b.Run(fmt.Sprintf("n=%d/classes=10/workers=%d", n, c.workers), func(b *testing.B) {
+			k, y, src := benchGram(b, n)
+			b.Logf("Gram source: %s", src)
+			ctx := context.Background()
+			var iters int
+			for b.Loop() {
+				m, err := TrainSVC(ctx, k, y, 1000, &SVCOptions{Workers: c.workers})
+				if err != nil {
+					b.Fatal(err)
+				}
+				iters = 0
+				for _, p := range m.Pairs {
+					iters += p.Iter
+				}
+			}
+			sec := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(sec, "s/train")
+			b.ReportMetric(float64(iters)/sec, "SMO-iter/s")
+		})
+	}
+}
+
+// BenchmarkSVCDecision times the test-kernel product of a 10-class model (45 pairs) on
+// 2000 test rows against 2000 training points.
+func BenchmarkSVCDecision(b *testing.B) {
+	k, y, _ := benchGram(b, 2000)
+	m, err := TrainSVC(context.Background(), k, y, 1000, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	kt := mat.DenseCopyOf(k)
+	var dst mat.Dense
+	for b.Loop() {
+		dst.Reset()
+		if err := m.DecisionValuesTo(context.Background(), &dst, kt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	flops := 2 * float64(2000*len(m.SV)*len(m.Pairs))
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+func benchGram(b *testing.B, n int) (*mat.SymDense, []int, string) {
+	if dir := os.Getenv("SVM_BENCH_DIR"); dir != "" {
+		path := filepath.Join(dir, fmt.Sprintf("gram-%d.libsvm", n))
+		if k, y, err := readPrecomputed(path, n); err == nil {
+			return k, y, path
+		} else {
+			b.Logf("SVM_BENCH_DIR: %v; falling back", err)
+		}
+	}
+	var x *mat.Dense
+	var y []int
+	src := "synthetic blobs in [0,1]^784"
+	if os.Getenv("GITUI_DATA") != "" {
+		xs, ys := mnist(b, "train10k", n)
+		x = mat.NewDense(n, 784, nil)
+		for i := range xs {
+			x.SetRow(i, xs[i])
+		}
+		y, src = ys, fmt.Sprintf("first %d MNIST training digits", n)
+	} else {
+		rng := rand.New(rand.NewPCG(1, 1))
+		xs, ys := blobs(n, 784, 10, 1, 0, rng)
+		x = mat.NewDense(n, 784, nil)
+		for i := range xs {
+			for j, v := range xs[i] {
+				xs[i][j] = math.Max(0, math.Min(1, 0.3+0.1*v))
+			}
+			x.SetRow(i, xs[i])
+		}
+		y = ys
+	}
+	var k mat.SymDense
+	k.SymOuterK(1.0/784, x)
+	for i := range n {
+		for j := i; j < n; j++ {
+			k.SetSym(i, j, math.Pow(1+k.At(i, j), 8))
+		}
+	}
+	return &k, y, src
+}
+
+// readPrecomputed reads an n-point LIBSVM precomputed-kernel file ("label 0:i 1:K(i,1)
+// ... n:K(i,n)", one line per point in order).
+func readPrecomputed(path string, n int) (*mat.SymDense, []int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	k := mat.NewSymDense(n, nil)
+	y := make([]int, 0, n)
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<28)
+	for i := 0; sc.Scan(); i++ {
+		fs := strings.Fields(sc.Text())
+		if i >= n || len(fs) != n+2 {
+			return nil, nil, fmt.Errorf("%s: line %d has %d fields, want %d (n = %d)", path, i+1, len(fs), n+2, n)
+		}
+		lab, err := strconv.Atoi(fs[0])
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: line %d: %w", path, i+1, err)
+		}
+		y = append(y, lab)
+		for j := i; j < n; j++ {
+			v, err := strconv.ParseFloat(fs[j+2][strings.IndexByte(fs[j+2], ':')+1:], 64)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: line %d: %w", path, i+1, err)
+			}
+			k.SetSym(i, j, v)
+		}
+	}
+	if len(y) != n {
+		return nil, nil, fmt.Errorf("%s: %d lines, want %d", path, len(y), n)
+	}
+	return k, y, sc.Err()
+}
