@@ -224,7 +224,7 @@ func haarDirect(ctx context.Context, k0 Base, G group.Action, X, Z *mat.Dense, s
 	xx := sqNorms(X)
 	xr := X.RawMatrix()
 	bz := max(1, 1024/g) // z rows per block: about 1024 orbit rows
-	bx := 256            // x rows per product
+	bx := 128            // x rows per product
 	nb := (m + bz - 1) / bz
 	inv := 1 / float64(g)
 	var pool sync.Pool
