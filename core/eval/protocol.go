@@ -60,6 +60,15 @@ type Protocol struct {
 	Workers    int    // cells run in parallel; 0 means GOMAXPROCS
 }
 
+// repeatsOf returns the number of repeats of arm a: one when a draws the whole pool (every
+// draw is then the same training set, so repeating would only cost time), else Repeats.
+func (p *Protocol) repeatsOf(a Arm) int {
+	if a.Size >= p.Pool.Len() {
+		return 1
+	}
+	return p.Repeats
+}
+
 // cellResult is the outcome of one (arm, repeat) cell.
 type cellResult struct {
 	arm       int
@@ -80,7 +89,9 @@ func (p *Protocol) Run(ctx context.Context, ev chan<- Event) (*Outcome, error) {
 	var runErr error
 	totalCells := 0
 	for _, s := range p.Stages {
-		totalCells += len(s.Arms) * p.Repeats
+		for _, a := range s.Arms {
+			totalCells += p.repeatsOf(a)
+		}
 	}
 	done := 0
 	for _, st := range p.Stages {
@@ -152,6 +163,9 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 		defer close(cells)
 		for r := 0; r < p.Repeats; r++ {
 			for a := range st.Arms {
+				if r >= p.repeatsOf(st.Arms[a]) {
+					continue
+				}
 				select {
 				case cells <- cell{a, r}:
 				case <-cctx.Done():
@@ -163,33 +177,39 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 	finished := make(chan struct{})
 	go func() { wg.Wait(); close(finished) }()
 
-	want := len(st.Arms) * p.Repeats
+	want := 0
+	for _, a := range st.Arms {
+		want += p.repeatsOf(a)
+	}
 	got := 0
+	// handle records one cell's result; it returns a non-nil error to stop the stage.
+	handle := func(r cellResult) error {
+		got++
+		if r.err != nil {
+			if errors.Is(r.err, context.Canceled) || errors.Is(r.err, context.DeadlineExceeded) {
+				return nil
+			}
+			return fmt.Errorf("%s: %w", st.Arms[r.arm].Series, r.err)
+		}
+		a := st.Arms[r.arm]
+		send(ctx, ev, agg.add(a.Series, a.X, r.acc, r.bacc))
+		send(ctx, ev, Progress{Stage: "cells", Done: done0 + got, Total: total})
+		return nil
+	}
 	var grace <-chan time.Time
 	ctxDone := ctx.Done()
 	for got < want {
 		select {
 		case r := <-results:
-			got++
-			if r.err != nil {
-				if errors.Is(r.err, context.Canceled) || errors.Is(r.err, context.DeadlineExceeded) {
-					continue
-				}
+			if err := handle(r); err != nil {
 				cancel()
-				return got, fmt.Errorf("%s: %w", st.Arms[r.arm].Series, r.err)
+				return got, err
 			}
-			a := st.Arms[r.arm]
-			pt := agg.add(a.Series, a.X, r.acc, r.bacc)
-			send(ctx, ev, pt)
-			send(ctx, ev, Progress{Stage: "cells", Done: done0 + got, Total: total})
 		case <-finished:
-			// All workers are gone: drain what they produced, then stop.
+			// Every worker is gone: record what they produced, then stop.
 			for len(results) > 0 {
-				r := <-results
-				got++
-				if r.err == nil {
-					a := st.Arms[r.arm]
-					agg.add(a.Series, a.X, r.acc, r.bacc)
+				if err := handle(<-results); err != nil {
+					return got, err
 				}
 			}
 			if ctx.Err() != nil {

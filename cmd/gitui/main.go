@@ -1,0 +1,123 @@
+// Command gitui is a terminal workbench for learning with group-invariant features and
+// kernels: with no arguments it opens the TUI; its sub-commands run the same engine headless.
+//
+//	gitui                                  the TUI, on the embedded default data
+//	gitui run PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]...
+//	gitui presets [-v]                     name and one line for each preset (-v: the spec)
+//	gitui data list | fetch NAME           what data is available and where; download with SHA-256 checks
+//	gitui bench [NAME...] [--n N] [--data DIR] [--json]
+//	gitui export RESULT.json --png FILE | --svg FILE | --csv FILE
+//	gitui version
+//
+// Exit status: 0 done; 2 bad usage or bad input (one line on stderr, no result written);
+// 1 a failure while running; 130 interrupted (finished cells kept in result.json).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes (DESIGN.md, "Command line").
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+// usageError marks bad usage or bad input: exit status 2, nothing written.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+const usage = `gitui: learning with group-invariant features and kernels
+
+usage:
+  gitui                                  open the workbench (TUI)
+  gitui run PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]...
+  gitui presets [-v]                     list presets (-v prints each spec)
+  gitui data list | fetch NAME           data sets available, and where; download mnist|fashion-mnist
+  gitui bench [NAME...] [--n N] [--data DIR] [--json]
+                                         time the hot paths on this machine
+  gitui export RESULT.json --png FILE | --svg FILE | --csv FILE
+  gitui version
+
+data directory: --data, else $GITUI_DATA, else the user cache directory (gitui data list shows it).
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run dispatches a command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var err error
+	cmd := ""
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "":
+		err = cmdTUI(ctx, args, stdout, stderr)
+	case "run":
+		err = cmdRun(ctx, args, stdout, stderr)
+	case "presets":
+		err = cmdPresets(args, stdout)
+	case "data":
+		err = cmdData(ctx, args, stdout, stderr)
+	case "bench":
+		err = cmdBench(ctx, args, stdout, stderr)
+	case "export":
+		err = cmdExport(args, stdout)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, versionLine())
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+	default:
+		err = usagef("unknown command %q: run `gitui help` for the list", cmd)
+	}
+	return exitCode(err, stderr)
+}
+
+// exitCode prints err as one line and maps it to the exit status of DESIGN.md.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var ue usageError
+	switch {
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "gitui: interrupted")
+		return exitInterrupted
+	case errors.As(err, &ue):
+		fmt.Fprintln(stderr, "gitui: "+oneLine(err.Error()))
+		return exitUsage
+	default:
+		fmt.Fprintln(stderr, "gitui: "+oneLine(err.Error()))
+		return exitFailure
+	}
+}
+
+// oneLine joins a multi-line error (errors.Join) with "; " so stderr gets one line.
+func oneLine(s string) string {
+	out := []rune{}
+	for _, r := range s {
+		if r == '\n' {
+			out = append(out, ';', ' ')
+			continue
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}

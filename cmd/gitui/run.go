@@ -1,0 +1,260 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"golang.org/x/term"
+
+	"gitui/core/data"
+	"gitui/core/eval"
+	"gitui/model"
+	"gitui/presets"
+)
+
+// loadSpec turns PRESET or a spec file name into a validated spec with the overrides applied.
+func loadSpec(name string, quick bool, seed int64, sets []string) (*model.Spec, error) {
+	var spec *model.Spec
+	if ext := strings.ToLower(filepath.Ext(name)); ext == ".json" || ext == ".yaml" || ext == ".yml" {
+		s, err := model.LoadSpec(name)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		spec = s
+	} else {
+		p, err := presets.Lookup(name)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		spec = p.Build(quick)
+	}
+	if seed >= 0 {
+		spec.Seed = uint64(seed)
+	}
+	for _, a := range sets {
+		if err := spec.Set(a); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	if err := spec.Validate(); err != nil {
+		return nil, usageError{err}
+	}
+	return spec, nil
+}
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	quick := fs.Bool("quick", false, "the quick variant of a preset (under a minute on 2 cores)")
+	out := fs.String("out", "", "directory for result.json (default runs/NAME-TIME)")
+	dataFlag := fs.String("data", "", "data directory holding mnist/ (default $GITUI_DATA)")
+	seed := fs.Int64("seed", -1, "seed of every random draw (default: the preset's)")
+	var sets multiFlag
+	fs.Var(&sets, "set", "override a spec field: key=value (repeatable), e.g. --set repeats=10")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("run needs one PRESET or SPEC file: `gitui presets` lists the presets")
+	}
+	spec, err := loadSpec(pos[0], *quick, *seed, sets)
+	if err != nil {
+		return err
+	}
+	dir, err := data.ResolveDir(*dataFlag)
+	if err != nil {
+		return usageError{err}
+	}
+	outDir := *out
+	if outDir == "" {
+		outDir = filepath.Join("runs", spec.Name+"-"+time.Now().Format("20060102-150405"))
+	}
+	start := time.Now()
+	prog := newProgress(stderr)
+	var outcome *eval.Outcome
+	var runErr error
+	for e := range model.Start(ctx, spec, model.RunOptions{DataDir: dir, Quick: *quick}) {
+		switch e := e.(type) {
+		case eval.Progress:
+			prog.progress(e)
+		case eval.Log:
+			prog.log(e.Line)
+		case eval.Done:
+			outcome, runErr = e.Outcome, e.Err
+		}
+	}
+	prog.finish()
+	var ie *model.InputError
+	if errors.As(runErr, &ie) {
+		return usageError{runErr}
+	}
+	res := model.NewResult(spec, outcome, runErr, time.Since(start))
+	path := filepath.Join(outDir, "result.json")
+	if err := res.WriteFile(path); err != nil {
+		return err
+	}
+	printSummary(stdout, res)
+	fmt.Fprintf(stderr, "result: %s (%.1f s)\n", path, res.Timing.WallSeconds)
+	return runErr
+}
+
+// printSummary writes one table per x label: a row per series, a column per x, cells
+// "mean ± std" in percent.
+func printSummary(w io.Writer, r *model.Result) {
+	groups := map[string][]model.Series{}
+	var order []string
+	for _, s := range r.Series {
+		if _, ok := groups[s.XLabel]; !ok {
+			order = append(order, s.XLabel)
+		}
+		groups[s.XLabel] = append(groups[s.XLabel], s)
+	}
+	for _, xl := range order {
+		ss := groups[xl]
+		xset := map[float64]bool{}
+		for _, s := range ss {
+			for _, p := range s.Points {
+				xset[p.X] = true
+			}
+		}
+		xs := make([]float64, 0, len(xset))
+		for x := range xset {
+			xs = append(xs, x)
+		}
+		sort.Float64s(xs)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "%s (%s)\t", ss[0].YLabel, xl)
+		for _, x := range xs {
+			fmt.Fprintf(tw, "%s\t", fmtNum(x))
+		}
+		fmt.Fprintln(tw)
+		for _, s := range ss {
+			fmt.Fprintf(tw, "%s\t", s.Name)
+			byX := map[float64]model.Point{}
+			for _, p := range s.Points {
+				byX[p.X] = p
+			}
+			for _, x := range xs {
+				if p, ok := byX[x]; ok {
+					fmt.Fprintf(tw, "%s\t", fmtCell(s.YLabel, p))
+				} else {
+					fmt.Fprint(tw, "-\t")
+				}
+			}
+			fmt.Fprintln(tw)
+		}
+		tw.Flush()
+		fmt.Fprintln(w)
+	}
+	for _, t := range r.Tables {
+		if t.Name == "balanced accuracy" {
+			continue // in result.json; the accuracy table above is the summary
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(w, t.Name)
+		fmt.Fprintln(tw, strings.Join(t.Columns, "\t")+"\t")
+		for _, row := range t.Rows {
+			for _, c := range row {
+				if f, ok := c.(float64); ok {
+					fmt.Fprintf(tw, "%s\t", fmtNum(f))
+				} else {
+					fmt.Fprintf(tw, "%v\t", c)
+				}
+			}
+			fmt.Fprintln(tw)
+		}
+		tw.Flush()
+		fmt.Fprintln(w)
+	}
+	if r.Partial {
+		fmt.Fprintf(w, "partial result (%s): finished cells only\n", r.Error)
+	}
+}
+
+func fmtCell(ylabel string, p model.Point) string {
+	if strings.Contains(ylabel, "accuracy") {
+		if p.Runs > 1 {
+			return fmt.Sprintf("%.2f±%.2f", 100*p.Mean, 100*p.Std)
+		}
+		return fmt.Sprintf("%.2f", 100*p.Mean)
+	}
+	return fmtNum(p.Mean)
+}
+
+func fmtNum(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e9 {
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.4g", x)
+}
+
+// progress draws a one-line progress bar on stderr when it is a terminal, and otherwise
+// prints a log line at most every 10 seconds, so CI logs stay readable.
+type progress struct {
+	w      io.Writer
+	tty    bool
+	start  time.Time
+	last   time.Time
+	stage  string
+	drawn  bool
+	nlines int
+}
+
+func newProgress(w io.Writer) *progress {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		tty = term.IsTerminal(int(f.Fd()))
+	}
+	return &progress{w: w, tty: tty, start: time.Now()}
+}
+
+func (p *progress) progress(e eval.Progress) {
+	now := time.Now()
+	if e.Total <= 0 {
+		return
+	}
+	frac := float64(e.Done) / float64(e.Total)
+	eta := ""
+	if e.Done > 0 && e.Stage == "cells" {
+		el := now.Sub(p.start)
+		eta = fmt.Sprintf(" eta %s", (time.Duration(float64(el)/frac) - el).Round(time.Second))
+	}
+	if p.tty {
+		if now.Sub(p.last) < 100*time.Millisecond && e.Done != e.Total {
+			return
+		}
+		const width = 30
+		fill := int(frac * width)
+		bar := strings.Repeat("█", fill) + strings.Repeat("░", width-fill)
+		fmt.Fprintf(p.w, "\r\x1b[K%-28.28s %s %d/%d%s", e.Stage, bar, e.Done, e.Total, eta)
+		p.drawn = true
+	} else if now.Sub(p.last) >= 10*time.Second || e.Done == e.Total && e.Stage != p.stage {
+		fmt.Fprintf(p.w, "%s %d/%d%s (%.0f s)\n", e.Stage, e.Done, e.Total, eta, now.Sub(p.start).Seconds())
+	} else {
+		return
+	}
+	p.last, p.stage = now, e.Stage
+}
+
+func (p *progress) log(line string) {
+	if p.tty && p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+	fmt.Fprintln(p.w, line)
+}
+
+func (p *progress) finish() {
+	if p.tty && p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}

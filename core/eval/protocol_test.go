@@ -1,0 +1,219 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"gitui/core/data"
+)
+
+// twoClass returns a data set of n samples, label i%2, one feature equal to the label.
+func twoClass(n int) *data.Dataset {
+	x := mat.NewDense(n, 1, nil)
+	y := make([]int, n)
+	for i := range y {
+		y[i] = i % 2
+		x.Set(i, 0, float64(y[i]))
+	}
+	return &data.Dataset{Name: "two", X: x, Y: y, Classes: []string{"a", "b"}, Shape: []int{1}}
+}
+
+// oracle predicts the true class of test sample j when it was trained on at least need
+// samples, and class 0 otherwise; it sleeps delay per fit and records the draws it saw.
+type oracle struct {
+	name  string
+	need  int
+	delay time.Duration
+	test  *data.Dataset
+	seen  chan []int
+}
+
+func (o *oracle) Name() string { return o.name }
+func (o *oracle) Prepare(ctx context.Context, pool, test *data.Dataset, clk *Clock) (Fitter, error) {
+	o.test = test
+	return o, nil
+}
+func (o *oracle) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *Clock) ([]int, error) {
+	if o.seen != nil {
+		o.seen <- append([]int(nil), idx...)
+	}
+	select {
+	case <-time.After(o.delay):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	pred := make([]int, o.test.Len())
+	if len(idx) >= o.need {
+		copy(pred, o.test.Y)
+	}
+	return pred, nil
+}
+
+func collect(ev chan Event) (pts []Point, done chan struct{}) {
+	done = make(chan struct{})
+	go func() {
+		for e := range ev {
+			if p, ok := e.(Point); ok {
+				pts = append(pts, p)
+			}
+		}
+		close(done)
+	}()
+	return pts, done
+}
+
+func TestProtocolCurve(t *testing.T) {
+	pool, test := twoClass(100), twoClass(40)
+	good := &oracle{name: "good", need: 0}
+	late := &oracle{name: "late", need: 20}
+	var arms []Arm
+	for _, n := range []int{10, 20, 50} {
+		arms = append(arms, Arm{Series: "good", X: float64(n), Size: n, Method: good}, Arm{Series: "late", X: float64(n), Size: n, Method: late})
+	}
+	p := &Protocol{Pool: pool, Test: test, Stages: []Stage{{Arms: arms}}, Repeats: 3, Sampling: data.Stratified, Seed: 1, XLabel: "training set size"}
+	ev := make(chan Event, 1000)
+	out, err := p.Run(context.Background(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(ev)
+	points := 0
+	for e := range ev {
+		if _, ok := e.(Point); ok {
+			points++
+		}
+	}
+	if points != 2*3*3 {
+		t.Errorf("sent %d points, want one per cell = 18", points)
+	}
+	if len(out.Series) != 2 {
+		t.Fatalf("got %d series, want 2", len(out.Series))
+	}
+	for _, s := range out.Series {
+		if len(s.Points) != 3 {
+			t.Fatalf("%s has %d points, want 3", s.Name, len(s.Points))
+		}
+		for _, pt := range s.Points {
+			want := 1.0
+			if s.Name == "late" && pt.X < 20 {
+				want = 0.5 // class 0 always: half of the balanced test set
+			}
+			if pt.Runs != 3 || math.Abs(pt.Mean-want) > 1e-12 || pt.Std != 0 {
+				t.Errorf("%s at %v: mean %v std %v runs %d, want %v 0 3", s.Name, pt.X, pt.Mean, pt.Std, pt.Runs, want)
+			}
+		}
+	}
+}
+
+// TestProtocolCommonDraws checks that every method sees the same training set for a
+// given (repeat, size), and different repeats see different sets.
+func TestProtocolCommonDraws(t *testing.T) {
+	pool, test := twoClass(200), twoClass(10)
+	a := &oracle{name: "a", seen: make(chan []int, 100)}
+	b := &oracle{name: "b", seen: make(chan []int, 100)}
+	p := &Protocol{Pool: pool, Test: test, Repeats: 4, Sampling: data.Stratified, Seed: 7, Workers: 1,
+		Stages: []Stage{{Arms: []Arm{{Series: "a", X: 30, Size: 30, Method: a}, {Series: "b", X: 30, Size: 30, Method: b}}}}}
+	if _, err := p.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	close(a.seen)
+	close(b.seen)
+	var da, db [][]int
+	for s := range a.seen {
+		da = append(da, s)
+	}
+	for s := range b.seen {
+		db = append(db, s)
+	}
+	if len(da) != 4 || len(db) != 4 {
+		t.Fatalf("saw %d and %d draws, want 4 each", len(da), len(db))
+	}
+	for r := range da {
+		if !equalInts(da[r], db[r]) {
+			t.Errorf("repeat %d: methods saw different training sets", r)
+		}
+	}
+	if equalInts(da[0], da[1]) {
+		t.Error("repeats 0 and 1 drew the same training set")
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestProtocolCancelKeepsFinishedCells cancels a run of slow cells and checks that Run
+// returns within half a second with the cells finished before the cancel.
+func TestProtocolCancelKeepsFinishedCells(t *testing.T) {
+	pool, test := twoClass(100), twoClass(10)
+	slow := &oracle{name: "slow", delay: 50 * time.Millisecond}
+	stuck := &oracle{name: "stuck", delay: time.Hour} // ignores nothing: it waits on ctx
+	var arms []Arm
+	for n := 2; n <= 40; n += 2 {
+		arms = append(arms, Arm{Series: "slow", X: float64(n), Size: n, Method: slow})
+	}
+	arms = append(arms, Arm{Series: "stuck", X: 2, Size: 2, Method: stuck})
+	p := &Protocol{Pool: pool, Test: test, Stages: []Stage{{Arms: arms}}, Repeats: 5, Sampling: data.Stratified, Seed: 1}
+	ctx, cancel := context.WithCancel(context.Background())
+	ev := make(chan Event, 10000)
+	go func() { time.Sleep(300 * time.Millisecond); cancel() }()
+	t0 := time.Now()
+	out, err := p.Run(ctx, ev)
+	since := time.Since(t0) - 300*time.Millisecond
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if since > 500*time.Millisecond {
+		t.Errorf("Run returned %v after the cancel, want < 500ms", since)
+	}
+	if len(out.Series) == 0 || len(out.Series[0].Points) == 0 {
+		t.Fatal("no finished cell kept after cancel")
+	}
+}
+
+func TestScores(t *testing.T) {
+	y := []int{0, 0, 0, 1}
+	pred := []int{0, 0, 0, 0}
+	acc, bacc := Scores(y, pred, 2)
+	// 3 of 4 right; recalls 1 and 0, mean 0.5.
+	if acc != 0.75 || bacc != 0.5 {
+		t.Errorf("Scores = %v, %v; want 0.75, 0.5", acc, bacc)
+	}
+}
+
+func TestMeanStd(t *testing.T) {
+	m, s := MeanStd([]float64{1, 2, 3, 4})
+	// mean 2.5; sample variance (2.25+0.25+0.25+2.25)/3 = 5/3.
+	if m != 2.5 || math.Abs(s-math.Sqrt(5.0/3)) > 1e-15 {
+		t.Errorf("MeanStd = %v, %v", m, s)
+	}
+}
+
+// TestProtocolWholePoolOnce checks that an arm drawing the whole pool runs once.
+func TestProtocolWholePoolOnce(t *testing.T) {
+	pool, test := twoClass(20), twoClass(4)
+	o := &oracle{name: "o", seen: make(chan []int, 100)}
+	p := &Protocol{Pool: pool, Test: test, Repeats: 5, Sampling: data.Stratified, Seed: 1,
+		Stages: []Stage{{Arms: []Arm{{Series: "o", X: 20, Size: 20, Method: o}}}}}
+	out, err := p.Run(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Series[0].Points[0].Runs; got != 1 {
+		t.Errorf("whole-pool arm ran %d times, want 1", got)
+	}
+}

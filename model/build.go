@@ -1,0 +1,191 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gitui/core/data"
+	"gitui/core/data/embedded"
+	"gitui/core/group"
+)
+
+// InputError marks an error in the spec or the data (a missing data set, a corrupt file, a
+// training size larger than the pool): the command line exits with status 2 and writes no
+// result, the TUI shows it inline. Its message names the problem and the fix.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+func inputErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &InputError{Err: err}
+}
+
+// xpermTestDefault is the number of X_perm sequences held out for testing when
+// data.test_size is 0; the pool is the other 24,768 sequences.
+const xpermTestDefault = 8000
+
+// LoadData loads or generates the data set of d and splits it into a training pool and a
+// test set. Generated sets (xperm, circle) and held-out splits are seeded by seed. Rows are
+// scaled to unit norm unless d.Normalize is false (the papers put inputs on the unit
+// sphere). Errors are *InputError.
+func LoadData(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset, err error) {
+	rng := rand.New(rand.NewPCG(seed, 0xda7a))
+	switch d.Name {
+	case "xperm":
+		all, _ := data.XPerm(rng)
+		nt := d.TestSize
+		if nt == 0 {
+			nt = xpermTestDefault
+		}
+		if nt >= all.Len() {
+			return nil, nil, inputErr(fmt.Errorf("data.test_size %d leaves no training pool of the %d X_perm sequences: use at most %d", nt, all.Len(), all.Len()-100))
+		}
+		perm := rng.Perm(all.Len())
+		test, pool = all.Subset(perm[:nt]), all.Subset(perm[nt:])
+		test.Name, pool.Name = "xperm-test", "xperm-pool"
+	case "circle":
+		np, nt := d.Pool, d.TestSize
+		if np == 0 {
+			np = 1000
+		}
+		if nt == 0 {
+			nt = 10000
+		}
+		pool, test = data.Circle(np, rng), data.Circle(nt, rng)
+	case "mnist", "fashion-mnist":
+		if pool, err = data.Open(dataDir, d.Name, "train"); err != nil {
+			return nil, nil, inputErr(err)
+		}
+		if test, err = data.Open(dataDir, d.Name, "test"); err != nil {
+			return nil, nil, inputErr(err)
+		}
+	case "embedded":
+		if pool, test, err = embedded.Digits(); err != nil {
+			return nil, nil, inputErr(err)
+		}
+	case "file":
+		if pool, err = data.LoadFile(d.Path); err != nil {
+			return nil, nil, inputErr(err)
+		}
+		if d.TestPath != "" {
+			if test, err = data.LoadFile(d.TestPath); err != nil {
+				return nil, nil, inputErr(err)
+			}
+			if test.Dim() != pool.Dim() {
+				return nil, nil, inputErr(fmt.Errorf("test file %s has %d features, training file %d: use files of the same shape", d.TestPath, test.Dim(), pool.Dim()))
+			}
+		} else {
+			// Hold out a stratified fifth of the file for testing.
+			nt := d.TestSize
+			if nt == 0 {
+				nt = pool.Len() / 5
+			}
+			idx, err := data.Draw(rng, pool.Y, nt, data.DrawOptions{Mode: data.Stratified, Classes: len(pool.Classes), What: "data.test_size"})
+			if err != nil {
+				return nil, nil, inputErr(err)
+			}
+			test, pool = pool.Subset(idx), pool.Subset(data.Exclude(firstN(pool.Len()), idx))
+		}
+	default:
+		return nil, nil, inputErr(fmt.Errorf("data.name %q is unknown: use one of %v", d.Name, DataNames))
+	}
+	if err := pool.Validate(); err != nil {
+		return nil, nil, inputErr(err)
+	}
+	if err := test.Validate(); err != nil {
+		return nil, nil, inputErr(err)
+	}
+	if d.Pool > 0 && d.Pool < pool.Len() && d.Name != "circle" {
+		pool = pool.Subset(firstN(d.Pool))
+	}
+	if d.TestSize > 0 && d.TestSize < test.Len() && d.Name != "xperm" && d.Name != "circle" && d.Name != "file" {
+		idx, err := data.Draw(rng, test.Y, d.TestSize, data.DrawOptions{Mode: data.Stratified, Classes: len(test.Classes), What: "data.test_size"})
+		if err != nil {
+			return nil, nil, inputErr(err)
+		}
+		test = test.Subset(idx)
+	}
+	if d.Normalize == nil || *d.Normalize {
+		unitRows(pool)
+		unitRows(test)
+	}
+	return pool, test, nil
+}
+
+func firstN(n int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return idx
+}
+
+// unitRows scales every row of ds.X to unit Euclidean norm in place (zero rows stay zero).
+func unitRows(ds *data.Dataset) {
+	n, _ := ds.X.Dims()
+	for i := 0; i < n; i++ {
+		row := ds.X.RawRowView(i)
+		var s float64
+		for _, v := range row {
+			s += v * v
+		}
+		if s > 0 {
+			f := 1 / math.Sqrt(s)
+			for j := range row {
+				row[j] *= f
+			}
+		}
+	}
+}
+
+// BuildGroup turns g into a group action on samples of the given shape (nil for "none").
+// Size > 0 keeps a seeded sample of Size elements, the identity included. Errors
+// (a rotation on non-image data, a radius larger than the image) are *InputError.
+func BuildGroup(g GroupSpec, shape []int, seed uint64) (group.Action, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x9709))
+	image := func() (int, int, error) {
+		if len(shape) != 2 || shape[0] < 2 || shape[1] < 2 {
+			return 0, 0, inputErr(fmt.Errorf("group %s needs image data (shape h x w), the data have shape %v: pick a data set of images or group permutation/none", g.Kind, shape))
+		}
+		if g.Radius >= shape[0] || g.Radius >= shape[1] {
+			return 0, 0, inputErr(fmt.Errorf("group.radius %d is not smaller than the %dx%d image: use a radius below %d", g.Radius, shape[0], shape[1], min(shape[0], shape[1])))
+		}
+		return shape[0], shape[1], nil
+	}
+	var a group.Action
+	switch g.Kind {
+	case "none", "":
+		return nil, nil
+	case "permutation":
+		if len(shape) != 2 {
+			return nil, inputErr(fmt.Errorf("group permutation acts on sequences (shape L x A), the data have shape %v: use data xperm or another group", shape))
+		}
+		return group.Permutations(shape[0], shape[1], rng, g.Size), nil
+	case "cyclic-shift", "local-shift", "rotation", "rotation+shift":
+		h, w, err := image()
+		if err != nil {
+			return nil, err
+		}
+		switch g.Kind {
+		case "cyclic-shift":
+			a = group.AllCyclicShifts(h, w)
+		case "local-shift":
+			a = group.LocalShifts(h, w, g.Radius)
+		case "rotation":
+			a = group.Rotations(h, w, group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count))
+		case "rotation+shift":
+			a = group.Product(group.Rotations(h, w, group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count)), group.LocalShifts(h, w, g.Radius))
+		}
+	default:
+		return nil, inputErr(fmt.Errorf("group.kind %q is unknown: use one of %v", g.Kind, GroupKinds))
+	}
+	if g.Size > 0 && g.Size < a.Len() {
+		a = group.Sample(a, g.Size, rng)
+	}
+	return a, nil
+}

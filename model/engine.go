@@ -1,0 +1,180 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"gitui/core/data"
+	"gitui/core/eval"
+	"gitui/core/group"
+)
+
+// run validates the spec, loads the data, builds the protocol and runs it (see Start).
+func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event) (*eval.Outcome, error) {
+	spec = spec.Clone()
+	if err := spec.Validate(); err != nil {
+		return nil, inputErr(err)
+	}
+	logf := func(format string, a ...any) {
+		select {
+		case ch <- eval.Log{Time: time.Now(), Line: fmt.Sprintf(format, a...)}:
+		case <-ctx.Done():
+		}
+	}
+	t0 := time.Now()
+	pool, test, err := LoadData(spec.Data, opts.DataDir, spec.Seed)
+	if err != nil {
+		return nil, err
+	}
+	logf("data %s: pool %d, test %d, %d classes, shape %v (%.1f s)", spec.Data.Name, pool.Len(), test.Len(), len(pool.Classes), pool.Shape, time.Since(t0).Seconds())
+	g, err := BuildGroup(spec.Group, pool.Shape, spec.Seed)
+	if err != nil {
+		return nil, err
+	}
+	if g != nil {
+		logf("group %s: |G| = %d", g.Name(), g.Len())
+	}
+	if spec.Protocol == ProtocolApprox {
+		if g == nil {
+			return nil, inputErr(fmt.Errorf("kernel-approx needs a group: set group.kind"))
+		}
+		a := &eval.Approx{X: pool.X, G: g, Pairs: spec.Approx.Pairs, Templates: spec.Approx.Templates, Bins: spec.Approx.Bins, Seed: spec.Seed}
+		return a.Run(ctx, ch)
+	}
+	p := &eval.Protocol{Pool: pool, Test: test, Repeats: spec.Repeats, Sampling: drawMode(spec.Sampling), Seed: spec.Seed}
+	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir}
+	switch spec.Protocol {
+	case ProtocolCurve:
+		p.XLabel = "training set size"
+		st := eval.Stage{Name: "curve"}
+		for _, m := range spec.Methods {
+			em, err := b.method(m, g)
+			if err != nil {
+				return nil, err
+			}
+			for _, n := range spec.Sizes {
+				st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: float64(n), Size: n, Method: em})
+			}
+		}
+		p.Stages = append(p.Stages, st)
+		if spec.Grid != nil {
+			// A curve spec may carry a bins x templates grid too: it runs after the curve.
+			out, err := runWith(ctx, p, pool, ch)
+			if err != nil {
+				return out, err
+			}
+			gp := *p
+			gp.XLabel = "bins n"
+			if gp.Stages, err = b.gridStages(spec.Grid, g); err != nil {
+				return out, err
+			}
+			gout, err := runWith(ctx, &gp, pool, ch)
+			return merge(out, gout), err
+		}
+	case ProtocolGrid:
+		p.XLabel = "bins n"
+		if p.Stages, err = b.gridStages(spec.Grid, g); err != nil {
+			return nil, err
+		}
+	case ProtocolGroupSize:
+		p.XLabel = "|G|"
+		if g == nil {
+			return nil, inputErr(fmt.Errorf("group-size needs a group: set group.kind"))
+		}
+		for _, k := range spec.GroupSizes {
+			gs := spec.Group
+			gs.Size = k
+			if k >= g.Len() {
+				gs.Size = 0
+			}
+			sub, err := BuildGroup(gs, pool.Shape, spec.Seed)
+			if err != nil {
+				return nil, err
+			}
+			st := eval.Stage{Name: fmt.Sprintf("|G|=%d", sub.Len())}
+			for _, m := range spec.Methods {
+				em, err := b.method(m, sub)
+				if err != nil {
+					return nil, err
+				}
+				st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: float64(sub.Len()), Size: spec.Sizes[0], Method: em})
+			}
+			p.Stages = append(p.Stages, st)
+		}
+	}
+	return runWith(ctx, p, pool, ch)
+}
+
+// runWith checks every arm's training size against the pool, then runs the protocol.
+func runWith(ctx context.Context, p *eval.Protocol, pool *data.Dataset, ch chan<- eval.Event) (*eval.Outcome, error) {
+	for _, st := range p.Stages {
+		for _, a := range st.Arms {
+			rng := rand.New(rand.NewPCG(0, 0)) // a trial draw: only its error matters
+			if _, err := data.Draw(rng, pool.Y, a.Size, data.DrawOptions{Mode: p.Sampling, Classes: len(pool.Classes), What: "training size"}); err != nil {
+				return nil, inputErr(err)
+			}
+		}
+	}
+	return p.Run(ctx, ch)
+}
+
+// gridStages builds one stage per templates count m, with an arm per bins count n, from
+// the first method of the spec (its learner, template kind and thresholds).
+func (b *builder) gridStages(grid *GridSpec, g group.Action) ([]eval.Stage, error) {
+	if len(b.spec.Methods) == 0 || b.spec.Methods[0].Features != "cdf" {
+		return nil, inputErr(fmt.Errorf("a grid needs a first method with features cdf"))
+	}
+	var stages []eval.Stage
+	for _, m := range grid.Templates {
+		st := eval.Stage{Name: fmt.Sprintf("m=%d", m)}
+		for _, n := range grid.Bins {
+			meth := b.spec.Methods[0]
+			meth.Bins, meth.Templates = n, m
+			meth.Name = ""
+			meth.Name = MethodName(meth)
+			em, err := b.method(meth, g)
+			if err != nil {
+				return nil, err
+			}
+			series := fmt.Sprintf("CDF(n,%d) %s", m, learnerName(meth.Learner))
+			st.Arms = append(st.Arms, eval.Arm{Series: series, X: float64(n), Size: grid.Size, Method: em})
+		}
+		stages = append(stages, st)
+	}
+	return stages, nil
+}
+
+func learnerName(l string) string {
+	if l == "1nn" {
+		return "1-NN"
+	}
+	return "RLS"
+}
+
+// merge appends the series, tables and stage times of b to a.
+func merge(a, b *eval.Outcome) *eval.Outcome {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	a.Series = append(a.Series, b.Series...)
+	a.Tables = append(a.Tables, b.Tables...)
+	for k, v := range b.Stages {
+		a.Stages[k] += v
+	}
+	return a
+}
+
+func drawMode(s string) data.DrawMode {
+	switch s {
+	case "balanced":
+		return data.Balanced
+	case "uniform":
+		return data.Plain
+	}
+	return data.Stratified
+}

@@ -1,0 +1,277 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"gitui/core/data"
+	"gitui/core/eval"
+	"gitui/core/feature"
+	"gitui/core/group"
+	"gitui/core/kernel"
+	"gitui/core/learn"
+)
+
+// builder turns the methods of a spec into engine methods.
+type builder struct {
+	spec    *Spec
+	pool    *data.Dataset
+	group   group.Action
+	dataDir string
+}
+
+// method returns the engine method of m acting with the group g (nil: no group).
+func (b *builder) method(m Method, g group.Action) (eval.Method, error) {
+	if m.Name == "" {
+		m.Name = MethodName(m)
+	}
+	shape := b.pool.Shape
+	switch {
+	case m.Features == "raw":
+		return &featureMethod{spec: m, build: func(*data.Dataset) (feature.Map, error) { return feature.Raw{}, nil }}, nil
+	case m.Features == "bow":
+		if len(shape) != 2 {
+			return nil, inputErr(fmt.Errorf("%s: bag-of-words needs sequence data (shape L x A), the data have shape %v: use features raw or cdf", m.Name, shape))
+		}
+		return &featureMethod{spec: m, build: func(*data.Dataset) (feature.Map, error) { return feature.NewBagOfWords(shape), nil }}, nil
+	case m.Features == "cdf" || m.Features == "moments":
+		if g == nil {
+			return nil, inputErr(fmt.Errorf("%s: %s pooling needs a group: set group.kind (e.g. permutation, rotation+shift)", m.Name, m.Features))
+		}
+		seed := b.spec.Seed
+		return &featureMethod{spec: m, build: func(pool *data.Dataset) (feature.Map, error) {
+			return poolingMap(m, g, pool, seed)
+		}}, nil
+	case m.Kernel != "":
+		var base kernel.Base
+		switch m.Kernel {
+		case "linear":
+			base = kernel.Linear{}
+		case "rbf":
+			base = kernel.RBF{Gamma: m.Gamma}
+		case "haar":
+			if g == nil {
+				return nil, inputErr(fmt.Errorf("%s: the Haar kernel needs a group: set group.kind", m.Name))
+			}
+			base = kernel.Linear{}
+			if m.Base == "rbf" {
+				base = kernel.RBF{Gamma: m.Gamma}
+			}
+		}
+		if m.Gamma == 0 && (m.Kernel == "rbf" || m.Base == "rbf" && m.Kernel == "haar") {
+			return nil, inputErr(fmt.Errorf("%s: gamma is 0: set gamma > 0 for the Gaussian kernel exp(-gamma ||x-z||^2)", m.Name))
+		}
+		if err := base.Validate(); err != nil {
+			return nil, inputErr(fmt.Errorf("%s: %w", m.Name, err))
+		}
+		km := &kernelMethod{spec: m, base: base}
+		if m.Kernel == "haar" {
+			km.group = g
+		}
+		return km, nil
+	}
+	return nil, inputErr(fmt.Errorf("%s: set features or kernel", m.Name))
+}
+
+// poolingMap draws the templates of m (seeded) and returns its CDF or moment pooling map.
+func poolingMap(m Method, g group.Action, pool *data.Dataset, seed uint64) (feature.Map, error) {
+	rng := rand.New(rand.NewPCG(seed, uint64(m.Templates)<<20|uint64(m.Bins)))
+	d := pool.Dim()
+	var tpl *mat.Dense
+	switch m.TemplateOf {
+	case "sphere":
+		tpl = feature.SphereTemplates(m.Templates, d, rng)
+	case "data":
+		var err error
+		if tpl, err = feature.DataTemplates(pool.X, m.Templates, rng); err != nil {
+			return nil, inputErr(err)
+		}
+	default:
+		tpl = feature.GaussianTemplates(m.Templates, d, m.Eps, rng)
+	}
+	// Interpolated rotations and zero-fill shifts lose norm: rescale every transformed
+	// template to its template's norm (FINDINGS.md). Permutations keep norms anyway.
+	if m.Features == "moments" {
+		return feature.NewMoments(tpl, g, feature.MomentOptions{Normalize: true, Rescale: true}), nil
+	}
+	opt := feature.CDFOptions{Bins: m.Bins, Eps: m.Eps, Normalize: true, Rescale: true}
+	if m.Thresholds == "range" {
+		opt.Thresholds = feature.RangeThresholds
+	}
+	c, err := feature.NewCDF(tpl, g, opt)
+	if err != nil {
+		return nil, inputErr(err)
+	}
+	return c, nil
+}
+
+// featureMethod computes a feature map of the pool and the test set once, then fits a
+// learner on the rows of each training draw.
+type featureMethod struct {
+	spec  Method
+	build func(pool *data.Dataset) (feature.Map, error)
+}
+
+func (f *featureMethod) Name() string { return f.spec.Name }
+
+func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
+	t0 := time.Now()
+	fm, err := f.build(pool)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := fm.(*feature.CDF); ok && f.spec.Thresholds == "range" {
+		// Range thresholds come from the projections of the pool (no labels used).
+		if err := c.Fit(ctx, pool.X, nil); err != nil {
+			return nil, err
+		}
+	}
+	fp, err := fm.Transform(ctx, pool.X, nil)
+	if err != nil {
+		return nil, err
+	}
+	ft, err := fm.Transform(ctx, test.X, nil)
+	if err != nil {
+		return nil, err
+	}
+	clk.Since("features", t0)
+	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+}
+
+type featureFitter struct {
+	spec         Method
+	fpool, ftest *mat.Dense
+	y            []int
+	k            int
+}
+
+func (f *featureFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
+	_, d := f.fpool.Dims()
+	x := mat.NewDense(len(idx), d, nil)
+	y := make([]int, len(idx))
+	for a, i := range idx {
+		copy(x.RawRowView(a), f.fpool.RawRowView(i))
+		y[a] = f.y[i]
+	}
+	t0 := time.Now()
+	if f.spec.Learner == "1nn" {
+		nn, err := learn.NewNN(x, y, f.k, rng)
+		if err != nil {
+			return nil, err
+		}
+		clk.Since("fit", t0)
+		t0 = time.Now()
+		defer clk.Since("predict", t0)
+		return nn.Predict(ctx, f.ftest)
+	}
+	m, err := learn.FitRLS(ctx, x, y, f.k, rlsOptions(f.spec))
+	if err != nil {
+		return nil, err
+	}
+	clk.Since("fit", t0)
+	t0 = time.Now()
+	defer clk.Since("predict", t0)
+	return m.Predict(ctx, f.ftest)
+}
+
+func rlsOptions(m Method) learn.RLSOptions {
+	if m.Lambda > 0 {
+		return learn.RLSOptions{Fixed: true, Lambda: m.Lambda}
+	}
+	return learn.RLSOptions{}
+}
+
+// kernelMethod fits a kernel learner on the Gram matrix of each training draw. For the
+// Haar kernel the kernel between every pair of orbits of pool and test samples is
+// tabulated once (exact, and cheap when the data fall into few orbits, as X_perm's
+// 32,768 sequences fall into 792 orbits of S_5); otherwise Gram matrices are computed per draw.
+type kernelMethod struct {
+	spec  Method
+	base  kernel.Base
+	group group.Action
+}
+
+func (k *kernelMethod) Name() string { return k.spec.Name }
+
+func (k *kernelMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
+	kf := &kernelFitter{spec: k.spec, base: k.base, group: k.group, pool: pool, test: test}
+	if k.group != nil {
+		t0 := time.Now()
+		np, _ := pool.X.Dims()
+		nt, _ := test.X.Dims()
+		all := mat.NewDense(np+nt, pool.Dim(), nil)
+		all.Slice(0, np, 0, pool.Dim()).(*mat.Dense).Copy(pool.X)
+		all.Slice(np, np+nt, 0, pool.Dim()).(*mat.Dense).Copy(test.X)
+		tab, err := kernel.NewOrbitTable(ctx, k.base, k.group, all)
+		if err != nil {
+			return nil, err
+		}
+		kf.table = tab
+		kf.testIdx = make([]int, nt)
+		for j := range kf.testIdx {
+			kf.testIdx[j] = np + j
+		}
+		clk.Since("gram", t0)
+	}
+	return kf, nil
+}
+
+type kernelFitter struct {
+	spec       Method
+	base       kernel.Base
+	group      group.Action
+	pool, test *data.Dataset
+	table      *kernel.OrbitTable
+	testIdx    []int
+}
+
+func (k *kernelFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
+	t0 := time.Now()
+	y := make([]int, len(idx))
+	for a, i := range idx {
+		y[a] = k.pool.Y[i]
+	}
+	var ktr *mat.SymDense
+	var kte *mat.Dense
+	var err error
+	if k.table != nil {
+		ktr, kte = k.table.SymGram(idx), k.table.Gram(k.testIdx, idx)
+	} else {
+		xtr := k.pool.Subset(idx).X
+		if ktr, err = kernel.SymGram(ctx, k.base, xtr); err != nil {
+			return nil, err
+		}
+		if kte, err = kernel.Gram(ctx, k.base, k.test.X, xtr); err != nil {
+			return nil, err
+		}
+	}
+	clk.Since("gram", t0)
+	nc := len(k.pool.Classes)
+	t0 = time.Now()
+	if k.spec.Learner == "1nn" {
+		diag := make([]float64, len(idx))
+		for a := range diag {
+			diag[a] = ktr.At(a, a)
+		}
+		nn, err := learn.NewKernelNN(diag, y, nc, rng)
+		if err != nil {
+			return nil, err
+		}
+		clk.Since("fit", t0)
+		t0 = time.Now()
+		defer clk.Since("predict", t0)
+		return nn.Predict(ctx, kte)
+	}
+	m, err := learn.FitKernelRLS(ctx, ktr, y, nc, rlsOptions(k.spec))
+	if err != nil {
+		return nil, err
+	}
+	clk.Since("fit", t0)
+	t0 = time.Now()
+	defer clk.Since("predict", t0)
+	return m.Predict(ctx, kte)
+}

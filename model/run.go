@@ -1,0 +1,30 @@
+package model
+
+import (
+	"context"
+
+	"gitui/core/eval"
+)
+
+// RunOptions are the run-time settings that are not part of a Spec.
+type RunOptions struct {
+	DataDir string // directory holding mnist/, fashion-mnist/ (resolved by the caller)
+	Quick   bool   // informative only: presets already hold their quick variant
+}
+
+// Start validates spec, builds the engine objects (data, group, methods) and runs its
+// protocol in background goroutines. It returns at once with the event channel: Progress,
+// Point, Matrix and Log events, and exactly one final eval.Done holding the (possibly
+// partial) outcome, after which the channel is closed. Cancelling ctx stops the run
+// promptly (finished cells are kept in Done.Outcome, Done.Err is context.Canceled).
+// A spec or data error is reported as Done.Err before any other event; its message is one
+// line naming the problem and the fix.
+func Start(ctx context.Context, spec *Spec, opts RunOptions) <-chan eval.Event {
+	ch := make(chan eval.Event, 64)
+	go func() {
+		defer close(ch)
+		out, err := run(ctx, spec, opts, ch)
+		ch <- eval.Done{Outcome: out, Err: err}
+	}()
+	return ch
+}

@@ -1,0 +1,173 @@
+// Package presets holds the named experiments that reproduce the papers' figures and tables:
+// one function per figure, each with a quick variant (under a minute on 2 cores) and a full
+// variant (what the README's results table reports).
+package presets
+
+import (
+	"fmt"
+	"sort"
+
+	"gitui/model"
+)
+
+// All returns every preset, sorted by name.
+func All() []model.Preset {
+	ps := []model.Preset{
+		{Name: "xperm-curve", Summary: "Mroueh et al. Fig. 1/5: X_perm accuracy vs training size; raw, bag-of-words, CDF(n,m), Haar-kernel RLS", Build: XPermCurve},
+		{Name: "xperm-group-size", Summary: "Mroueh et al. Fig. 4 left: X_perm accuracy vs |G| (sampled permutations), CDF RLS", Build: XPermGroupSize},
+		{Name: "xperm-bins-templates", Summary: "Mroueh et al. Fig. 4 right: X_perm accuracy vs bins n and templates m", Build: XPermBinsTemplates},
+		{Name: "mnist-cdf", Summary: "Mroueh et al. Fig. 2: MNIST CDF features (templates rotated +-20 deg, shifted 3 px) vs training size, bins, templates", Build: MNISTCDF},
+		{Name: "kernel-approx", Summary: "Mroueh et al. Theorem 1/2: <Phi(x),Phi(z)> vs s - d_G(x,z), error vs templates m", Build: KernelApprox},
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
+	return ps
+}
+
+// Lookup returns the preset called name, or an error listing the known names.
+func Lookup(name string) (model.Preset, error) {
+	var names []string
+	for _, p := range All() {
+		if p.Name == name {
+			return p, nil
+		}
+		names = append(names, p.Name)
+	}
+	return model.Preset{}, fmt.Errorf("unknown preset %q: use one of %v (or a spec file ending in .json/.yaml)", name, names)
+}
+
+func finish(s *model.Spec) *model.Spec {
+	if err := s.Validate(); err != nil {
+		panic("presets: " + s.Name + ": " + err.Error())
+	}
+	return s
+}
+
+// xpermGroup is the full symmetric group S_5 acting on the 5 blocks of an X_perm sequence.
+var xpermGroup = model.GroupSpec{Kind: "permutation"}
+
+// XPermCurve is Fig. 1 (and 5) of Mroueh et al.: accuracy vs training size on X_perm for raw,
+// bag-of-words and CDF(n,m) features and for the Haar-integration kernel (Gaussian base),
+// all with RLS (lambda by leave-one-out), balanced training draws, tested on held-out sequences.
+func XPermCurve(quick bool) *model.Spec {
+	s := &model.Spec{
+		Name:     "xperm-curve",
+		Protocol: model.ProtocolCurve,
+		Data:     model.DataSpec{Name: "xperm", TestSize: 8000},
+		Group:    xpermGroup,
+		Methods: []model.Method{
+			{Features: "raw"},
+			{Features: "bow"},
+			{Features: "cdf", Bins: 5, Templates: 5},
+			{Features: "cdf", Bins: 25, Templates: 25},
+			{Features: "cdf", Bins: 25, Templates: 100},
+			{Kernel: "haar", Base: "rbf", Gamma: 2.5},
+		},
+		Sizes:   []int{10, 20, 50, 100, 200, 500, 1000, 2000, 4000},
+		Repeats: 100,
+		Seed:    1,
+	}
+	if quick {
+		s.Name = "xperm-curve"
+		s.Data.TestSize = 2000
+		s.Methods = []model.Method{s.Methods[0], s.Methods[1], s.Methods[3], s.Methods[5]}
+		s.Sizes = []int{20, 100, 500}
+		s.Repeats = 3
+	}
+	return finish(s)
+}
+
+// XPermGroupSize is Fig. 4 (left) of Mroueh et al.: CDF(25,25) RLS on X_perm with the
+// templates transformed by a seeded sample of |G| permutations of S_5, at 500 training sequences.
+func XPermGroupSize(quick bool) *model.Spec {
+	s := &model.Spec{
+		Name:       "xperm-group-size",
+		Protocol:   model.ProtocolGroupSize,
+		Data:       model.DataSpec{Name: "xperm", TestSize: 8000},
+		Group:      xpermGroup,
+		Methods:    []model.Method{{Features: "cdf", Bins: 25, Templates: 25}},
+		Sizes:      []int{500},
+		GroupSizes: []int{1, 2, 5, 10, 20, 40, 60, 120},
+		Repeats:    20,
+		Seed:       1,
+	}
+	if quick {
+		s.Data.TestSize = 2000
+		s.GroupSizes = []int{1, 10, 120}
+		s.Repeats = 3
+	}
+	return finish(s)
+}
+
+// XPermBinsTemplates is Fig. 4 (right) of Mroueh et al.: CDF(n,m) RLS on X_perm over a grid
+// of bins n and templates m, full S_5, at 500 training sequences.
+func XPermBinsTemplates(quick bool) *model.Spec {
+	s := &model.Spec{
+		Name:     "xperm-bins-templates",
+		Protocol: model.ProtocolGrid,
+		Data:     model.DataSpec{Name: "xperm", TestSize: 8000},
+		Group:    xpermGroup,
+		Methods:  []model.Method{{Features: "cdf", Bins: 25, Templates: 25}},
+		Grid:     &model.GridSpec{Bins: []int{1, 2, 5, 10, 25, 50}, Templates: []int{1, 5, 10, 25, 50, 100}, Size: 500},
+		Repeats:  20,
+		Seed:     1,
+	}
+	if quick {
+		s.Data.TestSize = 2000
+		s.Grid = &model.GridSpec{Bins: []int{2, 10, 25}, Templates: []int{5, 25}, Size: 500}
+		s.Repeats = 3
+	}
+	return finish(s)
+}
+
+// mnistGroup is 9 rotations in [-20, 20] degrees times the 49 shifts of at most 3 pixels
+// (zero fill): |G| = 441, acting on the templates (Mroueh et al. Sec. 5, MNIST).
+var mnistGroup = model.GroupSpec{Kind: "rotation+shift", Radius: 3, Angles: &model.AngleSpec{From: -20, To: 20, Count: 9}}
+
+// MNISTCDF is Fig. 2 of Mroueh et al.: MNIST accuracy vs training size (up to 1000 digits
+// per class) for raw pixels and CDF features, tested on the 10,000 official test digits;
+// plus a bins x templates grid at 1000 training digits.
+func MNISTCDF(quick bool) *model.Spec {
+	s := &model.Spec{
+		Name:     "mnist-cdf",
+		Protocol: model.ProtocolCurve,
+		Data:     model.DataSpec{Name: "mnist"},
+		Group:    mnistGroup,
+		Methods: []model.Method{
+			{Features: "raw"},
+			{Features: "cdf", Bins: 25, Templates: 100, TemplateOf: "gaussian"},
+			{Features: "cdf", Bins: 10, Templates: 300, TemplateOf: "gaussian"},
+			{Features: "cdf", Bins: 5, Templates: 1000, TemplateOf: "gaussian"},
+		},
+		Sizes:   []int{100, 200, 500, 1000, 2000, 5000, 10000},
+		Repeats: 5,
+		Grid:    &model.GridSpec{Bins: []int{5, 10, 25}, Templates: []int{50, 100, 300}, Size: 1000},
+		Seed:    1,
+	}
+	if quick {
+		s.Data.Pool = 2000
+		s.Data.TestSize = 2000
+		s.Methods = []model.Method{{Features: "raw"}, {Features: "cdf", Bins: 10, Templates: 30, TemplateOf: "gaussian"}}
+		s.Sizes = []int{100, 500, 2000}
+		s.Repeats = 2
+		s.Grid = nil
+	}
+	return finish(s)
+}
+
+// KernelApprox checks Theorem 1 of Mroueh et al.: over random pairs of unit-norm X_perm
+// sequences, <Phi(x),Phi(z)> (CDF features, n = 25 bins, templates uniform on the sphere,
+// full S_5) against s - d_G(x,z), for a growing number of templates m.
+func KernelApprox(quick bool) *model.Spec {
+	s := &model.Spec{
+		Name:     "kernel-approx",
+		Protocol: model.ProtocolApprox,
+		Data:     model.DataSpec{Name: "xperm"},
+		Group:    xpermGroup,
+		Approx:   &model.ApproxSpec{Pairs: 200, Templates: []int{10, 30, 100, 300, 1000, 3000, 10000}, Bins: 25},
+		Seed:     1,
+	}
+	if quick {
+		s.Approx.Templates = []int{10, 100, 1000}
+	}
+	return finish(s)
+}
