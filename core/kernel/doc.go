@@ -20,7 +20,8 @@
 // orbits of a pool so that every draw's Gram matrix is a lookup (X_perm: 792 orbits).
 // [HaarGramExact] evaluates the double mean term by term, for any set of
 // transformations (local shifts, rotation ranges) and as the reference in tests.
-// With a linear k0 on X_perm the Haar kernel equals <bow x, bow z>/5 (FINDINGS.md).
+// A linear k0 factorises for any set, K(x, z) = <mean_g g·x, mean_g g·z>, and the
+// builders then use [OrbitMeans]; on X_perm this is <bow x, bow z>/5 (FINDINGS.md).
 //
 // [MinEigen] returns the smallest eigenvalue of a symmetric Gram matrix.
 //

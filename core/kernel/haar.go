@@ -52,11 +52,34 @@ func checkHaar(fn string, k0 Base, G group.Action, X, Z *mat.Dense, needGroup bo
 // X rows against the stacked orbits of a block of Z rows, then k0 elementwise and a mean
 // over each z's |G| columns; blocks are spread over GOMAXPROCS goroutines.
 //
-// HaarGram returns an error if G fails [group.CheckGroup] (it is not closed, as local
+// For a [Linear] k0 the double mean factorises for any finite set G, group or not,
+//
+//	K_ij = <mean_g g·x_i, mean_g g·z_j>,
+//
+// and HaarGram computes the orbit means ([OrbitMeans]) and their linear Gram matrix
+// instead (n·|G|·d + 2·n·m·d flops).
+//
+// HaarGram returns an error if k0 is not Linear and G fails [group.CheckGroup] (it is not closed, as local
 // shifts, rotations and subsets are not: use [HaarGramExact]), k0.Validate()'s error,
 // an error wrapping [ErrGramTooLarge], or ctx.Err(). It panics if X, Z and G disagree on d.
 // Work: about 2·u·v·|G|·d flops for u and v distinct orbits, plus n·|G| + m·|G| actions.
 func HaarGram(ctx context.Context, k0 Base, G group.Action, X, Z *mat.Dense) (*mat.Dense, error) {
+	if _, ok := k0.(Linear); ok {
+		if err := checkHaar("HaarGram", k0, G, X, Z, false); err != nil {
+			return nil, err
+		}
+		mx, err := OrbitMeans(ctx, G, X)
+		if err != nil {
+			return nil, err
+		}
+		mz := mx
+		if Z != X {
+			if mz, err = OrbitMeans(ctx, G, Z); err != nil {
+				return nil, err
+			}
+		}
+		return Gram(ctx, Linear{}, mx, mz)
+	}
 	if err := checkHaar("HaarGram", k0, G, X, Z, true); err != nil {
 		return nil, err
 	}
@@ -100,11 +123,22 @@ func HaarGram(ctx context.Context, k0 Base, G group.Action, X, Z *mat.Dense) (*m
 // HaarSymGram returns the n×n Haar-integration kernel matrix of the rows of X for a
 // finite group G (see [HaarGram]), computed once per pair of distinct orbits (upper
 // triangle) and mirrored, so RawSymmetric().Data holds the full matrix. It is
-// NewOrbitTable(ctx, k0, G, X).SymGram(0..n-1); errors and panics as in [HaarGram].
+// NewOrbitTable(ctx, k0, G, X).SymGram(0..n-1), except for a [Linear] k0, which takes
+// the orbit-mean path of [HaarGram] for any set G. Errors and panics as in [HaarGram].
 func HaarSymGram(ctx context.Context, k0 Base, G group.Action, X *mat.Dense) (*mat.SymDense, error) {
 	n, _ := X.Dims()
 	if err := checkSize(n, n); err != nil {
 		return nil, err
+	}
+	if _, ok := k0.(Linear); ok {
+		if err := checkHaar("HaarSymGram", k0, G, X, nil, false); err != nil {
+			return nil, err
+		}
+		mx, err := OrbitMeans(ctx, G, X)
+		if err != nil {
+			return nil, err
+		}
+		return SymGram(ctx, Linear{}, mx)
 	}
 	t, err := NewOrbitTable(ctx, k0, G, X)
 	if err != nil {
@@ -323,6 +357,43 @@ func HaarGramExact(ctx context.Context, k0 Base, G group.Action, X, Z *mat.Dense
 				}
 			}
 			row[j] = s * inv
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// OrbitMeans returns the n×d matrix of orbit means of the rows of X (n×d),
+//
+//	M_i = 1/|G| · sum_{g in G} g·x_i,
+//
+// for any finite set G; with it the linear Haar kernel is K_ij = <M_i, M_j'>. Rows are
+// spread over GOMAXPROCS goroutines; it returns ctx.Err() if cancelled and panics if X
+// does not have G.Dim() columns.
+func OrbitMeans(ctx context.Context, G group.Action, X *mat.Dense) (*mat.Dense, error) {
+	n, d := X.Dims()
+	if d != G.Dim() {
+		panic(fmt.Sprintf("kernel: OrbitMeans: X has %d columns, %s acts on %d", d, G.Name(), G.Dim()))
+	}
+	out := mat.NewDense(n, d, nil)
+	g := G.Len()
+	inv := 1 / float64(g)
+	bs := rowBlock(n)
+	err := parallelBlocks(ctx, (n+bs-1)/bs, func(b int) {
+		tmp := make([]float64, d)
+		for i := b * bs; i < min((b+1)*bs, n); i++ {
+			x, m := X.RawRowView(i), out.RawRowView(i)
+			for h := range g {
+				G.Apply(tmp, x, h)
+				for j, v := range tmp {
+					m[j] += v
+				}
+			}
+			for j := range m {
+				m[j] *= inv
+			}
 		}
 	})
 	if err != nil {

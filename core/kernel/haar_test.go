@@ -193,6 +193,9 @@ func TestHaarRejectsNonGroups(t *testing.T) {
 	X := randDense(rng, 5, 36)
 	for _, G := range []group.Action{group.LocalShifts(6, 6, 1), group.Rotations(6, 6, group.AngleRange(-10, 10, 3))} {
 		_, err := HaarGram(ctx, RBF{Gamma: 1}, G, X, X)
+		if _, err := HaarSymGram(ctx, Poly{Gamma: 1, Degree: 2}, G, X); err == nil {
+			t.Errorf("%s: HaarSymGram accepted a non-group", G.Name())
+		}
 		if err == nil || !strings.Contains(err.Error(), "HaarGramExact") || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: err = %v, want a one-line error pointing to HaarGramExact", G.Name(), err)
 		}
@@ -227,6 +230,21 @@ func TestHaarExactLinearNonGroup(t *testing.T) {
 			}
 		}
 		return m
+	}
+	// HaarGram takes this orbit-mean path for a linear base, also for non-groups.
+	fast, err := HaarGram(context.Background(), Linear{}, G, X, Z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := relErr(fast, K); e > 1e-12 {
+		t.Errorf("HaarGram linear on local shifts vs definition: %g", e)
+	}
+	sym, err := HaarSymGram(context.Background(), Linear{}, G, X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := relErr(sym, mustExact(t, Linear{}, G, X, X)); e > 1e-12 {
+		t.Errorf("HaarSymGram linear on local shifts vs definition: %g", e)
 	}
 	for i := range 4 {
 		for j := range 3 {
@@ -287,4 +305,13 @@ func TestOrbitTableXPerm(t *testing.T) {
 		t.Errorf("table SymGram vs direct: %g", e)
 	}
 	mustPanic(t, "index", "outside", func() { tab.Gram([]int{32768}, cols) })
+}
+
+func mustExact(t *testing.T, k Base, G group.Action, X, Z *mat.Dense) *mat.Dense {
+	t.Helper()
+	K, err := HaarGramExact(context.Background(), k, G, X, Z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return K
 }
