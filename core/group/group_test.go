@@ -557,6 +557,22 @@ func TestCanonicalXPerm(t *testing.T) {
 	if len(classOfBag) != 792 {
 		t.Fatalf("%d bags", len(classOfBag))
 	}
+	// The block-sorting shortcut of the full S_5 equals the generic search over all
+	// 120 elements (Select hides the shortcut), on a random subset of rows.
+	rng := rand.New(rand.NewPCG(30, 31))
+	var sub [][]float64
+	for range 500 {
+		sub = append(sub, seqs[rng.IntN(len(seqs))])
+	}
+	all := make([]int, 120)
+	for i := range all {
+		all[i] = i
+	}
+	r1, c1, _ := Canonical(context.Background(), g, denseFromRows(sub))
+	r2, c2, _ := Canonical(context.Background(), Select(g, all), denseFromRows(sub))
+	if !slices.Equal(c1, c2) || !slices.Equal(r1.RawMatrix().Data, r2.RawMatrix().Data) {
+		t.Error("block sorting and generic search disagree")
+	}
 }
 
 func TestCanonicalTransformedRows(t *testing.T) {

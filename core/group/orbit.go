@@ -52,7 +52,8 @@ func ApplyRows(a Action, X *mat.Dense, i int) *mat.Dense {
 // (for a set that is not a group the forms are still computed but do not identify
 // orbits). reps holds the distinct canonical forms in order of first appearance, one
 // per row, and class[r] is the row of reps that X[r] maps to; -0 and +0 count as equal.
-// Canonical costs |G| applications per row, spread over GOMAXPROCS goroutines; it checks
+// Canonical costs |G| applications per row (the full symmetric group of [Permutations]
+// instead sorts the blocks), spread over GOMAXPROCS goroutines; it checks
 // ctx once per block of rows and returns ctx.Err() if cancelled. It panics if X does not
 // have a.Dim() columns.
 func Canonical(ctx context.Context, a Action, X *mat.Dense) (reps *mat.Dense, class []int, err error) {
@@ -61,6 +62,8 @@ func Canonical(ctx context.Context, a Action, X *mat.Dense) (reps *mat.Dense, cl
 		panic(fmt.Sprintf("group: Canonical: X has %d columns, %s acts on %d", d, a.Name(), a.Dim()))
 	}
 	canon := mat.NewDense(n, d, nil)
+	// Actions that know their orbits' minimum directly (the full S_L) skip the search.
+	c, fast := a.(interface{ canonicalInto(dst, x []float64) bool })
 	const block = 64
 	var next int
 	var mu sync.Mutex
@@ -90,6 +93,9 @@ func Canonical(ctx context.Context, a Action, X *mat.Dense) (reps *mat.Dense, cl
 				for r := lo; r < min(lo+block, n); r++ {
 					best := canon.RawRowView(r)
 					x := X.RawRowView(r)
+					if fast && c.canonicalInto(best, x) {
+						continue
+					}
 					a.Apply(best, x, 0)
 					for i := 1; i < a.Len(); i++ {
 						a.Apply(tmp, x, i)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sort"
 )
 
 // maxFullPerm bounds L! for the full symmetric group: S_9 has 362,880 elements.
@@ -135,4 +136,26 @@ func (g *BlockPerm) ApplyInverse(dst, x []float64, i int) {
 	for l, s := range g.perms[i] {
 		copy(dst[s*a:(s+1)*a], x[l*a:(l+1)*a])
 	}
+}
+
+// canonicalInto writes the lexicographically smallest element of the orbit of x into
+// dst when the set is the full group S_L: the blocks of x sorted in increasing
+// lexicographic order, O(L log L · A) instead of L!·d. It reports false (and writes
+// nothing) for a sampled subset.
+func (g *BlockPerm) canonicalInto(dst, x []float64) bool {
+	if !g.full {
+		return false
+	}
+	a := g.a
+	order := make([]int, g.l)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		return lexLess(x[order[i]*a:(order[i]+1)*a], x[order[j]*a:(order[j]+1)*a])
+	})
+	for l, s := range order {
+		copy(dst[l*a:(l+1)*a], x[s*a:(s+1)*a])
+	}
+	return true
 }
