@@ -40,7 +40,7 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 		if g == nil {
 			return nil, inputErr(fmt.Errorf("kernel-approx needs a group: set group.kind"))
 		}
-		a := &eval.Approx{X: pool.X, G: g, Pairs: spec.Approx.Pairs, Templates: spec.Approx.Templates, Bins: spec.Approx.Bins, Seed: spec.Seed}
+		a := &eval.Approx{X: pool.X, G: g, Pairs: spec.Approx.Pairs, Templates: spec.Approx.Templates, Bins: spec.Approx.Bins, Seed: spec.Seed, Antithetic: spec.Approx.Antithetic}
 		return a.Run(ctx, ch)
 	}
 	p := &eval.Protocol{Pool: pool, Test: test, Repeats: spec.Repeats, Sampling: drawMode(spec.Sampling), Seed: spec.Seed}

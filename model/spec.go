@@ -100,6 +100,8 @@ type ApproxSpec struct {
 	Pairs     int   `json:"pairs" yaml:"pairs"`
 	Templates []int `json:"templates" yaml:"templates"`
 	Bins      int   `json:"bins" yaml:"bins"`
+	// Antithetic draws the sphere templates in pairs (t, -t) (see eval.Approx).
+	Antithetic bool `json:"antithetic,omitempty" yaml:"antithetic,omitempty"`
 }
 
 // Clone returns a deep copy of s.
@@ -227,5 +229,5 @@ var optionalKeys = []string{
 	"description", "sizes", "repeats", "sampling", "grid", "group_sizes", "approx",
 	"path", "test_path", "pool", "test_size", "normalize", "radius", "angles", "size",
 	"name", "features", "kernel", "base", "gamma", "learner", "lambda", "bins", "templates",
-	"template_kind", "eps", "thresholds", "from", "to", "count", "pairs",
+	"template_kind", "eps", "thresholds", "from", "to", "count", "pairs", "antithetic",
 }
