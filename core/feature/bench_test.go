@@ -67,6 +67,9 @@ func mnistGroup(g int) group.Action {
 func BenchmarkCDFFeatures(b *testing.B) {
 	for _, c := range []struct{ n, m, g int }{{1000, 100, 441}, {10000, 100, 441}} {
 		b.Run(fmt.Sprintf("n=%d/m=%d/G=%d", c.n, c.m, c.g), func(b *testing.B) {
+			if c.n > 1000 && testing.Short() {
+				b.Skip("n > 1000 skipped under -short (pure Go takes about a minute)")
+			}
 			rng := rand.New(rand.NewPCG(1, 1))
 			x, src := benchImages(b, c.n, rng)
 			tmpl, err := DataTemplates(x, c.m, rng)
@@ -96,4 +99,22 @@ func BenchmarkCDFFeatures(b *testing.B) {
 			b.Logf("%s, %s data", linalg.BLAS(), src)
 		})
 	}
+}
+
+// BenchmarkCDFPool times the fused pooling kernel alone on one core: 441 projections
+// spread like unit-norm MNIST projections (about [-0.2, 0.9]) into 51 thresholds.
+func BenchmarkCDFPool(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	p := make([]float32, 441*1000)
+	for i := range p {
+		p[i] = float32(rng.Float64()*1.1 - 0.2)
+	}
+	dst := make([]float64, 51)
+	hist := make([]int32, 4*52)
+	for b.Loop() {
+		for j := 0; j < len(p); j += 441 {
+			cdfPool(dst, p[j:j+441], -1, 25, 0.1, 0.07, hist)
+		}
+	}
+	b.ReportMetric(float64(len(p))*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gproj/s")
 }

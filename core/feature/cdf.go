@@ -239,7 +239,8 @@ func (c *CDF) TransformTimed(ctx context.Context, x *mat.Dense, progress func(do
 //	dst[k] = wk · #{ i : p[i] <= a + k/invb },   wk = wEnd for k = 0, K-1, else w.
 //
 // p[i] <= a + k/invb  ⇔  k >= ceil((p[i]-a)·invb), so each projection increments one
-// histogram bin q = ceil((p-a)·invb) clipped to [0, K] (K: above every threshold) and a
+// histogram bin q = ceil((p-a)·invb) clipped to [0, K] (K: above every threshold; the
+// clip is applied to the argument, branch-free, before ceil) and a
 // cumulative sum gives the counts. Four interleaved histograms break the store-to-load
 // dependency when consecutive projections fall in the same bin. hist needs 4(K+1) entries.
 func cdfPool(dst []float64, p []float32, a, invb, w, wEnd float64, hist []int32) {
@@ -248,20 +249,16 @@ func cdfPool(dst []float64, p []float32, a, invb, w, wEnd float64, hist []int32)
 	h := hist[:4*H]
 	clear(h)
 	h0, h1, h2, h3 := h[:H], h[H:2*H], h[2*H:3*H], h[3*H:]
-	last := float64(K - 1)
+	kf := float64(K)
 	bin := func(v float32) int {
 		t := (float64(v) - a) * invb
-		if !(t > 0) { // also NaN
-			return 0
+		if !(t >= 0) { // also NaN
+			t = 0
 		}
-		if t > last {
-			return K
+		if t > kf {
+			t = kf
 		}
-		q := int(t)
-		if float64(q) < t {
-			q++
-		}
-		return q
+		return int(math.Ceil(t))
 	}
 	i := 0
 	for ; i+4 <= len(p); i += 4 {
@@ -282,3 +279,11 @@ func cdfPool(dst []float64, p []float32, a, invb, w, wEnd float64, hist []int32)
 	acc += h0[K-1] + h1[K-1] + h2[K-1] + h3[K-1]
 	dst[K-1] = float64(acc) * wEnd
 }
+
+var (
+	_ Map    = (*CDF)(nil)
+	_ Fitter = (*CDF)(nil)
+	_ Map    = (*Moments)(nil)
+	_ Map    = Raw{}
+	_ Map    = BagOfWords{}
+)

@@ -22,6 +22,13 @@ type Map interface {
 	Transform(ctx context.Context, x *mat.Dense, progress func(done, total int)) (*mat.Dense, error)
 }
 
+// Fitter is implemented by maps that set parameters from the training inputs (never
+// the labels) and must be fitted before Transform: [CDF] with RangeThresholds. Fit
+// returns ctx.Err() undecorated when cancelled.
+type Fitter interface {
+	Fit(ctx context.Context, x *mat.Dense, progress func(done, total int)) error
+}
+
 // Raw is the identity feature map Φ(x) = x (the "raw" baseline).
 type Raw struct{}
 

@@ -171,3 +171,21 @@ func TestOrbitDistance(t *testing.T) {
 	}
 	assertPanics(t, "orbit distance length", func() { OrbitDistance(x[:9], z, c) })
 }
+
+func TestCompactColumns(t *testing.T) {
+	// 2×5 matrix; column 1 is zero in a, column 3 is zero in the inputs.
+	a := []float32{1, 0, 2, 3, 4, 5, 0, 6, 7, 8}
+	keep := compactColumns(a, 5, []bool{true, true, true, false, true})
+	if len(keep) != 3 || keep[0] != 0 || keep[1] != 2 || keep[2] != 4 {
+		t.Fatalf("keep %v, want [0 2 4]", keep)
+	}
+	want := []float32{1, 2, 4, 5, 6, 8}
+	for i, v := range want {
+		if a[i] != v {
+			t.Fatalf("compacted %v, want %v", a[:6], want)
+		}
+	}
+	if k := compactColumns([]float32{0, 0}, 2, []bool{true, true}); len(k) != 1 {
+		t.Errorf("all-zero block keeps %v, want one column", k)
+	}
+}

@@ -131,12 +131,20 @@ func (p *projector) run(ctx context.Context, x *mat.Dense, progress func(done, t
 	tm.Workers = workers
 	var rowWall time.Duration
 	defer func() { tm.split(rowWall, projNanos.Load(), poolNns.Load()) }()
+	xSupport := columnSupport(x)
 	tg := make([]float32, min(p.tmplBlock, m)*G*d)
 	for j0 := 0; j0 < m; j0 += p.tmplBlock {
 		j1 := min(j0+p.tmplBlock, m)
 		t0 := time.Now()
 		if err := p.transformed(ctx, tg[:(j1-j0)*G*d], j0, j1); err != nil {
 			return tm, err
+		}
+		// Coordinates that are zero in every input or in every transformed template of
+		// the block add exact zeros to every projection: drop them from the GEMM.
+		keep := compactColumns(tg[:(j1-j0)*G*d], d, xSupport)
+		k := len(keep)
+		if k == d {
+			keep = nil
 		}
 		t1 := time.Now()
 		tm.Templates += t1.Sub(t0)
@@ -145,7 +153,7 @@ func (p *projector) run(ctx context.Context, x *mat.Dense, progress func(done, t
 			defer func() { free <- ws }()
 			nr := hi - lo
 			t0 := time.Now()
-			xb := linalg.RowsToFloat32(ws.xb, x, lo, hi, p.normalize)
+			xb := rowsToFloat32(ws.xb, x, lo, hi, keep, p.normalize)
 			for c0 := j0; c0 < j1; c0 += chunk {
 				if err := ctx.Err(); err != nil {
 					return err
@@ -154,8 +162,8 @@ func (p *projector) run(ctx context.Context, x *mat.Dense, progress func(done, t
 				cols := (c1 - c0) * G
 				proj := ws.proj[:nr*cols]
 				blas32.Gemm(blas.NoTrans, blas.Trans, 1,
-					blas32.General{Rows: nr, Cols: d, Stride: d, Data: xb},
-					blas32.General{Rows: cols, Cols: d, Stride: d, Data: tg[(c0-j0)*G*d : (c1-j0)*G*d]},
+					blas32.General{Rows: nr, Cols: k, Stride: k, Data: xb},
+					blas32.General{Rows: cols, Cols: k, Stride: k, Data: tg[(c0-j0)*G*k : (c1-j0)*G*k]},
 					0, blas32.General{Rows: nr, Cols: cols, Stride: cols, Data: proj})
 				t1 := time.Now()
 				projNanos.Add(int64(t1.Sub(t0)))
@@ -208,4 +216,77 @@ func (p *projector) transformed(ctx context.Context, dst []float32, j0, j1 int) 
 		}
 		return nil
 	})
+}
+
+// columnSupport reports which columns of x hold a non-zero entry.
+func columnSupport(x *mat.Dense) []bool {
+	raw := x.RawMatrix()
+	sup := make([]bool, raw.Cols)
+	for i := range raw.Rows {
+		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+			if v != 0 {
+				sup[j] = true
+			}
+		}
+	}
+	return sup
+}
+
+// compactColumns finds the columns c with xSupport[c] and a non-zero entry in some row of
+// the row-major r×d matrix a, compacts a in place to those k columns (row-major r×k in
+// a[:r·k]) and returns their indices (at least one: column 0 when none qualifies, so the
+// products are still exact zeros).
+func compactColumns(a []float32, d int, xSupport []bool) []int {
+	r := len(a) / d
+	sup := make([]bool, d)
+	for i := range r {
+		for c, v := range a[i*d : (i+1)*d] {
+			if v != 0 {
+				sup[c] = true
+			}
+		}
+	}
+	var keep []int
+	for c := range d {
+		if sup[c] && xSupport[c] {
+			keep = append(keep, c)
+		}
+	}
+	if len(keep) == 0 {
+		keep = []int{0}
+	}
+	if len(keep) == d {
+		return keep
+	}
+	k := len(keep)
+	for i := range r { // forward in place: i·k + l <= i·d + keep[l]
+		row := a[i*d : (i+1)*d]
+		for l, c := range keep {
+			a[i*k+l] = row[c]
+		}
+	}
+	return keep
+}
+
+// rowsToFloat32 converts rows [lo, hi) of x to a dense float32 block of the columns keep
+// (all columns if keep is nil), each row divided by its full Euclidean norm if unit.
+func rowsToFloat32(dst []float32, x *mat.Dense, lo, hi int, keep []int, unit bool) []float32 {
+	if keep == nil {
+		return linalg.RowsToFloat32(dst, x, lo, hi, unit)
+	}
+	k := len(keep)
+	for i := lo; i < hi; i++ {
+		row := x.RawRowView(i)
+		scale := 1.0
+		if unit {
+			if ss := sqNorm(row); ss > 0 {
+				scale = 1 / math.Sqrt(ss)
+			}
+		}
+		out := dst[(i-lo)*k : (i-lo+1)*k]
+		for l, c := range keep {
+			out[l] = float32(row[c] * scale)
+		}
+	}
+	return dst[:(hi-lo)*k]
 }
