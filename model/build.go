@@ -179,7 +179,8 @@ func BuildGroup(g GroupSpec, shape []int, seed uint64) (group.Action, error) {
 		case "rotation":
 			a = group.Rotations(h, w, group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count))
 		case "rotation+shift":
-			a = group.Product(group.Rotations(h, w, group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count)), group.LocalShifts(h, w, g.Radius))
+			// Rotate, then shift (as the numpy peer does): Product(a, b) applies b first.
+			a = group.Product(group.LocalShifts(h, w, g.Radius), group.Rotations(h, w, group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count)))
 		}
 	default:
 		return nil, inputErr(fmt.Errorf("group.kind %q is unknown: use one of %v", g.Kind, GroupKinds))

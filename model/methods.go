@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -210,14 +211,61 @@ func (k *kernelMethod) Prepare(ctx context.Context, pool, test *data.Dataset, cl
 		if err != nil {
 			return nil, err
 		}
+		clk.Since("gram", t0)
+		if k.spec.Learner == "rls" && tab.NumOrbits() < np {
+			// Few orbits (X_perm: 792 under S_5): K = P T Pᵀ with P the orbit indicator,
+			// so with T = L Lᵀ the rows of L are exact features of the kernel, and primal RLS
+			// on them solves the same problem as dual RLS on K at the cost of a u×u problem.
+			f, err := orbitFeatures(tab, np, nt)
+			if err != nil {
+				return nil, err
+			}
+			return &featureFitter{spec: k.spec, fpool: f.Slice(0, np, 0, f.RawMatrix().Cols).(*mat.Dense),
+				ftest: f.Slice(np, np+nt, 0, f.RawMatrix().Cols).(*mat.Dense), y: pool.Y, k: len(pool.Classes)}, nil
+		}
 		kf.table = tab
 		kf.testIdx = make([]int, nt)
 		for j := range kf.testIdx {
 			kf.testIdx[j] = np + j
 		}
-		clk.Since("gram", t0)
 	}
 	return kf, nil
+}
+
+// orbitFeatures factors the orbit kernel table T = V diag(e) Vᵀ and returns, for each of
+// the np+nt samples, the row of V diag(sqrt(e)) of its orbit (eigenvalues below
+// 1e-12 e_max, rounding noise of a PSD kernel, are dropped), so that <f(x), f(z)> = K(x, z).
+func orbitFeatures(tab *kernel.OrbitTable, np, nt int) (*mat.Dense, error) {
+	t, _ := tab.Orbits()
+	var eig mat.EigenSym
+	if !eig.Factorize(t, true) {
+		return nil, fmt.Errorf("eigendecomposition of the %d-orbit kernel table failed", t.SymmetricDim())
+	}
+	e := eig.Values(nil)
+	var v mat.Dense
+	eig.VectorsTo(&v)
+	emax := e[len(e)-1]
+	var keep []int
+	for i, ei := range e {
+		if ei > 1e-12*emax {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("the orbit kernel table is zero: check gamma")
+	}
+	u := t.SymmetricDim()
+	l := mat.NewDense(u, len(keep), nil)
+	for a := 0; a < u; a++ {
+		for b, i := range keep {
+			l.Set(a, b, v.At(a, i)*math.Sqrt(e[i]))
+		}
+	}
+	f := mat.NewDense(np+nt, len(keep), nil)
+	for i := 0; i < np+nt; i++ {
+		copy(f.RawRowView(i), l.RawRowView(tab.Class(i)))
+	}
+	return f, nil
 }
 
 type kernelFitter struct {
