@@ -3,10 +3,10 @@ package learn
 import (
 	"context"
 	"fmt"
-	"runtime"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
+
+	"gitui/core/linalg"
 )
 
 // Classifier is a trained k-class classifier.
@@ -160,50 +160,9 @@ func nanf() float64 {
 	return z / z
 }
 
-// parallelBlocks runs fn over the row blocks [lo, hi) of [0, n) of size block, on up
-// to GOMAXPROCS goroutines. fn receives the block index. It stops handing out blocks
-// once ctx is done (and returns ctx.Err()) or fn returns an error (the first is
-// returned).
+// parallelBlocks runs fn over the blocks [lo, hi) of [0, n) of size block on up to
+// GOMAXPROCS goroutines (linalg.ParallelFor); b = lo/block is the block index. It
+// returns ctx.Err() once cancelled, or the first error fn returned.
 func parallelBlocks(ctx context.Context, n, block int, fn func(b, lo, hi int) error) error {
-	if n == 0 {
-		return ctx.Err()
-	}
-	nb := (n + block - 1) / block
-	workers := min(runtime.GOMAXPROCS(0), nb)
-	next := make(chan int)
-	var (
-		wg    sync.WaitGroup
-		once  sync.Once
-		first error
-	)
-	fail := func(err error) { once.Do(func() { first = err }) }
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := range next {
-				if err := fn(b, b*block, min(n, (b+1)*block)); err != nil {
-					fail(err)
-				}
-			}
-		}()
-	}
-	for b := 0; b < nb; b++ {
-		if err := ctx.Err(); err != nil {
-			fail(err)
-			break
-		}
-		stop := false
-		once.Do(func() {}) // no-op: keeps the happens-before on first for the check below
-		if first != nil {
-			stop = true
-		}
-		if stop {
-			break
-		}
-		next <- b
-	}
-	close(next)
-	wg.Wait()
-	return first
+	return linalg.ParallelFor(ctx, n, block, func(lo, hi int) error { return fn(lo/block, lo, hi) })
 }
