@@ -45,7 +45,8 @@ const MNISTTrainImages = "mnist/train10k-images-idx3-ubyte.gz"
 // pooling; loading the data is not timed). Throughput is images/s. Params holds n, m, g,
 // bins, d, blas, gomaxprocs, and the stage seconds templates_s, projection_s,
 // pooling_s (peer: "templates", "projection", "pooling") and gflops, the projection
-// rate 2·n·d·m·g / projection_s / 1e9. Before returning, the features of the first
+// rate 2·n·d·m·g / projection_s / 1e9 with d = 784 as the peer counts it (coordinates
+// that are zero in every image are dropped from the GEMM but still counted). Before returning, the features of the first
 // image and template are checked against the plain definition in float64.
 //
 // It returns an error for a missing or bad data file, n < 1, n above the images

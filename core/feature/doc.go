@@ -43,7 +43,7 @@
 // DataTemplates return one-line errors naming the fix; Transform of a CDF with
 // RangeThresholds before Fit returns [ErrNotFitted]. Cancellation returns ctx.Err()
 // undecorated; it is checked before every GEMM chunk (a few templates × one row block,
-// well under 0.1 s even in pure Go).
+// about 0.1 s with pure-Go BLAS on an idle core, about 15 ms with OpenBLAS).
 //
 // # Concurrency
 //
