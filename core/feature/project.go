@@ -74,7 +74,6 @@ type workspace struct {
 	xb   []float32 // blockRows×d input block
 	proj []float32 // blockRows×(chunk·|G|) projections
 	hist []int32   // pooling scratch
-	aux  []float64 // pooling scratch
 }
 
 // poolFunc consumes the projections of rows [r0, r0+nr) on templates [j0, j0+nj):
@@ -112,15 +111,15 @@ func (p *projector) run(ctx context.Context, x *mat.Dense, progress func(done, t
 	G := p.g.Len()
 	chunk := p.chunk()
 	workers := runtime.GOMAXPROCS(0)
+	// Small inputs: at least 4 blocks per worker (but >= 16 rows) so the load balances.
+	rows := min(p.blockRows, max(16, (n+4*workers-1)/(4*workers)))
 	free := make(chan *workspace, workers)
 	for range workers {
 		free <- &workspace{
-			xb:   make([]float32, p.blockRows*d),
-			proj: make([]float32, p.blockRows*chunk*G),
+			xb:   make([]float32, rows*d),
+			proj: make([]float32, rows*chunk*G),
 		}
 	}
-	// Small inputs: at least 4 blocks per worker (but >= 16 rows) so the load balances.
-	rows := min(p.blockRows, max(16, (n+4*workers-1)/(4*workers)))
 	nTB := (m + p.tmplBlock - 1) / p.tmplBlock
 	total := n * nTB
 	var (
