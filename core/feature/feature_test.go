@@ -189,3 +189,17 @@ func TestCompactColumns(t *testing.T) {
 		t.Errorf("all-zero block keeps %v, want one column", k)
 	}
 }
+
+// TestTemplateBlocksBoundMemory checks the default template block for the FINDINGS case
+// m = 1000, |G| = 441, d = 784 (1.4 GB of float32 if materialised): blocks must stay
+// within DefaultTemplateBytes, and several of them must cover all m templates.
+func TestTemplateBlocksBoundMemory(t *testing.T) {
+	const m, G, d = 1000, 441, 784
+	p := newProjector(mat.NewDense(m, d, nil), cyclic{d, G}, true, true, 0, 0)
+	if b := p.tmplBlock * G * d * 4; b > DefaultTemplateBytes || p.tmplBlock < 1 || p.tmplBlock >= m {
+		t.Fatalf("template block of %d templates = %d bytes (limit %d)", p.tmplBlock, b, DefaultTemplateBytes)
+	}
+	if c := p.chunk(); c*G > gemmCols || c < 1 {
+		t.Errorf("GEMM chunk of %d templates = %d columns, target %d", c, c*G, gemmCols)
+	}
+}
