@@ -1,0 +1,472 @@
+package learn
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"gitui/core/data"
+	"gitui/core/kernel"
+)
+
+// blobImage returns an h×w image of the Gaussian blob a·exp(-((r-r0)² + (c-c0)²)/(2s²)).
+func blobImage(h, w int, r0, c0, s, a float64) []float64 {
+	x := make([]float64, h*w)
+	for r := range h {
+		for c := range w {
+			dr, dc := float64(r)-r0, float64(c)-c0
+			x[r*w+c] = a * math.Exp(-(dr*dr+dc*dc)/(2*s*s))
+		}
+	}
+	return x
+}
+
+// blobGrad returns ∂f/∂r and ∂f/∂c of the blob at pixel (r, c).
+func blobGrad(r, c int, r0, c0, s, a float64) (gr, gc float64) {
+	dr, dc := float64(r)-r0, float64(c)-c0
+	f := a * math.Exp(-(dr*dr+dc*dc)/(2*s*s))
+	return -dr / (s * s) * f, -dc / (s * s) * f
+}
+
+func maxAbs(v []float64) float64 {
+	m := 0.0
+	for _, a := range v {
+		m = math.Max(m, math.Abs(a))
+	}
+	return m
+}
+
+// taylorBound is the relative error of a central difference with step 1 on a Gaussian of
+// standard deviation s: h²/6 · max|f'''| / max|f'| = (1.3801/s³)/6 / (0.6065/s) = 0.3793/s²
+// (max |u³ - 3u| e^{-u²/2} = 1.3801 at u = 0.742; max |u| e^{-u²/2} = e^{-1/2}).
+func taylorBound(s float64) float64 { return 0.3793 / (s * s) }
+
+// TestTangentsShiftMatchBlobDerivative: the shift tangents of a Gaussian blob are its
+// negated partial derivatives, within the Taylor error of the central difference, and
+// equal the exact central difference of the sampled blob to rounding.
+func TestTangentsShiftMatchBlobDerivative(t *testing.T) {
+	const h, w, r0, c0, s = 28, 28, 12.3, 15.7, 3.0
+	X := mat.NewDense(1, h*w, blobImage(h, w, r0, c0, s, 1))
+	T := Tangents(X, []int{h, w}, []Tangent{TangentHShift, TangentVShift}, 0)
+	if r, c := T.Dims(); r != 2 || c != h*w {
+		t.Fatalf("tangents are %d×%d, want 2×%d", r, c, h*w)
+	}
+	hs, vs := T.RawRowView(0), T.RawRowView(1)
+	wantH, wantV := make([]float64, h*w), make([]float64, h*w)
+	var errH, errV, cdH float64
+	for r := range h {
+		for c := range w {
+			gr, gc := blobGrad(r, c, r0, c0, s, 1)
+			wantH[r*w+c], wantV[r*w+c] = -gc, -gr
+			errH = math.Max(errH, math.Abs(hs[r*w+c]+gc))
+			errV = math.Max(errV, math.Abs(vs[r*w+c]+gr))
+			if c > 0 && c < w-1 {
+				dr := float64(r) - r0
+				fl := math.Exp(-(dr*dr + (float64(c-1)-c0)*(float64(c-1)-c0)) / (2 * s * s))
+				fr := math.Exp(-(dr*dr + (float64(c+1)-c0)*(float64(c+1)-c0)) / (2 * s * s))
+				cdH = math.Max(cdH, math.Abs(hs[r*w+c]-(fl-fr)/2))
+			}
+		}
+	}
+	tol := taylorBound(s) // 4.2%
+	if errH > tol*maxAbs(wantH) || errV > tol*maxAbs(wantV) {
+		t.Errorf("shift tangents off the analytic derivative by %.3g, %.3g (bound %.3g of max %.3g)", errH, errV, tol, maxAbs(wantH))
+	}
+	if cdH > 1e-15 {
+		t.Errorf("horizontal tangent differs from the central difference by %.3g", cdH)
+	}
+	t.Logf("max error vs analytic: hshift %.4f, vshift %.4f of max |df| %.4f (Taylor bound %.4f)", errH/maxAbs(wantH), errV/maxAbs(wantV), maxAbs(wantH), tol)
+}
+
+// TestTangentsSmoothedBlob: with smoothing σ the tangent is the derivative of the blob
+// convolved with a Gaussian, which is the blob with s² + σ² and amplitude s²/(s² + σ²).
+// The tolerance adds the Taylor bound for the wider blob and 1% for the sampled,
+// truncated smoothing kernel and the border.
+func TestTangentsSmoothedBlob(t *testing.T) {
+	const h, w, r0, c0, s, sig = 32, 32, 15.2, 16.6, 2.0, 1.0
+	X := mat.NewDense(1, h*w, blobImage(h, w, r0, c0, s, 1))
+	T := Tangents(X, []int{h, w}, []Tangent{TangentHShift}, sig)
+	s2 := math.Sqrt(s*s + sig*sig)
+	a := s * s / (s2 * s2)
+	want := make([]float64, h*w)
+	var e float64
+	for r := range h {
+		for c := range w {
+			_, gc := blobGrad(r, c, r0, c0, s2, a)
+			want[r*w+c] = -gc
+			e = math.Max(e, math.Abs(T.At(0, r*w+c)+gc))
+		}
+	}
+	if tol := taylorBound(s2) + 0.01; e > tol*maxAbs(want) {
+		t.Errorf("smoothed shift tangent off by %.3g of max %.3g (tolerance %.3g)", e/maxAbs(want), maxAbs(want), tol)
+	}
+}
+
+// TestTangentsRotationMatchBlobDerivative: the rotation tangent of an off-centre blob is
+// (c - cx) ∂f/∂r - (r - cy) ∂f/∂c (per radian). Pixel by pixel it stays within the
+// Taylor bound of the two central differences, (|v_r| + |v_c|)·max|f₃|/6 with
+// max|f₃| = 1.3801/s³ the largest third derivative, plus 1% of the maximum for the O(t)
+// bilinear cross terms (see Tangents); and it is within 1% of the exact
+// central-difference field.
+func TestTangentsRotationMatchBlobDerivative(t *testing.T) {
+	const h, w, r0, c0, s = 28, 28, 9.4, 17.2, 3.0
+	X := mat.NewDense(1, h*w, blobImage(h, w, r0, c0, s, 1))
+	T := Tangents(X, []int{h, w}, []Tangent{TangentRotation}, 0)
+	f := func(r, c int) float64 {
+		if r < 0 || r >= h || c < 0 || c >= w {
+			return 0
+		}
+		dr, dc := float64(r)-r0, float64(c)-c0
+		return math.Exp(-(dr*dr + dc*dc) / (2 * s * s))
+	}
+	cy, cx := float64(h-1)/2, float64(w-1)/2
+	want, cd, bound := make([]float64, h*w), make([]float64, h*w), make([]float64, h*w)
+	for r := range h {
+		for c := range w {
+			gr, gc := blobGrad(r, c, r0, c0, s, 1)
+			vr, vc := float64(c)-cx, -(float64(r) - cy)
+			want[r*w+c] = vr*gr + vc*gc
+			cd[r*w+c] = vr*(f(r+1, c)-f(r-1, c))/2 + vc*(f(r, c+1)-f(r, c-1))/2
+			bound[r*w+c] = (math.Abs(vr) + math.Abs(vc)) * 1.3801 / (6 * s * s * s)
+		}
+	}
+	var e, ecd float64
+	for p, v := range T.RawRowView(0) {
+		if d := math.Abs(v - want[p]); d > bound[p]+0.01*maxAbs(want) {
+			t.Fatalf("pixel %d: rotation tangent %.5g, analytic %.5g, beyond the Taylor bound %.3g", p, v, want[p], bound[p])
+		}
+		e = math.Max(e, math.Abs(v-want[p]))
+		ecd = math.Max(ecd, math.Abs(v-cd[p]))
+	}
+	if ecd > 0.01*maxAbs(cd) {
+		t.Errorf("rotation tangent off the central-difference field by %.3g of max", ecd/maxAbs(cd))
+	}
+	t.Logf("rotation: %.4f of max vs analytic, %.5f vs central differences", e/maxAbs(want), ecd/maxAbs(cd))
+}
+
+func TestTangentsPlanePoints(t *testing.T) {
+	X := mat.NewDense(3, 2, []float64{0.5, -0.25, -1, 2, 0, 0})
+	T := Tangents(X, []int{2}, []Tangent{TangentRotation, TangentRotation}, 0)
+	for i := range 3 {
+		for k := range 2 {
+			if T.At(2*i+k, 0) != -X.At(i, 1) || T.At(2*i+k, 1) != X.At(i, 0) {
+				t.Fatalf("tangent of point %d is %v, want (%v, %v)", i, T.RawRowView(2*i+k), -X.At(i, 1), X.At(i, 0))
+			}
+		}
+	}
+	// It is the derivative of PlaneRotations at 0: (g_t x - g_{-t} x)/(2t) -> (-x2, x1),
+	// with error O(t²) = 1e-8 relative at t = 1e-4 rad.
+	deg := 1e-4 * 180 / math.Pi
+	g := PlaneRotations([]float64{deg, -deg})
+	a, b := make([]float64, 2), make([]float64, 2)
+	x := X.RawRowView(1)
+	g.Apply(a, x, 0)
+	g.Apply(b, x, 1)
+	for j := range 2 {
+		if fd := (a[j] - b[j]) / 2e-4; math.Abs(fd-T.At(2, j)) > 1e-7 {
+			t.Errorf("finite difference %v vs tangent %v", fd, T.At(2, j))
+		}
+	}
+}
+
+// plainSVMDecision trains TrainSVC on k's Gram matrix of X and returns its decision values
+// on Z.
+func plainSVMDecision(t *testing.T, k kernel.Base, X *mat.Dense, y []int, C float64, Z *mat.Dense) *mat.Dense {
+	t.Helper()
+	ctx := context.Background()
+	K, err := kernel.SymGram(ctx, k, X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := TrainSVC(ctx, K, y, C, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	G, err := kernel.Gram(ctx, k, Z, X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := m.DecisionValues(ctx, G)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dec
+}
+
+func maxDiff(a, b mat.Matrix) float64 {
+	r, c := a.Dims()
+	e := 0.0
+	for i := range r {
+		for j := range c {
+			e = math.Max(e, math.Abs(a.At(i, j)-b.At(i, j)))
+		}
+	}
+	return e
+}
+
+// smallDigits returns n random 8×8 "images" (smooth blobs) in 3 classes.
+func smallDigits(n int, rng *rand.Rand) (*mat.Dense, []int) {
+	X := mat.NewDense(n, 64, nil)
+	y := make([]int, n)
+	for i := range n {
+		y[i] = i % 3
+		X.SetRow(i, blobImage(8, 8, 2+rng.Float64()*4, 1+float64(y[i])*2+rng.Float64(), 1+rng.Float64(), 1))
+	}
+	return X, y
+}
+
+// TestInvariantGammaZeroIsPlainSVM: at γ = 0 the invariant kernel is k itself (the
+// tangent term is multiplied by γτ/(1-γ+γτ) = 0), so the model is the plain SVM; the
+// decision values agree to 1e-9 (they are computed from identical Gram matrices).
+func TestInvariantGammaZeroIsPlainSVM(t *testing.T) {
+	ctx := context.Background()
+	tr := data.Circle(40, rand.New(rand.NewPCG(1, 2)))
+	te := data.Circle(300, rand.New(rand.NewPCG(3, 4)))
+	for _, k := range []kernel.Base{kernel.RBF{Gamma: 1}, kernel.Poly{Gamma: 1, Degree: 2}, kernel.Linear{}} {
+		m, err := TrainInvariantSVM(ctx, tr.X, tr.Y, tr.Shape, InvariantOptions{Kernel: k, C: 10, Tangents: []Tangent{TangentRotation}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.DecisionValues(ctx, te.X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := maxDiff(got, plainSVMDecision(t, k, tr.X, tr.Y, 10, te.X)); e > 1e-9 {
+			t.Errorf("%s: gamma 0 differs from the plain SVM by %.3g", k.Name(), e)
+		}
+		if m.TangentRank == 0 {
+			t.Errorf("%s: no tangent direction found", k.Name())
+		}
+	}
+	X, y := smallDigits(45, rand.New(rand.NewPCG(5, 6)))
+	Z, _ := smallDigits(30, rand.New(rand.NewPCG(7, 8)))
+	k := kernel.RBF{Gamma: 0.2}
+	m, err := TrainInvariantSVM(ctx, X, y, []int{8, 8}, InvariantOptions{Kernel: k, C: 5, Tangents: []Tangent{TangentHShift, TangentVShift, TangentRotation}, Smooth: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := m.DecisionValues(ctx, Z)
+	if e := maxDiff(got, plainSVMDecision(t, k, X, y, 5, Z)); e > 1e-9 {
+		t.Errorf("images, 3 classes: gamma 0 differs from the plain SVM by %.3g", e)
+	}
+}
+
+// explicitInverse returns C_γ^{-1} = ((1-γ) I + γ T/λmax(T))^{-1} for T = Σ v vᵀ over the
+// rows of V, formed densely (the textbook computation the model avoids).
+func explicitInverse(t *testing.T, V *mat.Dense, gamma float64) *mat.Dense {
+	t.Helper()
+	_, d := V.Dims()
+	var T mat.SymDense
+	T.SymOuterK(1, V.T())
+	var e mat.EigenSym
+	if !e.Factorize(&T, false) {
+		t.Fatal("eigen failed")
+	}
+	vals := e.Values(nil)
+	top := vals[len(vals)-1]
+	Cg := mat.NewDense(d, d, nil)
+	for i := range d {
+		for j := range d {
+			v := gamma * T.At(i, j) / top
+			if i == j {
+				v += 1 - gamma
+			}
+			Cg.Set(i, j, v)
+		}
+	}
+	var inv mat.Dense
+	if err := inv.Inverse(Cg); err != nil {
+		t.Fatal(err)
+	}
+	return &inv
+}
+
+// TestInvariantLinearMatchesExplicit: the linear invariant kernel equals x C_γ^{-1} zᵀ
+// with C_γ formed and inverted densely, for tangents spanning part of the space (d = 64
+// images, 2 tangents each of 12 points: rank 24 < 64) and all of it (2-D points).
+// Tolerance 1e-9 relative: both are backward-stable computations of a matrix with
+// condition number 1/(1-γ) = 10.
+func TestInvariantLinearMatchesExplicit(t *testing.T) {
+	ctx := context.Background()
+	const gamma = 0.9
+	X, y := smallDigits(12, rand.New(rand.NewPCG(9, 10)))
+	Z, _ := smallDigits(7, rand.New(rand.NewPCG(11, 12)))
+	kinds := []Tangent{TangentHShift, TangentRotation}
+	m, err := TrainInvariantSVM(ctx, X, y, []int{8, 8}, InvariantOptions{C: 1, Gamma: gamma, Tangents: kinds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Rank != 0 || m.TangentRank != 24 || m.Tau[0] != 1 {
+		t.Errorf("rank %d, tangent rank %d (want 24), tau[0] %v", m.Rank, m.TangentRank, m.Tau[0])
+	}
+	inv := explicitInverse(t, Tangents(X, []int{8, 8}, kinds, 0), gamma)
+	var want, tmp mat.Dense
+	tmp.Mul(Z, inv)
+	want.Mul(&tmp, X.T())
+	got, err := m.Gram(ctx, Z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := maxDiff(got, &want); e > 1e-9*mat.Norm(&want, math.Inf(1)) {
+		t.Errorf("linear invariant kernel off the explicit one by %.3g", e)
+	}
+
+	tr := data.Circle(20, rand.New(rand.NewPCG(13, 14)))
+	te := data.Circle(5, rand.New(rand.NewPCG(15, 16)))
+	m, err = TrainInvariantSVM(ctx, tr.X, tr.Y, tr.Shape, InvariantOptions{Kernel: kernel.Linear{}, C: 1, Gamma: gamma, Tangents: []Tangent{TangentRotation}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv = explicitInverse(t, Tangents(tr.X, tr.Shape, []Tangent{TangentRotation}, 0), gamma)
+	tmp.Reset()
+	want.Reset()
+	tmp.Mul(te.X, inv)
+	want.Mul(&tmp, tr.X.T())
+	got, _ = m.Gram(ctx, te.X)
+	if e := maxDiff(got, &want); e > 1e-9*mat.Norm(&want, math.Inf(1)) {
+		t.Errorf("2-D linear invariant kernel off the explicit one by %.3g", e)
+	}
+}
+
+// kpcaMap returns ψ(z) = Λ^{-1/2} Uᵀ k(X, z) for the rows of Z (all eigenpairs kept).
+func kpcaMap(t *testing.T, k kernel.Base, X, Z *mat.Dense) *mat.Dense {
+	t.Helper()
+	ctx := context.Background()
+	K, _ := kernel.SymGram(ctx, k, X)
+	var e mat.EigenSym
+	if !e.Factorize(K, true) {
+		t.Fatal("eigen failed")
+	}
+	vals := e.Values(nil)
+	var U mat.Dense
+	e.VectorsTo(&U)
+	n := len(vals)
+	for j := range n {
+		for i := range n {
+			U.Set(i, j, U.At(i, j)/math.Sqrt(vals[j]))
+		}
+	}
+	G, _ := kernel.Gram(ctx, k, Z, X)
+	var psi mat.Dense
+	psi.Mul(G, &U) // rows ψ(z)ᵀ
+	return &psi
+}
+
+// TestInvariantKernelMatchesKPCAMap checks the kernel method against the paper's recipe
+// computed independently: the explicit kernel PCA map ψ, tangents mapped by central
+// finite differences of ψ (step 1e-5, error ~1e-10, instead of the kernel derivative),
+// C_γ formed and inverted densely, and k_γ(z, x) = ψ(z)ᵀ C_γ^{-1} ψ(x). With every
+// eigenvalue kept (well-conditioned Gram, RelTol tiny) both agree; the tolerance 1e-6
+// covers the finite differences amplified by the Gram's condition number.
+func TestInvariantKernelMatchesKPCAMap(t *testing.T) {
+	ctx := context.Background()
+	const gamma = 0.8
+	tr := data.Circle(12, rand.New(rand.NewPCG(17, 18)))
+	te := data.Circle(9, rand.New(rand.NewPCG(19, 20)))
+	for _, k := range []kernel.Base{kernel.RBF{Gamma: 3}, kernel.Poly{Gamma: 0.7, Degree: 4}} {
+		m, err := TrainInvariantSVM(ctx, tr.X, tr.Y, tr.Shape, InvariantOptions{Kernel: k, C: 1, Gamma: gamma, Tangents: []Tangent{TangentRotation}, RelTol: 1e-14})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Rank != 12 {
+			t.Fatalf("%s: kernel PCA kept %d of 12 components", k.Name(), m.Rank)
+		}
+		// Mapped tangents by finite differences of ψ.
+		const h = 1e-5
+		V := Tangents(tr.X, tr.Shape, []Tangent{TangentRotation}, 0)
+		plus, minus := mat.DenseCopyOf(tr.X), mat.DenseCopyOf(tr.X)
+		for i := range 12 {
+			for j := range 2 {
+				plus.Set(i, j, tr.X.At(i, j)+h*V.At(i, j))
+				minus.Set(i, j, tr.X.At(i, j)-h*V.At(i, j))
+			}
+		}
+		var dpsi mat.Dense
+		dpsi.Sub(kpcaMap(t, k, tr.X, plus), kpcaMap(t, k, tr.X, minus))
+		dpsi.Scale(1/(2*h), &dpsi)
+		inv := explicitInverse(t, &dpsi, gamma)
+		var want, tmp mat.Dense
+		tmp.Mul(kpcaMap(t, k, tr.X, te.X), inv)
+		want.Mul(&tmp, kpcaMap(t, k, tr.X, tr.X).T())
+		got, err := m.Gram(ctx, te.X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scale := mat.Norm(&want, math.Inf(1))
+		if e := maxDiff(got, &want); e > 1e-6*scale {
+			t.Errorf("%s: invariant kernel off the explicit kernel PCA recipe by %.3g (scale %.3g)", k.Name(), e, scale)
+		}
+	}
+}
+
+// TestInvariantReducesVariationAlongTangents: as γ grows the decision function of the toy
+// problem varies less under small rotations (its derivative along the rotation tangent,
+// measured by finite differences on test points, shrinks).
+func TestInvariantReducesVariationAlongTangents(t *testing.T) {
+	ctx := context.Background()
+	tr := data.Circle(30, rand.New(rand.NewPCG(21, 22)))
+	te := data.Circle(200, rand.New(rand.NewPCG(23, 24)))
+	rot := PlaneRotations([]float64{1})
+	moved := mat.NewDense(200, 2, nil)
+	for i := range 200 {
+		rot.Apply(moved.RawRowView(i), te.X.RawRowView(i), 0)
+	}
+	prev := math.Inf(1)
+	for _, g := range []float64{0, 0.9, 0.999} {
+		m, err := TrainInvariantSVM(ctx, tr.X, tr.Y, tr.Shape, InvariantOptions{Kernel: kernel.RBF{Gamma: 0.5}, C: 10, Gamma: g, Tangents: []Tangent{TangentRotation}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := m.DecisionValues(ctx, te.X)
+		b, _ := m.DecisionValues(ctx, moved)
+		// Relative variation: mean |f(Rx) - f(x)| over the mean |f(x)|.
+		var dv, fv float64
+		for i := range 200 {
+			dv += math.Abs(b.At(i, 0) - a.At(i, 0))
+			fv += math.Abs(a.At(i, 0))
+		}
+		rel := dv / fv
+		t.Logf("gamma %g: relative change of f under a 1° rotation %.4g", g, rel)
+		if rel >= prev {
+			t.Errorf("gamma %g: variation %.4g did not shrink (previous %.4g)", g, rel, prev)
+		}
+		prev = rel
+	}
+}
+
+func TestInvariantErrors(t *testing.T) {
+	ctx := context.Background()
+	tr := data.Circle(10, rand.New(rand.NewPCG(1, 1)))
+	for name, o := range map[string]InvariantOptions{
+		"gamma 1":        {C: 1, Gamma: 1},
+		"gamma negative": {C: 1, Gamma: -0.1},
+		"shift on 2-D":   {C: 1, Tangents: []Tangent{TangentHShift}},
+		"unknown kind":   {C: 1, Tangents: []Tangent{Tangent(9)}},
+		"bad kernel":     {C: 1, Kernel: kernel.RBF{Gamma: -1}},
+		"bad C":          {C: 0},
+		"neg smooth":     {C: 1, Smooth: -1},
+		"neg tol":        {C: 1, RelTol: -1},
+	} {
+		if _, err := TrainInvariantSVM(ctx, tr.X, tr.Y, tr.Shape, o); err == nil {
+			t.Errorf("%s: no error", name)
+		} else if strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), ":") {
+			t.Errorf("%s: error %q is not one line naming a fix", name, err)
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := TrainInvariantSVM(cctx, tr.X, tr.Y, tr.Shape, InvariantOptions{C: 1, Kernel: kernel.RBF{Gamma: 1}}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: got %v", err)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.HasPrefix(r.(string), "learn: ") {
+			t.Errorf("label mismatch: panic %v", r)
+		}
+	}()
+	TrainInvariantSVM(ctx, tr.X, tr.Y[:5], tr.Shape, InvariantOptions{C: 1})
+}
