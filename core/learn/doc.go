@@ -30,7 +30,9 @@
 //
 // O(n r k) per lambda. This is exact, and it avoids the QR iteration on T for the
 // eigenvectors, which in gonum's pure-Go LAPACK is what makes mat.EigenSym take minutes
-// at r = 3000. lambda is the candidate with the highest leave-one-out accuracy
+// at r = 3000. Built with -tags openblas, the reduction is instead OpenBLAS's LAPACK
+// dsyevd (divide and conquer; T is then diagonal), about 3x faster than gonum's
+// Dsytrd at r = 3000; the formulas are unchanged. lambda is the candidate with the highest leave-one-out accuracy
 // (argmax over the one-vs-all columns), ties broken by the smaller mean squared LOO
 // residual, then by the larger lambda. Grids are relative to the largest eigenvalue
 // e_max of the centred covariance or Gram matrix: rho = n lambda / e_max; DefaultGrid
@@ -77,7 +79,7 @@
 // The fits and predictions spread row blocks over GOMAXPROCS goroutines
 // (core/linalg.ParallelFor); the covariance or Gram matrix is accumulated in GOMAXPROCS
 // independent rank-k updates. Built with -tags openblas, products go through OpenBLAS
-// (one thread per call, see core/linalg). Fitted models are read-only and safe for
+// (one thread per call, see core/linalg) and the reduction calls dsyevd through cgo. Fitted models are read-only and safe for
 // concurrent Decision and Predict calls, except NN and KernelNN, which draw tie-breaking
 // numbers from their *rand.Rand and must be used by one goroutine at a time. Results
 // do not depend on the number of goroutines: sums over blocks are combined in block

@@ -314,3 +314,8 @@ func nearest(ctx context.Context, rows, n, k int, zz []float64, y []int, rng *ra
 	}
 	return idx, sc, nil
 }
+
+var (
+	_ Classifier = (*NN)(nil)
+	_ Classifier = (*KernelNN)(nil)
+)

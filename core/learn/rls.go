@@ -670,3 +670,8 @@ func affine(ctx context.Context, x, w *mat.Dense, b []float64) (*mat.Dense, erro
 	}
 	return out, nil
 }
+
+var (
+	_ Classifier = (*LinearRLS)(nil)
+	_ Classifier = (*KernelRLS)(nil)
+)

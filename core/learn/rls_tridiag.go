@@ -19,6 +19,10 @@ import (
 // rowBlock is the number of rows handled at a time by the blocked loops of this file.
 const rowBlock = 256
 
+// fastReduce, when set (by the openblas build), replaces the gonum reduction with a
+// faster one; it must leave a unchanged when it returns false.
+var fastReduce func(a []float64, r int) (*tridiag, bool)
+
 // tridiag is the tridiagonal form T (diagonal diag, off-diagonal off) of a symmetric
 // r×r matrix C = Q T Qᵀ, with Q held row-major in q.
 type tridiag struct {
@@ -32,6 +36,11 @@ type tridiag struct {
 // and returns the tridiagonal form. It costs about 4/3 r³ + 4/3 r³ flops (Dsytrd,
 // Dorgtr) and cannot be interrupted.
 func reduce(a []float64, r int) *tridiag {
+	if fastReduce != nil && r > 1 {
+		if t, ok := fastReduce(a, r); ok {
+			return t
+		}
+	}
 	var impl lapackgonum.Implementation
 	t := &tridiag{r: r, diag: make([]float64, r), off: make([]float64, max(r-1, 0)), q: a}
 	if r == 1 {
