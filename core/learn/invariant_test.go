@@ -42,7 +42,7 @@ func maxAbs(v []float64) float64 {
 }
 
 // taylorBound is the relative error of a central difference with step 1 on a Gaussian of
-// standard deviation s: h²/6 · max|f'''| / max|f'| = (1.3801/s³)/6 / (0.6065/s) = 0.3793/s²
+// standard deviation s: h²/6 · max|f”'| / max|f'| = (1.3801/s³)/6 / (0.6065/s) = 0.3793/s²
 // (max |u³ - 3u| e^{-u²/2} = 1.3801 at u = 0.742; max |u| e^{-u²/2} = e^{-1/2}).
 func taylorBound(s float64) float64 { return 0.3793 / (s * s) }
 
