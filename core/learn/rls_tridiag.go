@@ -32,7 +32,7 @@ type tridiag struct {
 	eig       []float64 // eigenvalues of T, ascending
 }
 
-// reduce overwrites the upper triangle of the r×r row-major symmetric matrix a with Q
+// reduce overwrites the r×r row-major symmetric matrix a (upper triangle read) with Q
 // and returns the tridiagonal form. It costs about 4/3 r³ + 4/3 r³ flops (Dsytrd,
 // Dorgtr) and cannot be interrupted.
 func reduce(a []float64, r int) *tridiag {
