@@ -103,7 +103,16 @@ type App struct {
 	status   string
 	statusEr bool
 	partial  *partial
+	boxes    map[rect]boxCache
+	// Chart throttle: after a batch, charts redraw at most once per frameEvery; in
+	// between View shows their cached frames and one redrawDueMsg is pending.
+	lastDraw    time.Time
+	holdCharts  bool
+	redrawTimer bool
 }
+
+// frameEvery is the shortest interval between two chart redraws (20 per second).
+const frameEvery = 50 * time.Millisecond
 
 // partial is what a panic handler needs to save the result so far; it is written by
 // Update only and read after the program has stopped.
@@ -117,7 +126,7 @@ type partial struct {
 // New returns the workbench for opts, drawing with st. It does not start anything;
 // Init loads the data preview.
 func New(ctx context.Context, opts Options, st theme.Styles) *App {
-	a := &App{opts: opts, ctx: ctx, start: model.Start, tick: tick, now: time.Now, st: st, keys: defaultKeys(), partial: &partial{}}
+	a := &App{opts: opts, ctx: ctx, start: model.Start, tick: tick, now: time.Now, st: st, keys: defaultKeys(), partial: &partial{}, boxes: map[rect]boxCache{}}
 	a.help = help.New()
 	a.help.Styles.ShortKey = st.Accent
 	a.help.Styles.FullKey = st.Accent
@@ -289,6 +298,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = a.handleKey(msg)
 	case runStartedMsg, runEventsMsg, runFinishedMsg, tickedMsg, gramComputedMsg, savedMsg:
 		cmd = a.handleRun(msg)
+	case redrawDueMsg:
+		a.redrawTimer, a.holdCharts = false, false
 	case heatmap.RequestMsg:
 		cmd = a.requestGram(msg.N)
 	case errMsg:

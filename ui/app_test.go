@@ -248,10 +248,7 @@ func TestRunPendingKeysAndStaleMessages(t *testing.T) {
 	if !a.r.cancelling {
 		t.Fatal("x did not cancel")
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for cmd := pump; cmd != nil && time.Now().Before(deadline); {
-		_, cmd = a.Update(cmd())
-	}
+	exec(t, a, pump)
 	if a.r.running {
 		t.Fatal("run still going after cancel")
 	}

@@ -43,3 +43,6 @@ type savedMsg struct {
 type errMsg struct{ err error }
 
 func (e errMsg) Error() string { return e.err.Error() }
+
+// redrawDueMsg: the throttle interval after a batch passed; the charts may redraw.
+type redrawDueMsg struct{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -78,7 +79,7 @@ func (a *App) handleRun(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		a.apply(msg.events)
-		return nextBatch(msg.id, a.r.batches)
+		return tea.Batch(nextBatch(msg.id, a.r.batches), a.throttle())
 	case runFinishedMsg:
 		if msg.id != a.r.id || !a.r.running {
 			return nil
@@ -201,4 +202,20 @@ func (a *App) currentResult() *model.Result {
 		r.Preset = a.preset
 	}
 	return r
+}
+
+// throttle holds the chart redraws after a batch when the last redraw was less than
+// frameEvery ago, and schedules the one redrawDueMsg that releases them. Wall-clock
+// time is used (not the injectable clock), as this is about the terminal's frame rate.
+func (a *App) throttle() tea.Cmd {
+	since := time.Since(a.lastDraw)
+	if since >= frameEvery {
+		return nil
+	}
+	a.holdCharts = true
+	if a.redrawTimer {
+		return nil
+	}
+	a.redrawTimer = true
+	return tea.Tick(frameEvery-since, func(time.Time) tea.Msg { return redrawDueMsg{} })
 }

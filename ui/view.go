@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
@@ -28,15 +29,14 @@ func (a *App) View() string {
 	case a.lay.tabs:
 		body = a.box(a.lay.body, a.focus.String(), true, func(int, int) string { return a.paneView(a.focus) })
 	default:
-		left := lipgloss.JoinVertical(lipgloss.Left,
-			a.box(a.lay.config, a.configTitle(), a.focus <= paneMethod, func(int, int) string { return a.paneView(a.config) }),
-			a.box(a.lay.run, "Run", a.focus == paneRun, func(int, int) string { return a.paneView(paneRun) }))
-		right := lipgloss.JoinVertical(lipgloss.Left,
-			a.box(a.lay.curves, "Curves", a.focus == paneCurves, func(int, int) string { return a.paneView(paneCurves) }),
-			a.box(a.lay.heat, "Heatmap", a.focus == paneHeat, func(int, int) string { return a.paneView(paneHeat) }))
-		body = lipgloss.JoinHorizontal(lipgloss.Top, left, right)
+		left := a.box(a.lay.config, a.configTitle(), a.focus <= paneMethod, func(int, int) string { return a.paneView(a.config) }) + "\n" +
+			a.box(a.lay.run, "Run", a.focus == paneRun, func(int, int) string { return a.paneView(paneRun) })
+		right := a.box(a.lay.curves, "Curves", a.focus == paneCurves, func(int, int) string { return a.paneView(paneCurves) }) + "\n" +
+			a.box(a.lay.heat, "Heatmap", a.focus == paneHeat, func(int, int) string { return a.paneView(paneHeat) })
+		body = theme.JoinColumns(left, right)
 	}
-	return theme.Clip(a.header()+"\n"+body+"\n"+a.footerView(), a.w, a.h)
+	// Every box is exactly its rectangle, so only the header and footer need clipping.
+	return theme.Clip(a.header(), a.w, 1) + "\n" + body + "\n" + theme.Clip(a.footerView(), a.w, a.lay.footer)
 }
 
 func (a *App) configTitle() string {
@@ -62,21 +62,49 @@ func (a *App) paneView(p paneID) string {
 	case paneRun:
 		return a.run.View()
 	case paneCurves:
+		if a.holdCharts && a.curves.Dirty() {
+			return a.curves.Cached()
+		}
+		if a.curves.Dirty() {
+			a.lastDraw = time.Now()
+		}
 		return a.curves.View()
+	}
+	if a.holdCharts && a.heat.Dirty() {
+		return a.heat.Cached()
+	}
+	if a.heat.Dirty() {
+		a.lastDraw = time.Now()
 	}
 	return a.heat.View()
 }
 
-// box draws a bordered pane of outer size r with a title line and content.
+// box draws a bordered pane of outer size r with a title line and content. The framed
+// result is cached per slot and reused while title, focus, size and content are the
+// same (the charts return the same cached frame until they are redrawn).
 func (a *App) box(r rect, title string, focused bool, content func(w, h int) string) string {
-	st := a.st.Pane
-	ts := a.st.Title
-	if focused {
-		st, ts = a.st.PaneFocused, a.st.TitleFocused
+	fw, fh := a.st.Pane.GetHorizontalFrameSize(), a.st.Pane.GetVerticalFrameSize()
+	iw, ih := max(1, r.w-fw), max(1, r.h-fh)
+	body := content(iw, ih-1)
+	slot := a.boxes[r]
+	if slot.out != "" && slot.title == title && slot.focused == focused && slot.body == body {
+		return slot.out
 	}
-	iw, ih := max(1, r.w-st.GetHorizontalFrameSize()), max(1, r.h-st.GetVerticalFrameSize())
-	inner := theme.Pad(ts.Render(title)+"\n"+content(iw, ih-1), iw, ih)
-	return st.Render(inner)
+	frame, ts := a.st.Frame, a.st.Title
+	if focused {
+		frame, ts = a.st.FrameFocused, a.st.TitleFocused
+	}
+	out := theme.Box(frame, theme.Pad(ts.Render(title)+"\n"+body, iw, ih), iw, ih)
+	a.boxes[r] = boxCache{title: title, focused: focused, body: body, out: out}
+	return out
+}
+
+// boxCache is the last framed output of one screen rectangle.
+type boxCache struct {
+	title   string
+	focused bool
+	body    string
+	out     string
 }
 
 // header is the tab bar (with pane numbers) and the status on the right.

@@ -97,6 +97,15 @@ type Model struct {
 	logX    int  // 0 auto, 1 on, -1 off
 	dirty   bool
 	frame   string
+	cells   map[cellKey]string // rendered (style, rune) pairs, reused across draws
+}
+
+// cellKey identifies how one canvas cell renders: its rune and the style attributes
+// the chart uses (foreground colour and faintness).
+type cellKey struct {
+	fg    lipgloss.TerminalColor
+	faint bool
+	r     rune
 }
 
 // New returns an empty curves pane drawing with st.
@@ -210,6 +219,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	return m, nil
 }
+
+// Dirty reports whether the next View will redraw the chart.
+func (m *Model) Dirty() bool { return m.dirty }
+
+// Cached returns the last drawn frame without drawing (the root uses it to throttle
+// redraws to the frame rate while events stream in).
+func (m *Model) Cached() string { return m.frame }
 
 // View returns the pane, drawing it first if anything changed since the last call.
 func (m *Model) View() string {
@@ -407,7 +423,37 @@ func (m *Model) chart(es []entry, logX bool, w, h int) string {
 			lc.DrawRuneWithStyle(canvas.Float64Point{X: x, Y: p.Mean}, theme.Glyph(e.idx), st)
 		}
 	}
-	return lc.View()
+	return m.render(&lc.Canvas)
+}
+
+// render draws the canvas like canvas.Model.View, but renders each distinct (style,
+// rune) pair once and reuses it, which makes a redraw a few map lookups per cell.
+func (m *Model) render(c *canvas.Model) string {
+	if m.cells == nil {
+		m.cells = map[cellKey]string{}
+	}
+	var sb strings.Builder
+	w, h := c.Width(), c.Height()
+	for y := 0; y < h; y++ {
+		if y > 0 {
+			sb.WriteByte('\n')
+		}
+		for x := 0; x < w; x++ {
+			cell := c.Cell(canvas.Point{X: x, Y: y})
+			r := cell.Rune
+			if r == 0 {
+				r = ' '
+			}
+			k := cellKey{fg: cell.Style.GetForeground(), faint: cell.Style.GetFaint(), r: r}
+			s, ok := m.cells[k]
+			if !ok {
+				s = cell.Style.Render(string(r))
+				m.cells[k] = s
+			}
+			sb.WriteString(s)
+		}
+	}
+	return sb.String()
 }
 
 // xTicks labels the x axis at the abscissae of the data, centred under each point and

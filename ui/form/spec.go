@@ -26,8 +26,11 @@ func tree(s *model.Spec) map[string]any {
 // Get returns the value at the dotted JSON path key of s ("methods.0.bins") as it would
 // be typed in a field: numbers plainly, strings unquoted, lists as "a,b,c"; an absent
 // (omitted zero) value is "".
-func Get(s *model.Spec, key string) string {
-	var node any = tree(s)
+func Get(s *model.Spec, key string) string { return getIn(tree(s), key) }
+
+// getIn is Get on a tree already built by tree.
+func getIn(t map[string]any, key string) string {
+	var node any = t
 	for _, p := range strings.Split(key, ".") {
 		switch n := node.(type) {
 		case map[string]any:

@@ -20,11 +20,12 @@ func (m *Model) View() string {
 	lw = min(lw, max(8, m.w/3))
 	var rows []string
 	sel := 0
+	t := tree(m.spec)
 	for i, f := range fs {
 		if i == m.cur {
 			sel = len(rows)
 		}
-		rows = append(rows, m.row(f, i == m.cur, lw))
+		rows = append(rows, m.row(f, getIn(t, f.Key), i == m.cur, lw))
 		if e := m.FieldError(f.Key); e != "" {
 			rows = append(rows, m.st.Error.Render("   ✗ "+e))
 		}
@@ -53,10 +54,9 @@ func (m *Model) View() string {
 	return theme.Clip(strings.Join(out, "\n"), m.w, m.h)
 }
 
-func (m *Model) row(f Field, selected bool, lw int) string {
+func (m *Model) row(f Field, v string, selected bool, lw int) string {
 	label := ansi.Truncate(f.Label, lw, "…")
 	label += strings.Repeat(" ", lw-ansi.StringWidth(label))
-	v := Get(m.spec, f.Key)
 	if v == "" && f.Zero == "" {
 		switch f.Kind {
 		case Int, Float, LogFloat:

@@ -164,6 +164,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
+// Dirty reports whether the next View will redraw the matrices.
+func (m *Model) Dirty() bool { return m.dirty }
+
+// Cached returns the last drawn frame without drawing.
+func (m *Model) Cached() string { return m.frame }
+
 // View returns the pane, drawing it first if anything changed since the last call.
 func (m *Model) View() string {
 	if m.dirty {
@@ -238,10 +244,11 @@ func (m *Model) block(mat eval.Matrix, w, h int) string {
 	lines = append(lines, m.render(px, p, lo, hi, classStarts(mat, p))...)
 	lines = append(lines, m.colourBar(lo, hi, min(w, max(p+1, 24))))
 	eig := fmt.Sprintf("n=%d  λmin=%.3g  ", mat.N, mat.MinEig)
-	if mat.MinEig >= 0 {
-		lines = append(lines, m.st.Muted.Render(eig)+m.st.OK.Render("PD"))
-	} else {
-		lines = append(lines, m.st.Muted.Render(eig)+m.st.Error.Render("not PD"))
+	switch v := Verdict(mat); v {
+	case "not PD":
+		lines = append(lines, m.st.Muted.Render(eig)+m.st.Error.Render(v))
+	default:
+		lines = append(lines, m.st.Muted.Render(eig)+m.st.OK.Render(v))
 	}
 	return theme.Pad(strings.Join(lines, "\n"), w, h)
 }
@@ -361,4 +368,24 @@ func (m *Model) colourBar(lo, hi float64, w int) string {
 		sb.WriteString(m.st.ScaleFg[i*len(m.st.ScaleFg)/bw].Render("█"))
 	}
 	return m.st.Muted.Render(l) + sb.String() + m.st.Muted.Render(h)
+}
+
+// Verdict classifies a Gram matrix by its smallest eigenvalue: "PD" when it is
+// positive, "PSD (λmin≈0)" when it is negative by no more than rounding,
+//
+//	|λmin| <= 1e-9 · max_i |K_ii|,
+//
+// and "not PD" otherwise.
+func Verdict(mat eval.Matrix) string {
+	if mat.MinEig > 0 {
+		return "PD"
+	}
+	d := 0.0
+	for i := 0; i < mat.N; i++ {
+		d = math.Max(d, math.Abs(mat.Data[i*mat.N+i]))
+	}
+	if mat.MinEig >= -1e-9*d {
+		return "PSD (λmin≈0)"
+	}
+	return "not PD"
 }

@@ -79,10 +79,13 @@ type Styles struct {
 	Text, Muted, Accent, Error, Warn, OK, Bold lipgloss.Style
 	Title, TitleFocused                        lipgloss.Style
 	Pane, PaneFocused                          lipgloss.Style
-	Tab, TabActive                             lipgloss.Style
-	Selected, Label, Value, Editing, Cursor    lipgloss.Style
-	Axis                                       lipgloss.Style
-	Series                                     []lipgloss.Style
+	// Frame and FrameFocused draw the rounded border glyphs of Pane and PaneFocused
+	// (Box uses them to frame pre-padded content without re-measuring it).
+	Frame, FrameFocused                     lipgloss.Style
+	Tab, TabActive                          lipgloss.Style
+	Selected, Label, Value, Editing, Cursor lipgloss.Style
+	Axis                                    lipgloss.Style
+	Series                                  []lipgloss.Style
 	// Cells[i][j] draws '▀' with foreground Scale[i] and background Scale[j].
 	Cells [][]lipgloss.Style
 	// CellStr[i][j] is Cells[i][j].Render("▀"), rendered once: the heatmap concatenates them.
@@ -113,6 +116,8 @@ func NewStyles(r *lipgloss.Renderer, t Theme) Styles {
 	s.TitleFocused = fg(t.Accent).Bold(true)
 	s.Pane = r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(t.Border)
 	s.PaneFocused = r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(t.BorderFocused)
+	s.Frame = fg(t.Border)
+	s.FrameFocused = fg(t.BorderFocused)
 	s.Tab = fg(t.Muted).Padding(0, 1)
 	s.TabActive = fg(t.Accent).Bold(true).Padding(0, 1).Underline(true)
 	s.Selected = r.NewStyle().Background(t.Selected).Foreground(t.Text)
@@ -183,4 +188,50 @@ func Pad(s string, w, h int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Box frames content, which must already be exactly w columns by h lines (Pad), with
+// a rounded border drawn in frame's colour; the result is (w+2)×(h+2). Unlike
+// lipgloss's border it does not measure the content again, so it costs one pass of
+// string concatenation.
+func Box(frame lipgloss.Style, content string, w, h int) string {
+	bar := frame.Render("│")
+	var sb strings.Builder
+	sb.Grow(len(content) + (h+2)*(len(bar)*2+2) + 2*(w+2)*3)
+	sb.WriteString(frame.Render("╭" + strings.Repeat("─", w) + "╮"))
+	lines := strings.Split(content, "\n")
+	for i := 0; i < h; i++ {
+		sb.WriteByte('\n')
+		sb.WriteString(bar)
+		if i < len(lines) {
+			sb.WriteString(lines[i])
+		}
+		sb.WriteString(bar)
+	}
+	sb.WriteByte('\n')
+	sb.WriteString(frame.Render("╰" + strings.Repeat("─", w) + "╯"))
+	return sb.String()
+}
+
+// JoinColumns puts blocks side by side line by line; each block's lines must already
+// have the block's full width, and all blocks the same number of lines.
+func JoinColumns(blocks ...string) string {
+	split := make([][]string, len(blocks))
+	n := 0
+	for i, b := range blocks {
+		split[i] = strings.Split(b, "\n")
+		n = max(n, len(split[i]))
+	}
+	var sb strings.Builder
+	for l := 0; l < n; l++ {
+		if l > 0 {
+			sb.WriteByte('\n')
+		}
+		for _, s := range split {
+			if l < len(s) {
+				sb.WriteString(s[l])
+			}
+		}
+	}
+	return sb.String()
 }

@@ -1,0 +1,164 @@
+package form
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"gitui/model"
+	"gitui/ui/internal/uitest"
+)
+
+func spec() *model.Spec {
+	s := &model.Spec{Name: "t", Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "xperm"},
+		Methods: []model.Method{{Features: "cdf", Bins: 5, Templates: 5}}, Sizes: []int{10, 20}, Repeats: 2, Seed: 1}
+	s.Defaults()
+	return s
+}
+
+var bins = Field{Key: "methods.0.bins", Label: "bins n", Kind: Int, Min: 1, Max: 1000}
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		f       Field
+		in, out string
+		err     string
+	}{
+		{bins, "25", "25", ""},
+		{bins, "x", "", "not a whole number"},
+		{bins, "2.5", "", "not a whole number"},
+		{bins, "5000", "", "out of range: use 1..1000"},
+		{bins, "0", "", "out of range"},
+		{Field{Label: "lambda", Kind: LogFloat, Min: 1e-12, Max: 1e6}, "1e-7", "1e-07", ""},
+		{Field{Label: "lambda", Kind: LogFloat, Min: 1e-12, Max: 1e6}, "0", "0", ""}, // 0 = automatic
+		{Field{Label: "lambda", Kind: LogFloat, Min: 1e-12, Max: 1e6}, "-1", "", "negative"},
+		{Field{Label: "lambda", Kind: LogFloat}, "NaN", "", "not a number"},
+		{Field{Label: "sizes", Kind: IntList, Min: 2, Max: 100}, "10, 20,50", "[10,20,50]", ""},
+		{Field{Label: "sizes", Kind: IntList, Min: 2, Max: 100}, "10,1", "", "out of range"},
+		{Field{Label: "sizes", Kind: IntList}, "", "", "is empty"},
+		{Field{Label: "kind", Kind: Enum, Options: []string{"a", "b"}}, "c", "", "unknown: use one of a, b"},
+		{Field{Label: "path", Kind: Text}, "a b.csv", `"a b.csv"`, ""},
+	} {
+		got, err := parse(c.f, c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("parse(%s, %q): error %v, want one line containing %q", c.f.Label, c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.out {
+			t.Errorf("parse(%s, %q) = %q, %v; want %q", c.f.Label, c.in, got, err, c.out)
+		}
+	}
+}
+
+func TestStep(t *testing.T) {
+	lam := Field{Kind: LogFloat, Min: 1e-12, Max: 1e6}
+	// Log steps: 0 -> Min, then decades; down from Min returns to 0 (automatic).
+	seq := []string{"0"}
+	for i := 0; i < 3; i++ {
+		n, _ := Step(lam, seq[len(seq)-1], true)
+		seq = append(seq, n)
+	}
+	if strings.Join(seq, " ") != "0 1e-12 1e-11 1e-10" {
+		t.Fatalf("log steps up: %v", seq)
+	}
+	if n, _ := Step(lam, "1e-12", false); n != "0" {
+		t.Fatalf("step below Min = %s, want 0", n)
+	}
+	if n, _ := Step(lam, "1e6", true); n != "1e+06" {
+		t.Fatalf("step above Max = %s, want clamped 1e+06", n)
+	}
+	if n, _ := Step(Field{Kind: Int, Min: 1, Max: 10}, "10", true); n != "10" {
+		t.Fatalf("int clamp = %s", n)
+	}
+	if n, _ := Step(Field{Kind: Float, Step: 0.1}, "0.2", true); math.Abs(parseF(n)-0.3) > 1e-12 {
+		t.Fatalf("float step = %s", n)
+	}
+	if n, _ := Step(Field{Kind: Enum, Options: []string{"a", "b", "c"}}, "a", false); n != "c" {
+		t.Fatalf("enum wraps = %s", n)
+	}
+	if _, ok := Step(Field{Kind: Text}, "x", true); ok {
+		t.Fatal("text has no steps")
+	}
+}
+
+func parseF(s string) float64 {
+	var f float64
+	json.Unmarshal([]byte(s), &f)
+	return f
+}
+
+func TestSetArgsRoundTrip(t *testing.T) {
+	base := spec()
+	cur := base.Clone()
+	cur.Methods[0].Bins = 25
+	cur.Methods[0].Lambda = 1e-7
+	cur.Sizes = []int{10, 20, 50}
+	cur.Data.Path = "my file.csv"
+	cur.Group.Angles = &model.AngleSpec{From: -20, To: 20, Count: 9}
+	cur.Methods = append(cur.Methods, model.Method{Features: "raw", Learner: "1nn", Name: "raw 1-NN"})
+	args := SetArgs(base, cur)
+	got := base.Clone()
+	if err := Apply(got, args); err != nil {
+		t.Fatalf("apply %v: %v", args, err)
+	}
+	a, _ := json.Marshal(got)
+	b, _ := json.Marshal(cur)
+	if string(a) != string(b) {
+		t.Fatalf("round trip of %v:\n got %s\nwant %s", args, a, b)
+	}
+	if len(SetArgs(base, base.Clone())) != 0 {
+		t.Fatal("no difference must give no arguments")
+	}
+	line := CommandLine("p", true, base, cur)
+	if !strings.HasPrefix(line, "gitui run p --quick --set ") || !strings.Contains(line, "'data.path=my file.csv'") {
+		t.Fatalf("command line %q", line)
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{"a=1": "a=1", "sizes=[1,2]": "'sizes=[1,2]'", "x='y'": `'x='\''y'\'''`, "": "''"} {
+		if got := ShellQuote(in); got != want {
+			t.Errorf("ShellQuote(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestEditorAndRename(t *testing.T) {
+	s := spec()
+	fields := func(*model.Spec) []Field { return []Field{bins} }
+	m := New(uitest.Styles(), s, fields, nil)
+	m.SetSize(60, 10)
+	m.Focus(true)
+	send := func(msgs ...tea.KeyMsg) {
+		for _, k := range msgs {
+			var cmd tea.Cmd
+			m, cmd = m.Update(k)
+			if cmd != nil {
+				if c, ok := cmd().(ChangedMsg); !ok || c.Key != bins.Key {
+					t.Fatalf("unexpected message %v", c)
+				}
+			}
+		}
+	}
+	r := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+	send(tea.KeyMsg{Type: tea.KeyEnter}, tea.KeyMsg{Type: tea.KeyBackspace}, r("2"), r("5"), tea.KeyMsg{Type: tea.KeyEnter})
+	if s.Methods[0].Bins != 25 || s.Methods[0].Name != "CDF(25,5) RLS" {
+		t.Fatalf("bins %d name %q: the automatic name must follow", s.Methods[0].Bins, s.Methods[0].Name)
+	}
+	send(tea.KeyMsg{Type: tea.KeyEnter}, r("q"))
+	if m.FieldError(bins.Key) == "" || !m.Editing() {
+		t.Fatal("typing a letter must show an inline error while editing")
+	}
+	if !strings.Contains(m.View(), "not a whole number") {
+		t.Fatalf("view lacks the inline error:\n%s", m.View())
+	}
+	send(tea.KeyMsg{Type: tea.KeyEsc})
+	if m.Editing() || s.Methods[0].Bins != 25 {
+		t.Fatal("esc must discard the edit")
+	}
+}
