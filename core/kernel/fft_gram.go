@@ -96,6 +96,7 @@ type Spectra struct {
 	norm       []float64    // ||x_i||²
 	tnorm      []float64    // ||t·x_i||², n·copies
 	tname      string
+	pw, ph     *fftPlan // transforms along rows (w) and columns (h)
 }
 
 // NewSpectra transforms the rows of X (n×(h·w), images row-major) once, in parallel
@@ -142,6 +143,7 @@ func NewSpectra(ctx context.Context, h, w int, mode CyclicMode, X *mat.Dense, T 
 		s.tname = T.Name()
 	}
 	pw, ph := newFFTPlan(w), newFFTPlan(h)
+	s.pw, s.ph = pw, ph
 	bs := 16
 	err := parallelBlocks(ctx, (n+bs-1)/bs, func(b int) {
 		f := newForward(s, pw, ph)
@@ -358,24 +360,25 @@ func choosePool(k0 Base, fit Fit) poolKind {
 	return poolAll
 }
 
-// cyclicFill writes the kernel into out; with sym only entries j >= i.
+// cyclicFill writes the kernel into out; with sym only entries j >= i. Work goes in
+// blocks of rows of A; within a block the loop over B is outside the loop over the
+// block's rows, so each spectrum of B is read from memory once per block and then
+// stays in L1 while the block's (L2-resident) spectra of A meet it.
 func cyclicFill(ctx context.Context, k0 Base, fit Fit, A, B *Spectra, sym bool, out blas64.General) error {
-	n, m := A.n, B.n
+	n := A.n
 	pool := choosePool(k0, fit)
-	bs := 4
+	nc := 1
+	if A.trans != nil {
+		nc = A.copies
+	}
+	// About 16 spectra of A per block (6.7 KB each at 28×28), fewer rows with copies.
+	bs := max(1, 16/nc)
 	if !sym {
-		bs = max(1, min(32, n/(8*max(1, workers()))))
+		bs = max(1, min(bs, n/(4*workers())))
 	}
 	return parallelBlocks(ctx, (n+bs-1)/bs, func(b int) {
 		e := newCorrEngine(A)
-		for i := b * bs; i < min((b+1)*bs, n); i++ {
-			j0 := 0
-			if sym {
-				j0 = i
-			}
-			row := out.Data[i*out.Stride : i*out.Stride+m]
-			e.row(k0, pool, fit, A, B, i, j0, row)
-		}
+		e.block(k0, pool, fit, A, B, b*bs, min((b+1)*bs, n), sym, out)
 	})
 }
 
@@ -395,65 +398,82 @@ func newCorrEngine(A *Spectra) *corrEngine {
 	h, w, half := A.h, A.w, A.half
 	hp := (h + 1) / 2
 	sz := max(h*half, w*hp, colsBatch*half, w*(colsBatch+1)/2)
-	return &corrEngine{pw: newFFTPlan(w), ph: newFFTPlan(h), zero: make([]complex128, half),
+	return &corrEngine{pw: A.pw, ph: A.ph, zero: make([]complex128, half),
 		a: make([]complex128, sz), b: make([]complex128, sz), c: make([]complex128, sz),
 		vals: make([]float64, max(h*w, w*colsBatch))}
 }
 
-// row fills row[j] for j in [j0, m) with the kernel between copy set i of A and B_j.
-func (e *corrEngine) row(k0 Base, pool poolKind, fit Fit, A, B *Spectra, i, j0 int, row []float64) {
+// block fills out[i][j] for i in [i0, i1) and every j (j >= i with sym) with the
+// kernel between the copies of A_i and B_j.
+func (e *corrEngine) block(k0 Base, pool poolKind, fit Fit, A, B *Spectra, i0, i1 int, sym bool, out blas64.General) {
 	sl := A.h * A.half
+	m := B.n
 	nc := 1
-	specs, norms := A.plain[i*sl:(i+1)*sl], A.norm[i:i+1]
+	specs, norms := A.plain, A.norm
 	if A.trans != nil {
 		nc = A.copies
-		specs, norms = A.trans[i*nc*sl:(i+1)*nc*sl], A.tnorm[i*nc:(i+1)*nc]
+		specs, norms = A.trans, A.tnorm
 	}
 	inv := 1 / float64(A.h*A.w)
 	if A.mode == ShiftCols {
 		inv = 1 / float64(A.w)
 	}
-	for j := j0; j < len(row); j++ {
-		if fit == BestFit {
-			row[j] = math.Inf(-1)
-		} else {
-			row[j] = 0
+	jStart := 0
+	if sym {
+		jStart = i0
+	}
+	init := 0.0
+	if fit == BestFit {
+		init = math.Inf(-1)
+	}
+	for i := i0; i < i1; i++ {
+		row := out.Data[i*out.Stride+jStart : i*out.Stride+m]
+		for j := range row {
+			row[j] = init
 		}
 	}
-	for t := range nc {
-		xs := specs[t*sl : (t+1)*sl]
-		xx := norms[t]
-		if pool == poolMeanLin {
-			// Shift2D: mean_s <S_s x, z> = (sum x)(sum z)/(h·w) = X[0,0]·Z[0,0]/(h·w).
-			// ShiftCols: sum_y (sum_c x[y,c])(sum_c z[y,c])/w = sum_y X[y][0]·Z[y][0]/w.
-			for j := j0; j < len(row); j++ {
-				zs := B.plain[j*sl : (j+1)*sl]
-				dc := real(xs[0]) * real(zs[0])
-				if A.mode == ShiftCols {
-					dc = 0
-					for y := range A.h {
-						dc += real(xs[y*A.half]) * real(zs[y*A.half])
+	step := 1
+	if A.mode == ShiftCols && pool != poolMeanLin {
+		step = colsBatch
+	}
+	for j := jStart; j < m; j += step {
+		jb := min(step, m-j)
+		zs := B.plain[j*sl : (j+1)*sl]
+		for i := i0; i < i1; i++ {
+			if sym && j+jb-1 < i {
+				continue
+			}
+			orow := out.Data[i*out.Stride : i*out.Stride+m]
+			for t := range nc {
+				k := i*nc + t
+				xs := specs[k*sl : (k+1)*sl]
+				xx := norms[k]
+				switch {
+				case pool == poolMeanLin:
+					// Shift2D: mean_s <S_s x, z> = (sum x)(sum z)/(h·w) = X[0,0]·Z[0,0]/(h·w).
+					// ShiftCols: sum_y (sum_c x[y,c])(sum_c z[y,c])/w = sum_y X[y][0]·Z[y][0]/w.
+					dc := real(xs[0]) * real(zs[0])
+					if A.mode == ShiftCols {
+						dc = 0
+						for y := range A.h {
+							dc += real(xs[y*A.half]) * real(zs[y*A.half])
+						}
 					}
+					orow[j] += dc * inv / float64(nc)
+				case A.mode == ShiftCols:
+					vals := e.colsCorr(A, B, xs, j, jb)
+					for q := range jb {
+						if sym && j+q < i {
+							continue
+						}
+						v := e.pool(k0, pool, vals[q*A.w:(q+1)*A.w], inv, xx, B.norm[j+q])
+						orow[j+q] = combine(fit, orow[j+q], v, nc)
+					}
+				default:
+					v := e.corr2D(k0, pool, A, xs, zs, inv, xx, B.norm[j])
+					orow[j] = combine(fit, orow[j], v, nc)
 				}
-				row[j] += dc * inv / float64(nc)
 			}
-			continue
-		}
-		if A.mode == ShiftCols {
-			for j := j0; j < len(row); j += colsBatch {
-				jb := min(colsBatch, len(row)-j)
-				vals := e.colsCorr(A, B, xs, j, jb)
-				for q := range jb {
-					v := e.pool(k0, pool, vals[q*A.w:(q+1)*A.w], inv, xx, B.norm[j+q])
-					row[j+q] = combine(fit, row[j+q], v, nc)
-				}
-			}
-			continue
-		}
-		for j := j0; j < len(row); j++ {
-			vals := e.corr2D(A, xs, B.plain[j*sl:(j+1)*sl])
-			v := e.pool(k0, pool, vals, inv, xx, B.norm[j])
-			row[j] = combine(fit, row[j], v, nc)
 		}
 	}
 }
@@ -503,9 +523,10 @@ func (e *corrEngine) pool(k0 Base, pool poolKind, vals []float64, inv, xx, zz fl
 	}
 }
 
-// corr2D returns the h·w unnormalised circular cross-correlations of the images with
-// spectra xs and zs (in some order of the shifts, which pooling does not need).
-func (e *corrEngine) corr2D(A *Spectra, xs, zs []complex128) []float64 {
+// corr2D returns the kernel value pooled over the h·w circular cross-correlations of
+// the images with spectra xs and zs (computed in some order of the shifts, which
+// pooling does not need).
+func (e *corrEngine) corr2D(k0 Base, pool poolKind, A *Spectra, xs, zs []complex128, inv, xx, zz float64) float64 {
 	h, w, half := A.h, A.w, A.half
 	hp := (h + 1) / 2
 	// P = X·conj(Z), layout [ky][kx].
@@ -541,6 +562,31 @@ func (e *corrEngine) corr2D(A *Spectra, xs, zs []complex128) []float64 {
 	}
 	// q is consumed: e.a serves as scratch.
 	res := e.pw.transform(zb, e.a, hp, true)
+	if h%2 == 0 && (pool == poolMax || pool == poolMaxMin) {
+		// Fused reduction: every real and imaginary part is one correlation.
+		res = res[:w*hp]
+		mx, mn := real(res[0]), real(res[0])
+		for _, v := range res {
+			re, im := real(v), imag(v)
+			if re > mx {
+				mx = re
+			}
+			if im > mx {
+				mx = im
+			}
+			if re < mn {
+				mn = re
+			}
+			if im < mn {
+				mn = im
+			}
+		}
+		kv := k0.FromDot(mx*inv, xx, zz)
+		if pool == poolMaxMin {
+			kv = max(kv, k0.FromDot(mn*inv, xx, zz))
+		}
+		return kv
+	}
 	vals := e.vals[:h*w]
 	if h%2 == 0 {
 		for k, v := range res[:w*hp] {
@@ -561,7 +607,7 @@ func (e *corrEngine) corr2D(A *Spectra, xs, zs []complex128) []float64 {
 			}
 		}
 	}
-	return vals
+	return e.pool(k0, pool, vals, inv, xx, zz)
 }
 
 // colsCorr returns, for jb <= colsBatch images B_{j..j+jb-1}, the w unnormalised
