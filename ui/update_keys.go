@@ -13,6 +13,19 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 		a.cancelRun()
 		return tea.Quit
 	}
+	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste && !a.editing() {
+		// Keys typed faster than the terminal is read arrive as one message ("jjj"):
+		// handle them one by one, as typed.
+		var cmds []tea.Cmd
+		for _, r := range k.Runes {
+			if a.editing() { // a key of the batch opened an editor: it takes the rest
+				cmds = append(cmds, a.toFocused(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
+				continue
+			}
+			cmds = append(cmds, a.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt}))
+		}
+		return tea.Batch(cmds...)
+	}
 	if a.confirm != confirmNone {
 		return a.handleConfirm(k)
 	}

@@ -371,7 +371,7 @@ func (m *Model) colourBar(lo, hi float64, w int) string {
 }
 
 // Verdict classifies a Gram matrix by its smallest eigenvalue: "PD" when it is
-// positive, "PSD (λmin≈0)" when it is negative by no more than rounding,
+// positive, "PSD" when it is negative by no more than rounding,
 //
 //	|λmin| <= 1e-9 · max_i |K_ii|,
 //
@@ -385,7 +385,7 @@ func Verdict(mat eval.Matrix) string {
 		d = math.Max(d, math.Abs(mat.Data[i*mat.N+i]))
 	}
 	if mat.MinEig >= -1e-9*d {
-		return "PSD (λmin≈0)"
+		return "PSD"
 	}
 	return "not PD"
 }
