@@ -345,7 +345,7 @@ func TestCommandLineRoundTrip(t *testing.T) {
 
 func TestRunesTypedTogetherAreSplit(t *testing.T) {
 	a := newTestApp(t, 120, 40)
-	press(t, a, "3", "jjj") // one message holding three j's, as a fast terminal sends them
+	press(t, a, "3", "jjj")                                                 // one message holding three j's, as a fast terminal sends them
 	if f, _ := a.method.Form().Selected(); f.Key != "methods.0.templates" { // features, kernel, bins, templates
 		t.Fatalf("selected %s after jjj, want methods.0.templates", f.Key)
 	}
