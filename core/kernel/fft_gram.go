@@ -528,6 +528,9 @@ func (e *corrEngine) pool(k0 Base, pool poolKind, vals []float64, inv, xx, zz fl
 // pooling does not need).
 func (e *corrEngine) corr2D(k0 Base, pool poolKind, A *Spectra, xs, zs []complex128, inv, xx, zz float64) float64 {
 	h, w, half := A.h, A.w, A.half
+	if h == 28 && w == 28 {
+		return e.corr28(k0, pool, xs, zs, inv, xx, zz)
+	}
 	hp := (h + 1) / 2
 	// P = X·conj(Z), layout [ky][kx].
 	p := e.a[:h*half]
