@@ -62,7 +62,9 @@ func writeAll(dir string, cur *model.Result, pins []*model.Result, mats []eval.M
 	var all []*model.Result
 	if cur != nil {
 		note("result.json", cur.WriteFile(filepath.Join(dir, "result.json")))
-		all = append(all, cur)
+		if len(pins) == 0 || pins[len(pins)-1] != cur { // a pinned current run is drawn once
+			all = append(all, cur)
+		}
 	}
 	for i, p := range pins {
 		name := fmt.Sprintf("pin-%d.result.json", i+1)
