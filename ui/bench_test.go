@@ -100,10 +100,42 @@ func (w *stampWriter) firstAfter(t time.Time, s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// timed wraps the app and records when a key reached Update and when the View that
+// followed it returned, to split the key-to-frame latency into its hops.
+type timed struct {
+	*App
+	mu             sync.Mutex
+	gotKey, viewed time.Time
+	pending        bool
+}
+
+func (m *timed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(tea.KeyMsg); ok {
+		m.mu.Lock()
+		m.gotKey, m.pending = time.Now(), true
+		m.mu.Unlock()
+	}
+	_, cmd := m.App.Update(msg)
+	return m, cmd
+}
+
+func (m *timed) View() string {
+	v := m.App.View()
+	m.mu.Lock()
+	if m.pending {
+		m.viewed, m.pending = time.Now(), false
+	}
+	m.mu.Unlock()
+	return v
+}
+
+// hops is one key press: write→Update, Update→View returned, View→frame written.
+type hops struct{ input, process, flush, total time.Duration }
+
 // keyLatencies runs the real program (20 fps renderer) while GOMAXPROCS goroutines
 // burn CPU and a fake engine floods points, presses 1/2/3 in turn, and returns the
 // time from each key to the first frame showing its effect.
-func keyLatencies(tb testing.TB, presses int) []time.Duration {
+func keyLatencies(tb testing.TB, presses int, flood bool) []hops {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stop atomic.Bool
@@ -134,8 +166,8 @@ func keyLatencies(tb testing.TB, presses int) []time.Duration {
 					ch <- eval.Done{Err: ctx.Err()}
 					return
 				}
-				if i%1000 == 0 {
-					time.Sleep(10 * time.Millisecond)
+				if !flood || i%1000 == 0 {
+					time.Sleep(time.Millisecond) // without flood: at most 1000 events a second
 				}
 			}
 		}()
@@ -143,14 +175,15 @@ func keyLatencies(tb testing.TB, presses int) []time.Duration {
 	}
 	inR, inW := io.Pipe()
 	out := &stampWriter{}
-	p := tea.NewProgram(a, tea.WithContext(ctx), tea.WithInput(inR), tea.WithOutput(out), tea.WithFPS(20))
+	tm := &timed{App: a}
+	p := tea.NewProgram(tm, tea.WithContext(ctx), tea.WithInput(inR), tea.WithOutput(out), tea.WithFPS(20))
 	done := make(chan struct{})
 	go func() { p.Run(); close(done) }()
 	p.Send(tea.WindowSizeMsg{Width: 200, Height: 60})
 	time.Sleep(1500 * time.Millisecond) // data preview loads
 	p.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
 	time.Sleep(500 * time.Millisecond)
-	var lat []time.Duration
+	var lat []hops
 	markers := []string{"[Data]", "[Group]", "[Method]"}
 	for i := 0; i < presses; i++ {
 		k := (i + 1) % 3
@@ -159,7 +192,10 @@ func keyLatencies(tb testing.TB, presses int) []time.Duration {
 		deadline := t.Add(2 * time.Second)
 		for {
 			if at, ok := out.firstAfter(t, markers[k]); ok {
-				lat = append(lat, at.Sub(t))
+				tm.mu.Lock()
+				h := hops{input: tm.gotKey.Sub(t), process: tm.viewed.Sub(tm.gotKey), flush: at.Sub(tm.viewed), total: at.Sub(t)}
+				tm.mu.Unlock()
+				lat = append(lat, h)
 				break
 			}
 			if time.Now().After(deadline) {
@@ -175,21 +211,39 @@ func keyLatencies(tb testing.TB, presses int) []time.Duration {
 	return lat
 }
 
-// BenchmarkKeyToRedraw reports the key-to-frame latency (median, 95th percentile and
-// maximum) of the real program while both cores are saturated and a run floods events.
+// BenchmarkKeyToRedraw reports the key-to-frame latency of the real program (20 fps
+// renderer) while GOMAXPROCS goroutines saturate the cores and a run streams events
+// (about 1000 a second; "flood": about 100k a second): median, 95th percentile and
+// maximum of the total, and the medians of its hops (write→Update, Update→View
+// returned, View→frame written, the last bounded by the 50 ms frame interval).
 func BenchmarkKeyToRedraw(b *testing.B) {
-	var all []time.Duration
-	for b.Loop() {
-		all = append(all, keyLatencies(b, 30)...)
+	for _, flood := range []bool{false, true} {
+		b.Run(fmt.Sprintf("flood=%v", flood), func(b *testing.B) {
+			var all []hops
+			for b.Loop() {
+				all = append(all, keyLatencies(b, 30, flood)...)
+			}
+			if len(all) == 0 {
+				return
+			}
+			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+			med := func(get func(hops) time.Duration) []time.Duration {
+				xs := make([]time.Duration, len(all))
+				for i, h := range all {
+					xs[i] = get(h)
+				}
+				sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
+				return xs
+			}
+			tot := med(func(h hops) time.Duration { return h.total })
+			b.ReportMetric(ms(tot[len(tot)/2]), "p50-ms")
+			b.ReportMetric(ms(tot[len(tot)*95/100]), "p95-ms")
+			b.ReportMetric(ms(tot[len(tot)-1]), "max-ms")
+			b.ReportMetric(ms(med(func(h hops) time.Duration { return h.input })[len(all)/2]), "input-p50-ms")
+			b.ReportMetric(ms(med(func(h hops) time.Duration { return h.process })[len(all)/2]), "update+view-p50-ms")
+			b.ReportMetric(ms(med(func(h hops) time.Duration { return h.flush })[len(all)/2]), "flush-p50-ms")
+		})
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	if len(all) == 0 {
-		return
-	}
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	b.ReportMetric(ms(all[len(all)/2]), "p50-ms")
-	b.ReportMetric(ms(all[len(all)*95/100]), "p95-ms")
-	b.ReportMetric(ms(all[len(all)-1]), "max-ms")
 }
 
 // TestKeysRedrawUnderLoad checks that every key press is answered by a frame while
@@ -198,7 +252,7 @@ func TestKeysRedrawUnderLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("saturates the cores for a few seconds")
 	}
-	lat := keyLatencies(t, 6)
+	lat := keyLatencies(t, 6, true)
 	t.Logf("key-to-frame latencies under load: %v", lat)
 	if len(lat) != 6 {
 		t.Fatalf("%d of 6 keys redrew", len(lat))
