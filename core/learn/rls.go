@@ -11,21 +11,28 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Form selects how RLS is solved: through the D×D covariance of the features (primal)
-// or through the n×n Gram matrix (dual).
+// Form selects how RLS is solved: through the D×D covariance of the features (primal),
+// through the n×n Gram matrix (dual), or through the distinct rows of the features
+// (grouped). All three give the same model and the same leave-one-out path.
 type Form int
 
 const (
-	// FormAuto solves in the primal when the number of non-constant features is
-	// below the number of samples, in the dual otherwise.
+	// FormAuto solves grouped when the training features have few distinct rows,
+	//
+	//	u < 0.7 min(D', n-1)   (u distinct rows, D' non-constant features),
+	//
+	// otherwise in the primal when D' <= n-1 and in the dual when D' > n-1.
 	FormAuto Form = iota
 	// FormPrimal decomposes the centred covariance F_cᵀ F_c (D×D).
 	FormPrimal
 	// FormDual decomposes the centred Gram matrix (n×n).
 	FormDual
+	// FormGrouped merges identical rows (exact equality on the non-constant columns)
+	// and decomposes a min(u, D')×min(u, D') matrix of the u distinct rows (see FitRLS).
+	FormGrouped
 )
 
-// String returns "auto", "primal" or "dual".
+// String returns "auto", "primal", "dual" or "grouped".
 func (f Form) String() string {
 	switch f {
 	case FormAuto:
@@ -34,6 +41,8 @@ func (f Form) String() string {
 		return "primal"
 	case FormDual:
 		return "dual"
+	case FormGrouped:
+		return "grouped"
 	}
 	return fmt.Sprintf("Form(%d)", int(f))
 }
@@ -58,7 +67,8 @@ type RLSOptions struct {
 	// e_max the largest eigenvalue of the centred covariance (primal) or Gram matrix
 	// (dual); every entry must be finite and > 0. Nil means DefaultGrid().
 	Grid []float64
-	// Form forces the primal or the dual solution; FitKernelRLS ignores it.
+	// Form forces the primal, dual or grouped solution (FormPrimal or FormDual turn
+	// the grouped fast path off); FitKernelRLS ignores it.
 	Form Form
 }
 
@@ -88,12 +98,13 @@ type LOOPath struct {
 
 // RLSInfo describes a fitted RLS model.
 type RLSInfo struct {
-	Form     Form    // FormPrimal or FormDual, as solved
+	Form     Form    // FormPrimal, FormDual or FormGrouped, as solved
 	Lambda   float64 // the lambda of the final fit (chosen or fixed)
 	Relative float64 // n lambda / e_max
 	EMax     float64 // largest eigenvalue of the centred covariance or Gram matrix
 	N        int     // training samples
 	Kept     int     // non-constant feature columns (feature fits; n for kernel fits)
+	Groups   int     // distinct training rows on the kept columns (feature fits; 0 for kernel fits)
 	Path     LOOPath // the leave-one-out criterion over the candidates
 }
 
@@ -151,6 +162,21 @@ type KernelRLS struct {
 // by the highest leave-one-out accuracy over opt.Grid, ties broken by the smaller LOO
 // squared error and then by the larger lambda.
 //
+// Features that are invariant under a finite group (CDF pooling over the whole group,
+// bag-of-words, Haar features on X_perm) repeat rows: samples of one orbit share a row.
+// The grouped form (FormGrouped, or FormAuto when u < 0.7 min(D', n-1)) finds the u
+// distinct rows Z (u×D') by hashing, with counts c and F = P Z (P the n×u indicator).
+// With the weighted mean mu = Zᵀc/n and A = C^{1/2} (Z - 1 muᵀ), F_cᵀ F_c = AᵀA; the LQ
+// factorisation A = L Q1 (L u×s lower trapezoidal, Q1 s×D' orthonormal rows, s =
+// min(u, D')) turns the fit into a primal one in s coordinates: LᵀL = Q2 T Q2ᵀ and, for a
+// sample i of group a,
+//
+//	b_i = c_a^{-1/2} (L Q2)_a,   BᵀY = (L Q2)ᵀ C^{-1/2} PᵀY,   w = Q1ᵀ Q2 (T + n lambda I)^-1 BᵀY,
+//
+// so that the leave-one-out formula above holds unchanged (for any targets, also when
+// the samples of a group carry different labels). It costs 2 u² D' (LQ) + 8/3 s³
+// (reduction) + O(n D') instead of min(D', n)³, and O(u s k + n k) per candidate.
+//
 // FitRLS panics if len(y) != rows(f) or k < 2. It returns an error if a label lies
 // outside [0, k), n < 2, an entry of f is not finite, lambda or a grid value is
 // invalid, or every feature is constant (wrapping ErrNothingToLearn); and ctx.Err() if
@@ -176,29 +202,12 @@ func FitRLS(ctx context.Context, f *mat.Dense, y []int, k int, opt RLSOptions) (
 	if err != nil {
 		return nil, err
 	}
-	info.Form, info.Kept = form, dk
+	info.Form, info.Kept, info.Groups = form, dk, fp.groups
 	z, ok := p.coef(sigma)
 	if !ok {
 		return nil, fmt.Errorf("rls: eigendecomposition failed to converge at lambda %g: use a lambda > 0", info.Lambda)
 	}
-	wk := make([]float64, dk*k)
-	if form == FormPrimal {
-		// w = Q z.
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: dk, Cols: dk, Stride: dk, Data: p.t.q},
-			blas64.General{Rows: dk, Cols: k, Stride: k, Data: z}, 0,
-			blas64.General{Rows: dk, Cols: k, Stride: k, Data: wk})
-	} else {
-		// c = B z, w = F_cᵀ c.
-		c := make([]float64, n*k)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: n, Cols: n - 1, Stride: n - 1, Data: p.b},
-			blas64.General{Rows: n - 1, Cols: k, Stride: k, Data: z}, 0,
-			blas64.General{Rows: n, Cols: k, Stride: k, Data: c})
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1, fp.fc,
-			blas64.General{Rows: n, Cols: k, Stride: k, Data: c}, 0,
-			blas64.General{Rows: dk, Cols: k, Stride: k, Data: wk})
-	}
+	wk := fp.weights(z)
 	w := mat.NewDense(d, k, nil)
 	b := append([]float64(nil), p.ybar...)
 	for j, col := range kept {
@@ -273,18 +282,26 @@ func FitKernelRLS(ctx context.Context, kmat *mat.SymDense, y []int, k int, opt R
 
 // featureProblem is a feature fit prepared for the leave-one-out path.
 type featureProblem struct {
-	p    *looProblem
-	form Form
-	kept []int
-	mu   []float64
-	fc   blas64.General // centred kept features (dual only: the primal overwrites them with B)
+	p      *looProblem
+	form   Form
+	kept   []int
+	mu     []float64
+	fc     blas64.General // centred kept features (dual only: the primal overwrites them with B)
+	groups int            // distinct rows on the kept columns
+	lq     *lqFactors     // grouped only: the LQ factorisation of C^{1/2} Z_c
 }
 
-// prepareFeatures centres f, drops its constant columns, chooses the form and reduces
-// the covariance or Gram matrix to tridiagonal form.
+// groupedFraction is the FormAuto threshold of the grouped form: u < groupedFraction ·
+// min(D', n-1). Below it the grouped fit costs at most about a third of the
+// reduction it replaces, which pays for the LQ factorisation.
+const groupedFraction = 0.7
+
+// prepareFeatures drops the constant columns of f, finds its distinct rows, chooses the
+// form, centres, and reduces the covariance, Gram matrix or grouped matrix to
+// tridiagonal form.
 func prepareFeatures(ctx context.Context, f *mat.Dense, y []int, k int, form Form) (*featureProblem, error) {
 	n, d := f.Dims()
-	fc, kept, mu, err := centreFeatures(f)
+	kept, err := keptColumns(f)
 	if err != nil {
 		return nil, err
 	}
@@ -292,12 +309,25 @@ func prepareFeatures(ctx context.Context, f *mat.Dense, y []int, k int, form For
 	if dk == 0 {
 		return nil, fmt.Errorf("rls: all %d features are constant over the %d samples: %w; check the feature map", d, n, ErrNothingToLearn)
 	}
+	g, err := groupRows(ctx, f, kept)
+	if err != nil {
+		return nil, err
+	}
+	u := len(g.rep)
 	if form == FormAuto {
-		form = FormDual
-		if dk <= n-1 {
+		switch {
+		case float64(u) < groupedFraction*float64(min(dk, n-1)):
+			form = FormGrouped
+		case dk <= n-1:
 			form = FormPrimal
+		default:
+			form = FormDual
 		}
 	}
+	if form == FormGrouped {
+		return prepareGrouped(ctx, f, y, k, kept, g)
+	}
+	fc, mu := centreColumns(f, kept)
 	yt, ybar := targets(y, k)
 	fcg := blas64.General{Rows: n, Cols: dk, Stride: dk, Data: fc}
 	p := &looProblem{dual: form == FormDual, n: n, y: yt, k: k, ybar: ybar, labels: y}
@@ -328,7 +358,28 @@ func prepareFeatures(ctx context.Context, f *mat.Dense, y []int, k int, form For
 		p.r = n - 1
 		p.b = defl.basis(p.t.q)
 	}
-	return &featureProblem{p: p, form: form, kept: kept, mu: mu, fc: fcg}, nil
+	return &featureProblem{p: p, form: form, kept: kept, mu: mu, fc: fcg, groups: u}, nil
+}
+
+// weights returns the kept rows of W (D'×k row-major) from z = (T + sigma I)^-1 BᵀY.
+func (fp *featureProblem) weights(z []float64) []float64 {
+	p, dk, k, n := fp.p, len(fp.kept), fp.p.k, fp.p.n
+	wk := make([]float64, dk*k)
+	switch fp.form {
+	case FormPrimal:
+		// w = Q z.
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blasGeneral(p.t.q, dk, dk), blasGeneral(z, dk, k), 0, blasGeneral(wk, dk, k))
+	case FormDual:
+		// c = B z, w = F_cᵀ c.
+		c := make([]float64, n*k)
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blasGeneral(p.b, n, n-1), blasGeneral(z, n-1, k), 0, blasGeneral(c, n, k))
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, fp.fc, blasGeneral(c, n, k), 0, blasGeneral(wk, dk, k))
+	case FormGrouped:
+		fp.lq.weights(p.t.q, z, k, wk)
+	default:
+		panic(fmt.Sprintf("learn: unresolved form %v", fp.form))
+	}
+	return wk
 }
 
 // prepareKernel deflates a copy of the Gram matrix and reduces it to tridiagonal form.
@@ -458,6 +509,18 @@ func better(acc, mse, sigma, acc0, mse0, sigma0 float64) bool {
 // indices and their means. A column is constant when every entry equals the first
 // row's exactly. It returns an error naming the first non-finite entry.
 func centreFeatures(f *mat.Dense) (fc []float64, kept []int, mu []float64, err error) {
+	kept, err = keptColumns(f)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	fc, mu = centreColumns(f, kept)
+	return fc, kept, mu, nil
+}
+
+// keptColumns returns the indices of the non-constant columns of f (a column is
+// constant when every entry equals the first row's exactly). It returns an error
+// naming the first non-finite entry.
+func keptColumns(f *mat.Dense) ([]int, error) {
 	n, d := f.Dims()
 	raw := f.RawMatrix()
 	first := raw.Data[:d]
@@ -465,18 +528,26 @@ func centreFeatures(f *mat.Dense) (fc []float64, kept []int, mu []float64, err e
 	for i := 0; i < n; i++ {
 		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+d] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, nil, nil, fmt.Errorf("rls: feature %d of sample %d is %v: remove or impute non-finite values", j, i, v)
+				return nil, fmt.Errorf("rls: feature %d of sample %d is %v: remove or impute non-finite values", j, i, v)
 			}
 			if v != first[j] {
 				varies[j] = true
 			}
 		}
 	}
+	var kept []int
 	for j, v := range varies {
 		if v {
 			kept = append(kept, j)
 		}
 	}
+	return kept, nil
+}
+
+// centreColumns returns the columns kept of f, centred (n×D' row-major), and their means.
+func centreColumns(f *mat.Dense, kept []int) (fc, mu []float64) {
+	n, _ := f.Dims()
+	raw := f.RawMatrix()
 	dk := len(kept)
 	fc = make([]float64, n*dk)
 	mu = make([]float64, dk)
@@ -497,7 +568,7 @@ func centreFeatures(f *mat.Dense) (fc []float64, kept []int, mu []float64, err e
 			out[j] -= mu[j]
 		}
 	}
-	return fc, kept, mu, nil
+	return fc, mu
 }
 
 // targets returns the ±1 one-vs-all targets (n×k row-major) and their column means.

@@ -265,11 +265,13 @@ func syrkUpper(ctx context.Context, x blas64.General, trans bool) ([]float64, er
 //
 // where B is n×r (rows b_i): B = F_c Q in the primal, B = W0 Q in the dual, W0 an
 // orthonormal basis of the complement of the constant vector. e_i is the exact
-// leave-one-out residual y_i - f^{(-i)}(x_i) of each one-vs-all column.
+// leave-one-out residual y_i - f^{(-i)}(x_i) of each one-vs-all column. In the grouped
+// form (a primal one) samples share rows: b_i is row grp[i] of the u×r matrix b.
 type looProblem struct {
 	dual   bool
 	n, r   int
-	b      []float64 // n×r row-major
+	b      []float64 // n×r row-major, or u×r if grp != nil
+	grp    []int     // sample -> row of b; nil: row i is sample i
 	t      *tridiag
 	y      []float64 // n×k row-major targets (±1)
 	k      int
@@ -284,21 +286,40 @@ type looResult struct {
 	ok       []bool
 }
 
-// bty returns Bᵀ Y (r×k).
+// rows returns the number of rows of b.
+func (p *looProblem) rows() int {
+	if p.grp == nil {
+		return p.n
+	}
+	return len(p.b) / p.r
+}
+
+// bty returns Bᵀ Y (r×k); grouped, (rows of b)ᵀ times the per-group sums of Y.
 func (p *looProblem) bty() []float64 {
 	out := make([]float64, p.r*p.k)
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1,
-		blas64.General{Rows: p.n, Cols: p.r, Stride: p.r, Data: p.b},
-		blas64.General{Rows: p.n, Cols: p.k, Stride: p.k, Data: p.y},
-		0, blas64.General{Rows: p.r, Cols: p.k, Stride: p.k, Data: out})
+	rows, y := p.n, p.y
+	if p.grp != nil {
+		rows = p.rows()
+		y = make([]float64, rows*p.k)
+		for i, a := range p.grp {
+			dst, src := y[a*p.k:(a+1)*p.k], p.y[i*p.k:(i+1)*p.k]
+			for c, v := range src {
+				dst[c] += v
+			}
+		}
+	}
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, blasGeneral(p.b, rows, p.r), blasGeneral(y, rows, p.k),
+		0, blasGeneral(out, p.r, p.k))
 	return out
 }
 
 // path evaluates the leave-one-out criterion at every sigma (= n lambda). Its cost is
-// one n×r×(len(sigmas)·k) matrix product plus O(n r len(sigmas)) for the diagonal of
-// the hat matrix. Sigmas at which T + sigma I is not numerically positive definite are
-// marked !ok. If visit is not nil it receives the k residuals e of sample i at
-// candidate l (concurrently from several goroutines; e is reused after the call).
+// one m×r×(len(sigmas)·k) matrix product plus O(m r len(sigmas)) for the diagonal of
+// the hat matrix, m the number of rows of B (n, or u when grouped), and O(n k
+// len(sigmas)) for the residuals. Sigmas at which T + sigma I is not numerically
+// positive definite are marked !ok. If visit is not nil it receives the k residuals e
+// of sample i at candidate l (concurrently from several goroutines; e is reused after
+// the call).
 func (p *looProblem) path(ctx context.Context, sigmas []float64, visit func(l, i int, e []float64)) (looResult, error) {
 	L, k, r, n := len(sigmas), p.k, p.r, p.n
 	res := looResult{acc: make([]float64, L), mse: make([]float64, L), ok: make([]bool, L)}
@@ -318,28 +339,59 @@ func (p *looProblem) path(ctx context.Context, sigmas []float64, visit func(l, i
 			copy(z[j*L*k+l*k:j*L*k+(l+1)*k], tmp[j*k:(j+1)*k])
 		}
 	}
+	zg := blas64.General{Rows: r, Cols: L * k, Stride: L * k, Data: z}
+	// products fills pb (rows lo..hi of B Z, (hi-lo)×Lk) and qb (the quadratic forms
+	// b_aᵀ A_l^-1 b_a, (hi-lo)×L).
+	products := func(lo, hi int, pb, qb []float64) {
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blasGeneral(p.b[lo*r:hi*r], hi-lo, r), zg, 0, blasGeneral(pb, hi-lo, L*k))
+		for a := lo; a < hi; a++ {
+			ba := p.b[a*r : (a+1)*r]
+			for l := range L {
+				if res.ok[l] {
+					qb[(a-lo)*L+l] = facs[l].quad(ba)
+				}
+			}
+		}
+	}
+	var pall, qall []float64 // grouped: B Z and the quadratic forms of every row of b
+	if p.grp != nil {
+		u := p.rows()
+		pall, qall = make([]float64, u*L*k), make([]float64, u*L)
+		err := parallelBlocks(ctx, u, rowBlock, func(_, lo, hi int) error {
+			products(lo, hi, pall[lo*L*k:hi*L*k], qall[lo*L:hi*L])
+			return nil
+		})
+		if err != nil {
+			return res, err
+		}
+	}
 	nb := (n + rowBlock - 1) / rowBlock
 	hits := make([][]int, nb)
 	sq := make([][]float64, nb)
-	zg := blas64.General{Rows: r, Cols: L * k, Stride: L * k, Data: z}
 	invn := 1 / float64(n)
 	err := parallelBlocks(ctx, n, rowBlock, func(bi, lo, hi int) error {
-		m := hi - lo
-		pb := blas64.General{Rows: m, Cols: L * k, Stride: L * k, Data: make([]float64, m*L*k)}
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: m, Cols: r, Stride: r, Data: p.b[lo*r : hi*r]}, zg, 0, pb)
+		var pb, qb []float64
+		if p.grp == nil {
+			pb, qb = make([]float64, (hi-lo)*L*k), make([]float64, (hi-lo)*L)
+			products(lo, hi, pb, qb)
+		}
 		h := make([]int, L)
 		e2 := make([]float64, L)
 		ev := make([]float64, k)
 		for i := lo; i < hi; i++ {
-			bi := p.b[i*r : (i+1)*r]
 			yi := p.y[i*k : (i+1)*k]
-			prow := pb.Data[(i-lo)*L*k : (i-lo+1)*L*k]
+			var prow, qrow []float64
+			if p.grp == nil {
+				prow, qrow = pb[(i-lo)*L*k:(i-lo+1)*L*k], qb[(i-lo)*L:(i-lo+1)*L]
+			} else {
+				a := p.grp[i]
+				prow, qrow = pall[a*L*k:(a+1)*L*k], qall[a*L:(a+1)*L]
+			}
 			for l := range L {
 				if !res.ok[l] {
 					continue
 				}
-				q := facs[l].quad(bi)
+				q := qrow[l]
 				pl := prow[l*k : (l+1)*k]
 				best, arg := math.Inf(-1), 0
 				for c := range k {
