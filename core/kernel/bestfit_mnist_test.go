@@ -230,3 +230,52 @@ func seq(n int) []int {
 	}
 	return s
 }
+
+// BenchmarkTIGramMNIST mirrors the peer /work/shared/bench/ti_gram.py on real digits:
+// the TI best-fit Gram (max over all 784 cyclic shifts, linear base as the peer) of
+// n = 1000 random training digits (upper triangle) and the 10000×500 test Gram of the
+// official test digits against 500 training digits. Spectra are included in the time,
+// as the peer's rfft2 is. Run both back to back: the machine is shared.
+func BenchmarkTIGramMNIST(b *testing.B) {
+	dir := testenv.MNISTDir(b)
+	pool, err := data.Open(dir, "mnist", "train")
+	if err != nil {
+		b.Skip(err)
+	}
+	test, err := data.Open(dir, "mnist", "test")
+	if err != nil {
+		b.Skip(err)
+	}
+	ctx := context.Background()
+	perm := rand.New(rand.NewPCG(0, 0)).Perm(pool.Len())
+	b.Run("sym/n=1000", func(b *testing.B) {
+		X := pool.Subset(perm[:1000]).X
+		for b.Loop() {
+			if _, err := tiGram(kernel.Linear{})(ctx, X); err != nil {
+				b.Fatal(err)
+			}
+		}
+		s := b.Elapsed().Seconds() / float64(b.N)
+		b.ReportMetric(s, "s/gram")
+		b.ReportMetric(s/(1000*1001/2)*1e6, "us/pair")
+	})
+	b.Run("test/10000x500", func(b *testing.B) {
+		X := pool.Subset(perm[:500]).X
+		for b.Loop() {
+			A, err := kernel.NewSpectra(ctx, 28, 28, kernel.Shift2D, test.X, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			B, err := kernel.NewSpectra(ctx, 28, 28, kernel.Shift2D, X, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := kernel.CyclicGram(ctx, kernel.Linear{}, kernel.BestFit, A, B); err != nil {
+				b.Fatal(err)
+			}
+		}
+		s := b.Elapsed().Seconds() / float64(b.N)
+		b.ReportMetric(s, "s/gram")
+		b.ReportMetric(s/(10000*500)*1e6, "us/pair")
+	})
+}

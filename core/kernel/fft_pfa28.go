@@ -50,7 +50,15 @@ func (e *corrEngine) corr28(k0 Base, pool poolKind, xs, zs []complex128, inv, xx
 			p1 := mulConj(x1[v], z1[v])
 			p2 := mulConj(x2[v], z2[v])
 			p3 := mulConj(x3[v], z3[v])
-			b0[v], b1[v], b2[v], b3[v] = idft4(p0, p1, p2, p3)
+			s02r, s02i := real(p0)+real(p2), imag(p0)+imag(p2)
+			d02r, d02i := real(p0)-real(p2), imag(p0)-imag(p2)
+			s13r, s13i := real(p1)+real(p3), imag(p1)+imag(p3)
+			d13r, d13i := real(p1)-real(p3), imag(p1)-imag(p3)
+			// 4-point inverse DFT: b1 = d02 + i·d13, b3 = d02 - i·d13 (idft4, inlined by hand)
+			b0[v] = complex(s02r+s13r, s02i+s13i)
+			b1[v] = complex(d02r-d13i, d02i+d13r)
+			b2[v] = complex(s02r-s13r, s02i-s13i)
+			b3[v] = complex(d02r+d13i, d02i-d13r)
 		}
 	}
 	// Pass 1, stage B: 7-point inverse DFTs over n2, scattered to natural order.
@@ -80,7 +88,15 @@ func (e *corrEngine) corr28(k0 Base, pool poolKind, xs, zs []complex128, inv, xx
 			p1 := packPair(q0, q1, r[1])
 			p2 := packPair(q0, q1, r[2])
 			p3 := packPair(q0, q1, r[3])
-			b0[row], b1[row], b2[row], b3[row] = idft4(p0, p1, p2, p3)
+			s02r, s02i := real(p0)+real(p2), imag(p0)+imag(p2)
+			d02r, d02i := real(p0)-real(p2), imag(p0)-imag(p2)
+			s13r, s13i := real(p1)+real(p3), imag(p1)+imag(p3)
+			d13r, d13i := real(p1)-real(p3), imag(p1)-imag(p3)
+			// 4-point inverse DFT: b1 = d02 + i·d13, b3 = d02 - i·d13 (idft4, inlined by hand)
+			b0[row] = complex(s02r+s13r, s02i+s13i)
+			b1[row] = complex(d02r-d13i, d02i+d13r)
+			b2[row] = complex(s02r-s13r, s02i-s13i)
+			b3[row] = complex(d02r+d13i, d02i-d13r)
 		}
 	}
 	// Pass 2, stage B: 7-point inverse DFTs; every real and imaginary part of the
@@ -129,17 +145,6 @@ func (e *corrEngine) corr28(k0 Base, pool poolKind, xs, zs []complex128, inv, xx
 func mulConj(a, b complex128) complex128 {
 	ar, ai, br, bi := real(a), imag(a), real(b), imag(b)
 	return complex(ar*br+ai*bi, ai*br-ar*bi)
-}
-
-// idft4 returns the 4-point inverse DFT (ω = +i) of p0..p3.
-func idft4(p0, p1, p2, p3 complex128) (b0, b1, b2, b3 complex128) {
-	s02r, s02i := real(p0)+real(p2), imag(p0)+imag(p2)
-	d02r, d02i := real(p0)-real(p2), imag(p0)-imag(p2)
-	s13r, s13i := real(p1)+real(p3), imag(p1)+imag(p3)
-	d13r, d13i := real(p1)-real(p3), imag(p1)-imag(p3)
-	// b1 = d02 + i·d13, b3 = d02 - i·d13
-	return complex(s02r+s13r, s02i+s13i), complex(d02r-d13i, d02i+d13r),
-		complex(s02r-s13r, s02i-s13i), complex(d02r+d13i, d02i-d13r)
 }
 
 // packPair returns element k of the full spectrum Q0 + i·Q1 of two real rows given
