@@ -2,7 +2,6 @@ package datapane
 
 import (
 	"fmt"
-	"runtime/debug"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -108,7 +107,7 @@ func (m *Model) Load() tea.Cmd {
 	return func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
-				msg = LoadedMsg{Tag: tag, Spec: d, Err: fmt.Errorf("loading %s panicked: %v\n%s", d.Name, r, debug.Stack())}
+				msg = LoadedMsg{Tag: tag, Spec: d, Err: fmt.Errorf("loading %s panicked: %v", d.Name, r)}
 			}
 		}()
 		pool, test, err := model.LoadData(d, dir, seed)

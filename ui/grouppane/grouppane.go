@@ -2,7 +2,6 @@ package grouppane
 
 import (
 	"fmt"
-	"runtime/debug"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -122,6 +121,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.sample, m.shape = pickSample(msg.Pool), msg.Pool.Shape
 		return m, m.build()
 	case form.ChangedMsg:
+		if msg.Key == "group.kind" {
+			defaults(&m.spec.Group)
+		}
 		if strings.HasPrefix(msg.Key, "group.") || msg.Key == "seed" {
 			return m, m.build()
 		}
@@ -137,6 +139,18 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, cmd
 }
 
+// defaults gives a group kind that was just chosen the settings it needs to be valid:
+// rotation angles ±20° in 9 steps and a local-shift radius of 1 (the values the papers'
+// local-invariance experiments use), leaving values already set alone.
+func defaults(g *model.GroupSpec) {
+	if (g.Kind == "rotation" || g.Kind == "rotation+shift") && g.Angles == nil {
+		g.Angles = &model.AngleSpec{From: -20, To: 20, Count: 9}
+	}
+	if g.Kind == "local-shift" && g.Radius == 0 {
+		g.Radius = 1
+	}
+}
+
 // pickSample returns a copy of the first sample of the pool.
 func pickSample(p *data.Dataset) []float64 {
 	return append([]float64(nil), p.X.RawRowView(0)...)
@@ -145,6 +159,12 @@ func pickSample(p *data.Dataset) []float64 {
 // build starts building the group and the orbit of the sample in the background.
 func (m *Model) build() tea.Cmd {
 	if m.sample == nil {
+		return nil
+	}
+	if err := groupProblem(m.spec); err != "" {
+		m.tag++
+		m.busy = false
+		m.orbit = orbitMsg{tag: m.tag, err: fmt.Errorf("%s", err)}
 		return nil
 	}
 	m.tag++
@@ -157,11 +177,25 @@ func (m *Model) build() tea.Cmd {
 	return func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
-				msg = orbitMsg{tag: tag, err: fmt.Errorf("building group %s panicked: %v\n%s", g.Kind, r, debug.Stack())}
+				msg = orbitMsg{tag: tag, err: fmt.Errorf("building group %s panicked: %v", g.Kind, r)}
 			}
 		}()
 		return orbit(tag, g, shape, x, seed)
 	}
+}
+
+// groupProblem returns the first Validate line about the group ("" if none): an
+// invalid group is not built.
+func groupProblem(s *model.Spec) string {
+	c := s.Clone()
+	if err := c.Validate(); err != nil {
+		for _, l := range strings.Split(err.Error(), "\n") {
+			if IssueOf(l) {
+				return "fix the group first: " + l
+			}
+		}
+	}
+	return ""
 }
 
 // orbit builds the group and applies up to 8 evenly spaced elements to x.

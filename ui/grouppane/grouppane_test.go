@@ -1,0 +1,79 @@
+package grouppane
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"gitui/model"
+	"gitui/ui/datapane"
+	"gitui/ui/form"
+	"gitui/ui/internal/uitest"
+)
+
+func TestMain(m *testing.M) {
+	uitest.Setup()
+	os.Exit(m.Run())
+}
+
+// run feeds msg to the pane and then the message of its command (the orbit build).
+func run(t *testing.T, m Model, msg any) Model {
+	t.Helper()
+	m, cmd := m.Update(msg)
+	for cmd != nil {
+		m, cmd = m.Update(cmd())
+	}
+	return m
+}
+
+func TestRotationOrbitGolden(t *testing.T) {
+	spec := &model.Spec{Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "embedded"}, Group: model.GroupSpec{Kind: "none"},
+		Methods: []model.Method{{Features: "raw"}}, Sizes: []int{10}, Seed: 1}
+	pool, test, err := model.LoadData(spec.Data, "", 1)
+	if err != nil {
+		t.Skipf("embedded digits unavailable: %v", err)
+	}
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			s := spec.Clone()
+			m := New(uitest.Styles(), s)
+			m.SetSize(sz[0], sz[1])
+			m.Focus(true)
+			m = run(t, m, datapane.LoadedMsg{Tag: 1, Spec: s.Data, Pool: pool, Test: test})
+			// Choosing a rotation kind fills in the angles it needs (±20° in 9 steps).
+			s.Group.Kind = "rotation"
+			m = run(t, m, form.ChangedMsg{Key: "group.kind"})
+			if a := s.Group.Angles; a == nil || a.From != -20 || a.To != 20 || a.Count != 9 {
+				t.Fatalf("angles not defaulted: %+v", a)
+			}
+			if m.Err() != nil {
+				t.Fatalf("orbit: %v", m.Err())
+			}
+			v := m.View()
+			uitest.CheckFits(t, v, sz[0], sz[1])
+			if !strings.Contains(ansi.Strip(v), "|G| = 9") {
+				t.Fatalf("no group size:\n%s", ansi.Strip(v))
+			}
+			golden.RequireEqual(t, []byte(ansi.Strip(v)))
+		})
+	}
+}
+
+func TestInvalidGroupIsNotBuilt(t *testing.T) {
+	s := &model.Spec{Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "xperm"}, Group: model.GroupSpec{Kind: "rotation"},
+		Methods: []model.Method{{Features: "raw"}}, Sizes: []int{10}, Seed: 1}
+	pool, test, err := model.LoadData(model.DataSpec{Name: "xperm", TestSize: 100}, "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(uitest.Styles(), s)
+	m.SetSize(80, 24)
+	m = run(t, m, datapane.LoadedMsg{Tag: 1, Pool: pool, Test: test})
+	if m.Err() == nil || !strings.Contains(m.Err().Error(), "group.angles") {
+		t.Fatalf("want the group.angles problem, got %v", m.Err())
+	}
+}
