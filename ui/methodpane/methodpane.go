@@ -223,7 +223,15 @@ func (m *Model) View() string {
 			tabs = append(tabs, m.st.Tab.Render(fmt.Sprintf("%d %s", i+1, name)))
 		}
 	}
-	head := strings.Join(tabs, "")
+	// Keep the edited method's tab visible: drop tabs from the left while they overflow.
+	first := 0
+	for first < *m.cur && ansi.StringWidth(strings.Join(tabs[first:], "")) > m.w-1 {
+		first++
+	}
+	head := strings.Join(tabs[first:], "")
+	if first > 0 {
+		head = m.st.Muted.Render("‹") + head
+	}
 	if len(m.spec.Methods) == 0 {
 		head = m.st.Error.Render("no method: press a to add one")
 	}
