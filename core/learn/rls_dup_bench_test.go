@@ -75,7 +75,7 @@ func TestRLSGroupedXPermTiming(t *testing.T) {
 	t.Logf("%v (the path before): %.2fs, relative lambda %.3g, LOO accuracy %.4f; speed-up %.1fx",
 		ref, tr, mr.Info.Relative, mr.Info.LOOAccuracy(), tr/tg)
 	// Agreement: chosen lambda, LOO accuracy at every candidate, training decisions and
-	// the LOO MSE down to rho = 1e-7 to 1e-9. Below, samples alone in their orbit have
+	// the LOO MSE down to rho = 1e-6 to 1e-9 (eps/rho <= 2.2e-10 there). Below, samples alone in their orbit have
 	// leverage near 1 and the primal's rank-deficient D'×D' covariance (rank <= u-1)
 	// adds rounding of order eps/rho through its null directions: logged, not asserted.
 	pr, pg := mr.Info.Path, mg.Info.Path
@@ -85,7 +85,7 @@ func TestRLSGroupedXPermTiming(t *testing.T) {
 	worst := 0.0
 	for l := range pr.Lambda {
 		d := math.Abs(pr.MSE[l]-pg.MSE[l]) / pr.MSE[l]
-		if pr.Accuracy[l] != pg.Accuracy[l] || (pr.Relative[l] >= 1e-7 && d > 1e-9) {
+		if pr.Accuracy[l] != pg.Accuracy[l] || (pr.Relative[l] >= 1e-6 && d > 1e-9) {
 			t.Errorf("rel %g: LOO (acc %g, mse %.12g) vs grouped (acc %g, mse %.12g)", pr.Relative[l], pr.Accuracy[l], pr.MSE[l], pg.Accuracy[l], pg.MSE[l])
 		}
 		worst = math.Max(worst, d)
