@@ -2,7 +2,10 @@ package kernel
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gitui/core/group"
@@ -113,4 +116,50 @@ func TestAverageFitPSD(t *testing.T) {
 	if l := MinEigen(S); l >= 0 {
 		t.Errorf("best-fit linear on 60 random 8x8 images: min eigenvalue %g, expected indefinite", l)
 	}
+}
+
+// TestFitErrorsAndCancel: bad kernel parameters and oversized results are errors (the
+// latter wrapping ErrGramTooLarge), a cancelled context returns context.Canceled
+// undecorated from every builder, and shape mismatches panic with the package prefix.
+func TestFitErrorsAndCancel(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(17, 18))
+	X := randImages(rng, 40, 6, 6, false)
+	G := group.AllCyclicShifts(6, 6)
+	if _, err := FitGram(ctx, Poly{Gamma: 0, Degree: 2}, G, BestFit, X, X); err == nil {
+		t.Error("gamma 0: want an error")
+	}
+	old := MaxGramBytes
+	MaxGramBytes = 100
+	_, err := FitSymGram(ctx, Linear{}, G, BestFit, X)
+	_, err2 := NewSpectra(ctx, 6, 6, Shift2D, X, nil)
+	MaxGramBytes = old
+	if !errors.Is(err, ErrGramTooLarge) || !errors.Is(err2, ErrGramTooLarge) {
+		t.Errorf("memory guard: %v, %v", err, err2)
+	}
+	A, _ := NewSpectra(ctx, 6, 6, Shift2D, X, nil)
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	for name, f := range map[string]func() error{
+		"FitGram":       func() error { _, err := FitGram(cctx, Linear{}, G, BestFit, X, X); return err },
+		"FitSymGram":    func() error { _, err := FitSymGram(cctx, Linear{}, G, AverageFit, X); return err },
+		"FitPairGram":   func() error { _, err := FitPairGram(cctx, Linear{}, G, BestFit, X, X); return err },
+		"NewSpectra":    func() error { _, err := NewSpectra(cctx, 6, 6, Shift2D, X, nil); return err },
+		"CyclicSymGram": func() error { _, err := CyclicSymGram(cctx, Linear{}, BestFit, A); return err },
+		"CyclicGram":    func() error { _, err := CyclicGram(cctx, Linear{}, BestFit, A, A); return err },
+		"PairSymGram": func() error {
+			_, err := PairSymGram(cctx, Locality{H: 6, W: 6, K1: 3, D1: 1, D2: 1}, X)
+			return err
+		},
+	} {
+		if err := f(); err != context.Canceled {
+			t.Errorf("%s: cancelled context gave %v", name, err)
+		}
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.HasPrefix(fmt.Sprint(r), "kernel: ") {
+			t.Errorf("shape mismatch: panic %v", r)
+		}
+	}()
+	FitGram(ctx, Linear{}, group.AllCyclicShifts(5, 5), BestFit, X, X)
 }

@@ -150,7 +150,7 @@ func TestCyclicGramMatchesDefinition(t *testing.T) {
 	sizes := [][2]int{{6, 8}, {5, 7}, {7, 4}, {1, 6}, {4, 1}, {28, 28}}
 	for _, hw := range sizes {
 		h, w := hw[0], hw[1]
-		n, m := 5, 4
+		n, m := 20, 4 // n > colsBatch: several column batches in the symmetric case
 		if h*w > 100 {
 			n, m = 2, 3
 		}
@@ -181,6 +181,11 @@ func TestCyclicGramMatchesDefinition(t *testing.T) {
 					}
 					want := naiveFitGram(k0, G, fit, X, Z)
 					requireClose(t, mode.String()+" "+k0.Name()+" "+fit.String(), got, want, 1e-9)
+					S, err := CyclicSymGram(ctx, k0, fit, A)
+					if err != nil {
+						t.Fatal(err)
+					}
+					requireClose(t, "sym "+mode.String()+" "+k0.Name()+" "+fit.String(), S, naiveFitGram(k0, G, fit, X, X), 1e-9)
 				}
 			}
 		}
