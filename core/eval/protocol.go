@@ -125,7 +125,7 @@ func (p *Protocol) prepare(ctx context.Context, st Stage, clk *Clock, ev chan<- 
 	for i, m := range ms {
 		send(ctx, ev, Progress{Stage: "prepare " + m.Name(), Done: i, Total: len(ms)})
 		send(ctx, ev, Log{Time: time.Now(), Line: fmt.Sprintf("preparing %s", m.Name())})
-		f, err := m.Prepare(ctx, p.Pool, p.Test, clk)
+		f, err := prepareOne(ctx, m, p.Pool, p.Test, clk)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -136,6 +136,41 @@ func (p *Protocol) prepare(ctx context.Context, st Stage, clk *Clock, ev chan<- 
 	}
 	return fitters, nil
 }
+
+// prepareOne calls m.Prepare and returns its result, or ctx.Err() at most cancelGrace after
+// ctx is cancelled: some steps (a tridiagonal reduction, a LAPACK call) cannot be interrupted,
+// and the run must still stop promptly. An abandoned Prepare finishes in the background and
+// its result is dropped.
+func prepareOne(ctx context.Context, m Method, pool, test *data.Dataset, clk *Clock) (Fitter, error) {
+	type result struct {
+		f   Fitter
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				done <- result{err: fmt.Errorf("internal error (please report): %v", v)}
+			}
+		}()
+		f, err := m.Prepare(ctx, pool, test, clk)
+		done <- result{f, err}
+	}()
+	select {
+	case r := <-done:
+		return r.f, r.err
+	case <-ctx.Done():
+		select {
+		case r := <-done:
+			return r.f, r.err
+		case <-time.After(cancelGrace):
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// cancelGrace is how long a cancelled run waits for work in progress before abandoning it.
+const cancelGrace = 400 * time.Millisecond
 
 // runCells runs every (repeat, arm) cell of a stage on a pool of workers.
 func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fitter, clk *Clock,
@@ -221,7 +256,7 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 		case <-ctxDone:
 			ctxDone = nil
 			cancel()
-			grace = time.After(400 * time.Millisecond)
+			grace = time.After(cancelGrace)
 		case <-grace:
 			return got, ctx.Err()
 		}

@@ -217,3 +217,30 @@ func TestProtocolWholePoolOnce(t *testing.T) {
 		t.Errorf("whole-pool arm ran %d times, want 1", got)
 	}
 }
+
+// deaf is a method whose Prepare ignores its context, like an uninterruptible LAPACK call.
+type deaf struct{ oracle }
+
+func (d *deaf) Prepare(ctx context.Context, pool, test *data.Dataset, clk *Clock) (Fitter, error) {
+	time.Sleep(3 * time.Second)
+	return d.oracle.Prepare(ctx, pool, test, clk)
+}
+
+// TestProtocolCancelDuringPrepare checks that a run stops within half a second of the
+// cancel even while a method's preparation cannot be interrupted.
+func TestProtocolCancelDuringPrepare(t *testing.T) {
+	pool, test := twoClass(50), twoClass(10)
+	d := &deaf{oracle{name: "deaf"}}
+	p := &Protocol{Pool: pool, Test: test, Repeats: 1, Sampling: data.Stratified, Seed: 1,
+		Stages: []Stage{{Arms: []Arm{{Series: "deaf", X: 10, Size: 10, Method: d}}}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	t0 := time.Now()
+	_, err := p.Run(ctx, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if d := time.Since(t0) - 100*time.Millisecond; d > 500*time.Millisecond {
+		t.Errorf("Run returned %v after the cancel, want < 500ms", d)
+	}
+}
