@@ -86,9 +86,8 @@ func sinCosTurn(a, b int) (sn, cs float64) {
 	return math.Sincos(2 * math.Pi * float64(a) / float64(b))
 }
 
-// pickRadix returns the next radix for a remaining length n > 1: 4 while n has two
-// factors of 2 (but never leaving a lone 2 after a 4 when a single 2 would do), then
-// 2, 3, 7, 5, then the smallest prime factor.
+// pickRadix returns the next radix for a remaining length n > 1: 4 while 4 divides n,
+// then 2, 3, 7, then the smallest other prime factor (plain DFT kernel).
 func pickRadix(n int) int {
 	switch {
 	case n%4 == 0:
