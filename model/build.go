@@ -167,6 +167,9 @@ func BuildGroup(g GroupSpec, shape []int, seed uint64) (group.Action, error) {
 		}
 		return group.Permutations(shape[0], shape[1], rng, g.Size), nil
 	case "cyclic-shift", "local-shift", "rotation", "rotation+shift":
+		if (g.Kind == "rotation" || g.Kind == "rotation+shift") && (g.Angles == nil || g.Angles.Count < 1) {
+			return nil, inputErr(fmt.Errorf("group.angles is missing: give from, to and count, e.g. {from: -20, to: 20, count: 9}"))
+		}
 		h, w, err := image()
 		if err != nil {
 			return nil, err

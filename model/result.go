@@ -82,6 +82,9 @@ func (r *Result) WriteFile(path string) error {
 	tmp := f.Name()
 	_, werr := f.Write(append(b, '\n'))
 	if werr == nil {
+		werr = f.Chmod(0o644) // CreateTemp makes 0600; a result is meant to be shared
+	}
+	if werr == nil {
 		werr = f.Sync()
 	}
 	if cerr := f.Close(); werr == nil {

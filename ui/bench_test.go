@@ -176,7 +176,7 @@ func keyLatencies(tb testing.TB, presses int, flood bool) []hops {
 	inR, inW := io.Pipe()
 	out := &stampWriter{}
 	tm := &timed{App: a}
-	p := tea.NewProgram(tm, tea.WithContext(ctx), tea.WithInput(inR), tea.WithOutput(out), tea.WithFPS(20))
+	p := tea.NewProgram(tm, tea.WithContext(ctx), tea.WithInput(inR), tea.WithOutput(out), tea.WithFPS(60))
 	done := make(chan struct{})
 	go func() { p.Run(); close(done) }()
 	p.Send(tea.WindowSizeMsg{Width: 200, Height: 60})

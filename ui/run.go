@@ -37,7 +37,7 @@ func Run(ctx context.Context, opts Options) error {
 // runProgram runs app on in/out with the workbench's program options.
 func runProgram(ctx context.Context, app *App, in io.Reader, out io.Writer) error {
 	p := tea.NewProgram(app, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out),
-		tea.WithAltScreen(), tea.WithFPS(20))
+		tea.WithAltScreen(), tea.WithFPS(60)) // charts redraw at most every frameEvery; keys show at once
 	_, err := p.Run()
 	app.cancelRun()
 	if errors.Is(err, tea.ErrProgramPanic) {

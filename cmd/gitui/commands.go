@@ -157,6 +157,19 @@ func cmdExport(args []string, stdout io.Writer) error {
 }
 
 func cmdTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	dir, _ := data.ResolveDir("")
-	return ui.Run(ctx, ui.Options{DataDir: dir, Presets: presets.All()})
+	fs := flag.NewFlagSet("gitui", flag.ContinueOnError)
+	dataFlag := fs.String("data", "", "data directory holding mnist/ (default $GITUI_DATA, else the user cache directory)")
+	out := fs.String("out", "gitui-results", "directory where s saves results")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unknown command %q: run `gitui help` for the list", pos[0])
+	}
+	dir, err := data.ResolveDir(*dataFlag)
+	if err != nil {
+		return usageError{err}
+	}
+	return ui.Run(ctx, ui.Options{DataDir: dir, Presets: presets.All(), OutDir: *out})
 }

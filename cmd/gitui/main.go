@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -42,7 +43,7 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 const usage = `gitui: learning with group-invariant features and kernels
 
 usage:
-  gitui                                  open the workbench (TUI)
+  gitui [--data DIR] [--out DIR]         open the workbench (TUI); s saves into --out
   gitui run PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]...
   gitui presets [-v]                     list presets (-v prints each spec)
   gitui data list | fetch NAME           data sets available, and where; download mnist|fashion-mnist
@@ -66,6 +67,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cmd := ""
 	if len(args) > 0 {
 		cmd, args = args[0], args[1:]
+	}
+	if strings.HasPrefix(cmd, "-") && cmd != "-h" && cmd != "--help" && cmd != "-v" && cmd != "--version" {
+		cmd, args = "", append([]string{cmd}, args...) // gitui --data DIR: flags of the TUI
 	}
 	switch cmd {
 	case "":
