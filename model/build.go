@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"gitui/core/data"
@@ -111,8 +110,7 @@ func LoadData(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset
 		test = test.Subset(idx)
 	}
 	if d.Normalize == nil || *d.Normalize {
-		unitRows(pool)
-		unitRows(test)
+		pool, test = pool.Normalize(), test.Normalize()
 	}
 	return pool, test, nil
 }
@@ -123,24 +121,6 @@ func firstN(n int) []int {
 		idx[i] = i
 	}
 	return idx
-}
-
-// unitRows scales every row of ds.X to unit Euclidean norm in place (zero rows stay zero).
-func unitRows(ds *data.Dataset) {
-	n, _ := ds.X.Dims()
-	for i := 0; i < n; i++ {
-		row := ds.X.RawRowView(i)
-		var s float64
-		for _, v := range row {
-			s += v * v
-		}
-		if s > 0 {
-			f := 1 / math.Sqrt(s)
-			for j := range row {
-				row[j] *= f
-			}
-		}
-	}
 }
 
 // BuildGroup turns g into a group action on samples of the given shape (nil for "none").

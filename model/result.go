@@ -64,25 +64,31 @@ type Env struct {
 	BLAS       string `json:"blas,omitempty"`
 }
 
-// WriteFile writes r as indented JSON to path atomically: a temporary file in the same
-// directory, fsync, then rename, so a reader never sees a half-written result.
+// WriteFile writes r as indented JSON to path atomically (see WriteFileAtomic), so a
+// reader never sees a half-written result.
 func (r *Result) WriteFile(path string) error {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode result: %w", err)
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
-	f, err := os.CreateTemp(dir, ".result-*.json")
+	return WriteFileAtomic(path, append(b, '\n'))
+}
+
+// WriteFileAtomic writes b to path through a temporary file in the same directory, fsync,
+// mode 0644, then rename: path holds either its old content or all of b. The directory must
+// exist. The error names the path.
+func WriteFileAtomic(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
-		return fmt.Errorf("write result: %w", err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := f.Name()
-	_, werr := f.Write(append(b, '\n'))
+	_, werr := f.Write(b)
 	if werr == nil {
-		werr = f.Chmod(0o644) // CreateTemp makes 0600; a result is meant to be shared
+		werr = f.Chmod(0o644) // CreateTemp makes 0600; results and exports are for sharing
 	}
 	if werr == nil {
 		werr = f.Sync()

@@ -8,7 +8,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -111,25 +110,8 @@ func writeFile(path, format string, render func(io.Writer, string) error) error 
 	if err := render(&buf, format); err != nil {
 		return fmt.Errorf("export %s: %w", path, err)
 	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".export-*")
-	if err != nil {
-		return fmt.Errorf("export %s: %w: check that the directory exists and is writable", path, err)
-	}
-	tmp := f.Name()
-	werr := f.Chmod(0o644) // CreateTemp makes 0600; exports are for sharing
-	if werr == nil {
-		_, werr = f.Write(buf.Bytes())
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("export %s: %w: check the path", path, werr)
+	if err := model.WriteFileAtomic(path, buf.Bytes()); err != nil {
+		return fmt.Errorf("export: %w: check that the directory exists and is writable", err)
 	}
 	return nil
 }
