@@ -23,7 +23,24 @@
 // A linear k0 factorises for any set, K(x, z) = <mean_g g·x, mean_g g·z>, and the
 // builders then use [OrbitMeans]; on X_perm this is <bow x, bow z>/5 (FINDINGS.md).
 //
-// [MinEigen] returns the smallest eigenvalue of a symmetric Gram matrix.
+// The transformation-invariant kernels of Liu et al. take the maximum (best fit) or the
+// mean (average fit) over a finite set of transformations T,
+//
+//	K_best(x, z) = max_T k0(T·x, z),   K_avg(x, z) = mean_T k0(T·x, z).
+//
+// [FitGram] and [FitSymGram] compute them for any group.Action as row-group maxima of one
+// matrix product per block; [FitPairGram] does the same for kernels that are not a
+// function of the inner product ([Pairwise], e.g. the [Locality] kernel, for L-TI and
+// L-RI). For the full 2-D cyclic translation group, [NewSpectra] transforms every image once
+// and [CyclicGram] / [CyclicSymGram] get all h·w shifted inner products of a pair from
+// one inverse FFT (a specialised prime-factor transform for 28×28); extra transformed
+// copies (rotations) give TI-RI. [PolarGrid] resamples images on annuli × sectors so
+// that a rotation is a cyclic shift of sectors. [Locality] is the multi-scale locality
+// kernel (patch sums by box filters).
+//
+// [MinEigen] returns the smallest eigenvalue of a symmetric Gram matrix; [Gershgorin]
+// bounds it from the discs; [PDPrefix] and [LargestPD] give the largest n at which
+// the Gram of a nested draw stays positive definite (Liu et al., Table I).
 //
 // # Shapes
 //

@@ -17,8 +17,14 @@
 // with an unpenalised intercept b (exact: the features, or the Gram matrix, are
 // centred, so the leave-one-out formula below stays exact). FitRLS works on features
 // and drops constant columns first; it solves in the primal (the D×D covariance) when
-// fewer features than samples remain, else in the dual (the n×n Gram matrix).
-// FitKernelRLS works on a precomputed Gram matrix.
+// fewer features than samples remain, else in the dual (the n×n Gram matrix), and in
+// the grouped form (FormGrouped) when the training set has few distinct rows u (X_perm:
+// samples of one orbit share their features): the same problem, exactly, at the cost of
+// a u×u decomposition. FitKernelRLS works on a precomputed Gram matrix.
+//
+// The invariant SVMs of Chapelle and Schoelkopf are TrainInvariantSVM (tangent vectors,
+// C_gamma^(-1/2) in input space or through the kernel PCA map) and TrainVSV (virtual
+// support vectors); TrainSVC is the LIBSVM-exact C-SVC they and Liu et al.'s kernels use.
 //
 // Leave-one-out costs one decomposition for the whole lambda grid, as in GURLS, but
 // the decomposition is the Householder reduction to tridiagonal form C = Q T Qᵀ (the
