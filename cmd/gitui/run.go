@@ -108,16 +108,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return runErr
 }
 
-// printSummary writes one table per x label: a row per series, a column per x, cells
-// "mean ± std" in percent.
+// printSummary writes one table per (x label, y label): a row per series, a column per
+// x, cells "mean±std" in percent for accuracies.
 func printSummary(w io.Writer, r *model.Result) {
 	groups := map[string][]model.Series{}
 	var order []string
 	for _, s := range r.Series {
-		if _, ok := groups[s.XLabel]; !ok {
-			order = append(order, s.XLabel)
+		key := s.XLabel + "\x00" + s.YLabel
+		if _, ok := groups[key]; !ok {
+			order = append(order, key)
 		}
-		groups[s.XLabel] = append(groups[s.XLabel], s)
+		groups[key] = append(groups[key], s)
 	}
 	for _, xl := range order {
 		ss := groups[xl]
@@ -133,7 +134,7 @@ func printSummary(w io.Writer, r *model.Result) {
 		}
 		sort.Float64s(xs)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "%s (%s)\t", ss[0].YLabel, xl)
+		fmt.Fprintf(tw, "%s (%s)\t", ss[0].YLabel, ss[0].XLabel)
 		for _, x := range xs {
 			fmt.Fprintf(tw, "%s\t", fmtNum(x))
 		}
