@@ -123,7 +123,7 @@ func (p *Protocol) prepare(ctx context.Context, st Stage, clk *Clock, ev chan<- 
 		}
 	}
 	for i, m := range ms {
-		send(ctx, ev, Progress{Stage: "prepare " + m.Name(), Done: i, Total: len(ms)})
+		send(ctx, ev, Progress{Stage: "prepare", Done: i, Total: len(ms)})
 		send(ctx, ev, Log{Time: time.Now(), Line: fmt.Sprintf("preparing %s", m.Name())})
 		f, err := prepareOne(ctx, m, p.Pool, p.Test, clk)
 		if err != nil {
@@ -134,6 +134,7 @@ func (p *Protocol) prepare(ctx context.Context, st Stage, clk *Clock, ev chan<- 
 		}
 		fitters[m] = f
 	}
+	send(ctx, ev, Progress{Stage: "prepare", Done: len(ms), Total: len(ms)})
 	return fitters, nil
 }
 
@@ -275,8 +276,7 @@ func (p *Protocol) runCell(ctx context.Context, a Arm, arm, rep int, fitters map
 	if err := ctx.Err(); err != nil {
 		return cellResult{arm: arm, err: err}
 	}
-	drawRNG := rand.New(rand.NewPCG(p.Seed, uint64(rep)<<32|uint64(a.Size)))
-	idx, err := data.Draw(drawRNG, p.Pool.Y, a.Size, data.DrawOptions{Mode: p.Sampling, Classes: len(p.Pool.Classes)})
+	idx, err := p.Draw(rep, a.Size)
 	if err != nil {
 		return cellResult{arm: arm, err: err}
 	}
