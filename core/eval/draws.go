@@ -1,0 +1,32 @@
+package eval
+
+import (
+	"math/rand/v2"
+
+	"gitui/core/data"
+)
+
+// Draw returns the pool indices of the training draw of repeat rep at size n: the set that
+// Run's cell (rep, n) trains on, for every method alike (common random numbers). It is
+// deterministic in (Seed, rep, n), so a Method can enumerate the draws of a run before it
+// starts (see Draws) and precompute, in Prepare, the kernel rows of their union. Draw
+// returns data.Draw's error (n larger than the pool or a class).
+func (p *Protocol) Draw(rep, n int) ([]int, error) {
+	rng := rand.New(rand.NewPCG(p.Seed, uint64(rep)<<32|uint64(n)))
+	return data.Draw(rng, p.Pool.Y, n, data.DrawOptions{Mode: p.Sampling, Classes: len(p.Pool.Classes)})
+}
+
+// Draws returns every training draw that Run makes for an arm of size n: one per repeat,
+// or a single draw when n covers the whole pool (see Protocol.Repeats).
+func (p *Protocol) Draws(n int) ([][]int, error) {
+	reps := p.repeatsOf(Arm{Size: n})
+	out := make([][]int, 0, reps)
+	for r := range reps {
+		idx, err := p.Draw(r, n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, idx)
+	}
+	return out, nil
+}
