@@ -63,6 +63,34 @@ func LoadData(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset
 		if test, err = data.Open(dataDir, d.Name, "test"); err != nil {
 			return nil, nil, inputErr(err)
 		}
+	case "mnist-translated", "mnist-rotated", "digits16":
+		// Liu et al. Sec. IV-A and Chapelle's 16×16 digits, generated from MNIST (seeded).
+		if pool, err = data.Open(dataDir, "mnist", "train"); err != nil {
+			return nil, nil, inputErr(err)
+		}
+		if test, err = data.Open(dataDir, "mnist", "test"); err != nil {
+			return nil, nil, inputErr(err)
+		}
+		// Cap before generating: the transformed sets are 64×64.
+		if d.Pool > 0 && d.Pool < pool.Len() {
+			pool = pool.Subset(firstN(d.Pool))
+		}
+		if d.TestSize > 0 && d.TestSize < test.Len() && d.Holdout == 0 {
+			idx, err := data.Draw(rng, test.Y, d.TestSize, data.DrawOptions{Mode: data.Stratified, Classes: len(test.Classes), What: "data.test_size"})
+			if err != nil {
+				return nil, nil, inputErr(err)
+			}
+			test = test.Subset(idx)
+		}
+		switch d.Name {
+		case "mnist-translated":
+			pool, test = data.Translated64(pool, rng), data.Translated64(test, rng)
+		case "mnist-rotated":
+			pool, test = data.Rotated(pool, rng), data.Rotated(test, rng)
+		default:
+			pool, test = data.Digits16(pool), data.Digits16(test)
+		}
+		pool.Name, test.Name = d.Name+"-train", d.Name+"-test"
 	case "embedded":
 		if pool, test, err = embedded.Digits(); err != nil {
 			return nil, nil, inputErr(err)
@@ -99,10 +127,31 @@ func LoadData(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset
 	if err := test.Validate(); err != nil {
 		return nil, nil, inputErr(err)
 	}
+	if len(d.Classes) > 0 {
+		if pool, err = keepClasses(pool, d.Classes); err != nil {
+			return nil, nil, err
+		}
+		if test, err = keepClasses(test, d.Classes); err != nil {
+			return nil, nil, err
+		}
+	}
+	if d.Holdout > 0 {
+		// A validation split: the test set becomes a stratified draw of the pool, and the
+		// pool the rest (before the pool cap, so the split does not depend on it).
+		if d.Holdout >= pool.Len() {
+			return nil, nil, inputErr(fmt.Errorf("data.holdout %d leaves no training pool of %d samples: use at most %d", d.Holdout, pool.Len(), pool.Len()/2))
+		}
+		idx, err := data.Draw(rand.New(rand.NewPCG(seed, 0x4a1d)), pool.Y, d.Holdout, data.DrawOptions{Mode: data.Stratified, Classes: len(pool.Classes), What: "data.holdout"})
+		if err != nil {
+			return nil, nil, inputErr(err)
+		}
+		test, pool = pool.Subset(idx), pool.Subset(data.Exclude(firstN(pool.Len()), idx))
+		test.Name = pool.Name + "-holdout"
+	}
 	if d.Pool > 0 && d.Pool < pool.Len() && d.Name != "circle" {
 		pool = pool.Subset(firstN(d.Pool))
 	}
-	if d.TestSize > 0 && d.TestSize < test.Len() && d.Name != "xperm" && d.Name != "circle" && d.Name != "file" {
+	if d.TestSize > 0 && d.TestSize < test.Len() && d.Name != "xperm" && d.Name != "circle" && d.Name != "file" && d.Holdout == 0 {
 		idx, err := data.Draw(rng, test.Y, d.TestSize, data.DrawOptions{Mode: data.Stratified, Classes: len(test.Classes), What: "data.test_size"})
 		if err != nil {
 			return nil, nil, inputErr(err)
@@ -113,6 +162,38 @@ func LoadData(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset
 		pool, test = pool.Normalize(), test.Normalize()
 	}
 	return pool, test, nil
+}
+
+// keepClasses keeps the samples whose label is one of classes, relabelled 0..k-1 in the
+// order of classes.
+func keepClasses(ds *data.Dataset, classes []int) (*data.Dataset, error) {
+	to := map[int]int{}
+	names := make([]string, len(classes))
+	for c, l := range classes {
+		if l < 0 || l >= len(ds.Classes) {
+			return nil, inputErr(fmt.Errorf("data.classes: label %d is not one of the %d classes of %s: use labels 0..%d", l, len(ds.Classes), ds.Name, len(ds.Classes)-1))
+		}
+		if _, dup := to[l]; dup {
+			return nil, inputErr(fmt.Errorf("data.classes lists label %d twice: list each class once", l))
+		}
+		to[l] = c
+		names[c] = ds.Classes[l]
+	}
+	if len(classes) < 2 {
+		return nil, inputErr(fmt.Errorf("data.classes keeps %d class: list at least 2", len(classes)))
+	}
+	var idx []int
+	for i, y := range ds.Y {
+		if _, ok := to[y]; ok {
+			idx = append(idx, i)
+		}
+	}
+	sub := ds.Subset(idx)
+	for i, y := range sub.Y {
+		sub.Y[i] = to[y]
+	}
+	sub.Classes = names
+	return sub, nil
 }
 
 func firstN(n int) []int {

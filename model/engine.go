@@ -43,8 +43,11 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 		a := &eval.Approx{X: pool.X, G: g, Pairs: spec.Approx.Pairs, Templates: spec.Approx.Templates, Bins: spec.Approx.Bins, Seed: spec.Seed, Antithetic: spec.Approx.Antithetic}
 		return a.Run(ctx, ch)
 	}
+	if spec.Protocol == ProtocolPD {
+		return pdOutcome(ctx, spec, pool, ch)
+	}
 	p := &eval.Protocol{Pool: pool, Test: test, Repeats: spec.Repeats, Sampling: drawMode(spec.Sampling), Seed: spec.Seed}
-	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir}
+	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes}
 	switch spec.Protocol {
 	case ProtocolCurve:
 		p.XLabel = "training set size"
@@ -73,6 +76,29 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 			gout, err := runWith(ctx, &gp, pool, ch)
 			return merge(out, gout), err
 		}
+	case ProtocolSweep:
+		p.XLabel = spec.Sweep.Field
+		b.sizes = []int{spec.Sweep.Size}
+		st := eval.Stage{Name: "sweep"}
+		for _, m := range spec.Methods {
+			for _, v := range spec.Sweep.Values {
+				mv := m
+				switch spec.Sweep.Field {
+				case "gamma":
+					mv.Gamma = v
+				case "inv_gamma":
+					mv.InvGamma = v
+				case "c":
+					mv.C = v
+				}
+				em, err := b.method(mv, g)
+				if err != nil {
+					return nil, err
+				}
+				st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: v, Size: spec.Sweep.Size, Method: em})
+			}
+		}
+		p.Stages = append(p.Stages, st)
 	case ProtocolGrid:
 		p.XLabel = "bins n"
 		if p.Stages, err = b.gridStages(spec.Grid, g); err != nil {

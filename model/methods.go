@@ -23,6 +23,26 @@ type builder struct {
 	pool    *data.Dataset
 	group   group.Action
 	dataDir string
+	// proto and sizes give the training draws of the run, for methods that precompute
+	// the kernel of their union (Liu et al.'s kernels).
+	proto *eval.Protocol
+	sizes []int
+}
+
+// draws returns every training draw of the run (all sizes, all repeats).
+func (b *builder) draws() ([][]int, error) {
+	if b.proto == nil {
+		return nil, fmt.Errorf("model: builder has no protocol for a Gram method")
+	}
+	var all [][]int
+	for _, n := range b.sizes {
+		d, err := b.proto.Draws(n)
+		if err != nil {
+			return nil, inputErr(err)
+		}
+		all = append(all, d...)
+	}
+	return all, nil
 }
 
 // method returns the engine method of m acting with the group g (nil: no group).
@@ -47,6 +67,18 @@ func (b *builder) method(m Method, g group.Action) (eval.Method, error) {
 		return &featureMethod{spec: m, build: func(pool *data.Dataset) (feature.Map, error) {
 			return poolingMap(m, g, pool, seed)
 		}}, nil
+	case m.Learner == "invariant-svm" || m.Learner == "vsv":
+		return newChapelleMethod(m, shape)
+	case m.Kernel != "" && m.Kernel != "haar" && (m.Learner == "svm" || m.Invariance != "" || m.Locality != nil || m.Kernel == "poly"):
+		k, err := newLiuKernel(m, shape)
+		if err != nil {
+			return nil, err
+		}
+		d, err := b.draws()
+		if err != nil {
+			return nil, err
+		}
+		return &gramMethod{spec: m, k: k, draws: d}, nil
 	case m.Kernel != "":
 		var base kernel.Base
 		switch m.Kernel {

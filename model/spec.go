@@ -17,6 +17,8 @@ const (
 	ProtocolGrid      = "grid"              // accuracy vs bins x templates at one training size
 	ProtocolGroupSize = "group-size"        // accuracy vs |G| at one training size
 	ProtocolApprox    = "kernel-approx"     // <Phi(x),Phi(z)> vs s - d_G(x,z), error vs m
+	ProtocolPD        = "pd"                // Liu et al. Table I: largest n with a PD Gram matrix
+	ProtocolSweep     = "sweep"             // accuracy vs one method parameter at one training size
 )
 
 // Spec is a declarative experiment: data set, group, methods, protocol and its sizes. It is
@@ -35,11 +37,17 @@ type Spec struct {
 	Grid        *GridSpec   `json:"grid,omitempty" yaml:"grid,omitempty"`               // for ProtocolGrid
 	GroupSizes  []int       `json:"group_sizes,omitempty" yaml:"group_sizes,omitempty"` // for ProtocolGroupSize
 	Approx      *ApproxSpec `json:"approx,omitempty" yaml:"approx,omitempty"`           // for ProtocolApprox
+	PD          *PDSpec     `json:"pd,omitempty" yaml:"pd,omitempty"`                   // for ProtocolPD
+	Sweep       *SweepSpec  `json:"sweep,omitempty" yaml:"sweep,omitempty"`             // for ProtocolSweep
 	Seed        uint64      `json:"seed" yaml:"seed"`
 }
 
 // DataSpec names the data set. Name is one of "xperm", "circle", "mnist", "fashion-mnist",
-// "file" (Path, and TestPath or a held-out fraction), "embedded" (the built-in digits).
+// "file" (Path, and TestPath or a held-out fraction), "embedded" (the built-in digits),
+// "mnist-translated" and "mnist-rotated" (Liu et al. Sec. IV-A, generated from MNIST with
+// the spec's seed), "digits16" (MNIST reduced to 16×16). Classes keeps only the listed
+// labels (relabelled 0..k-1 in that order); Holdout > 0 replaces the test set by that many
+// samples held out of the training pool (a validation split: choose gamma and C on it).
 type DataSpec struct {
 	Name      string `json:"name" yaml:"name"`
 	Path      string `json:"path,omitempty" yaml:"path,omitempty"`
@@ -47,6 +55,8 @@ type DataSpec struct {
 	Pool      int    `json:"pool,omitempty" yaml:"pool,omitempty"`           // cap on the training pool (0: all)
 	TestSize  int    `json:"test_size,omitempty" yaml:"test_size,omitempty"` // test samples (0: all of the test set)
 	Normalize *bool  `json:"normalize,omitempty" yaml:"normalize,omitempty"` // unit-norm rows (default true)
+	Classes   []int  `json:"classes,omitempty" yaml:"classes,omitempty"`     // keep only these labels
+	Holdout   int    `json:"holdout,omitempty" yaml:"holdout,omitempty"`     // validation split of the pool
 }
 
 // GroupSpec describes the transformation group. Kind is "none", "permutation" (blocks of a
@@ -70,9 +80,20 @@ type AngleSpec struct {
 // Method is one row of the paper: a feature map or kernel, and a learner.
 //
 // Features: "raw", "bow" (bag of words), "cdf" (I-theory CDF pooling), "moments" (mean,
-// second moment, max pooling). Kernel (instead of features): "linear", "rbf", "haar" (Haar
-// integration over the group of Base, "linear" or "rbf"). Learner: "rls" (one-vs-all RLS,
-// lambda by leave-one-out when Lambda is 0) or "1nn".
+// second moment, max pooling). Kernel (instead of features): "linear", "rbf", "poly"
+// ((1 + gamma <x,z>)^degree), "haar" (Haar integration over the group of Base, "linear" or
+// "rbf"). Learner: "rls" (one-vs-all RLS, lambda by leave-one-out when Lambda is 0), "1nn",
+// "svm" (LIBSVM's C-SVC on the Gram matrix divided by the mean of its training diagonal),
+// "invariant-svm" (Chapelle and Schoelkopf: tangents Tangents, weight InvGamma) or "vsv"
+// (virtual support vectors: the transformations whose tangents Tangents names).
+//
+// Liu et al.'s invariant kernels (learners svm and rls, kernels linear, rbf, poly):
+// Invariance "TI" (all 2-D translations: Translation "cyclic", the paper's, or
+// "zero-fill", no wrap-around, computed on a canvas twice the size), "RI" (rotations:
+// Rotations, rotated copies, or Polar, a polar grid whose sector shifts are rotations),
+// "TI-RI" (both); Fit "best" (max over the transformations) or "average" (mean);
+// Locality the locality kernel at multiple scales as the base kernel (L-SVM, L-TI, ...).
+
 type Method struct {
 	Name       string  `json:"name,omitempty" yaml:"name,omitempty"`
 	Features   string  `json:"features,omitempty" yaml:"features,omitempty"`
@@ -86,6 +107,56 @@ type Method struct {
 	TemplateOf string  `json:"template_kind,omitempty" yaml:"template_kind,omitempty"` // "gaussian" | "sphere" | "data"
 	Eps        float64 `json:"eps,omitempty" yaml:"eps,omitempty"`                     // s = 1 + eps
 	Thresholds string  `json:"thresholds,omitempty" yaml:"thresholds,omitempty"`       // "theory" | "range"
+
+	C           float64       `json:"c,omitempty" yaml:"c,omitempty"`                     // SVM cost (on the Gram / its diagonal mean)
+	Degree      int           `json:"degree,omitempty" yaml:"degree,omitempty"`           // poly degree
+	Invariance  string        `json:"invariance,omitempty" yaml:"invariance,omitempty"`   // "" | "TI" | "RI" | "TI-RI"
+	Fit         string        `json:"fit,omitempty" yaml:"fit,omitempty"`                 // "best" | "average"
+	Translation string        `json:"translation,omitempty" yaml:"translation,omitempty"` // "cyclic" | "zero-fill"
+	Rotations   *AngleSpec    `json:"rotations,omitempty" yaml:"rotations,omitempty"`     // RI angles (default -20..20, 9)
+	Polar       *PolarSpec    `json:"polar,omitempty" yaml:"polar,omitempty"`             // RI on a polar grid instead
+	Shifts      int           `json:"shifts,omitempty" yaml:"shifts,omitempty"`           // L-TI: local shifts radius (0: 3)
+	Locality    *LocalitySpec `json:"locality,omitempty" yaml:"locality,omitempty"`       // locality base kernel
+	Tangents    []string      `json:"tangents,omitempty" yaml:"tangents,omitempty"`       // "hshift", "vshift", "rotation"
+	InvGamma    float64       `json:"inv_gamma,omitempty" yaml:"inv_gamma,omitempty"`     // Chapelle's gamma in [0,1)
+	Smooth      float64       `json:"smooth,omitempty" yaml:"smooth,omitempty"`           // tangent smoothing (pixels)
+}
+
+// PolarSpec is a polar grid of Annuli × Sectors points (kernel.PolarGrid): rotations by
+// multiples of 360/Sectors degrees become cyclic shifts of the sectors.
+type PolarSpec struct {
+	Annuli  int `json:"annuli" yaml:"annuli"`
+	Sectors int `json:"sectors" yaml:"sectors"`
+}
+
+// LocalitySpec is Liu et al.'s locality kernel (kernel.Locality): K1×K1 patches, degree D1
+// inside, D2 outside; K2 > 0 adds the second layer (windows of K2×K2 patch centres, outer
+// degree D3). Scale and Scale2 multiply the patch and window sums (0 means 1, the
+// paper's formula as written).
+type LocalitySpec struct {
+	K1     int     `json:"k1" yaml:"k1"`
+	D1     int     `json:"d1" yaml:"d1"`
+	D2     int     `json:"d2" yaml:"d2"`
+	K2     int     `json:"k2,omitempty" yaml:"k2,omitempty"`
+	D3     int     `json:"d3,omitempty" yaml:"d3,omitempty"`
+	Scale  float64 `json:"scale,omitempty" yaml:"scale,omitempty"`
+	Scale2 float64 `json:"scale2,omitempty" yaml:"scale2,omitempty"`
+}
+
+// PDSpec configures the Table I protocol of Liu et al.: for each method's kernel, the
+// largest n whose Gram matrix of n random pool samples stays positive definite, over Draws
+// seeded draws, checked at Sizes (every n up to max(Sizes) is found exactly per draw).
+type PDSpec struct {
+	Sizes []int `json:"sizes" yaml:"sizes"`
+	Draws int   `json:"draws" yaml:"draws"`
+}
+
+// SweepSpec varies one method parameter (Field "gamma", "inv_gamma" or "c") over Values at
+// the training size Size; every method is run at every value (x of the points).
+type SweepSpec struct {
+	Field  string    `json:"field" yaml:"field"`
+	Values []float64 `json:"values" yaml:"values"`
+	Size   int       `json:"size" yaml:"size"`
 }
 
 // GridSpec lists the bins and templates of a grid protocol, at one training size.
@@ -230,4 +301,7 @@ var optionalKeys = []string{
 	"path", "test_path", "pool", "test_size", "normalize", "radius", "angles", "size",
 	"name", "features", "kernel", "base", "gamma", "learner", "lambda", "bins", "templates",
 	"template_kind", "eps", "thresholds", "from", "to", "count", "pairs", "antithetic",
+	"pd", "sweep", "classes", "holdout", "c", "degree", "invariance", "fit", "translation",
+	"rotations", "polar", "shifts", "locality", "tangents", "inv_gamma", "smooth", "k2", "d3",
+	"scale", "scale2",
 }
