@@ -17,6 +17,13 @@ func All() []model.Preset {
 		{Name: "xperm-group-size", Summary: "Mroueh et al. Fig. 4 left: X_perm accuracy vs |G| (sampled permutations), CDF RLS", Build: XPermGroupSize},
 		{Name: "xperm-bins-templates", Summary: "Mroueh et al. Fig. 4 right: X_perm accuracy vs bins n and templates m", Build: XPermBinsTemplates},
 		{Name: "mnist-cdf", Summary: "Mroueh et al. Fig. 2: MNIST CDF features (templates rotated +-20 deg, shifted 3 px) vs training size, bins, templates", Build: MNISTCDF},
+		{Name: "liu-table1", Summary: "Liu et al. Table I: largest n with a PD TI best-fit Gram (linear, poly degree 8, gamma 1/100), 10 draws", Build: LiuTable1},
+		{Name: "liu-table2", Summary: "Liu et al. Table II: MNIST 100/200/500 digits, SVM vs TI, RI, TI-RI, L, best vs average fit (poly 8)", Build: LiuTable2},
+		{Name: "liu-fig3", Summary: "Liu et al. Fig. 3 (translated): SVM vs TI-SVM on Translated MNIST (64x64), 100..1000 digits", Build: LiuFig3},
+		{Name: "liu-fig3-rotated", Summary: "Liu et al. Fig. 3 (rotated): SVM vs RI-SVM (polar grid) on Rotated MNIST, 100..1000 digits", Build: LiuFig3Rotated},
+		{Name: "chapelle-toy", Summary: "Chapelle & Schoelkopf toy: test error vs RBF gamma for SVM, VSV, invariant SVM (circle, 30 points)", Build: ChapelleToy},
+		{Name: "chapelle-digits", Summary: "Chapelle & Schoelkopf digits: SVM vs VSV vs translation-invariant SVM on 16x16 MNIST, 10-class", Build: ChapelleDigits},
+		{Name: "chapelle-digits-binary", Summary: "Chapelle & Schoelkopf digits: SVM vs VSV vs translation-invariant SVM on 16x16 MNIST, 4 vs 9", Build: ChapelleDigitsBinary},
 		{Name: "kernel-approx", Summary: "Mroueh et al. Theorem 1/2: <Phi(x),Phi(z)> vs s - d_G(x,z), error vs templates m", Build: KernelApprox},
 	}
 	sort.Slice(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
