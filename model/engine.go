@@ -64,13 +64,15 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 		p.Stages = append(p.Stages, st)
 		if spec.Grid != nil {
 			// A curve spec may carry a bins x templates grid too: it runs after the curve.
-			out, err := runWith(ctx, p, pool, ch)
-			if err != nil {
-				return out, err
-			}
+			// Both are built (and checked) before anything runs, so that a mistake in the
+			// grid cannot cost the curve's results.
 			gp := *p
 			gp.XLabel = "bins n"
 			if gp.Stages, err = b.gridStages(spec.Grid, g); err != nil {
+				return nil, err
+			}
+			out, err := runWith(ctx, p, pool, ch)
+			if err != nil {
 				return out, err
 			}
 			gout, err := runWith(ctx, &gp, pool, ch)
@@ -147,16 +149,23 @@ func runWith(ctx context.Context, p *eval.Protocol, pool *data.Dataset, ch chan<
 }
 
 // gridStages builds one stage per templates count m, with an arm per bins count n, from
-// the first method of the spec (its learner, template kind and thresholds).
+// the first CDF method of the spec (its learner, template kind and thresholds).
 func (b *builder) gridStages(grid *GridSpec, g group.Action) ([]eval.Stage, error) {
-	if len(b.spec.Methods) == 0 || b.spec.Methods[0].Features != "cdf" {
-		return nil, inputErr(fmt.Errorf("a grid needs a first method with features cdf"))
+	first := -1
+	for i, m := range b.spec.Methods {
+		if m.Features == "cdf" {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return nil, inputErr(fmt.Errorf("a bins x templates grid needs a method with features cdf: add one to methods"))
 	}
 	var stages []eval.Stage
 	for _, m := range grid.Templates {
 		st := eval.Stage{Name: fmt.Sprintf("m=%d", m)}
 		for _, n := range grid.Bins {
-			meth := b.spec.Methods[0]
+			meth := b.spec.Methods[first]
 			meth.Bins, meth.Templates = n, m
 			meth.Name = ""
 			meth.Name = MethodName(meth)

@@ -95,8 +95,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	prog.finish()
 	var ie *model.InputError
-	if errors.As(runErr, &ie) {
-		return usageError{runErr}
+	if errors.As(runErr, &ie) && (outcome == nil || len(outcome.Series) == 0) {
+		return usageError{runErr} // nothing ran: write nothing
 	}
 	res := model.NewResult(spec, outcome, runErr, time.Since(start))
 	path := filepath.Join(outDir, "result.json")
