@@ -3,12 +3,25 @@ package presets
 import "gitui/model"
 
 // Settings of Liu et al.'s presets: pixels in [0,1] (data.normalize=false), the degree-8
-// polynomial base kernel (1 + gamma <x,z>)^8 with gamma = 1/100, and C = 1000 on the Gram
-// matrix divided by the mean of its training diagonal (model's svm learner). FINDINGS.md:
-// gamma = 1/100 reproduces the paper's small-n SVM numbers and its Table I threshold,
-// gamma = 1/784 gives a stronger plain SVM; C = 1 costs about 10 points at n = 100.
+// polynomial base kernel (1 + gamma <x,z>)^8, C = 1000 on the Gram matrix divided by the
+// mean of its training diagonal (model's svm learner).
+//
+// gamma and C were chosen on a validation split of the training pool (never the test
+// set): liu-table2 --set data.holdout=1000 --set sizes=[100,500] --set repeats=2, SVM and
+// TI-SVM accuracy on the 1000 held-out pool digits at 100 / 500 training digits:
+//
+//	gamma    C     SVM            TI-SVM
+//	1/784    1     61.4 / 84.1    56.4 / 86.8
+//	1/784    1000  74.9 / 86.7    79.7 / 89.4   <- chosen (best at 500, near-best at 100)
+//	1/300    1000  72.5 / 86.6    77.4 / 89.6
+//	1/100    1000  63.0 / 84.2    67.6 / 87.2   (the paper's small-n numbers, FINDINGS.md)
+//	1/100    1     32.6 / 70.3    35.0 / 71.6
+//	4e-4     1000  75.9 / 85.7    81.0 / 87.9
+//	1e-4     1000  76.8 / 85.2    80.9 / 87.8
+//
+// Table I (liu-table1) keeps the paper's gamma = 1/100, at which its threshold is stated.
 const (
-	liuGamma  = 0.01
+	liuGamma  = 1.0 / 784
 	liuDegree = 8
 	liuC      = 1000
 )
@@ -22,9 +35,21 @@ func liuMethod(inv, fit string, loc *model.LocalitySpec) model.Method {
 }
 
 // liuLocality is layer 1 of the locality kernel, 5×5 patches, d1 = 2, d2 = 4, with the
-// patch sums scaled by 1/(4·k1²) = 0.01 (FINDINGS.md: unscaled, as the paper writes it,
-// the kernel on [0,1] pixels is extremely peaked and 15-25 points worse).
-var liuLocality = &model.LocalitySpec{K1: 5, D1: 2, D2: 4, Scale: 0.01}
+// patch sums scaled by 1/400. On the validation split (as above, 100 / 200 digits) the
+// paper's formula as written (scale 1) got 47.1 / 57.3% against the plain SVM's 74.9 at
+// 100; scales 0.04, 0.01, 0.0025 got 74.6, 76.1, 76.7 / 82.0, 83.0, 82.5; k1 = 3 or 7,
+// (d1, d2) = (1, 8) or (3, 3), and a second layer (k2 = 3, d3 = 2) all 76.6-76.8 / 82.4-82.8.
+// That gain is not locality: the plain SVM with gamma = 1e-4 gets the same 76.8 / 82.5,
+// and a small scale makes the kernel about (const + scale·k1²·<x,z>)^(d1·d2), a polynomial
+// kernel with a small gamma. No normalisation tried made locality help beyond that.
+var liuLocality = &model.LocalitySpec{K1: 5, D1: 2, D2: 4, Scale: 0.0025}
+
+// liuTIRI is TI-RI with 5 rotations in -20..20 degrees.
+func liuTIRI() model.Method {
+	m := liuMethod("TI-RI", "best", nil)
+	m.Rotations = &model.AngleSpec{From: -20, To: 20, Count: 5}
+	return m
+}
 
 // LiuTable1 is Table I of Liu et al.: the largest number n of random MNIST digits (pixels
 // in [0,1]) whose TI best-fit Gram matrix (all 784 cyclic shifts) stays positive definite,
@@ -37,7 +62,7 @@ func LiuTable1(quick bool) *model.Spec {
 		Data:     model.DataSpec{Name: "mnist", Normalize: &noNormalize},
 		Methods: []model.Method{
 			{Name: "TI best-fit linear", Kernel: "linear", Learner: "svm", C: 1, Invariance: "TI"},
-			{Name: "TI best-fit poly(8, 1/100)", Kernel: "poly", Gamma: liuGamma, Degree: liuDegree, Learner: "svm", C: 1, Invariance: "TI"},
+			{Name: "TI best-fit poly(8, 1/100)", Kernel: "poly", Gamma: 0.01, Degree: liuDegree, Learner: "svm", C: 1, Invariance: "TI"},
 		},
 		PD:   &model.PDSpec{Sizes: []int{10, 20, 30, 45, 60, 90, 125, 190, 250, 375, 500, 750, 1000}, Draws: 10},
 		Seed: 1,
@@ -65,7 +90,7 @@ func LiuTable2(quick bool) *model.Spec {
 			liuMethod("", "", nil),
 			liuMethod("TI", "best", nil),
 			liuMethod("RI", "best", nil),
-			liuMethod("TI-RI", "best", nil),
+			liuTIRI(),
 			liuMethod("TI", "average", nil),
 			liuMethod("RI", "average", nil),
 			liuMethod("", "", liuLocality),
@@ -125,8 +150,8 @@ func LiuFig3Rotated(quick bool) *model.Spec {
 		Protocol: model.ProtocolCurve,
 		Data:     model.DataSpec{Name: "mnist-rotated", Normalize: &noNormalize, TestSize: 2000},
 		Methods: []model.Method{
-			{Name: "SVM (rotated)", Kernel: "poly", Gamma: liuGamma, Degree: liuDegree, C: liuC, Learner: "svm"},
-			{Name: "RI-SVM (rotated)", Kernel: "poly", Gamma: liuGamma, Degree: liuDegree, C: liuC, Learner: "svm", Invariance: "RI",
+			{Name: "SVM (rotated)", Kernel: "poly", Gamma: 0.01, Degree: liuDegree, C: liuC, Learner: "svm"},
+			{Name: "RI-SVM (rotated)", Kernel: "poly", Gamma: 0.01, Degree: liuDegree, C: liuC, Learner: "svm", Invariance: "RI",
 				Polar: &model.PolarSpec{Annuli: 14, Sectors: 36}},
 		},
 		Sizes:   []int{100, 300, 500, 700, 1000},
