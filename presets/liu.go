@@ -115,19 +115,21 @@ func LiuTable2(quick bool) *model.Spec {
 }
 
 // LiuFig3 is Fig. 3 of Liu et al.: accuracy against 100..1000 training digits (10 draws,
-// mean ± std) on Translated MNIST (digits at random positions of a 64×64 canvas, noise 0.1)
-// for SVM and TI-SVM, and on Rotated MNIST (random angles, 6 and 9 dropped) for SVM and
-// RI-SVM on a polar grid (rotations by multiples of 10 degrees are sector shifts). The
-// degree-8 polynomial, gamma = 1/100 on 28×28 (1/500 on the 64×64 canvas, whose noise adds
-// about 4096·0.01 = 41 to every squared norm), C = 1000 on the normalised Gram.
+// mean ± std) on Translated MNIST (digits at random positions of a 64×64 canvas, noise
+// 0.1) for SVM and TI-SVM (all 4096 cyclic shifts, FFT). Degree-8 polynomial with gamma =
+// 1e-4, C = 1000 on the normalised Gram. gamma from a validation split of the pool
+// (--quick --set data.holdout=300 --set sizes=[100]): TI-SVM 78.2, 77.0, 71.2, 35.3% at
+// gamma 5e-5, 2e-4, 2e-3, 1e-2 (the plain SVM stays at 12-14% whatever gamma). The full
+// variant draws from the first 3000 pool digits (the kernel of the union of the draws is
+// computed once: 3000 images instead of 10,000 keep it to minutes) and tests on 2000.
 func LiuFig3(quick bool) *model.Spec {
 	tr := &model.Spec{
 		Name:     "liu-fig3",
 		Protocol: model.ProtocolCurve,
-		Data:     model.DataSpec{Name: "mnist-translated", Normalize: &noNormalize, TestSize: 2000},
+		Data:     model.DataSpec{Name: "mnist-translated", Normalize: &noNormalize, Pool: 3000, TestSize: 2000},
 		Methods: []model.Method{
-			{Name: "SVM (translated)", Kernel: "poly", Gamma: 0.002, Degree: liuDegree, C: liuC, Learner: "svm"},
-			{Name: "TI-SVM (translated)", Kernel: "poly", Gamma: 0.002, Degree: liuDegree, C: liuC, Learner: "svm", Invariance: "TI"},
+			{Name: "SVM (translated)", Kernel: "poly", Gamma: 1e-4, Degree: liuDegree, C: liuC, Learner: "svm"},
+			{Name: "TI-SVM (translated)", Kernel: "poly", Gamma: 1e-4, Degree: liuDegree, C: liuC, Learner: "svm", Invariance: "TI"},
 		},
 		Sizes:   []int{100, 300, 500, 700, 1000},
 		Repeats: 10,
@@ -143,15 +145,18 @@ func LiuFig3(quick bool) *model.Spec {
 }
 
 // LiuFig3Rotated is the rotated half of Fig. 3 of Liu et al.: SVM against RI-SVM on
-// Rotated MNIST, RI on a polar grid of 14 annuli × 36 sectors.
+// Rotated MNIST, RI on a polar grid of 14 annuli × 36 sectors (rotations by multiples of
+// 10 degrees are sector shifts, pooled by the FFT along the angle). gamma = 1e-3 from the
+// validation split (--quick --set data.holdout=300 --set sizes=[100]): RI-SVM 78.2, 71.0,
+// 63.2% at gamma 1e-3, 1e-2, 5e-2 (SVM 40.8, 37.3, 22.7). Pool 3000, 2000 test digits.
 func LiuFig3Rotated(quick bool) *model.Spec {
 	s := &model.Spec{
 		Name:     "liu-fig3-rotated",
 		Protocol: model.ProtocolCurve,
-		Data:     model.DataSpec{Name: "mnist-rotated", Normalize: &noNormalize, TestSize: 2000},
+		Data:     model.DataSpec{Name: "mnist-rotated", Normalize: &noNormalize, Pool: 3000, TestSize: 2000},
 		Methods: []model.Method{
-			{Name: "SVM (rotated)", Kernel: "poly", Gamma: 0.01, Degree: liuDegree, C: liuC, Learner: "svm"},
-			{Name: "RI-SVM (rotated)", Kernel: "poly", Gamma: 0.01, Degree: liuDegree, C: liuC, Learner: "svm", Invariance: "RI",
+			{Name: "SVM (rotated)", Kernel: "poly", Gamma: 1e-3, Degree: liuDegree, C: liuC, Learner: "svm"},
+			{Name: "RI-SVM (rotated)", Kernel: "poly", Gamma: 1e-3, Degree: liuDegree, C: liuC, Learner: "svm", Invariance: "RI",
 				Polar: &model.PolarSpec{Annuli: 14, Sectors: 36}},
 		},
 		Sizes:   []int{100, 300, 500, 700, 1000},
