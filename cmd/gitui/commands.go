@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -119,6 +120,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			for k, v := range r.Params {
 				ps = append(ps, fmt.Sprintf("%s=%v", k, v))
 			}
+			sort.Strings(ps)
 			fmt.Fprintf(stdout, "%-10s %8.3f s  %10.1f %s  %s\n", r.Name, r.Seconds, r.Throughput, r.Unit, strings.Join(ps, " "))
 		}
 	}
