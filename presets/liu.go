@@ -44,6 +44,17 @@ func liuMethod(inv, fit string, loc *model.LocalitySpec) model.Method {
 // kernel with a small gamma. No normalisation tried made locality help beyond that.
 var liuLocality = &model.LocalitySpec{K1: 5, D1: 2, D2: 4, Scale: 0.0025}
 
+// liuRI is RI by rotated copies, 5 angles in -20..20 degrees (-20, -10, 0, 10, 20). On the
+// validation split (holdout 1000, 100 / 500 digits; SVM 74.9 / 86.7) best fit gave 81.1 /
+// 86.8% with these 5 angles, 80.7 / 86.0% with 9 angles in -20..20, 79.3 / 88.1% with 5
+// in -10..10 and 79.1 / 87.8% with 3 in -10..10; average fit 77.4 / 85.6, 77.0 / 86.0,
+// 76.2 / 86.2, 76.1 / 86.5%.
+func liuRI(fit string) model.Method {
+	m := liuMethod("RI", fit, nil)
+	m.Rotations = &model.AngleSpec{From: -20, To: 20, Count: 5}
+	return m
+}
+
 // liuTIRI is TI-RI with 5 rotations in -20..20 degrees.
 func liuTIRI() model.Method {
 	m := liuMethod("TI-RI", "best", nil)
@@ -77,7 +88,7 @@ func LiuTable1(quick bool) *model.Spec {
 // LiuTable2 is Table II of Liu et al.: MNIST at 100, 200 and 500 training digits (5
 // stratified seeded draws from the 10,000-digit pool), tested on the 10,000 official test
 // digits, for the degree-8 polynomial SVM and its invariant versions: TI (all 784 cyclic
-// translations, as the paper defines them), RI (rotated copies, -20..20 degrees, 9
+// translations, as the paper defines them), RI (rotated copies, -20..20 degrees, 5
 // angles), TI-RI (5 angles in -20..20 times the 784 shifts: each angle costs a full TI
 // Gram), best fit against average fit, and L-SVM.
 //
@@ -98,10 +109,10 @@ func LiuTable2(quick bool) *model.Spec {
 		Methods: []model.Method{
 			liuMethod("", "", nil),
 			liuMethod("TI", "best", nil),
-			liuMethod("RI", "best", nil),
+			liuRI("best"),
 			liuTIRI(),
 			liuMethod("TI", "average", nil),
-			liuMethod("RI", "average", nil),
+			liuRI("average"),
 			liuMethod("", "", liuLocality),
 		},
 		Sizes:    []int{100, 200, 500},
