@@ -217,12 +217,13 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 	for _, a := range st.Arms {
 		want += p.repeatsOf(a)
 	}
-	got := 0
+	got, dropped := 0, 0
 	// handle records one cell's result; it returns a non-nil error to stop the stage.
 	handle := func(r cellResult) error {
 		got++
 		if r.err != nil {
 			if errors.Is(r.err, context.Canceled) || errors.Is(r.err, context.DeadlineExceeded) {
+				dropped++ // stopped by the cancel: the run is partial
 				return nil
 			}
 			return fmt.Errorf("%s: %w", st.Arms[r.arm].Series, r.err)
@@ -261,6 +262,9 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 		case <-grace:
 			return got, ctx.Err()
 		}
+	}
+	if dropped > 0 {
+		return got, context.Canceled
 	}
 	return got, nil
 }

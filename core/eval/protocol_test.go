@@ -244,3 +244,33 @@ func TestProtocolCancelDuringPrepare(t *testing.T) {
 		t.Errorf("Run returned %v after the cancel, want < 500ms", d)
 	}
 }
+
+// quitter is a fitter that reports a cancellation for draws of size 10.
+type quitter struct{ oracle }
+
+func (q *quitter) Prepare(ctx context.Context, pool, test *data.Dataset, clk *Clock) (Fitter, error) {
+	q.test = test
+	return q, nil
+}
+func (q *quitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *Clock) ([]int, error) {
+	if len(idx) == 10 {
+		return nil, context.Canceled
+	}
+	return q.oracle.FitPredict(ctx, idx, rng, clk)
+}
+
+// TestProtocolDroppedCellIsPartial checks that a run in which a cell was stopped by a
+// cancellation reports context.Canceled (a partial result), even if it was the last cell.
+func TestProtocolDroppedCellIsPartial(t *testing.T) {
+	pool, test := twoClass(50), twoClass(10)
+	q := &quitter{oracle{name: "q"}}
+	p := &Protocol{Pool: pool, Test: test, Repeats: 2, Sampling: data.Stratified, Seed: 1,
+		Stages: []Stage{{Arms: []Arm{{Series: "q", X: 20, Size: 20, Method: q}, {Series: "q", X: 10, Size: 10, Method: q}}}}}
+	out, err := p.Run(context.Background(), nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if len(out.Series) != 1 || len(out.Series[0].Points) != 1 || out.Series[0].Points[0].Runs != 2 {
+		t.Errorf("outcome %+v, want the two finished cells at x = 20", out.Series)
+	}
+}
