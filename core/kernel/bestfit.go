@@ -49,8 +49,28 @@ type Pairwise interface {
 // ctx.Err(); it panics if X, Z and G disagree on d or fit is unknown. Work:
 // 2·n·m·|G|·d flops plus n·|G| actions.
 func FitGram(ctx context.Context, k0 Base, G group.Action, fit Fit, X, Z *mat.Dense) (*mat.Dense, error) {
-	fit.check("FitGram")
-	if err := checkFit("FitGram", k0, G, X, Z); err != nil {
+	return fitDense("FitGram", k0, G, fit, X, Z, func(out blas64.General, sym bool) error {
+		return fitGEMM(ctx, k0, G, fit, X, Z, sym, out)
+	})
+}
+
+// FitSymGram returns the n×n best-fit or average-fit kernel matrix of the rows of X for
+// the finite set G (see [FitGram]), computing only the entries i <= j, K_ij = pool over
+// g of k0(g·x_i, x_j), and mirroring them (RawSymmetric().Data holds the full matrix).
+// When the kernel is symmetric (G a group with k0(g·x, z) = k0(x, g^-1·z)) this is the
+// full Gram matrix at half the cost; otherwise it is the upper triangle symmetrised.
+// Errors and panics as in [FitGram].
+func FitSymGram(ctx context.Context, k0 Base, G group.Action, fit Fit, X *mat.Dense) (*mat.SymDense, error) {
+	return fitSym("FitSymGram", k0, G, fit, X, func(out blas64.General, sym bool) error {
+		return fitGEMM(ctx, k0, G, fit, X, X, sym, out)
+	})
+}
+
+// fitDense checks the arguments of a train-test builder, allocates the n×m result and
+// has fill compute it.
+func fitDense(fn string, k Pairwise, G group.Action, fit Fit, X, Z *mat.Dense, fill func(out blas64.General, sym bool) error) (*mat.Dense, error) {
+	fit.check(fn)
+	if err := checkFit(fn, k, G, X, Z); err != nil {
 		return nil, err
 	}
 	n, _ := X.Dims()
@@ -62,21 +82,17 @@ func FitGram(ctx context.Context, k0 Base, G group.Action, fit Fit, X, Z *mat.De
 		return &mat.Dense{}, nil
 	}
 	out := mat.NewDense(n, m, nil)
-	if err := fitGEMM(ctx, k0, G, fit, X, Z, false, out.RawMatrix()); err != nil {
+	if err := fill(out.RawMatrix(), false); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// FitSymGram returns the n×n best-fit or average-fit kernel matrix of the rows of X for
-// the finite set G (see [FitGram]), computing only the entries i <= j, K_ij = pool over
-// g of k0(g·x_i, x_j), and mirroring them (RawSymmetric().Data holds the full matrix).
-// When the kernel is symmetric (G a group with k0(g·x, z) = k0(x, g^-1·z)) this is the
-// full Gram matrix at half the cost; otherwise it is the upper triangle symmetrised.
-// Errors and panics as in [FitGram].
-func FitSymGram(ctx context.Context, k0 Base, G group.Action, fit Fit, X *mat.Dense) (*mat.SymDense, error) {
-	fit.check("FitSymGram")
-	if err := checkFit("FitSymGram", k0, G, X, nil); err != nil {
+// fitSym checks the arguments of a symmetric builder, allocates the n×n result, has fill
+// compute the entries i <= j and mirrors them.
+func fitSym(fn string, k Pairwise, G group.Action, fit Fit, X *mat.Dense, fill func(out blas64.General, sym bool) error) (*mat.SymDense, error) {
+	fit.check(fn)
+	if err := checkFit(fn, k, G, X, nil); err != nil {
 		return nil, err
 	}
 	n, _ := X.Dims()
@@ -89,7 +105,7 @@ func FitSymGram(ctx context.Context, k0 Base, G group.Action, fit Fit, X *mat.De
 	out := mat.NewSymDense(n, nil)
 	s := out.RawSymmetric()
 	g := blas64.General{Rows: n, Cols: n, Stride: s.Stride, Data: s.Data}
-	if err := fitGEMM(ctx, k0, G, fit, X, X, true, g); err != nil {
+	if err := fill(g, true); err != nil {
 		return nil, err
 	}
 	mirrorRows(g, 0, n)
@@ -276,47 +292,17 @@ func poolRows(k0 Base, pool poolKind, blk []float64, jn, lo, g int, gxx, zz, acc
 // takes minutes; 49 local shifts are 16 times cheaper). Errors and panics as in
 // [FitGram].
 func FitPairGram(ctx context.Context, k Pairwise, G group.Action, fit Fit, X, Z *mat.Dense) (*mat.Dense, error) {
-	fit.check("FitPairGram")
-	if err := checkFit("FitPairGram", k, G, X, Z); err != nil {
-		return nil, err
-	}
-	n, _ := X.Dims()
-	m, _ := Z.Dims()
-	if err := checkSize(n, m); err != nil {
-		return nil, err
-	}
-	if n == 0 || m == 0 {
-		return &mat.Dense{}, nil
-	}
-	out := mat.NewDense(n, m, nil)
-	if err := fitPairs(ctx, k, G, fit, X, Z, false, out.RawMatrix()); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return fitDense("FitPairGram", k, G, fit, X, Z, func(out blas64.General, sym bool) error {
+		return fitPairs(ctx, k, G, fit, X, Z, sym, out)
+	})
 }
 
 // FitPairSymGram is [FitPairGram] of X with itself, computing the entries i <= j and
 // mirroring them (see [FitSymGram] for when that is the full matrix).
 func FitPairSymGram(ctx context.Context, k Pairwise, G group.Action, fit Fit, X *mat.Dense) (*mat.SymDense, error) {
-	fit.check("FitPairSymGram")
-	if err := checkFit("FitPairSymGram", k, G, X, nil); err != nil {
-		return nil, err
-	}
-	n, _ := X.Dims()
-	if err := checkSize(n, n); err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		return &mat.SymDense{}, nil
-	}
-	out := mat.NewSymDense(n, nil)
-	s := out.RawSymmetric()
-	g := blas64.General{Rows: n, Cols: n, Stride: s.Stride, Data: s.Data}
-	if err := fitPairs(ctx, k, G, fit, X, X, true, g); err != nil {
-		return nil, err
-	}
-	mirrorRows(g, 0, n)
-	return out, nil
+	return fitSym("FitPairSymGram", k, G, fit, X, func(out blas64.General, sym bool) error {
+		return fitPairs(ctx, k, G, fit, X, X, sym, out)
+	})
 }
 
 func fitPairs(ctx context.Context, k Pairwise, G group.Action, fit Fit, X, Z *mat.Dense, sym bool, out blas64.General) error {
