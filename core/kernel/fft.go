@@ -264,70 +264,73 @@ func (st *fftStage) radix7(x, y []complex128, L int, inverse bool) {
 	run := st.s * L
 	tw := st.tw(inverse)
 	m := st.m
-	// Forward b_u = T_u - i·U_u, b_{7-u} = T_u + i·U_u with T_u = a0 + sum_k cos(2πku/7)(a_k + a_{7-k})
-	// and U_u = sum_k sin(2πku/7)(a_k - a_{7-k}); the inverse flips the sign of U.
 	sg := 1.0
 	if inverse {
 		sg = -1
 	}
-	c1, c2, c3 := c7_1, c7_2, c7_3
-	s1, s2, s3 := sg*s7_1, sg*s7_2, sg*s7_3
 	for q := range m {
 		a0 := x[q*run : q*run+run]
-		a1 := x[(q+m)*run : (q+m)*run+run]
-		a2 := x[(q+2*m)*run : (q+2*m)*run+run]
-		a3 := x[(q+3*m)*run : (q+3*m)*run+run]
-		a4 := x[(q+4*m)*run : (q+4*m)*run+run]
-		a5 := x[(q+5*m)*run : (q+5*m)*run+run]
-		a6 := x[(q+6*m)*run : (q+6*m)*run+run]
 		n := len(a0)
-		a1, a2, a3, a4, a5, a6 = a1[:n], a2[:n], a3[:n], a4[:n], a5[:n], a6[:n]
-		b0 := y[7*q*run : 7*q*run+n]
-		b1 := y[(7*q+1)*run : (7*q+1)*run+n]
-		b2 := y[(7*q+2)*run : (7*q+2)*run+n]
-		b3 := y[(7*q+3)*run : (7*q+3)*run+n]
-		b4 := y[(7*q+4)*run : (7*q+4)*run+n]
-		b5 := y[(7*q+5)*run : (7*q+5)*run+n]
-		b6 := y[(7*q+6)*run : (7*q+6)*run+n]
-		for v := range a0 {
-			x0r, x0i := real(a0[v]), imag(a0[v])
-			p1r, p1i := real(a1[v])+real(a6[v]), imag(a1[v])+imag(a6[v])
-			m1r, m1i := real(a1[v])-real(a6[v]), imag(a1[v])-imag(a6[v])
-			p2r, p2i := real(a2[v])+real(a5[v]), imag(a2[v])+imag(a5[v])
-			m2r, m2i := real(a2[v])-real(a5[v]), imag(a2[v])-imag(a5[v])
-			p3r, p3i := real(a3[v])+real(a4[v]), imag(a3[v])+imag(a4[v])
-			m3r, m3i := real(a3[v])-real(a4[v]), imag(a3[v])-imag(a4[v])
-			t1r := x0r + c1*p1r + c2*p2r + c3*p3r
-			t1i := x0i + c1*p1i + c2*p2i + c3*p3i
-			t2r := x0r + c2*p1r + c3*p2r + c1*p3r
-			t2i := x0i + c2*p1i + c3*p2i + c1*p3i
-			t3r := x0r + c3*p1r + c1*p2r + c2*p3r
-			t3i := x0i + c3*p1i + c1*p2i + c2*p3i
-			u1r := s1*m1r + s2*m2r + s3*m3r
-			u1i := s1*m1i + s2*m2i + s3*m3i
-			u2r := s2*m1r - s3*m2r - s1*m3r
-			u2i := s2*m1i - s3*m2i - s1*m3i
-			u3r := s3*m1r - s1*m2r + s2*m3r
-			u3i := s3*m1i - s1*m2i + s2*m3i
-			b0[v] = complex(x0r+p1r+p2r+p3r, x0i+p1i+p2i+p3i)
-			// T - i·U = (Tr + Ui, Ti - Ur); T + i·U = (Tr - Ui, Ti + Ur)
-			b1[v] = complex(t1r+u1i, t1i-u1r)
-			b6[v] = complex(t1r-u1i, t1i+u1r)
-			b2[v] = complex(t2r+u2i, t2i-u2r)
-			b5[v] = complex(t2r-u2i, t2i+u2r)
-			b3[v] = complex(t3r+u3i, t3i-u3r)
-			b4[v] = complex(t3r-u3i, t3i+u3r)
+		var a, b [7][]complex128
+		for t := range 7 {
+			a[t] = x[(q+t*m)*run : (q+t*m)*run+n]
+			b[t] = y[(7*q+t)*run : (7*q+t)*run+n]
 		}
+		dft7rows(a, b, sg)
 		if q == 0 {
 			continue
 		}
 		w := tw[6*q : 6*q+6]
-		for u, b := range [6][]complex128{b1, b2, b3, b4, b5, b6} {
+		for u, bu := range b[1:] {
 			wu := w[u]
-			for v := range b {
-				b[v] *= wu
+			for v := range bu {
+				bu[v] *= wu
 			}
 		}
+	}
+}
+
+// dft7rows computes, for every v, the 7-point transform of the column a[0..6][v],
+//
+//	b[u][v] = sum_t a[t][v]·exp(-sign·2πi·t·u/7),
+//
+// (sign = +1 forward, -1 inverse) as b_u = T_u - i·U_u, b_{7-u} = T_u + i·U_u with
+// T_u = a0 + sum_k cos(2πku/7)(a_k + a_{7-k}) and U_u = sign·sum_k sin(2πku/7)(a_k - a_{7-k}).
+// All rows have the length of a[0]; b must not alias a.
+func dft7rows(a, b [7][]complex128, sign float64) {
+	n := len(a[0])
+	a0, a1, a2, a3, a4, a5, a6 := a[0][:n], a[1][:n], a[2][:n], a[3][:n], a[4][:n], a[5][:n], a[6][:n]
+	b0, b1, b2, b3, b4, b5, b6 := b[0][:n], b[1][:n], b[2][:n], b[3][:n], b[4][:n], b[5][:n], b[6][:n]
+	c1, c2, c3 := c7_1, c7_2, c7_3
+	s1, s2, s3 := sign*s7_1, sign*s7_2, sign*s7_3
+	for v := range a0 {
+		x0r, x0i := real(a0[v]), imag(a0[v])
+		p1r, p1i := real(a1[v])+real(a6[v]), imag(a1[v])+imag(a6[v])
+		m1r, m1i := real(a1[v])-real(a6[v]), imag(a1[v])-imag(a6[v])
+		p2r, p2i := real(a2[v])+real(a5[v]), imag(a2[v])+imag(a5[v])
+		m2r, m2i := real(a2[v])-real(a5[v]), imag(a2[v])-imag(a5[v])
+		p3r, p3i := real(a3[v])+real(a4[v]), imag(a3[v])+imag(a4[v])
+		m3r, m3i := real(a3[v])-real(a4[v]), imag(a3[v])-imag(a4[v])
+		t1r := x0r + c1*p1r + c2*p2r + c3*p3r
+		t1i := x0i + c1*p1i + c2*p2i + c3*p3i
+		t2r := x0r + c2*p1r + c3*p2r + c1*p3r
+		t2i := x0i + c2*p1i + c3*p2i + c1*p3i
+		t3r := x0r + c3*p1r + c1*p2r + c2*p3r
+		t3i := x0i + c3*p1i + c1*p2i + c2*p3i
+		u1r := s1*m1r + s2*m2r + s3*m3r
+		u1i := s1*m1i + s2*m2i + s3*m3i
+		u2r := s2*m1r - s3*m2r - s1*m3r
+		u2i := s2*m1i - s3*m2i - s1*m3i
+		u3r := s3*m1r - s1*m2r + s2*m3r
+		u3i := s3*m1i - s1*m2i + s2*m3i
+		b0[v] = complex(x0r+p1r+p2r+p3r, x0i+p1i+p2i+p3i)
+		// T - i·U = (Tr + Ui, Ti - Ur); T + i·U = (Tr - Ui, Ti + Ur)
+		b1[v] = complex(t1r+u1i, t1i-u1r)
+		b6[v] = complex(t1r-u1i, t1i+u1r)
+		b2[v] = complex(t2r+u2i, t2i-u2r)
+		b5[v] = complex(t2r-u2i, t2i+u2r)
+		b3[v] = complex(t3r+u3i, t3i-u3r)
+		b4[v] = complex(t3r-u3i, t3i+u3r)
 	}
 }
 

@@ -160,38 +160,4 @@ func packPair(q0, q1 []complex128, k int) complex128 {
 
 // idft7rows computes b[u][v] = sum_t a[t][v]·exp(+2πi·t·u/7) for every v (all rows of
 // equal length).
-func idft7rows(a, b [7][]complex128) {
-	n := len(a[0])
-	a0, a1, a2, a3, a4, a5, a6 := a[0][:n], a[1][:n], a[2][:n], a[3][:n], a[4][:n], a[5][:n], a[6][:n]
-	b0, b1, b2, b3, b4, b5, b6 := b[0][:n], b[1][:n], b[2][:n], b[3][:n], b[4][:n], b[5][:n], b[6][:n]
-	c1, c2, c3 := c7_1, c7_2, c7_3
-	s1, s2, s3 := -s7_1, -s7_2, -s7_3 // inverse: U flips sign
-	for v := range a0 {
-		x0r, x0i := real(a0[v]), imag(a0[v])
-		p1r, p1i := real(a1[v])+real(a6[v]), imag(a1[v])+imag(a6[v])
-		m1r, m1i := real(a1[v])-real(a6[v]), imag(a1[v])-imag(a6[v])
-		p2r, p2i := real(a2[v])+real(a5[v]), imag(a2[v])+imag(a5[v])
-		m2r, m2i := real(a2[v])-real(a5[v]), imag(a2[v])-imag(a5[v])
-		p3r, p3i := real(a3[v])+real(a4[v]), imag(a3[v])+imag(a4[v])
-		m3r, m3i := real(a3[v])-real(a4[v]), imag(a3[v])-imag(a4[v])
-		t1r := x0r + c1*p1r + c2*p2r + c3*p3r
-		t1i := x0i + c1*p1i + c2*p2i + c3*p3i
-		t2r := x0r + c2*p1r + c3*p2r + c1*p3r
-		t2i := x0i + c2*p1i + c3*p2i + c1*p3i
-		t3r := x0r + c3*p1r + c1*p2r + c2*p3r
-		t3i := x0i + c3*p1i + c1*p2i + c2*p3i
-		u1r := s1*m1r + s2*m2r + s3*m3r
-		u1i := s1*m1i + s2*m2i + s3*m3i
-		u2r := s2*m1r - s3*m2r - s1*m3r
-		u2i := s2*m1i - s3*m2i - s1*m3i
-		u3r := s3*m1r - s1*m2r + s2*m3r
-		u3i := s3*m1i - s1*m2i + s2*m3i
-		b0[v] = complex(x0r+p1r+p2r+p3r, x0i+p1i+p2i+p3i)
-		b1[v] = complex(t1r+u1i, t1i-u1r)
-		b6[v] = complex(t1r-u1i, t1i+u1r)
-		b2[v] = complex(t2r+u2i, t2i-u2r)
-		b5[v] = complex(t2r-u2i, t2i+u2r)
-		b3[v] = complex(t3r+u3i, t3i-u3r)
-		b4[v] = complex(t3r-u3i, t3i+u3r)
-	}
-}
+func idft7rows(a, b [7][]complex128) { dft7rows(a, b, -1) }
