@@ -568,27 +568,7 @@ func (e *corrEngine) corr2D(k0 Base, pool poolKind, A *Spectra, xs, zs []complex
 	if h%2 == 0 && (pool == poolMax || pool == poolMaxMin) {
 		// Fused reduction: every real and imaginary part is one correlation.
 		res = res[:w*hp]
-		mx, mn := real(res[0]), real(res[0])
-		for _, v := range res {
-			re, im := real(v), imag(v)
-			if re > mx {
-				mx = re
-			}
-			if im > mx {
-				mx = im
-			}
-			if re < mn {
-				mn = re
-			}
-			if im < mn {
-				mn = im
-			}
-		}
-		kv := k0.FromDot(mx*inv, xx, zz)
-		if pool == poolMaxMin {
-			kv = max(kv, k0.FromDot(mn*inv, xx, zz))
-		}
-		return kv
+		return poolPacked(res, k0, pool, inv, xx, zz)
 	}
 	vals := e.vals[:h*w]
 	if h%2 == 0 {
@@ -666,3 +646,30 @@ func (e *corrEngine) colsCorr(A, B *Spectra, xs []complex128, j, jb int) []float
 }
 
 func workers() int { return max(1, runtime.GOMAXPROCS(0)) }
+
+// poolPacked is the best fit over correlations packed two to a complex number (every real
+// and imaginary part is one <T x, z>): k0 at the largest, and for poolMaxMin also at the
+// smallest, of them scaled by inv.
+func poolPacked(res []complex128, k0 Base, pool poolKind, inv, xx, zz float64) float64 {
+	mx, mn := real(res[0]), real(res[0])
+	for _, v := range res {
+		re, im := real(v), imag(v)
+		if re > mx {
+			mx = re
+		}
+		if im > mx {
+			mx = im
+		}
+		if re < mn {
+			mn = re
+		}
+		if im < mn {
+			mn = im
+		}
+	}
+	kv := k0.FromDot(mx*inv, xx, zz)
+	if pool == poolMaxMin {
+		kv = max(kv, k0.FromDot(mn*inv, xx, zz))
+	}
+	return kv
+}

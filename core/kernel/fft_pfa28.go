@@ -112,27 +112,7 @@ func (e *corrEngine) corr28(k0 Base, pool poolKind, xs, zs []complex128, inv, xx
 		idft7rows(a, b)
 	}
 	if pool == poolMax || pool == poolMaxMin {
-		mx, mn := real(out[0]), real(out[0])
-		for _, v := range out {
-			re, im := real(v), imag(v)
-			if re > mx {
-				mx = re
-			}
-			if im > mx {
-				mx = im
-			}
-			if re < mn {
-				mn = re
-			}
-			if im < mn {
-				mn = im
-			}
-		}
-		kv := k0.FromDot(mx*inv, xx, zz)
-		if pool == poolMaxMin {
-			kv = max(kv, k0.FromDot(mn*inv, xx, zz))
-		}
-		return kv
+		return poolPacked(out, k0, pool, inv, xx, zz)
 	}
 	vals := e.vals[:784]
 	for k, v := range out {
