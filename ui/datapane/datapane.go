@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -51,8 +50,8 @@ func IssueOf(line string) bool { return strings.HasPrefix(line, "data.") }
 // Model is the data set pane: its fields, what the data directory holds, and a preview
 // of the loaded pool (class counts and a few samples).
 type Model struct {
-	st      theme.Styles
-	form    form.Model
+	st theme.Styles
+	form.Split
 	spec    *model.Spec
 	dir     string
 	avail   []data.Source
@@ -61,13 +60,12 @@ type Model struct {
 	pool    *data.Dataset
 	test    *data.Dataset
 	err     error
-	w, h    int
 }
 
 // New returns the pane over spec; dir is the data directory searched for IDX files
 // ("" when none).
 func New(st theme.Styles, spec *model.Spec, dir string) Model {
-	m := Model{st: st, spec: spec, dir: dir, form: form.New(st, spec, Fields, IssueOf)}
+	m := Model{st: st, spec: spec, dir: dir, Split: form.Split{Editor: form.New(st, spec, Fields, IssueOf)}}
 	if dir != "" {
 		m.avail = data.Available(dir)
 	}
@@ -75,12 +73,12 @@ func New(st theme.Styles, spec *model.Spec, dir string) Model {
 }
 
 // Form returns the pane's form (for the root: editing state, issues).
-func (m *Model) Form() *form.Model { return &m.form }
+func (m *Model) Form() *form.Model { return &m.Editor }
 
 // SetSpec points the pane at a new spec and returns the command that reloads the preview.
 func (m *Model) SetSpec(s *model.Spec) tea.Cmd {
 	m.spec = s
-	m.form.SetSpec(s)
+	m.Editor.SetSpec(s)
 	return m.Load()
 }
 
@@ -115,30 +113,6 @@ func (m *Model) Load() tea.Cmd {
 	}
 }
 
-// SetSize sets the pane's content size.
-func (m *Model) SetSize(w, h int) {
-	m.w, m.h = w, h
-	m.form.SetSize(m.formWidth(), h)
-}
-
-func (m *Model) side() bool { return m.w >= 90 }
-
-func (m *Model) formWidth() int {
-	if m.side() {
-		return m.w / 2
-	}
-	return m.w
-}
-
-// Focus gives or takes the keyboard focus.
-func (m *Model) Focus(on bool) { m.form.Focus(on) }
-
-// ShortHelp returns the keys that work now.
-func (m Model) ShortHelp() []key.Binding { return m.form.ShortHelp() }
-
-// FullHelp returns the keys that work now.
-func (m Model) FullHelp() [][]key.Binding { return m.form.FullHelp() }
-
 // Update handles keys (to the form), the form's changes (reload) and LoadedMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -155,21 +129,21 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	var cmd tea.Cmd
-	m.form, cmd = m.form.Update(msg)
+	m.Editor, cmd = m.Editor.Update(msg)
 	return m, cmd
 }
 
 // View renders the form beside (wide) or above (narrow) the preview.
 func (m *Model) View() string {
-	f := m.form.View()
-	if m.side() {
-		pw := m.w - m.formWidth() - 2
-		left := theme.Pad(f, m.formWidth(), m.h)
-		return lipgloss.JoinHorizontal(lipgloss.Top, left, "  ", theme.Clip(m.preview(pw, m.h), pw, m.h))
+	f := m.Editor.View()
+	if m.Side() {
+		pw := m.W - m.FormWidth() - 2
+		left := theme.Pad(f, m.FormWidth(), m.H)
+		return lipgloss.JoinHorizontal(lipgloss.Top, left, "  ", theme.Clip(m.preview(pw, m.H), pw, m.H))
 	}
-	fh := min(lipgloss.Height(f), m.h/2+1)
-	f = theme.Clip(f, m.w, fh)
-	return theme.Clip(f+"\n"+m.preview(m.w, m.h-fh-1), m.w, m.h)
+	fh := min(lipgloss.Height(f), m.H/2+1)
+	f = theme.Clip(f, m.W, fh)
+	return theme.Clip(f+"\n"+m.preview(m.W, m.H-fh-1), m.W, m.H)
 }
 
 func (m *Model) preview(w, h int) string {

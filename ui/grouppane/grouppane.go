@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -55,27 +54,26 @@ func IssueOf(line string) bool { return strings.HasPrefix(line, "group.") }
 // Model is the group pane: its fields and a preview of one sample's orbit
 // (x, g1 x, g2 x, ...) under the group built from them.
 type Model struct {
-	st     theme.Styles
-	form   form.Model
+	st theme.Styles
+	form.Split
 	spec   *model.Spec
 	sample []float64
 	shape  []int
 	tag    int
 	orbit  orbitMsg
 	busy   bool
-	w, h   int
 }
 
 // New returns the pane over spec.
 func New(st theme.Styles, spec *model.Spec) Model {
-	return Model{st: st, spec: spec, form: form.New(st, spec, Fields, IssueOf)}
+	return Model{st: st, spec: spec, Split: form.Split{Editor: form.New(st, spec, Fields, IssueOf)}}
 }
 
 // Form returns the pane's form.
-func (m *Model) Form() *form.Model { return &m.form }
+func (m *Model) Form() *form.Model { return &m.Editor }
 
 // SetSpec points the pane at a new spec (the orbit follows the next LoadedMsg).
-func (m *Model) SetSpec(s *model.Spec) { m.spec = s; m.form.SetSpec(s) }
+func (m *Model) SetSpec(s *model.Spec) { m.spec = s; m.Editor.SetSpec(s) }
 
 // Err returns the error of building the current group on the current data (nil while
 // building or when it built): for example a shift group on sequence data.
@@ -85,30 +83,6 @@ func (m *Model) Err() error {
 	}
 	return m.orbit.err
 }
-
-// SetSize sets the pane's content size.
-func (m *Model) SetSize(w, h int) {
-	m.w, m.h = w, h
-	m.form.SetSize(m.formWidth(), h)
-}
-
-func (m *Model) side() bool { return m.w >= 90 }
-
-func (m *Model) formWidth() int {
-	if m.side() {
-		return m.w / 2
-	}
-	return m.w
-}
-
-// Focus gives or takes the keyboard focus.
-func (m *Model) Focus(on bool) { m.form.Focus(on) }
-
-// ShortHelp returns the keys that work now.
-func (m Model) ShortHelp() []key.Binding { return m.form.ShortHelp() }
-
-// FullHelp returns the keys that work now.
-func (m Model) FullHelp() [][]key.Binding { return m.form.FullHelp() }
 
 // Update handles keys, group changes (rebuild the orbit), a new data set and orbitMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
@@ -135,7 +109,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	var cmd tea.Cmd
-	m.form, cmd = m.form.Update(msg)
+	m.Editor, cmd = m.Editor.Update(msg)
 	return m, cmd
 }
 
@@ -225,14 +199,14 @@ func orbit(tag int, g model.GroupSpec, shape []int, x []float64, seed uint64) or
 
 // View renders the form beside (wide) or above (narrow) the orbit preview.
 func (m *Model) View() string {
-	f := m.form.View()
-	if m.side() {
-		pw := m.w - m.formWidth() - 2
-		left := theme.Pad(f, m.formWidth(), m.h)
-		return lipgloss.JoinHorizontal(lipgloss.Top, left, "  ", theme.Clip(m.preview(pw, m.h), pw, m.h))
+	f := m.Editor.View()
+	if m.Side() {
+		pw := m.W - m.FormWidth() - 2
+		left := theme.Pad(f, m.FormWidth(), m.H)
+		return lipgloss.JoinHorizontal(lipgloss.Top, left, "  ", theme.Clip(m.preview(pw, m.H), pw, m.H))
 	}
-	fh := min(lipgloss.Height(f), m.h/2+1)
-	return theme.Clip(theme.Clip(f, m.w, fh)+"\n"+m.preview(m.w, m.h-fh-1), m.w, m.h)
+	fh := min(lipgloss.Height(f), m.H/2+1)
+	return theme.Clip(theme.Clip(f, m.W, fh)+"\n"+m.preview(m.W, m.H-fh-1), m.W, m.H)
 }
 
 func (m *Model) preview(w, h int) string {

@@ -1,0 +1,40 @@
+package form
+
+import "github.com/charmbracelet/bubbles/key"
+
+// sideBySide is the pane width from which a Split puts its preview beside the form.
+const sideBySide = 90
+
+// Split is the part of a pane made of a form and a preview: the layout (side by side
+// from 90 columns, the form on the left half; stacked below that), the focus and the
+// keys that the data and group panes share. Panes embed it.
+type Split struct {
+	Editor Model // the form
+	W, H   int   // the pane's content size
+}
+
+// SetSize sets the pane's content size and sizes the form to its part of it.
+func (s *Split) SetSize(w, h int) {
+	s.W, s.H = w, h
+	s.Editor.SetSize(s.FormWidth(), h)
+}
+
+// Side reports whether the preview stands beside the form.
+func (s *Split) Side() bool { return s.W >= sideBySide }
+
+// FormWidth returns the columns given to the form.
+func (s *Split) FormWidth() int {
+	if s.Side() {
+		return s.W / 2
+	}
+	return s.W
+}
+
+// Focus gives or takes the keyboard focus.
+func (s *Split) Focus(on bool) { s.Editor.Focus(on) }
+
+// ShortHelp returns the keys that work now.
+func (s Split) ShortHelp() []key.Binding { return s.Editor.ShortHelp() }
+
+// FullHelp returns the keys that work now.
+func (s Split) FullHelp() [][]key.Binding { return s.Editor.FullHelp() }
