@@ -74,7 +74,6 @@ func XPermCurve(quick bool) *model.Spec {
 		Seed:    1,
 	}
 	if quick {
-		s.Name = "xperm-curve"
 		s.Data.TestSize = 2000
 		s.Methods = []model.Method{s.Methods[0], s.Methods[1], s.Methods[3], s.Methods[5]}
 		s.Sizes = []int{20, 100, 500}
