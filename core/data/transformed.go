@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"gitui/core/group"
 )
 
 // Settings of the transformed MNIST sets of Liu, Kumar, Zhou and Liu ("Learning from
@@ -153,52 +155,12 @@ func Rotate(src *Dataset, sigma float64, rng *rand.Rand) (*Dataset, []float64) {
 }
 
 // rotateBilinear writes x (h×w, row-major) rotated by deg degrees about its centre into
-// dst, with bilinear interpolation and zero fill (see Rotate).
+// dst, with bilinear interpolation and zero fill: group.Rotations' action (scipy's
+// ndimage.rotate convention, exact at multiples of 90 degrees).
 func rotateBilinear(dst, x []float64, h, w int, deg float64) {
-	c, s := cosSinDeg(deg)
-	cy, cx := float64(h-1)/2, float64(w-1)/2
-	maxR, maxC := float64(h-1), float64(w-1)
-	for r := range h {
-		dr := float64(r) - cy
-		for col := range w {
-			dc := float64(col) - cx
-			sr := cy + c*dr + s*dc
-			sc := cx - s*dr + c*dc
-			p := r*w + col
-			if !(sr >= 0 && sr <= maxR && sc >= 0 && sc <= maxC) {
-				dst[p] = 0
-				continue
-			}
-			r0, c0 := int(sr), int(sc)
-			fr, fc := sr-float64(r0), sc-float64(c0)
-			r1, c1 := min(r0+1, h-1), min(c0+1, w-1)
-			dst[p] = (1-fr)*((1-fc)*x[r0*w+c0]+fc*x[r0*w+c1]) + fr*((1-fc)*x[r1*w+c0]+fc*x[r1*w+c1])
-		}
-	}
+	group.Rotations(h, w, []float64{deg}).Apply(dst, x, 0)
 }
 
-// cosSinDeg returns cos and sin of deg degrees, exact at multiples of 90 (as
-// group.Rotations, so that quarter turns of square images are exact permutations).
-func cosSinDeg(deg float64) (c, s float64) {
-	r := math.Mod(deg, 360)
-	if r < 0 {
-		r += 360
-	}
-	switch r {
-	case 0:
-		return 1, 0
-	case 90:
-		return 0, 1
-	case 180:
-		return -1, 0
-	case 270:
-		return 0, -1
-	}
-	s, c = math.Sincos(deg * math.Pi / 180)
-	return c, s
-}
-
-// addNoise adds sigma·N(0, 1) to every entry of row (nothing when sigma is 0).
 func addNoise(row []float64, sigma float64, rng *rand.Rand) {
 	if sigma == 0 {
 		return
