@@ -46,23 +46,15 @@ type taps struct {
 // finite, or two angles are equal modulo 360.
 func Rotations(h, w int, degrees []float64) *RotationSet {
 	checkHW("Rotations", h, w)
-	if len(degrees) == 0 {
-		panic("group: Rotations: no angles given")
+	if err := CheckAngles(degrees); err != nil {
+		panic("group: Rotations: " + err.Error())
 	}
 	deg := slices.Clone(degrees)
-	seen := make(map[float64]int, len(deg))
 	id := -1
 	for i, a := range deg {
-		if math.IsNaN(a) || math.IsInf(a, 0) {
-			panic(fmt.Sprintf("group: Rotations: angle %d is %v", i, a))
-		}
-		r := reduceDeg(a)
-		if j, ok := seen[r]; ok {
-			panic(fmt.Sprintf("group: Rotations: angles %d and %d are equal modulo 360 (%g, %g)", j, i, deg[j], a))
-		}
-		seen[r] = i
-		if r == 0 {
+		if reduceDeg(a) == 0 {
 			id = i
+			break
 		}
 	}
 	if id > 0 {
