@@ -49,22 +49,22 @@ const MNISTTrainImages = "mnist/train10k-images-idx3-ubyte.gz"
 // that are zero in every image are dropped from the GEMM but still counted). Before returning, the features of the first
 // image and template are checked against the plain definition in float64.
 //
-// It returns an error for a missing or bad data file, n < 1, n above the images
+// It returns an [InputError] for a missing or bad data file, n < 1, n above the images
 // available, m < 1 or m > n, g not 49 or 441, or bins < 1; ctx.Err() if cancelled.
 func Features(ctx context.Context, dataDir string, n, m, g, bins int) (Result, error) {
 	switch {
 	case n < 1:
-		return Result{}, fmt.Errorf("bench features: n = %d images: pass --n >= 1", n)
+		return Result{}, inputErrorf("bench features: n = %d images: pass --n >= 1", n)
 	case m < 1 || m > n:
-		return Result{}, fmt.Errorf("bench features: m = %d templates with n = %d images: use 1 <= m <= n", m, n)
+		return Result{}, inputErrorf("bench features: m = %d templates with n = %d images: use 1 <= m <= n", m, n)
 	case g != 49 && g != 441:
-		return Result{}, fmt.Errorf("bench features: |G| = %d: use 49 (shifts) or 441 (9 rotations x 49 shifts)", g)
+		return Result{}, inputErrorf("bench features: |G| = %d: use 49 (shifts) or 441 (9 rotations x 49 shifts)", g)
 	case bins < 1:
-		return Result{}, fmt.Errorf("bench features: bins = %d: use bins >= 1", bins)
+		return Result{}, inputErrorf("bench features: bins = %d: use bins >= 1", bins)
 	}
-	x, err := loadImages(filepath.Join(dataDir, MNISTTrainImages), n)
+	x, err := loadImages(filepath.Join(dataDir, MNISTTrainImages), n, "--n")
 	if err != nil {
-		return Result{}, fmt.Errorf("bench features: %w", err)
+		return Result{}, fmt.Errorf("bench features: %w", asInput(err))
 	}
 	unitRows(x)
 	tmpl, err := feature.DataTemplates(x, m, rand.New(rand.NewPCG(0, 0)))
@@ -112,8 +112,10 @@ func mnistGroup(g int) group.Action {
 	return group.Product(sh, group.Rotations(28, 28, group.AngleRange(-20, 20, 9)))
 }
 
-// loadImages reads the first n images of an IDX file as an n×(rows·cols) matrix in [0, 1].
-func loadImages(path string, n int) (*mat.Dense, error) {
+// loadImages reads the first n images of an IDX file (all of them if n <= 0) as an
+// n×(rows·cols) matrix in [0, 1]; flag names the option that sets n, for the error when
+// the file holds fewer.
+func loadImages(path string, n int, flag string) (*mat.Dense, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -126,8 +128,11 @@ func loadImages(path string, n int) (*mat.Dense, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}
+	if n <= 0 {
+		n = img.N
+	}
 	if img.N < n {
-		return nil, fmt.Errorf("%s holds %d images, %d asked for: pass --n <= %d", path, img.N, n, img.N)
+		return nil, fmt.Errorf("%s holds %d images, %d asked for: pass %s <= %d", path, img.N, n, flag, img.N)
 	}
 	d := img.Rows * img.Cols
 	x := mat.NewDense(n, d, nil)
