@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -81,33 +82,66 @@ func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	n := fs.Int("n", 10000, "number of images")
-	m := fs.Int("m", 100, "templates")
-	g := fs.Int("g", 441, "|G|: 441 (9 rotations x 49 shifts) or 49 (shifts)")
-	bins := fs.Int("bins", 25, "bins n (2n+1 thresholds)")
+	n := fs.Int("n", 0, "images (default: features 10000, ti-gram 1000, test-gram 500 training images, smo 500)")
+	test := fs.Int("test", 10000, "test-gram: test images (rows), the first of t10k")
+	m := fs.Int("m", 100, "features: templates")
+	g := fs.Int("g", 441, "features: |G|: 441 (9 rotations x 49 shifts) or 49 (shifts)")
+	bins := fs.Int("bins", 25, "features: bins n (2n+1 thresholds)")
+	gram := fs.String("gram", "", "smo: train on this LIBSVM precomputed-kernel file (svm_precomputed.sh's gram-N.libsvm)")
 	dataFlag := fs.String("data", "", "data directory holding mnist/")
 	asJSON := fs.Bool("json", false, "one JSON object per line")
 	names, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if len(names) == 0 {
-		names = []string{"features"}
+		names = benchDefault
+	}
+	for _, name := range names {
+		if _, ok := benchDefaultN[name]; !ok {
+			return usagef("unknown benchmark %q: available: features, ti-gram, test-gram, smo", name)
+		}
+	}
+	switch {
+	case set["n"] && *n < 1:
+		return usagef("bench: --n %d: pass --n >= 1", *n)
+	case *test < 1:
+		return usagef("bench: --test %d: pass --test >= 1", *test)
 	}
 	dir, err := data.ResolveDir(*dataFlag)
 	if err != nil {
 		return usageError{err}
 	}
 	for _, name := range names {
+		nn := benchDefaultN[name]
+		if set["n"] {
+			nn = *n
+		}
 		var r bench.Result
 		switch name {
 		case "features":
-			if *n <= 0 || *m <= 0 || *bins <= 0 || (*g != 441 && *g != 49) {
-				return usagef("bench features: --n, --m, --bins must be > 0 and --g 441 or 49")
+			if *m <= 0 || *bins <= 0 || (*g != 441 && *g != 49) {
+				return usagef("bench features: --m and --bins must be > 0 and --g 441 or 49")
 			}
-			r, err = bench.Features(ctx, dir, *n, *m, *g, *bins)
-		default:
-			return usagef("unknown benchmark %q: available: features", name)
+			r, err = bench.Features(ctx, dir, nn, *m, *g, *bins)
+		case "ti-gram":
+			r, err = bench.TIGram(ctx, dir, nn)
+		case "test-gram":
+			r, err = bench.TestGram(ctx, dir, *test, nn)
+		case "smo":
+			switch {
+			case *gram != "" && !set["n"]:
+				nn = 0 // the file's size
+			case *gram == "" && nn < 2:
+				return usagef("bench smo: --n %d: pass --n >= 2", nn)
+			}
+			r, err = bench.SMO(ctx, dir, nn, *gram)
+		}
+		var ie bench.InputError
+		if errors.As(err, &ie) {
+			return usageError{err}
 		}
 		if err != nil {
 			return err
@@ -126,6 +160,15 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	return nil
 }
+
+// benchDefault is what `gitui bench` without names runs: everything except test-gram,
+// whose 10,000 x 500 Gram alone takes about as long as the rest (15-20 s here).
+var benchDefault = []string{"features", "ti-gram", "smo"}
+
+// benchDefaultN is each benchmark's --n when the flag is not given: the peers' workloads
+// (cdf_features.py --n 10000, ti_gram.py --n 1000, ti_gram.py --n 500 --test 10000,
+// svm_precomputed.sh 500).
+var benchDefaultN = map[string]int{"features": 10000, "ti-gram": 1000, "test-gram": 500, "smo": 500}
 
 func cmdExport(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)

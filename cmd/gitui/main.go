@@ -5,7 +5,7 @@
 //	gitui run PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]...
 //	gitui presets [-v]                     name and one line for each preset (-v: the spec)
 //	gitui data list | fetch NAME           what data is available and where; download with SHA-256 checks
-//	gitui bench [NAME...] [--n N] [--data DIR] [--json]
+//	gitui bench [NAME...] [--n N] [--test T] [--gram FILE] [--data DIR] [--json]
 //	gitui export RESULT.json --png FILE | --svg FILE | --csv FILE
 //	gitui version
 //
@@ -47,8 +47,9 @@ usage:
   gitui run PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]...
   gitui presets [-v]                     list presets (-v prints each spec)
   gitui data list | fetch NAME           data sets available, and where; download mnist|fashion-mnist
-  gitui bench [NAME...] [--n N] [--data DIR] [--json]
-                                         time the hot paths on this machine
+  gitui bench [NAME...] [--n N] [--test T] [--gram FILE] [--data DIR] [--json]
+                                         time the hot paths on this machine: features, ti-gram,
+                                         test-gram, smo (no NAME: all but test-gram, the slow one)
   gitui export RESULT.json --png FILE | --svg FILE | --csv FILE
   gitui version
 
