@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"gitui/core/data"
@@ -204,6 +205,20 @@ func firstN(n int) []int {
 	return idx
 }
 
+// maxFullPerm is the largest full symmetric group group.Permutations enumerates (9!).
+const maxFullPerm = 362880
+
+// squareForRotation returns an *InputError unless h == w. Rotations turn an image about
+// its centre, and only a square pixel grid is mapped onto itself by them (a quarter turn
+// of a 4×6 image is 6×4), so rotation invariance on non-square images is refused rather
+// than computed on a grid it does not fit. what names the setting, e.g. "group rotation".
+func squareForRotation(what string, h, w int) error {
+	if h == w {
+		return nil
+	}
+	return inputErr(fmt.Errorf("%s rotates images and needs square ones, the data are %dx%d: pad or crop the images to %dx%d, or drop the rotation", what, h, w, max(h, w), max(h, w)))
+}
+
 // BuildGroup turns g into a group action on samples of the given shape (nil for "none").
 // Size > 0 keeps a seeded sample of Size elements, the identity included. Errors
 // (a rotation on non-image data, a radius larger than the image) are *InputError.
@@ -226,6 +241,11 @@ func BuildGroup(g GroupSpec, shape []int, seed uint64) (group.Action, error) {
 		if len(shape) != 2 {
 			return nil, inputErr(fmt.Errorf("group permutation acts on sequences (shape L x A), the data have shape %v: use data xperm or another group", shape))
 		}
+		// The full S_L is enumerated (group.Permutations panics past 9! elements): a
+		// longer sequence needs a sample.
+		if n := math.Gamma(float64(shape[0]) + 1); n > maxFullPerm && (g.Size <= 0 || float64(g.Size) >= n) {
+			return nil, inputErr(fmt.Errorf("group permutation of %d blocks has %d! = %.4g elements, too many to enumerate: set group.size to sample some, e.g. 1000", shape[0], shape[0], n))
+		}
 		return group.Permutations(shape[0], shape[1], rng, g.Size), nil
 	case "cyclic-shift", "local-shift", "rotation", "rotation+shift":
 		if (g.Kind == "rotation" || g.Kind == "rotation+shift") && (g.Angles == nil || g.Angles.Count < 1) {
@@ -234,6 +254,11 @@ func BuildGroup(g GroupSpec, shape []int, seed uint64) (group.Action, error) {
 		h, w, err := image()
 		if err != nil {
 			return nil, err
+		}
+		if g.Kind == "rotation" || g.Kind == "rotation+shift" {
+			if err := squareForRotation("group "+g.Kind, h, w); err != nil {
+				return nil, err
+			}
 		}
 		switch g.Kind {
 		case "cyclic-shift":

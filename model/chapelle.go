@@ -57,6 +57,9 @@ func newChapelleMethod(m Method, shape []int) (*chapelleMethod, error) {
 			c.tangents = append(c.tangents, learn.TangentVShift)
 			sets = append(sets, group.Select(group.LocalShifts(shape[0], shape[1], 1), []int{2, 7}))
 		case t == "rotation":
+			if err := squareForRotation(m.Name+": tangent rotation", shape[0], shape[1]); err != nil {
+				return nil, err
+			}
 			c.tangents = append(c.tangents, learn.TangentRotation)
 			sets = append(sets, group.Rotations(shape[0], shape[1], []float64{-10, 10}))
 		}
@@ -70,6 +73,9 @@ func newChapelleMethod(m Method, shape []int) (*chapelleMethod, error) {
 func (c *chapelleMethod) Name() string { return c.spec.Name }
 
 func (c *chapelleMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
+	if err := checkKernelScale(ctx, selfOf(c.base), pool.X, test.X); err != nil {
+		return nil, err
+	}
 	return &chapelleFitter{c: c, pool: pool, test: test}, nil
 }
 

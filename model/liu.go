@@ -79,6 +79,13 @@ func newLiuKernel(m Method, shape []int) (*liuKernel, error) {
 	if k.pad {
 		ch, cw = 2*k.h, 2*k.w
 	}
+	if strings.Contains(m.Invariance, "RI") && m.Polar == nil {
+		// The polar grid samples the inscribed disc and is exact for any h×w; rotated
+		// copies need a square image.
+		if err := squareForRotation(m.Name+": invariance "+m.Invariance, k.h, k.w); err != nil {
+			return nil, err
+		}
+	}
 	if strings.Contains(m.Invariance, "RI") {
 		if m.Polar != nil {
 			k.polar = kernel.NewPolarGrid(k.h, k.w, m.Polar.Annuli, m.Polar.Sectors)
@@ -95,22 +102,12 @@ func newLiuKernel(m Method, shape []int) (*liuKernel, error) {
 		if m.Polar != nil {
 			return nil, inputErr(fmt.Errorf("%s: the locality kernel composes with rotated copies, not the polar grid: drop polar", m.Name))
 		}
-		r := m.Shifts
-		if r == 0 {
-			r = 3
-		}
-		if r >= k.h || r >= k.w {
-			return nil, inputErr(fmt.Errorf("%s: shifts %d is not smaller than the %dx%d image: use a radius below %d", m.Name, r, k.h, k.w, min(k.h, k.w)))
-		}
-		var shifts group.Action = group.LocalShifts(k.h, k.w, r)
-		if m.Translation == "cyclic" {
-			var s [][2]int
-			for dy := -r; dy <= r; dy++ {
-				for dx := -r; dx <= r; dx++ {
-					s = append(s, [2]int{dy, dx})
-				}
+		var shifts group.Action
+		if strings.Contains(m.Invariance, "TI") {
+			var err error
+			if shifts, err = localShifts(m, k.h, k.w); err != nil {
+				return nil, err
 			}
-			shifts = group.CyclicShifts(k.h, k.w, s)
 		}
 		rot := func() group.Action {
 			a := m.Rotations
@@ -127,6 +124,44 @@ func newLiuKernel(m Method, shape []int) (*liuKernel, error) {
 		k.pad, k.rot = false, nil
 	}
 	return k, nil
+}
+
+// localShifts returns the shifts of the locality compositions L-TI and L-TI-RI: every
+// (dy, dx) with |dy|, |dx| <= m.Shifts (0 means 3), cyclic or zero-fill as
+// m.Translation says. The radius must leave the shifts distinct: below the image size
+// with zero fill, below half of it when cyclic (a cyclic shift by -r equals one by h-r).
+// Errors are *InputError naming the largest radius allowed.
+func localShifts(m Method, h, w int) (group.Action, error) {
+	r := m.Shifts
+	if r == 0 {
+		r = 3
+	}
+	most := min(h, w) - 1
+	if m.Translation == "cyclic" {
+		most = (min(h, w) - 1) / 2
+	}
+	if r > most {
+		return nil, inputErr(fmt.Errorf("%s: shifts %d is too large for the %dx%d image: use a radius of at most %d with %s translations", m.Name, r, h, w, most, m.Translation))
+	}
+	if m.Translation != "cyclic" {
+		return group.LocalShifts(h, w, r), nil
+	}
+	var s [][2]int
+	for dy := -r; dy <= r; dy++ {
+		for dx := -r; dx <= r; dx++ {
+			s = append(s, [2]int{dy, dx})
+		}
+	}
+	return group.CyclicShifts(h, w, s), nil
+}
+
+// self returns the kernel's k(x, x) on an untransformed sample (the locality kernel, or
+// the base kernel), for checkKernelScale.
+func (k *liuKernel) self() *selfKernel {
+	if k.loc != nil {
+		return selfOfLocality(k.loc)
+	}
+	return selfOf(k.base)
 }
 
 // canvas returns X as the kernel sees it: on the 2h×2w zero canvas for zero-fill
@@ -268,13 +303,23 @@ func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk 
 			g.spec.Name, len(union), nt, float64(need)/(1<<30), float64(kernel.MaxGramBytes)/(1<<30)))
 	}
 	xu := pool.Subset(union).X
+	self := g.k.self()
+	if err := checkKernelScale(ctx, self, xu, test.X); err != nil {
+		return nil, err
+	}
 	ktr, err := g.k.sym(ctx, xu)
 	if err != nil {
 		return nil, gramErr(g.spec.Name, err)
 	}
+	if err := checkGramFinite(ktr, self); err != nil {
+		return nil, err
+	}
 	kte, err := g.k.cross(ctx, test.X, xu)
 	if err != nil {
 		return nil, gramErr(g.spec.Name, err)
+	}
+	if err := checkGramFinite(kte, self); err != nil {
+		return nil, err
 	}
 	clk.Since("gram", t0)
 	return &gramFitter{spec: g.spec, ktr: ktr, kte: kte, pos: pos, y: pool.Y, k: len(pool.Classes)}, nil
@@ -333,7 +378,8 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 	}
 	mean /= float64(n)
 	if !(mean > 0) || mean > 1e300 {
-		return nil, inputErr(fmt.Errorf("%s: the kernel's diagonal mean is %g: rescale the kernel (gamma, locality scale)", g.spec.Name, mean))
+		// eval prefixes the series name.
+		return nil, inputErr(fmt.Errorf("the kernel's diagonal mean is %g: rescale the kernel (gamma, locality scale)", mean))
 	}
 	s := 1 / mean
 	ktr := mat.NewSymDense(n, nil)
@@ -388,6 +434,9 @@ func pdOutcome(ctx context.Context, spec *Spec, pool *data.Dataset, ch chan<- ev
 		k, err := newLiuKernel(m, pool.Shape)
 		if err != nil {
 			return nil, err
+		}
+		if err := checkKernelScale(ctx, k.self(), pool.X); err != nil {
+			return nil, fmt.Errorf("%s: %w", m.Name, err)
 		}
 		send(ctx, ch, eval.Progress{Stage: "pd " + m.Name, Done: mi, Total: len(spec.Methods)})
 		t0 := time.Now()

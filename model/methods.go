@@ -231,6 +231,9 @@ type kernelMethod struct {
 func (k *kernelMethod) Name() string { return k.spec.Name }
 
 func (k *kernelMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
+	if err := checkKernelScale(ctx, selfOf(k.base), pool.X, test.X); err != nil {
+		return nil, err
+	}
 	kf := &kernelFitter{spec: k.spec, base: k.base, group: k.group, pool: pool, test: test}
 	if k.group != nil {
 		t0 := time.Now()

@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"fmt"
 
 	"gitui/core/eval"
 )
@@ -18,13 +19,25 @@ type RunOptions struct {
 // partial) outcome, after which the channel is closed. Cancelling ctx stops the run
 // promptly (finished cells are kept in Done.Outcome, Done.Err is context.Canceled).
 // A spec or data error is reported as Done.Err before any other event; its message is one
-// line naming the problem and the fix.
+// line naming the problem and the fix. A panic while building the engine objects (a
+// bug: bad input is validated before) is recovered and reported as Done.Err, so that it
+// cannot take the TUI's terminal down with it.
 func Start(ctx context.Context, spec *Spec, opts RunOptions) <-chan eval.Event {
 	ch := make(chan eval.Event, 64)
 	go func() {
 		defer close(ch)
-		out, err := run(ctx, spec, opts, ch)
+		out, err := runRecovered(ctx, spec, opts, ch)
 		ch <- eval.Done{Outcome: out, Err: err}
 	}()
 	return ch
+}
+
+// runRecovered is run with a panic turned into an error.
+func runRecovered(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event) (out *eval.Outcome, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			out, err = nil, fmt.Errorf("internal error (please report): %v", v)
+		}
+	}()
+	return run(ctx, spec, opts, ch)
 }

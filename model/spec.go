@@ -2,9 +2,12 @@ package model
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -238,10 +241,44 @@ func (s *Spec) Set(assign string) error {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&out); err != nil {
-		return fmt.Errorf("--set %s: %v: check the value's type", key, err)
+		return setValueError(key, val, err)
 	}
 	*s = out
 	return nil
+}
+
+// setValueError explains why the value of `--set key=val` does not fit its field: a
+// non-finite number (NaN, Inf, 1e400: JSON has none, and no field accepts one), a
+// fraction for a whole number, text for a number, a scalar for a list.
+func setValueError(key, val string, err error) error {
+	field := key[strings.LastIndex(key, ".")+1:]
+	if f, perr := strconv.ParseFloat(strings.TrimSpace(val), 64); (perr == nil || errors.Is(perr, strconv.ErrRange)) && (math.IsNaN(f) || math.IsInf(f, 0)) {
+		return fmt.Errorf("--set %s=%s: %s must be a finite number: give a finite value", key, val, field)
+	}
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return fmt.Errorf("--set %s=%s: %v: check the value's type", key, val, err)
+	}
+	got := strings.TrimPrefix(te.Value, "number ") // "number 2.5" -> "2.5"
+	switch te.Value {
+	case "string":
+		got = fmt.Sprintf("the text %q", val)
+	case "number":
+		got = "the number " + val
+	case "array", "object", "bool":
+		got = "a JSON " + te.Value
+	}
+	switch te.Type.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Uint64:
+		return fmt.Errorf("--set %s=%s: %s takes a whole number, not %s: give an integer", key, val, field, got)
+	case reflect.Float64:
+		return fmt.Errorf("--set %s=%s: %s takes a number, not %s: give a finite number, e.g. 0.01", key, val, field, got)
+	case reflect.Slice:
+		return fmt.Errorf("--set %s=%s: %s takes a list, not %s: give e.g. %s=[100,200]", key, val, field, got, key)
+	case reflect.String:
+		return fmt.Errorf("--set %s=%s: %s takes text, not %s: give a name", key, val, field, got)
+	}
+	return fmt.Errorf("--set %s=%s: %s does not take %s: see the spec printed by `gitui presets -v`", key, val, field, got)
 }
 
 func setPath(node any, path []string, v any, full string) error {

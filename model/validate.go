@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"gitui/core/group"
 )
 
 // Known names for the enumerated fields of a Spec.
@@ -178,8 +180,8 @@ func (s *Spec) Validate() error {
 		bad("group.radius is 0: a local-shift group needs a radius >= 1")
 	}
 	if s.Group.Kind == "rotation" || s.Group.Kind == "rotation+shift" {
-		if a := s.Group.Angles; a == nil || a.Count < 1 || a.Count > 3600 || math.IsNaN(a.From) || math.IsNaN(a.To) {
-			bad("group.angles needs from, to and count in 1..3600, e.g. {from: -20, to: 20, count: 9}")
+		if p := angleProblem(s.Group.Angles, 3600); p != "" {
+			bad("group.angles: %s: give finite from and to and a count in 1..3600 of angles distinct modulo 360, e.g. {from: -20, to: 20, count: 9}", p)
 		}
 	}
 	if s.Group.Size < 0 {
@@ -276,10 +278,10 @@ func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 		bad("%s: learner %q is unknown: use one of %s", at, m.Learner, strings.Join(LearnerNames, ", "))
 	}
 	if m.Lambda < 0 || math.IsNaN(m.Lambda) || math.IsInf(m.Lambda, 0) {
-		bad("%s: lambda %g must be >= 0 (0 picks it by leave-one-out)", at, m.Lambda)
+		bad("%s: lambda %g must be >= 0 and finite (0 picks it by leave-one-out)", at, m.Lambda)
 	}
 	if m.Gamma < 0 || math.IsNaN(m.Gamma) || math.IsInf(m.Gamma, 0) {
-		bad("%s: gamma %g must be >= 0 (0 picks 1/(2 median squared distance))", at, m.Gamma)
+		bad("%s: gamma %g must be >= 0 and finite (0 picks 1/(2 median squared distance))", at, m.Gamma)
 	}
 	if m.Eps < 0 || m.Eps > 100 || math.IsNaN(m.Eps) {
 		bad("%s: eps %g is out of range: use 0..100 (s = 1 + eps)", at, m.Eps)
@@ -311,8 +313,8 @@ func (s *Spec) validateKernelMethod(at string, m Method, bad func(string, ...any
 	if svm && (!(m.C > 0) || math.IsInf(m.C, 0)) {
 		bad("%s: c %g must be > 0 and finite: set c, e.g. 1000 (on the Gram divided by its diagonal mean)", at, m.C)
 	}
-	if m.C < 0 || math.IsNaN(m.C) {
-		bad("%s: c %g must be > 0", at, m.C)
+	if !svm && (m.C < 0 || math.IsNaN(m.C) || math.IsInf(m.C, 0)) {
+		bad("%s: c %g must be finite and > 0 (it is used by the svm learners only: drop it)", at, m.C)
 	}
 	if m.Kernel == "poly" {
 		if m.Degree < 1 || m.Degree > 64 {
@@ -345,8 +347,10 @@ func (s *Spec) validateKernelMethod(at string, m Method, bad func(string, ...any
 		if strings.Contains(m.Invariance, "TI") && !in(m.Translation, Translations) {
 			bad("%s: translation %q is unknown: use cyclic or zero-fill", at, m.Translation)
 		}
-		if a := m.Rotations; a != nil && (a.Count < 1 || a.Count > 360 || math.IsNaN(a.From) || math.IsNaN(a.To)) {
-			bad("%s: rotations needs from, to and count in 1..360, e.g. {from: -20, to: 20, count: 9}", at)
+		if a := m.Rotations; a != nil {
+			if p := angleProblem(a, 360); p != "" {
+				bad("%s: rotations: %s: give finite from and to and a count in 1..360 of angles distinct modulo 360, e.g. {from: -20, to: 20, count: 9}", at, p)
+			}
 		}
 		if p := m.Polar; p != nil && (p.Annuli < 1 || p.Sectors < 2 || p.Annuli > 1000 || p.Sectors > 3600) {
 			bad("%s: polar needs annuli >= 1 and sectors >= 2, e.g. {annuli: 14, sectors: 36}", at)
@@ -385,6 +389,22 @@ func (s *Spec) validateKernelMethod(at string, m Method, bad func(string, ...any
 			bad("%s: smooth %g must be finite and >= 0 (pixels)", at, m.Smooth)
 		}
 	}
+}
+
+// angleProblem returns what is wrong with the angles of a (nil, a count outside
+// 1..maxCount, a non-finite angle, two angles equal modulo 360, which group.Rotations
+// would panic on), or "" when they are usable.
+func angleProblem(a *AngleSpec, maxCount int) string {
+	if a == nil {
+		return "missing"
+	}
+	if a.Count < 1 || a.Count > maxCount {
+		return fmt.Sprintf("count %d is out of range", a.Count)
+	}
+	if err := group.CheckAngles(group.AngleRange(a.From, a.To, a.Count)); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 func checkBins(b int, field string, bad func(string, ...any)) {

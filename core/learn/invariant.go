@@ -60,33 +60,37 @@ type InvariantOptions struct {
 //	T = sum_i sum_k dφ_ik dφ_ikᵀ,
 //
 // which is the linear kernel of the transformed points C_γ^{-1/2} φ(x), with φ the
-// feature map of the kernel and dφ_ik the tangent vectors of the training points
-// mapped to feature space. T is normalised by its largest eigenvalue, so C_γ has
-// eigenvalues in [1-γ, 1].
+// feature map of the kernel and dφ_ik = D_{dx_ik} φ(x_i) the tangent vectors of the
+// training points mapped to feature space. T is normalised by its largest eigenvalue,
+// so C_γ has eigenvalues in [1-γ, 1].
 //
 // Linear method (Kernel nil or linear): φ(x) = x, dφ = dx, and C_γ is the d×d matrix of
 // the paper's Sec. 3.
 //
-// Kernel method (Sec. 4): φ is the kernel PCA map of the training set,
+// Kernel method (Sec. 4): the paper works in the span E of the training points and
+// their tangents in feature space, E = span{φ(x_i), dφ_ik} (not the span of the φ(x_i)
+// alone: the tangents mostly point out of it, and projecting them onto it loses the
+// invariance). C_γ acts as (1-γ) I outside the tangent span, so only the tangents'
+// own Gram matrix is needed:
 //
-//	ψ(x) = Λ^{-1/2} Uᵀ k(X, x),        K = U Λ Uᵀ  (training Gram, eigenvalues kept
-//	                                                 above RelTol·λ_max),
+//	T = W diag(τ) Wᵀ,   W = [dφ] Q Σ^{-1/2},   τ = σ / σ_max,
+//	H = [<dφ_a, dφ_b>]_ab = Q Σ Qᵀ             (the (n·K)×(n·K) tangent Gram),
 //
-// coordinates of φ(x) in an orthonormal basis of the span of the training points, and
-// the tangents are mapped by the kernel's derivative, exactly:
+// and the kernel is, exactly,
 //
-//	dψ_ik = Λ^{-1/2} Uᵀ [D_{dx_ik} k(x_j, ·)(x_i)]_j,
-//	D_v k(x_j, ·)(x) = ∂f/∂dot·<x_j, v> + 2 ∂f/∂xx·<x, v>   for k = f(<x,z>, ||x||², ||z||²).
+//	k_γ(x, z) = [ k(x, z) - p(x)ᵀ diag(γτ/(1-γ+γτ)) p(z) ] / (1-γ),
+//	p(x) = Wᵀ φ(x) = Σ^{-1/2} Qᵀ [<dφ_a, φ(x)>]_a,
 //
-// With T = W diag(τ) Wᵀ (τ normalised, W the tangent directions in these coordinates),
-// the kernel is evaluated as
+// the inner products with tangents being kernel derivatives:
 //
-//	k_γ(x, z) = [ k(x, z) - p(x)ᵀ diag(γτ/(1-γ+γτ)) p(z) ] / (1-γ),   p(x) = Wᵀ ψ(x),
+//	<dφ_a, φ(x)>  = D_{v_a} k(·, x)(x_{i(a)}) = f_dot·<x, v_a> + 2 f_xx·<x_{i(a)}, v_a>,
+//	<dφ_a, dφ_b>  = the mixed second derivative D_{v_a} D_{v_b} k(x_{i(a)}, x_{i(b)})
 //
-// which equals ψ(x)ᵀ C_γ^{-1} ψ(z) when ψ keeps every eigenvalue, and otherwise also
-// keeps (with weight 1/(1-γ)) the part of k that the dropped near-null directions carry
-// instead of discarding it. At γ = 0 it is exactly k: the model is then the plain SVM.
-// The linear method uses the same formula with p(x) = Wᵀ x.
+// for k = f(<x,z>, ||x||², ||z||²) (exact partials for Linear, RBF and Poly). This
+// equals ψ(x)ᵀ C_γ^{-1} ψ(z) for the paper's kernel PCA map ψ of E. The linear method
+// uses the same formula with W the eigenvectors of Σ dx dxᵀ and p(x) = Wᵀ x. At γ = 0
+// the kernel is exactly k, and with no tangent (or only zero tangents) it is k: the
+// model is then the plain SVM.
 type InvariantSVM struct {
 	// SVC is the trained classifier on the invariant kernel k_γ of the training points.
 	SVC *SVC
@@ -96,16 +100,16 @@ type InvariantSVM struct {
 	Kernel kernel.Base
 	Gamma  float64
 
-	// Rank is the number of kernel PCA components kept (0 for the linear method), and
-	// TangentRank the dimension q of the tangent subspace (eigenvalues τ > RelTol).
-	Rank, TangentRank int
+	// TangentRank is the dimension q of the tangent subspace (eigenvalues τ > RelTol).
+	TangentRank int
 
 	// Tau holds the q normalised tangent eigenvalues τ, largest first (Tau[0] = 1).
 	Tau []float64
 
 	x      *mat.Dense // training inputs
+	v      *mat.Dense // tangent vectors, (n·K)×d (kernel method)
 	linear bool
-	proj   *mat.Dense // maps k(X, x) (kernel) or x (linear) to p̃(x) = sqrt(D) Wᵀ ψ(x): n×q or d×q
+	proj   *mat.Dense // maps x (linear, d×q) or [<dφ_a, φ(x)>]_a (kernel, (n·K)×q) to p̃(x) = sqrt(D) p(x)
 	ptrain *mat.Dense // p̃ of the training points, n×q
 }
 
@@ -114,11 +118,11 @@ type InvariantSVM struct {
 // y (length n), one-vs-one for more than two classes (every pair shares C_γ, built from
 // the tangents of all training points).
 //
-// Cost: the n×n training Gram; for the kernel method an n×n eigendecomposition and the
-// (n·K)×n kernel derivatives; an r×r (kernel) or min(n·K, d)-sized (linear)
-// eigendecomposition of the tangent covariance; then TrainSVC. ctx is checked between
-// stages and inside the Gram builders and the solver; TrainInvariantSVM then returns
-// ctx.Err().
+// Cost: the n×n training Gram; for the kernel method the (n·K)×n first and (n·K)×(n·K)
+// second kernel derivatives and an (n·K)×(n·K) eigendecomposition (LAPACK's dsyevd
+// with -tags openblas); for the linear method a min(n·K, d)-sized one; then TrainSVC.
+// ctx is checked between stages and inside the Gram builders and the solver;
+// TrainInvariantSVM then returns ctx.Err().
 //
 // It panics if len(y) != n or TangentVectors does not have d columns and a multiple of
 // n rows. It returns an error if Gamma is outside [0, 1), RelTol is negative, the kernel
@@ -171,40 +175,33 @@ func TrainInvariantSVM(ctx context.Context, X *mat.Dense, y []int, shape []int, 
 	if err != nil {
 		return nil, err
 	}
-	var coords *mat.Dense // tangent coordinates: rows are dψ (kernel) or dx (linear)
-	var kpca *mat.Dense   // U_r Λ_r^{-1/2} (kernel method), n×r
-	if linear {
-		coords = V
-	} else {
-		kpca, err = kernelPCAMap(K, tol)
-		if err != nil {
-			return nil, err
-		}
-		_, m.Rank = kpca.Dims()
-		if m.Rank > 0 && !V.IsEmpty() {
-			dk := kernelDerivatives(k, X, V)
+	// The tangent subspace: directions (columns of basis, scaled so that basis·s maps
+	// the tangent inner products of x to p(x)) and normalised eigenvalues τ.
+	var basis *mat.Dense
+	var tau []float64
+	var dk *mat.Dense // (n·K)×n: <dφ_a, φ(x_j)> (kernel method)
+	if !V.IsEmpty() {
+		if linear {
+			basis, tau, err = tangentBasis(V, tol)
+		} else {
+			H := tangentGram(k, X, V)
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			coords = &mat.Dense{}
-			coords.Mul(dk, kpca) // (n·K)×r
+			dk = kernelDerivatives(k, X, V, X)
+			basis, tau, err = gramBasis(H, tol)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	W, tau, err := tangentBasis(coords, tol)
-	if err != nil {
-		return nil, err
-	}
 	m.TangentRank, m.Tau = len(tau), tau
 	if m.TangentRank > 0 {
-		// proj = (kpca ·) W · sqrt(D), D_kk = γτ/(1-γ+γτ).
-		proj := W
-		if !linear {
-			proj = &mat.Dense{}
-			proj.Mul(kpca, W)
-		}
+		// proj = basis · sqrt(D), D_kk = γτ/(1-γ+γτ).
+		proj := basis
 		g := opts.Gamma
 		for j, t := range tau {
 			s := math.Sqrt(g * t / (1 - g + g*t))
@@ -218,7 +215,8 @@ func TrainInvariantSVM(ctx context.Context, X *mat.Dense, y []int, shape []int, 
 		if linear {
 			m.ptrain.Mul(X, proj)
 		} else {
-			m.ptrain.Mul(K, proj)
+			m.v = V
+			m.ptrain.Mul(dk.T(), proj)
 		}
 		// G = K - P̃ P̃ᵀ: a rank-q update of the upper triangle.
 		blas64.Syrk(blas.NoTrans, -1, m.ptrain.RawMatrix(), 1, K.RawSymmetric())
@@ -246,35 +244,58 @@ func TrainInvariantSVM(ctx context.Context, X *mat.Dense, y []int, shape []int, 
 	return m, nil
 }
 
-// kernelPCAMap returns U_r Λ_r^{-1/2} (n×r) for the eigenpairs of K with eigenvalue
-// above tol·λ_max, largest first (n×0 when none is positive).
-func kernelPCAMap(K *mat.SymDense, tol float64) (*mat.Dense, error) {
-	var e mat.EigenSym
-	if !e.Factorize(K, true) {
-		return nil, fmt.Errorf("learn: eigendecomposition of the %d×%d training Gram matrix failed: check the data for huge values or rescale the kernel", K.SymmetricDim(), K.SymmetricDim())
+// symEigen returns the eigenvalues (ascending) and eigenvectors (columns of an n×n
+// row-major slice) of the symmetric S, with LAPACK's dsyevd under -tags openblas and
+// gonum's EigenSym otherwise. ok is false if the decomposition failed.
+func symEigen(S *mat.SymDense) (vals, vecs []float64, ok bool) {
+	n := S.SymmetricDim()
+	raw := S.RawSymmetric()
+	if fastReduce != nil && n > 1 {
+		a := make([]float64, n*n)
+		for i := range n {
+			copy(a[i*n+i:(i+1)*n], raw.Data[i*raw.Stride+i:i*raw.Stride+n])
+		}
+		if t, ok := fastReduce(a, n); ok {
+			return t.eig, t.q, true
+		}
 	}
-	vals := e.Values(nil) // ascending
-	var U mat.Dense
-	e.VectorsTo(&U)
-	n := len(vals)
+	var e mat.EigenSym
+	if !e.Factorize(S, true) {
+		return nil, nil, false
+	}
+	var Q mat.Dense
+	e.VectorsTo(&Q)
+	return e.Values(nil), mat.DenseCopyOf(&Q).RawMatrix().Data, true
+}
+
+// topEigen returns the eigenpairs of the symmetric S with eigenvalue above
+// tol·λ_max, largest first: the eigenvectors as columns of Q (n×q) and the
+// eigenvalues. It returns q = 0 if λ_max is not positive.
+func topEigen(S *mat.SymDense, tol float64, what string) (*mat.Dense, []float64, error) {
+	n := S.SymmetricDim()
+	vals, vecs, ok := symEigen(S)
+	if !ok {
+		return nil, nil, fmt.Errorf("learn: eigendecomposition of the %d×%d %s failed: check the tangent vectors for huge or non-finite values", n, n, what)
+	}
 	top := vals[n-1]
+	if !(top > 0) {
+		return nil, nil, nil
+	}
 	var keep []int
 	for j := n - 1; j >= 0; j-- {
-		if top > 0 && vals[j] > tol*top {
+		if vals[j] > tol*top {
 			keep = append(keep, j)
 		}
 	}
-	out := mat.NewDense(n, max(len(keep), 1), nil)
-	if len(keep) == 0 {
-		return out.Slice(0, n, 0, 0).(*mat.Dense), nil
-	}
+	Q := mat.NewDense(n, len(keep), nil)
+	ev := make([]float64, len(keep))
 	for c, j := range keep {
-		s := 1 / math.Sqrt(vals[j])
+		ev[c] = vals[j]
 		for i := range n {
-			out.Set(i, c, U.At(i, j)*s)
+			Q.Set(i, c, vecs[i*n+j])
 		}
 	}
-	return out, nil
+	return Q, ev, nil
 }
 
 // tangentBasis returns the orthonormal eigenvectors W (columns, dim×q) and normalised
@@ -288,78 +309,132 @@ func tangentBasis(V *mat.Dense, tol float64) (*mat.Dense, []float64, error) {
 	if dim == 0 {
 		return nil, nil, nil
 	}
-	small := m < dim
+	if m < dim {
+		var H mat.SymDense
+		H.SymOuterK(1, V) // V Vᵀ, m×m
+		B, tau, err := gramBasis(&H, tol)
+		if err != nil || B == nil {
+			return nil, nil, err
+		}
+		// Right singular vectors: W = Vᵀ Q Σ^{-1/2}.
+		var W mat.Dense
+		W.Mul(V.T(), B)
+		return &W, tau, nil
+	}
 	var G mat.SymDense
-	if small {
-		G.SymOuterK(1, V) // V Vᵀ, m×m
-	} else {
-		G.SymOuterK(1, V.T()) // Vᵀ V, dim×dim
+	G.SymOuterK(1, V.T()) // Vᵀ V, dim×dim
+	W, vals, err := topEigen(&G, tol, "tangent covariance")
+	if err != nil || W == nil {
+		return nil, nil, err
 	}
-	var e mat.EigenSym
-	if !e.Factorize(&G, true) {
-		return nil, nil, fmt.Errorf("learn: eigendecomposition of the tangent covariance failed: check the tangent vectors for huge or non-finite values")
-	}
-	vals := e.Values(nil)
-	var Q mat.Dense
-	e.VectorsTo(&Q)
-	top := vals[len(vals)-1]
-	if !(top > 0) {
-		return nil, nil, nil
-	}
-	var keep []int
-	for j := len(vals) - 1; j >= 0; j-- {
-		if vals[j] > tol*top {
-			keep = append(keep, j)
-		}
-	}
-	tau := make([]float64, len(keep))
-	W := mat.NewDense(dim, len(keep), nil)
-	for c, j := range keep {
-		tau[c] = vals[j] / top
-		if small {
-			// Right singular vector: w = Vᵀ q / sqrt(λ).
-			q := Q.ColView(j)
-			var w mat.VecDense
-			w.MulVec(V.T(), q)
-			w.ScaleVec(1/math.Sqrt(vals[j]), &w)
-			W.SetCol(c, w.RawVector().Data)
-		} else {
-			W.SetCol(c, mat.Col(nil, j, &Q))
-		}
+	tau := make([]float64, len(vals))
+	for i, v := range vals {
+		tau[i] = v / vals[0]
 	}
 	return W, tau, nil
 }
 
-// kernelDerivatives returns the (n·K)×n matrix of directional derivatives
+// gramBasis returns, for the Gram matrix H = [<v_a, v_b>] of m vectors v_a (in any
+// inner-product space), B = Q Σ^{-1/2} (m×q) and τ = σ/σ_max for H's eigenpairs
+// (Q, σ) with σ > tol·σ_max, largest first: the orthonormal eigenvectors of
+// T = Σ_a v_a v_aᵀ are w_k = Σ_a B_ak v_a, with eigenvalues σ_k, so that
+// <w_k, u> = Σ_a B_ak <v_a, u>. A zero H gives q = 0.
+func gramBasis(H *mat.SymDense, tol float64) (*mat.Dense, []float64, error) {
+	Q, sig, err := topEigen(H, tol, "tangent Gram matrix")
+	if err != nil || Q == nil {
+		return nil, nil, err
+	}
+	tau := make([]float64, len(sig))
+	r, _ := Q.Dims()
+	for c, s := range sig {
+		tau[c] = s / sig[0]
+		f := 1 / math.Sqrt(s)
+		for i := range r {
+			Q.Set(i, c, Q.At(i, c)*f)
+		}
+	}
+	return Q, tau, nil
+}
+
+// kernelDerivatives returns the (n·K)×t matrix of directional derivatives
 //
-//	DK[a, j] = D_{v_a} k(x_j, ·)(x_{i(a)}) = f_dot·<x_j, v_a> + 2 f_xx·<x_{i(a)}, v_a>,
+//	DK[a, j] = <dφ_a, φ(z_j)> = D_{v_a} k(·, z_j)(x_{i(a)}) = f_dot·<z_j, v_a> + 2 f_xx·<x_{i(a)}, v_a>,
 //
-// i(a) = a / K, for the rows v_a of V, f_dot and f_xx the partial derivatives of
-// k.FromDot at (<x_i, x_j>, ||x_i||², ||x_j||²).
-func kernelDerivatives(k kernel.Base, X, V *mat.Dense) *mat.Dense {
+// i(a) = a / K, for the rows v_a of V (tangents at the rows of X, n×d) and the rows z_j
+// of Z (t×d), f_dot and f_xx the partial derivatives of k.FromDot at
+// (<x_i, z_j>, ||x_i||², ||z_j||²).
+func kernelDerivatives(k kernel.Base, X, V, Z *mat.Dense) *mat.Dense {
 	n, _ := X.Dims()
+	t, _ := Z.Dims()
 	mv, _ := V.Dims()
 	nk := mv / n
-	var dots, xv mat.Dense
-	dots.Mul(X, X.T()) // n×n
-	xv.Mul(V, X.T())   // (n·K)×n: <v_a, x_j>
-	sq := make([]float64, n)
-	for i := range n {
-		sq[i] = dots.At(i, i)
-	}
-	out := mat.NewDense(mv, n, nil)
+	var dots, zv mat.Dense
+	dots.Mul(X, Z.T()) // n×t
+	zv.Mul(V, Z.T())   // (n·K)×t: <v_a, z_j>
+	sx, sz := rowNorms2(X), rowNorms2(Z)
+	out := mat.NewDense(mv, t, nil)
 	for a := range mv {
 		i := a / nk
 		self := mat.Dot(V.RowView(a), X.RowView(i)) // <x_i, v_a>
 		row := out.RawRowView(a)
 		dr := dots.RawRowView(i)
-		vr := xv.RawRowView(a)
-		for j := range n {
-			fd, fx := kernelPartials(k, dr[j], sq[i], sq[j])
+		vr := zv.RawRowView(a)
+		for j := range t {
+			fd, fx := kernelPartials(k, dr[j], sx[i], sz[j])
 			row[j] = fd*vr[j] + 2*fx*self
 		}
 	}
 	return out
+}
+
+// tangentGram returns the (n·K)×(n·K) Gram matrix of the tangents in feature space,
+//
+//	H[a, b] = <dφ_a, dφ_b> = ∂²/∂s∂t k(x_i + s v_a, x_j + t v_b) at 0      (i = i(a), j = i(b))
+//	        = f_d<v_a,v_b> + <v_a,x_j>(f_dd<x_i,v_b> + 2f_dz<x_j,v_b>) + 2<x_i,v_a>(f_dx<x_i,v_b> + 2f_xz<x_j,v_b>),
+//
+// with the partials of f(dot, xx, zz) at (<x_i, x_j>, ||x_i||², ||x_j||²) (see
+// [kernelPartials2]). V holds K tangents per row of X, row i·K + k at sample i.
+func tangentGram(k kernel.Base, X, V *mat.Dense) *mat.SymDense {
+	n, _ := X.Dims()
+	mv, _ := V.Dims()
+	nk := mv / n
+	var dots, xv, vv mat.Dense
+	dots.Mul(X, X.T()) // n×n
+	xv.Mul(X, V.T())   // n×(n·K): <x_i, v_b>
+	vv.Mul(V, V.T())   // (n·K)×(n·K)
+	sq := rowNorms2(X)
+	H := mat.NewSymDense(mv, nil)
+	raw := H.RawSymmetric()
+	for a := range mv {
+		i := a / nk
+		xa := xv.At(i, a) // <x_i, v_a>
+		for b := a; b < mv; b++ {
+			j := b / nk
+			fd, fdd, fdx, fdz, fxz := kernelPartials2(k, dots.At(i, j), sq[i], sq[j])
+			vaxj := xv.At(j, a) // <x_j, v_a>
+			xib, xjb := xv.At(i, b), xv.At(j, b)
+			raw.Data[a*raw.Stride+b] = fd*vv.At(a, b) + vaxj*(fdd*xib+2*fdz*xjb) + 2*xa*(fdx*xib+2*fxz*xjb)
+		}
+	}
+	return H
+}
+
+func rowNorms2(X *mat.Dense) []float64 {
+	n, _ := X.Dims()
+	s := make([]float64, n)
+	for i := range n {
+		r := X.RawRowView(i)
+		s[i] = dot64(r, r)
+	}
+	return s
+}
+
+func dot64(a, b []float64) float64 {
+	s := 0.0
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
 }
 
 // kernelPartials returns ∂f/∂dot and ∂f/∂xx of k.FromDot(dot, xx, zz): exact for
@@ -375,12 +450,7 @@ func kernelPartials(k kernel.Base, dot, xx, zz float64) (fdot, fxx float64) {
 		if kk.Degree == 0 {
 			return 0, 0
 		}
-		b := 1 + kk.Gamma*dot
-		p := 1.0
-		for range kk.Degree - 1 {
-			p *= b
-		}
-		return float64(kk.Degree) * kk.Gamma * p, 0
+		return float64(kk.Degree) * kk.Gamma * powN(1+kk.Gamma*dot, kk.Degree-1), 0
 	}
 	hd := 1e-5 * math.Max(1, math.Abs(dot))
 	hx := 1e-5 * math.Max(1, math.Abs(xx))
@@ -389,10 +459,61 @@ func kernelPartials(k kernel.Base, dot, xx, zz float64) (fdot, fxx float64) {
 	return fdot, fxx
 }
 
+// kernelPartials2 returns the partial derivatives of f = k.FromDot(dot, xx, zz) that
+// the mixed second derivative of k needs: f_d, f_dd, f_dx, f_dz and f_xz (d = dot,
+// x = xx, z = zz). Exact for Linear, RBF (f = exp(-γ(xx - 2 dot + zz)): f_d = 2γf,
+// f_dd = 4γ²f, f_dx = f_dz = -2γ²f, f_xz = γ²f) and Poly; central differences
+// (relative step 1e-4) for other kernels.
+func kernelPartials2(k kernel.Base, dot, xx, zz float64) (fd, fdd, fdx, fdz, fxz float64) {
+	switch kk := k.(type) {
+	case kernel.Linear:
+		return 1, 0, 0, 0, 0
+	case kernel.RBF:
+		f := kk.FromDot(dot, xx, zz)
+		g := kk.Gamma
+		return 2 * g * f, 4 * g * g * f, -2 * g * g * f, -2 * g * g * f, g * g * f
+	case kernel.Poly:
+		p, g := float64(kk.Degree), kk.Gamma
+		b := 1 + g*dot
+		if kk.Degree >= 1 {
+			fd = p * g * powN(b, kk.Degree-1)
+		}
+		if kk.Degree >= 2 {
+			fdd = p * (p - 1) * g * g * powN(b, kk.Degree-2)
+		}
+		return fd, fdd, 0, 0, 0
+	}
+	f := k.FromDot
+	hd := 1e-4 * math.Max(1, math.Abs(dot))
+	hx := 1e-4 * math.Max(1, math.Abs(xx))
+	hz := 1e-4 * math.Max(1, math.Abs(zz))
+	fd = (f(dot+hd, xx, zz) - f(dot-hd, xx, zz)) / (2 * hd)
+	fdd = (f(dot+hd, xx, zz) - 2*f(dot, xx, zz) + f(dot-hd, xx, zz)) / (hd * hd)
+	mixed := func(g func(a, b float64) float64, ha, hb float64) float64 {
+		return (g(ha, hb) - g(ha, -hb) - g(-ha, hb) + g(-ha, -hb)) / (4 * ha * hb)
+	}
+	fdx = mixed(func(a, b float64) float64 { return f(dot+a, xx+b, zz) }, hd, hx)
+	fdz = mixed(func(a, b float64) float64 { return f(dot+a, xx, zz+b) }, hd, hz)
+	fxz = mixed(func(a, b float64) float64 { return f(dot, xx+a, zz+b) }, hx, hz)
+	return fd, fdd, fdx, fdz, fxz
+}
+
+// powN returns b^n for n >= 0.
+func powN(b float64, n int) float64 {
+	p := 1.0
+	for range n {
+		p *= b
+	}
+	return p
+}
+
 // Gram returns the t×n invariant kernel k_γ(z, x_j) between the rows of Z (t×d) and
 // the n training points, the test kernel of [InvariantSVM.SVC]:
 //
-//	k_γ(z, x_j) = [ k(z, x_j) - p̃(z)ᵀ p̃(x_j) ] / (1-γ).
+//	k_γ(z, x_j) = [ k(z, x_j) - p̃(z)ᵀ p̃(x_j) ] / (1-γ),
+//
+// p̃(z) = sqrt(D) p(z) (see [InvariantSVM]); the kernel method evaluates the t×(n·K)
+// tangent derivatives <dφ_a, φ(z)> in blocks of 512 rows of Z.
 //
 // It panics if Z does not have d columns and returns ctx.Err() if cancelled, or the
 // Gram builder's error (a result above kernel.MaxGramBytes).
@@ -410,14 +531,25 @@ func (m *InvariantSVM) Gram(ctx context.Context, Z *mat.Dense) (*mat.Dense, erro
 		return nil, err
 	}
 	if m.proj != nil {
-		// G -= p̃(Z) p̃(X)ᵀ, p̃(Z) = G·proj (kernel) or Z·proj (linear).
-		var pz mat.Dense
-		if m.linear {
-			pz.Mul(Z, m.proj)
-		} else {
-			pz.Mul(G, m.proj)
+		// G -= p̃(Z) p̃(X)ᵀ, p̃(Z) = Z·proj (linear) or DKᵀ·proj with DK the tangent
+		// derivatives at Z (kernel), in row blocks of Z to bound the (n·K)×block DK.
+		t, _ := Z.Dims()
+		const block = 512
+		for lo := 0; lo < t; lo += block {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			hi := min(lo+block, t)
+			zb := Z.Slice(lo, hi, 0, d).(*mat.Dense)
+			var pz mat.Dense
+			if m.linear {
+				pz.Mul(zb, m.proj)
+			} else {
+				pz.Mul(kernelDerivatives(k, m.x, m.v, zb).T(), m.proj)
+			}
+			gb := G.Slice(lo, hi, 0, G.RawMatrix().Cols).(*mat.Dense)
+			blas64.Gemm(blas.NoTrans, blas.Trans, -1, pz.RawMatrix(), m.ptrain.RawMatrix(), 1, gb.RawMatrix())
 		}
-		blas64.Gemm(blas.NoTrans, blas.Trans, -1, pz.RawMatrix(), m.ptrain.RawMatrix(), 1, G.RawMatrix())
 	}
 	if m.Gamma > 0 {
 		G.Scale(1/(1-m.Gamma), G)
