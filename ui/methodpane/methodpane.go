@@ -24,12 +24,17 @@ func Fields(s *model.Spec, i int) []form.Field {
 			form.Field{Key: p + "features", Label: "features", Kind: form.Enum, Options: append([]string{""}, model.FeatureNames...), Zero: "none (kernel)",
 				Help: "raw, bag-of-words, cdf (I-theory CDF pooling) or moments pooling; or leave empty and pick a kernel"},
 			form.Field{Key: p + "kernel", Label: "kernel", Kind: form.Enum, Options: append([]string{""}, model.KernelNames...), Zero: "none (features)",
-				Help: "linear, rbf or haar (integration over the group of the base kernel)"})
+				Help: "linear, rbf, poly ((1 + gamma <x,z>)^degree) or haar (integration over the group of the base kernel)"})
 		if mt.Kernel == "haar" {
 			fs = append(fs, form.Field{Key: p + "base", Label: "base kernel", Kind: form.Enum, Options: []string{"linear", "rbf"}, Help: "base kernel of the Haar integration"})
 		}
 		if mt.Kernel == "rbf" || (mt.Kernel == "haar" && mt.Base != "linear") {
 			fs = append(fs, form.Field{Key: p + "gamma", Label: "gamma", Kind: form.LogFloat, Min: 1e-8, Max: 1e8, Zero: "auto: 1/(2 median d²)", Help: "RBF width exp(-gamma ||x-z||²); ←/→ step by 10×"})
+		}
+		if mt.Kernel == "poly" {
+			fs = append(fs,
+				form.Field{Key: p + "gamma", Label: "gamma", Kind: form.LogFloat, Min: 1e-8, Max: 1e8, Zero: "unset: must be > 0", Help: "scale of (1 + gamma <x,z>)^degree, e.g. 1/784 on [0,1] pixels; ←/→ step by 10×"},
+				form.Field{Key: p + "degree", Label: "degree", Kind: form.Int, Min: 1, Max: 64, Help: "polynomial degree (Liu et al. use 8)"})
 		}
 		if mt.Features == "cdf" {
 			fs = append(fs, form.Field{Key: p + "bins", Label: "bins n", Kind: form.Int, Min: 1, Max: model.MaxBins, Help: "CDF thresholds tau_k = s k/n, k = -n..n (2n+1 bins)"})
@@ -45,6 +50,10 @@ func Fields(s *model.Spec, i int) []form.Field {
 				form.Field{Key: p + "thresholds", Label: "thresholds", Kind: form.Enum, Options: model.ThresholdKinds, Help: "theory grid s k/n, or fitted to the projections' range (no labels used)"})
 		}
 		fs = append(fs, form.Field{Key: p + "learner", Label: "learner", Kind: form.Enum, Options: model.LearnerNames, Help: "rls: one-vs-all regularized least squares; 1nn: nearest neighbour"})
+		if mt.Learner == "svm" || mt.Learner == "invariant-svm" || mt.Learner == "vsv" {
+			fs = append(fs, form.Field{Key: p + "c", Label: "C", Kind: form.LogFloat, Min: 1e-6, Max: 1e12, Zero: "unset: must be > 0",
+				Help: "SVM cost on the Gram divided by its diagonal mean (Liu et al.: 1000); ←/→ step by 10×"})
+		}
 		if mt.Learner != "1nn" {
 			fs = append(fs, form.Field{Key: p + "lambda", Label: "lambda", Kind: form.LogFloat, Min: 1e-12, Max: 1e6, Zero: "auto: leave-one-out", Help: "Tikhonov regularization; ←/→ step by 10×, 0 picks it by leave-one-out"})
 		}
