@@ -148,10 +148,19 @@ func gemmPool(k0 Base, fit Fit) poolKind {
 // fitTile is the number of Z rows per product tile.
 const fitTile = 256
 
-// fitGEMM writes the pooled kernel into out; with sym (X == Z) only entries j >= i.
-func fitGEMM(ctx context.Context, k0 Base, G group.Action, fit Fit, X, Z *mat.Dense, sym bool, out blas64.General) error {
-	n, d := X.Dims()
-	m, _ := Z.Dims()
+// copier makes the transformed copies of a row for fitGEMM: Apply writes copy i of x
+// into dst, whose length is the number of columns of Z (a group.Action, or a feature map
+// of transformed inputs, see localityCopies).
+type copier interface {
+	Len() int
+	Apply(dst, x []float64, i int)
+}
+
+// fitGEMM writes the pooled kernel into out; with sym (X and Z the same samples) only
+// entries j >= i. The copies G.Apply(·, x_i, t) have Z's width.
+func fitGEMM(ctx context.Context, k0 Base, G copier, fit Fit, X, Z *mat.Dense, sym bool, out blas64.General) error {
+	n, _ := X.Dims()
+	m, d := Z.Dims()
 	g := G.Len()
 	pool := gemmPool(k0, fit)
 	bx := max(1, 512/g)

@@ -58,3 +58,33 @@ func BenchmarkLocality(b *testing.B) {
 	}
 	b.ReportMetric(300*301/2*float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
 }
+
+// BenchmarkLocalityMap is BenchmarkLocality's Gram (300 28×28 images, k1 = 3, d1 = 2,
+// d2 = 8) through the explicit feature map and a matrix product.
+func BenchmarkLocalityMap(b *testing.B) {
+	ctx := context.Background()
+	X := randImages(rand.New(rand.NewPCG(1, 1)), 300, 28, 28, false)
+	k := Locality{H: 28, W: 28, K1: 3, D1: 2, D2: 8, S1: 1.0 / 36}
+	for b.Loop() {
+		if _, err := LocalitySymGram(ctx, k, X); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(300*301/2*float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
+}
+
+// BenchmarkFitLocality is the L-TI training Gram over the 9 local shifts of radius 1
+// (300 28×28 images, k1 = 3, d1 = 2, d2 = 4) on the matrix-product path; pairs/s counts
+// image pairs (each pools 9 transformed copies).
+func BenchmarkFitLocality(b *testing.B) {
+	ctx := context.Background()
+	X := randImages(rand.New(rand.NewPCG(1, 1)), 300, 28, 28, false)
+	k := Locality{H: 28, W: 28, K1: 3, D1: 2, D2: 4, S1: 1.0 / 36}
+	G := group.LocalShifts(28, 28, 1)
+	for b.Loop() {
+		if _, err := FitLocalitySymGram(ctx, k, G, BestFit, X); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(300*301/2*float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
+}
