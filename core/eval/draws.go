@@ -9,11 +9,21 @@ import (
 // Draw returns the pool indices of the training draw of repeat rep at size n: the set that
 // Run's cell (rep, n) trains on, for every method alike (common random numbers). It is
 // deterministic in (Seed, rep, n), so a Method can enumerate the draws of a run before it
-// starts (see Draws) and precompute, in Prepare, the kernel rows of their union. Draw
-// returns data.Draw's error (n larger than the pool or a class).
+// starts (see Draws) and precompute, in Prepare, the kernel rows of their union. With
+// Nest > n the draw is taken from Draw(rep, Nest) instead of the whole pool (nested
+// draws: the draws of size Nest are the same as without nesting). Draw returns
+// data.Draw's error (n larger than the pool or a class).
 func (p *Protocol) Draw(rep, n int) ([]int, error) {
 	rng := rand.New(rand.NewPCG(p.Seed, uint64(rep)<<32|uint64(n)))
-	return data.Draw(rng, p.Pool.Y, n, data.DrawOptions{Mode: p.Sampling, Classes: len(p.Pool.Classes)})
+	opts := data.DrawOptions{Mode: p.Sampling, Classes: len(p.Pool.Classes)}
+	if p.Nest > n {
+		master, err := p.Draw(rep, p.Nest)
+		if err != nil {
+			return nil, err
+		}
+		opts.Pool = master
+	}
+	return data.Draw(rng, p.Pool.Y, n, opts)
 }
 
 // Draws returns every training draw that Run makes for an arm of size n: one per repeat,

@@ -58,6 +58,10 @@ type Protocol struct {
 	Seed       uint64
 	XLabel     string // "training set size", "number of bins", "|G|"
 	Workers    int    // cells run in parallel; 0 means GOMAXPROCS
+	// Nest > 0 nests the draws of a repeat: a draw of size n < Nest is drawn (with the
+	// same Sampling) from that repeat's draw of size Nest, so the draws of one repeat
+	// share their samples and their union is the size-Nest draw (see Draw).
+	Nest int
 }
 
 // repeatsOf returns the number of repeats of arm a: one when a draws the whole pool (every

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -272,5 +273,52 @@ func TestProtocolDroppedCellIsPartial(t *testing.T) {
 	}
 	if len(out.Series) != 1 || len(out.Series[0].Points) != 1 || out.Series[0].Points[0].Runs != 2 {
 		t.Errorf("outcome %+v, want the two finished cells at x = 20", out.Series)
+	}
+}
+
+// TestNestedDraws checks that with Nest the smaller draws of a repeat are subsets of its
+// largest draw, which is the same as without nesting, and that the draws stay stratified.
+func TestNestedDraws(t *testing.T) {
+	y := make([]int, 3000)
+	for i := range y {
+		y[i] = i % 10
+	}
+	pool := &data.Dataset{Name: "labels", X: mat.NewDense(len(y), 1, nil), Y: y, Classes: []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}}
+	flat := &Protocol{Pool: pool, Repeats: 3, Sampling: data.Stratified, Seed: 9}
+	nest := &Protocol{Pool: pool, Repeats: 3, Sampling: data.Stratified, Seed: 9, Nest: 500}
+	for rep := range 3 {
+		big, err := nest.Draw(rep, 500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same, _ := flat.Draw(rep, 500)
+		if !slices.Equal(big, same) {
+			t.Fatalf("rep %d: the size-Nest draw changed with nesting", rep)
+		}
+		in := map[int]bool{}
+		for _, i := range big {
+			in[i] = true
+		}
+		for _, n := range []int{100, 200} {
+			d, err := nest.Draw(rep, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := make([]int, 10)
+			for _, i := range d {
+				if !in[i] {
+					t.Fatalf("rep %d size %d: index %d is not in the size-500 draw", rep, n, i)
+				}
+				counts[y[i]]++
+			}
+			for c, k := range counts {
+				if k != n/10 {
+					t.Errorf("rep %d size %d: class %d has %d samples, want %d (stratified)", rep, n, c, k, n/10)
+				}
+			}
+			if f, _ := flat.Draw(rep, n); slices.Equal(f, d) {
+				t.Errorf("rep %d size %d: nested draw equals the flat one", rep, n)
+			}
+		}
 	}
 }
