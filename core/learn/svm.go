@@ -544,21 +544,37 @@ func (m *SVC) Predict(ctx context.Context, ktest *mat.Dense) ([]int, error) {
 // an error if the labels are not 0..k-1 (use [SVC.DecisionValues] and [SVC.Vote] then),
 // ctx.Err() if cancelled, and panics if ktest does not have N columns.
 func (m *SVC) Decision(ctx context.Context, ktest *mat.Dense) (*mat.Dense, error) {
-	k := len(m.Labels)
-	for _, lab := range m.Labels {
-		if lab < 0 || lab >= k {
-			return nil, fmt.Errorf("learn: SVC labels %v are not 0..%d, so they cannot index class scores: use DecisionValues and Vote, or relabel classes as 0..%d", m.Labels, k-1, k-1)
-		}
+	if err := m.checkScoreLabels(); err != nil {
+		return nil, err
 	}
 	dec, err := m.DecisionValues(ctx, ktest)
 	if err != nil {
 		return nil, err
 	}
-	r, _ := dec.Dims()
-	s := mat.NewDense(max(r, 1), k, nil)
-	if r == 0 {
-		return &mat.Dense{}, nil
+	return m.scores(dec), nil
+}
+
+// checkScoreLabels returns an error if the labels are not 0..k-1, so that they cannot
+// index the columns of class scores.
+func (m *SVC) checkScoreLabels() error {
+	k := len(m.Labels)
+	for _, lab := range m.Labels {
+		if lab < 0 || lab >= k {
+			return fmt.Errorf("learn: SVC labels %v are not 0..%d, so they cannot index class scores: use DecisionValues and Vote, or relabel classes as 0..%d", m.Labels, k-1, k-1)
+		}
 	}
+	return nil
+}
+
+// scores returns the class scores of [SVC.Decision] from the one-vs-one decision
+// values dec (n_test × P); the labels must be 0..k-1 (checkScoreLabels).
+func (m *SVC) scores(dec *mat.Dense) *mat.Dense {
+	k := len(m.Labels)
+	r, _ := dec.Dims()
+	if r == 0 {
+		return &mat.Dense{}
+	}
+	s := mat.NewDense(r, k, nil)
 	votes := make([]int, k)
 	for t := range r {
 		m.votes(votes, dec, t)
@@ -566,7 +582,7 @@ func (m *SVC) Decision(ctx context.Context, ktest *mat.Dense) (*mat.Dense, error
 			s.Set(t, lab, float64(votes[pos])+float64(k-pos)/float64(2*k))
 		}
 	}
-	return s, nil
+	return s
 }
 
 var _ Classifier = (*SVC)(nil)
