@@ -23,8 +23,9 @@
 // a u×u decomposition. FitKernelRLS works on a precomputed Gram matrix.
 //
 // The invariant SVMs of Chapelle and Schoelkopf are TrainInvariantSVM (tangent vectors,
-// C_gamma^(-1/2) in input space or through the kernel PCA map) and TrainVSV (virtual
-// support vectors); TrainSVC is the LIBSVM-exact C-SVC they and Liu et al.'s kernels use.
+// C_gamma^(-1) in input space, or in feature space through the Gram matrix of the
+// tangents mapped by kernel derivatives) and TrainVSV (virtual support vectors);
+// TrainSVC is the LIBSVM-exact C-SVC they and Liu et al.'s kernels use.
 //
 // Leave-one-out costs one decomposition for the whole lambda grid, as in GURLS, but
 // the decomposition is the Householder reduction to tridiagonal form C = Q T Qᵀ (the
