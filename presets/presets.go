@@ -22,8 +22,8 @@ func All() []model.Preset {
 		{Name: "liu-fig3", Summary: "Liu et al. Fig. 3 (translated): SVM vs TI-SVM on Translated MNIST (64x64), 100..1000 digits", Build: LiuFig3},
 		{Name: "liu-fig3-rotated", Summary: "Liu et al. Fig. 3 (rotated): SVM vs RI-SVM (polar grid) on Rotated MNIST, 100..1000 digits", Build: LiuFig3Rotated},
 		{Name: "chapelle-toy", Summary: "Chapelle & Schoelkopf toy: test error vs RBF gamma for SVM, VSV, invariant SVM (circle, 30 points)", Build: ChapelleToy},
-		{Name: "chapelle-digits", Summary: "Chapelle & Schoelkopf digits: SVM vs VSV vs translation-invariant SVM on 16x16 MNIST, 10-class", Build: ChapelleDigits},
-		{Name: "chapelle-digits-binary", Summary: "Chapelle & Schoelkopf digits: SVM vs VSV vs translation-invariant SVM on 16x16 MNIST, 4 vs 9", Build: ChapelleDigitsBinary},
+		{Name: "chapelle-digits", Summary: "Chapelle & Schoelkopf digits: SVM vs VSV vs invariant SVM (shifts, rotation) on 16x16 MNIST, 10-class", Build: ChapelleDigits},
+		{Name: "chapelle-digits-binary", Summary: "Chapelle & Schoelkopf digits: SVM vs VSV vs invariant SVM (shifts, rotation) on 16x16 MNIST, 4 vs 9", Build: ChapelleDigitsBinary},
 		{Name: "kernel-approx", Summary: "Mroueh et al. Theorem 1/2: <Phi(x),Phi(z)> vs s - d_G(x,z), error vs templates m", Build: KernelApprox},
 	}
 	sort.Slice(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
