@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -182,6 +183,53 @@ func TestValidateAngles(t *testing.T) {
 		s.Group.Angles = &c.a
 		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "group.angles: ") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("angles %+v: %v, want %q", c.a, err, c.want)
+		}
+	}
+}
+
+// TestLoadSpecWholeNumbers checks that a YAML spec giving a fraction to a whole-number
+// field is refused (yaml.v3 alone would truncate degree 2.5 to 2), while integral floats
+// and fractions in real-valued fields load; and that no field name is a whole number in
+// one part of the spec and a real number in another (the check goes by name).
+func TestLoadSpecWholeNumbers(t *testing.T) {
+	for name := range wholeFields {
+		if realFields[name] {
+			t.Errorf("field %q is both a whole and a real number", name)
+		}
+	}
+	if !wholeFields["degree"] || !wholeFields["sizes"] || !realFields["gamma"] {
+		t.Fatalf("field kinds: degree %v, sizes %v, gamma %v", wholeFields["degree"], wholeFields["sizes"], realFields["gamma"])
+	}
+	write := func(method, sizes string) string {
+		p := t.TempDir() + "/spec.yaml"
+		y := "name: s\nprotocol: sample-complexity\ndata: {name: circle}\nmethods:\n  - " + method + "\nsizes: " + sizes + "\n"
+		if err := os.WriteFile(p, []byte(y), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ok := []struct{ method, sizes string }{
+		{"{kernel: poly, gamma: 2.5, degree: 8.0, learner: svm, c: 1000}", "[10, 20.0]"},
+		{"{kernel: poly, gamma: 0.5, degree: 3, learner: svm, c: 0.5}", "[10]"},
+	}
+	for _, c := range ok {
+		s, err := LoadSpec(write(c.method, c.sizes))
+		if err != nil {
+			t.Errorf("%s: %v", c.method, err)
+		} else if s.Methods[0].Degree < 3 {
+			t.Errorf("%s: degree %d", c.method, s.Methods[0].Degree)
+		}
+	}
+	bad := []struct{ method, sizes, want string }{
+		{"{kernel: poly, gamma: 0.5, degree: 2.5, learner: svm, c: 1}", "[10]", "methods.0.degree takes a whole number, not 2.5"},
+		{"{kernel: poly, gamma: 0.5, degree: .nan, learner: svm, c: 1}", "[10]", "methods.0.degree takes a whole number, not .nan"},
+		{"{kernel: poly, gamma: 0.5, degree: 3, learner: svm, c: 1}", "[10, 20.5]", "sizes.1 takes a whole number, not 20.5"},
+		{"{features: cdf, bins: 1e100, templates: 5}", "[10]", "methods.0.bins takes a whole number"},
+	}
+	for _, c := range bad {
+		_, err := LoadSpec(write(c.method, c.sizes))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %s: %v, want %q", c.method, c.sizes, err, c.want)
 		}
 	}
 }

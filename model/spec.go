@@ -202,7 +202,12 @@ func LoadSpec(path string) (*Spec, error) {
 	case ".yaml", ".yml":
 		dec := yaml.NewDecoder(strings.NewReader(string(b)))
 		dec.KnownFields(true)
-		err = dec.Decode(&s)
+		var root yaml.Node
+		if err = yaml.Unmarshal(b, &root); err == nil {
+			if err = checkWholeNumbers(&root); err == nil {
+				err = dec.Decode(&s)
+			}
+		}
 	default:
 		dec := json.NewDecoder(strings.NewReader(string(b)))
 		dec.DisallowUnknownFields()

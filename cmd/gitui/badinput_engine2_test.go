@@ -154,6 +154,8 @@ sizes: [10]
 		{"degree 0", liu("sq_x.npy", "methods.0.degree=0"), []string{"degree 0 is out of range", "use 1..64"}},
 		{"degree -3", liu("sq_x.npy", "methods.1.degree=-3"), []string{"degree -3 is out of range"}},
 		{"degree 2.5", liu("sq_x.npy", "methods.0.degree=2.5"), []string{"degree takes a whole number, not 2.5", "give an integer"}},
+		{"degree 2.5 in a spec file", []string{"run", spec("degree.yaml", "{kernel: poly, gamma: 0.01, degree: 2.5, learner: svm, c: 1000}")},
+			[]string{"line 5: methods.0.degree takes a whole number, not 2.5", "give an integer"}},
 		{"locality degree 0", liu("sq_x.npy", "methods.6.locality.d1=0"), []string{"degrees d1, d2 >= 1"}},
 	}
 	for _, c := range cases {
