@@ -33,8 +33,10 @@
 // function of the inner product ([Pairwise], e.g. the [Locality] kernel, for L-TI and
 // L-RI). For the full 2-D cyclic translation group, [NewSpectra] transforms every image once
 // and [CyclicGram] / [CyclicSymGram] get all h·w shifted inner products of a pair from
-// one inverse FFT (a specialised prime-factor transform for 28×28); extra transformed
-// copies (rotations) give TI-RI. [PolarGrid] resamples images on annuli × sectors so
+// one inverse FFT (a specialised prime-factor transform for 28×28, in AVX2+FMA
+// assembly on amd64 CPUs that have it for the best fit of increasing or even-degree
+// polynomial bases; -tags purego keeps everything in Go); extra transformed copies
+// (rotations) give TI-RI. [PolarGrid] resamples images on annuli × sectors so
 // that a rotation is a cyclic shift of sectors. [Locality] is the multi-scale locality
 // kernel (patch sums by box filters).
 //

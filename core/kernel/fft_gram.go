@@ -388,6 +388,7 @@ type corrEngine struct {
 	a, b, c []complex128
 	zero    []complex128 // a half spectrum of zeros (odd counts), read only
 	vals    []float64
+	s28     []complex128 // scratch of the 28×28 assembly path, allocated on first use
 }
 
 // colsBatch is the number of second arguments whose correlations one ShiftCols

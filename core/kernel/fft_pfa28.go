@@ -27,10 +27,28 @@ var pfa28In, pfa28Out = func() (in [7][4]int, out [4][7]int) {
 	return
 }()
 
+// pfa28Scratch is the number of complex128 values of scratch the assembly version
+// ([pfa28MaxMin]) needs: the first pass's 28 rows of 16 (15 + one padding lane), which
+// the second pass's 28 rows of 14 reuse, and the first pass's transposed output of 16
+// rows of 28 (14 KB in all, so that it stays in L1 with the two spectra).
+const pfa28Scratch = 28*16 + 16*28
+
 // corr28 returns the kernel value pooled over the 784 cyclic correlations of two 28×28
 // images given their half spectra xs, zs (28 rows × 15). t, q, t2 are scratch of at
-// least 28·15 values.
+// least 28·15 values. For the best fit through the largest (and smallest) correlation it
+// runs the AVX2+FMA version of the same transforms when the CPU has them ([useAVX28]).
 func (e *corrEngine) corr28(k0 Base, pool poolKind, xs, zs []complex128, inv, xx, zz float64) float64 {
+	if useAVX28 && (pool == poolMax || pool == poolMaxMin) {
+		if e.s28 == nil {
+			e.s28 = make([]complex128, pfa28Scratch)
+		}
+		mx, mn := pfa28MaxMin(xs, zs, e.s28, pool == poolMaxMin)
+		kv := k0.FromDot(mx*inv, xx, zz)
+		if pool == poolMaxMin {
+			kv = max(kv, k0.FromDot(mn*inv, xx, zz))
+		}
+		return kv
+	}
 	const L = 15 // half spectrum width
 	const hp = 14
 	xs, zs = xs[:28*L], zs[:28*L]
