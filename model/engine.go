@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"gitui/core/data"
@@ -48,6 +49,9 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 	}
 	p := &eval.Protocol{Pool: pool, Test: test, Repeats: spec.Repeats, Sampling: drawMode(spec.Sampling), Seed: spec.Seed}
 	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes}
+	if spec.Nested && spec.Protocol == ProtocolCurve && len(spec.Sizes) > 0 {
+		p.Nest = slices.Max(spec.Sizes)
+	}
 	switch spec.Protocol {
 	case ProtocolCurve:
 		p.XLabel = "training set size"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -28,13 +29,14 @@ import (
 //	RI (rotated copies)          FitSymGram / FitGram over group.Rotations (GEMM)
 //	RI (polar grid)              PolarGrid, then Spectra ShiftCols (FFT along the angle)
 //	TI-RI                        Spectra Shift2D with the rotations as extra transforms
-//	locality (L-SVM)             PairSymGram / PairGram
-//	L-TI, L-RI, L-TI-RI          FitPairSymGram / FitPairGram over local shifts of radius
-//	                             Shifts (3: 49 shifts), rotations, or their product
+//	locality (L-SVM)             LocalitySymGram / LocalityGram (GEMM on the explicit
+//	                             feature map for d1 <= 2 and one layer, else direct)
+//	L-TI, L-RI, L-TI-RI          FitLocalitySymGram / FitLocalityGram over local shifts of
+//	                             radius Shifts (3: 49 shifts), rotations, or their product
 //
 // L-TI uses local shifts instead of all 784 cyclic shifts: the locality kernel is not a
-// function of inner products, so every shift costs a full evaluation (about 6 Mflop per
-// pair with 784 shifts, minutes for a 1000-image Gram).
+// function of the images' inner product, so every shift costs a product of feature maps
+// (2·11,760 flops per pair and shift for k1 = 3), or a direct evaluation without one.
 type liuKernel struct {
 	m     Method
 	h, w  int
@@ -45,6 +47,7 @@ type liuKernel struct {
 	polar *kernel.PolarGrid
 	set   group.Action // the transformations of the locality compositions
 	pad   bool         // zero-fill translations: images on a 2h×2w canvas
+	psd   kernel.PSDMode
 }
 
 // newLiuKernel checks m against the image shape and returns its kernel. Errors are
@@ -53,6 +56,14 @@ func newLiuKernel(m Method, shape []int) (*liuKernel, error) {
 	k := &liuKernel{m: m, fit: kernel.BestFit}
 	if m.Fit == "average" {
 		k.fit = kernel.AverageFit
+	}
+	psd, err := kernel.ParsePSDMode(m.PSD)
+	if err != nil {
+		return nil, inputErr(fmt.Errorf("%s: %w", m.Name, err))
+	}
+	k.psd = psd
+	if m.KernelNorm != "" && m.KernelNorm != "cosine" {
+		return nil, inputErr(fmt.Errorf("%s: kernel_norm %q: use cosine, or leave it out to divide by the training diagonal's mean", m.Name, m.KernelNorm))
 	}
 	switch m.Kernel {
 	case "linear":
@@ -203,9 +214,9 @@ func (k *liuKernel) fft() bool {
 func (k *liuKernel) sym(ctx context.Context, X *mat.Dense) (*mat.SymDense, error) {
 	switch {
 	case k.loc != nil && k.set == nil:
-		return kernel.PairSymGram(ctx, *k.loc, X)
+		return kernel.LocalitySymGram(ctx, *k.loc, X)
 	case k.loc != nil:
-		return kernel.FitPairSymGram(ctx, *k.loc, k.set, k.fit, X)
+		return kernel.FitLocalitySymGram(ctx, *k.loc, k.set, k.fit, X)
 	case k.fft():
 		A, err := k.spectra(ctx, X, true)
 		if err != nil {
@@ -253,9 +264,9 @@ func (k *liuKernel) cross(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, err
 		var Kb *mat.Dense
 		switch {
 		case k.loc != nil && k.set == nil:
-			Kb, err = kernel.PairGram(ctx, *k.loc, Xb, Z)
+			Kb, err = kernel.LocalityGram(ctx, *k.loc, Xb, Z)
 		case k.loc != nil:
-			Kb, err = kernel.FitPairGram(ctx, *k.loc, k.set, k.fit, Xb, Z)
+			Kb, err = kernel.FitLocalityGram(ctx, *k.loc, k.set, k.fit, Xb, Z)
 		case k.fft():
 			var A *kernel.Spectra
 			if A, err = k.spectra(ctx, Xb, true); err == nil {
@@ -282,9 +293,11 @@ func (k *liuKernel) cross(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, err
 // run (draws, enumerated from the protocol before it runs): the union's training Gram and
 // the test × union matrix; FitPredict slices the rows and columns of its draw.
 type gramMethod struct {
-	spec  Method
-	k     *liuKernel
-	draws [][]int
+	spec   Method
+	k      *liuKernel
+	draws  [][]int
+	cache  *gramCache // shared by the methods of a run (nil: none)
+	cosine bool       // kernel_norm cosine
 }
 
 func (g *gramMethod) Name() string { return g.spec.Name }
@@ -301,6 +314,18 @@ func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk 
 	if need > kernel.MaxGramBytes {
 		return nil, inputErr(fmt.Errorf("%s: the kernel of %d training and %d test samples needs %.1f GiB, above the limit of %.1f GiB: use fewer test samples (data.test_size), sizes or repeats, or random features",
 			g.spec.Name, len(union), nt, float64(need)/(1<<30), float64(kernel.MaxGramBytes)/(1<<30)))
+	}
+	key := kernelKey(g.spec, test)
+	var err error
+	if e, ok := g.cache.get(key); ok {
+		if g.cosine && e.tself == nil {
+			if e.tself, err = g.k.selfValues(ctx, test.X); err != nil {
+				return nil, gramErr(g.spec.Name, err)
+			}
+			g.cache.put(key, e)
+		}
+		clk.Since("gram", t0)
+		return &gramFitter{spec: g.spec, psd: g.k.psd, cosine: g.cosine, ktr: e.ktr, kte: e.kte, tself: e.tself, pos: pos, y: pool.Y, k: len(pool.Classes)}, nil
 	}
 	xu := pool.Subset(union).X
 	self := g.k.self()
@@ -321,8 +346,44 @@ func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk 
 	if err := checkGramFinite(kte, self); err != nil {
 		return nil, err
 	}
+	var tself []float64
+	if g.cosine {
+		if tself, err = g.k.selfValues(ctx, test.X); err != nil {
+			return nil, gramErr(g.spec.Name, err)
+		}
+	}
 	clk.Since("gram", t0)
-	return &gramFitter{spec: g.spec, ktr: ktr, kte: kte, pos: pos, y: pool.Y, k: len(pool.Classes)}, nil
+	g.cache.put(key, gramEntry{ktr: ktr, kte: kte, tself: tself})
+	return &gramFitter{spec: g.spec, psd: g.k.psd, cosine: g.cosine, ktr: ktr, kte: kte, tself: tself, pos: pos, y: pool.Y, k: len(pool.Classes)}, nil
+}
+
+// selfValues returns K(x_i, x_i) for the rows of X, the same kernel (and path) as cross:
+// the test samples' own values for kernel_norm cosine. A best-fit kernel's value is
+// max over T of k(T·x, x), at least k(x, x).
+func (k *liuKernel) selfValues(ctx context.Context, X *mat.Dense) ([]float64, error) {
+	n, d := X.Dims()
+	out := make([]float64, n)
+	for i := range n {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		x := X.RawRowView(i)
+		switch {
+		case k.loc != nil && k.set == nil:
+			out[i] = k.loc.Eval(x, x)
+			continue
+		case k.loc == nil && !k.fft() && k.rot == nil:
+			out[i] = k.base.Eval(x, x)
+			continue
+		}
+		xi := mat.NewDense(1, d, x)
+		v, err := k.cross(ctx, xi, xi)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v.At(0, 0)
+	}
+	return out, nil
 }
 
 // gramErr marks a memory-limit error as an input error (the fix is a smaller spec).
@@ -349,12 +410,15 @@ func unionOf(draws [][]int) []int {
 }
 
 type gramFitter struct {
-	spec Method
-	ktr  *mat.SymDense
-	kte  *mat.Dense
-	pos  map[int]int
-	y    []int
-	k    int
+	spec   Method
+	psd    kernel.PSDMode
+	cosine bool      // K(x,z)/sqrt(K(x,x)·K(z,z)) instead of K / mean training diagonal
+	tself  []float64 // K(x,x) of the test samples (cosine)
+	ktr    *mat.SymDense
+	kte    *mat.Dense
+	pos    map[int]int
+	y      []int
+	k      int
 }
 
 func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
@@ -381,20 +445,50 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 		// eval prefixes the series name.
 		return nil, inputErr(fmt.Errorf("the kernel's diagonal mean is %g: rescale the kernel (gamma, locality scale)", mean))
 	}
-	s := 1 / mean
+	// kernel_norm cosine: K(x,z)/sqrt(K(x,x)·K(z,z)), every sample at unit norm in the
+	// kernel's feature space; else the common scale 1/mean (rs[a] = 1/sqrt(mean)).
+	rs := make([]float64, n)
+	for a, q := range p {
+		d := mean
+		if g.cosine {
+			d = g.ktr.At(q, q)
+		}
+		if !(d > 0) {
+			return nil, inputErr(fmt.Errorf("K(x, x) = %g for a training sample: kernel_norm cosine needs K(x, x) > 0: drop kernel_norm", d))
+		}
+		rs[a] = 1 / math.Sqrt(d)
+	}
 	ktr := mat.NewSymDense(n, nil)
 	for a := 0; a < n; a++ {
 		for b := a; b < n; b++ {
-			ktr.SetSym(a, b, s*g.ktr.At(p[a], p[b]))
+			ktr.SetSym(a, b, rs[a]*rs[b]*g.ktr.At(p[a], p[b]))
 		}
 	}
 	nt, _ := g.kte.Dims()
 	kte := mat.NewDense(nt, n, nil)
 	for i := 0; i < nt; i++ {
 		src, dst := g.kte.RawRowView(i), kte.RawRowView(i)
-		for a, q := range p {
-			dst[a] = s * src[q]
+		ri := 1 / math.Sqrt(mean)
+		if g.cosine {
+			if !(g.tself[i] > 0) {
+				return nil, inputErr(fmt.Errorf("K(x, x) = %g for test sample %d: kernel_norm cosine needs K(x, x) > 0: drop kernel_norm", g.tself[i], i))
+			}
+			ri = 1 / math.Sqrt(g.tself[i])
 		}
+		for a, q := range p {
+			dst[a] = ri * rs[a] * src[q]
+		}
+	}
+	if g.psd != kernel.PSDNone {
+		// An indefinite best-fit Gram matrix made PSD, the test rows carried along.
+		kp, M, _, err := kernel.MakePSD(ktr, g.psd)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", g.spec.Name, err)
+		}
+		ktr = kp
+		var km mat.Dense
+		km.Mul(kte, M)
+		kte = &km
 	}
 	clk.Since("gram", t0)
 	t0 = time.Now()

@@ -115,8 +115,16 @@ func TestLiuCurveMachinery(t *testing.T) {
 	l.Locality = loc
 	rls := poly("TI", "best")
 	rls.Learner, rls.C = "rls", 0
+	// The explicit locality map (d1 = 2), its compositions with cosine normalisation, and
+	// a clipped best-fit Gram that shares the TI Gram of the second method.
+	lmap := poly("TI-RI", "best")
+	lmap.Locality, lmap.Shifts, lmap.KernelNorm, lmap.PSD = &LocalitySpec{K1: 3, D1: 2, D2: 2}, 1, "cosine", "clip"
+	lmap.Rotations = &AngleSpec{From: -10, To: 10, Count: 3}
+	clip := poly("TI", "best")
+	clip.Name, clip.PSD = "TI clip", "clip"
 	s := liuSpec(poly("", ""), poly("TI", "best"), zf, poly("RI", "best"), pol, poly("TI-RI", "best"),
-		poly("TI", "average"), l, lti, lri, rls)
+		poly("TI", "average"), l, lti, lri, rls, lmap, clip)
+	s.Nested, s.Sizes = true, []int{30, 40}
 	if testing.Short() {
 		s.Methods = s.Methods[:4]
 	}
@@ -125,9 +133,10 @@ func TestLiuCurveMachinery(t *testing.T) {
 		t.Fatalf("%d series, want %d", len(out.Series), len(s.Methods))
 	}
 	for _, se := range out.Series {
-		p := se.Points[0]
-		if p.Runs != 2 || p.Mean < 0.3 || p.Mean > 1 {
-			t.Errorf("%s: accuracy %.3f over %d runs, want >= 0.3 over 2", se.Name, p.Mean, p.Runs)
+		for _, p := range se.Points {
+			if p.Runs != 2 || p.Mean < 0.3 || p.Mean > 1 {
+				t.Errorf("%s at %g: accuracy %.3f over %d runs, want >= 0.3 over 2", se.Name, p.X, p.Mean, p.Runs)
+			}
 		}
 	}
 }

@@ -27,6 +27,7 @@ type builder struct {
 	// the kernel of their union (Liu et al.'s kernels).
 	proto *eval.Protocol
 	sizes []int
+	grams gramCache // kernel matrices shared by methods with the same kernel
 }
 
 // draws returns every training draw of the run (all sizes, all repeats).
@@ -78,7 +79,7 @@ func (b *builder) method(m Method, g group.Action) (eval.Method, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &gramMethod{spec: m, k: k, draws: d}, nil
+		return &gramMethod{spec: m, k: k, draws: d, cache: &b.grams, cosine: m.KernelNorm == "cosine"}, nil
 	case m.Kernel != "":
 		var base kernel.Base
 		switch m.Kernel {

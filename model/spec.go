@@ -37,6 +37,7 @@ type Spec struct {
 	Sizes       []int       `json:"sizes,omitempty" yaml:"sizes,omitempty"`             // training sizes (curve); total examples
 	Repeats     int         `json:"repeats,omitempty" yaml:"repeats,omitempty"`         // seeded draws per cell
 	Sampling    string      `json:"sampling,omitempty" yaml:"sampling,omitempty"`       // "balanced" | "stratified" | "uniform"
+	Nested      bool        `json:"nested,omitempty" yaml:"nested,omitempty"`           // curve: smaller draws are subsets of the largest
 	Grid        *GridSpec   `json:"grid,omitempty" yaml:"grid,omitempty"`               // for ProtocolGrid
 	GroupSizes  []int       `json:"group_sizes,omitempty" yaml:"group_sizes,omitempty"` // for ProtocolGroupSize
 	Approx      *ApproxSpec `json:"approx,omitempty" yaml:"approx,omitempty"`           // for ProtocolApprox
@@ -123,6 +124,8 @@ type Method struct {
 	Tangents    []string      `json:"tangents,omitempty" yaml:"tangents,omitempty"`       // "hshift", "vshift", "rotation"
 	InvGamma    float64       `json:"inv_gamma,omitempty" yaml:"inv_gamma,omitempty"`     // Chapelle's gamma in [0,1)
 	Smooth      float64       `json:"smooth,omitempty" yaml:"smooth,omitempty"`           // tangent smoothing (pixels)
+	PSD         string        `json:"psd,omitempty" yaml:"psd,omitempty"`                 // "" | "clip" | "flip": training Gram made PSD (kernel.MakePSD)
+	KernelNorm  string        `json:"kernel_norm,omitempty" yaml:"kernel_norm,omitempty"` // "" (divide by the training diagonal's mean) | "cosine"
 }
 
 // PolarSpec is a polar grid of Annuli × Sectors points (kernel.PolarGrid): rotations by
@@ -345,5 +348,5 @@ var optionalKeys = []string{
 	"template_kind", "eps", "thresholds", "from", "to", "count", "pairs", "antithetic",
 	"pd", "sweep", "classes", "holdout", "c", "degree", "invariance", "fit", "translation",
 	"rotations", "polar", "shifts", "locality", "tangents", "inv_gamma", "smooth", "k2", "d3",
-	"scale", "scale2",
+	"scale", "scale2", "psd", "nested", "kernel_norm",
 }

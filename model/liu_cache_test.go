@@ -1,0 +1,89 @@
+package model
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"gitui/core/data/embedded"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestKernelKey checks which method fields share a kernel matrix: the learner, C,
+// lambda, psd and kernel_norm do not change it; gamma, the invariance and the angles do.
+func TestKernelKey(t *testing.T) {
+	pool, _, err := embedded.Digits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := poly("TI", "best")
+	key := kernelKey(base, pool)
+	same := []func(m *Method){
+		func(m *Method) { m.Name = "other" },
+		func(m *Method) { m.C = 1 },
+		func(m *Method) { m.Learner, m.Lambda = "rls", 1e-3 },
+		func(m *Method) { m.PSD = "clip" },
+		func(m *Method) { m.KernelNorm = "cosine" },
+	}
+	for i, f := range same {
+		m := base
+		f(&m)
+		if kernelKey(m, pool) != key {
+			t.Errorf("change %d: the key changed, want the Gram shared", i)
+		}
+	}
+	other := []func(m *Method){
+		func(m *Method) { m.Gamma = 0.02 },
+		func(m *Method) { m.Invariance = "RI" },
+		func(m *Method) { m.Fit = "average" },
+		func(m *Method) { m.Rotations = &AngleSpec{From: -10, To: 10, Count: 3} },
+		func(m *Method) { m.Locality = &LocalitySpec{K1: 3, D1: 2, D2: 2} },
+	}
+	for i, f := range other {
+		m := base
+		f(&m)
+		if kernelKey(m, pool) == key {
+			t.Errorf("change %d: same key for a different kernel", i)
+		}
+	}
+	if _, test, _ := embedded.Digits(); kernelKey(base, test) == key {
+		t.Error("same key for another test set")
+	}
+}
+
+// TestSelfValues checks that the test samples' own kernel values (kernel_norm cosine)
+// equal the diagonal of the cross matrix of every kernel path, to 1e-12 relative.
+func TestSelfValues(t *testing.T) {
+	pool, _, err := embedded.Digits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	X := mat.DenseCopyOf(pool.X.Slice(0, 6, 0, 784))
+	X.Scale(1.0/255, X)
+	loc := &LocalitySpec{K1: 3, D1: 2, D2: 2}
+	lti := poly("TI", "best")
+	lti.Locality, lti.Shifts = loc, 1
+	ri := poly("RI", "best")
+	ri.Rotations = &AngleSpec{From: -10, To: 10, Count: 3}
+	l := poly("", "")
+	l.Locality = loc
+	for _, m := range []Method{poly("", ""), poly("TI", "best"), ri, poly("TI", "average"), l, lti} {
+		k, err := newLiuKernel(m, []int{28, 28})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := k.selfValues(context.Background(), X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := k.cross(context.Background(), X, X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range got {
+			if w := full.At(i, i); math.Abs(v-w) > 1e-12*math.Abs(w) {
+				t.Errorf("%s %s: self value %d = %g, cross diagonal %g", m.Invariance, m.Fit, i, v, w)
+			}
+		}
+	}
+}
