@@ -19,7 +19,7 @@ var useAVX28 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 // 4-lane vectors (field offsets reach the assembly through go_asm.h).
 type pfa28AsmTab struct {
 	in1    [28]int64     // [n2·4+n1]: byte offset of spectrum row pfa28In[n2][n1] (rows of 15)
-	out1   [28]int64     // [k1·7+j]: byte offset of column pfa28Out[k1][j] in the transposed buffer
+	out1   [28]int64     // [k1·7+j]: byte offset of output y = pfa28Out[k1][j] in a transposed row (even y, then odd)
 	in2row [28]int64     // [n2·4+n1]: byte offset of the transposed row holding column k or 28-k
 	in2mA  [28][4]uint64 // sign masks: conjugate the row-2r value (k > 14)
 	in2mB  [28][4]uint64 // sign masks applied to the swapped row-(2r+1) value
@@ -48,7 +48,8 @@ var pfa28Tab = func() (t pfa28AsmTab) {
 	}
 	for k1 := range 4 {
 		for j := range 7 {
-			t.out1[k1*7+j] = int64(pfa28Out[k1][j] * 16)
+			ky := pfa28Out[k1][j]
+			t.out1[k1*7+j] = int64((ky%2*14 + ky/2) * 16)
 		}
 	}
 	// The Go path's radix-7 constants (dft7rows with sign -1), so both paths share them.

@@ -9,7 +9,7 @@
 //
 //	xs, zs  28 rows of 15   half spectra, [ky][kx]                        (row 240 bytes)
 //	t       28 rows of 16   pass 1 after the 4-point DFTs, [k1·7+n2][kx]   (row 256 bytes)
-//	qt      16 rows of 28   pass 1 output transposed, [kx][y]              (row 448 bytes)
+//	qt      16 rows of 28   pass 1 output transposed, [kx][y%2][y/2]       (row 448 bytes)
 //	t2      28 rows of 14   pass 2 after the 4-point DFTs, [k1·7+n2][r]    (row 224 bytes;
 //	                        may be t itself: pass 2 reads only qt)
 //
@@ -160,8 +160,8 @@ p1a_loop:
 	VZEROUPPER
 	RET
 
-// ST2 stores the two complex values of Y (kx = 2v, 2v+1; X its low half) at column R
-// of rows 2v and 2v+1 of qt (OOFF = v·896).
+// ST2 stores the two complex values of Y (kx = 2v, 2v+1; X its low half) at offset R
+// (the place of y) of rows 2v and 2v+1 of qt (OOFF = v·896).
 #define ST2(Y, X, R, OOFF) \
 	VMOVUPD X, (OOFF)(DI)(R*1); \
 	VEXTRACTF128 $1, Y, (OOFF+448)(DI)(R*1)
@@ -219,13 +219,11 @@ p1b_loop:
 	RET
 
 // PACK sets DST to Z_r = Q[2r] + i·Q[2r+1] at column k for r = 2v, 2v+1 (conjugated
-// values for k > 14 through the masks of entry n1), from row R of qt (QOFF = v·64).
+// values for k > 14 through the masks of entry n1), from row R of qt (QOFF = v·32: the
+// even rows y = 2r, then 224 bytes on the odd rows y = 2r+1).
 #define PACK(QOFF, R, N1, DST) \
-	VMOVUPD (QOFF)(SI)(R*1), Y8; \
-	VMOVUPD (QOFF+32)(SI)(R*1), Y9; \
-	VPERM2F128 $0x20, Y9, Y8, Y10; \
-	VPERM2F128 $0x31, Y9, Y8, Y11; \
-	VPERMILPD $5, Y11, Y11; \
+	VMOVUPD (QOFF)(SI)(R*1), Y10; \
+	VPERMILPD $5, (QOFF+224)(SI)(R*1), Y11; \
 	VXORPD (pfa28AsmTab_in2mA+N1*32)(AX), Y10, Y10; \
 	VXORPD (pfa28AsmTab_in2mB+N1*32)(AX), Y11, Y11; \
 	VADDPD Y11, Y10, DST
@@ -258,12 +256,12 @@ p2a_loop:
 	MOVQ (pfa28AsmTab_in2row+16)(R13), R10
 	MOVQ (pfa28AsmTab_in2row+24)(R13), R12
 	P2A_V(0, 0)
-	P2A_V(64, 32)
-	P2A_V(128, 64)
-	P2A_V(192, 96)
-	P2A_V(256, 128)
-	P2A_V(320, 160)
-	P2A_V(384, 192)
+	P2A_V(32, 32)
+	P2A_V(64, 64)
+	P2A_V(96, 96)
+	P2A_V(128, 128)
+	P2A_V(160, 160)
+	P2A_V(192, 192)
 	ADDQ $32, R13
 	ADDQ $128, AX
 	ADDQ $224, DI
