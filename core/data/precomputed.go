@@ -97,13 +97,13 @@ func ReadPrecomputedKernel(r io.Reader, file string) (*Dataset, error) {
 				return nil, perr(line, 0, fmt.Sprintf("more than %d sample lines for %d kernel values a line: the matrix must be square (one line per training sample)", n, n))
 			}
 			for k, t := range row {
-				want := strconv.Itoa(k+1) + ":"
-				if !strings.HasPrefix(t, want) {
-					return nil, perr(line, k+3, fmt.Sprintf("%q does not start with %s: write the indices 1..n in order", t, want))
+				c := strings.IndexByte(t, ':')
+				if j, err := strconv.Atoi(t[:max(c, 0)]); c < 0 || err != nil || j != k+1 {
+					return nil, perr(line, k+3, fmt.Sprintf("%q does not start with %d: (write the indices 1..n in order)", t, k+1))
 				}
-				v, err := strconv.ParseFloat(t[len(want):], 64)
+				v, err := strconv.ParseFloat(t[c+1:], 64)
 				if err != nil {
-					return nil, perr(line, k+3, fmt.Sprintf("value %q is not a number: write index:value", t[len(want):]))
+					return nil, perr(line, k+3, fmt.Sprintf("value %q is not a number: write index:value", t[c+1:]))
 				}
 				if msg := checkFinite(v); msg != "" {
 					return nil, perr(line, k+3, msg)

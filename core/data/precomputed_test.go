@@ -35,6 +35,7 @@ func TestPrecomputedKernel(t *testing.T) {
 		{"no values", "1 0:1\n", 1, []string{"no kernel values"}},
 		{"short row", "1 0:1 1:1 2:0\n1 0:2 1:0\n", 2, []string{"line 1 has 2"}},
 		{"index order", "1 0:1 2:1 1:0\n", 1, []string{"field 3", "start with 1:"}},
+		{"no colon", "1 0:1 1:1 2\n1 0:2 1:1 2:1\n", 1, []string{"field 4", "start with 2:"}},
 		{"bad value", "1 0:1 1:z\n", 1, []string{"field 3", `"z" is not a number`}},
 		{"NaN value", "1 0:1 1:nan\n", 1, []string{"field 3", "NaN"}},
 		{"too many lines", "1 0:1 1:1\n1 0:2 1:1\n", 2, []string{"square"}},
