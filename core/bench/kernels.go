@@ -52,8 +52,8 @@ const tiCheckTol = 1e-9
 // the upper triangle of pairs (kernel.NewSpectra, kernel.CyclicSymGram, which mirrors
 // it, so the full n×n matrix is ready at this time; the peer's "full" line computes
 // every pair instead). Seconds is that wall time, Throughput is n(n+1)/2 pairs/s;
-// Params holds n, pairs, us_per_pair, shifts, the spectra time spectra_s, blas and
-// gomaxprocs. After timing, entries of the result (first, last, a middle row, the
+// Params holds n, pairs, us_per_pair, shifts, the spectra time spectra_s, fft (the
+// implementation, kernel.Cyclic28Impl), blas and gomaxprocs. After timing, entries of the result (first, last, a middle row, the
 // diagonal) are compared with the plain definition (784 shifted inner products).
 //
 // It returns an [InputError] for n < 1, n above the 10,000 images of the pool or a
@@ -88,7 +88,7 @@ func TIGram(ctx context.Context, dataDir string, n int) (Result, error) {
 		Unit:       "pairs/s",
 		Params: map[string]any{
 			"n": n, "pairs": pairs, "shifts": 784, "us_per_pair": wall / pairs * 1e6,
-			"spectra_s": spec, "blas": linalg.BLAS(), "gomaxprocs": runtime.GOMAXPROCS(0),
+			"spectra_s": spec, "fft": kernel.Cyclic28Impl(), "blas": linalg.BLAS(), "gomaxprocs": runtime.GOMAXPROCS(0),
 		},
 	}, nil
 }
@@ -101,7 +101,7 @@ func TIGram(ctx context.Context, dataDir string, n int) (Result, error) {
 //
 // The timed part is the spectra of both sets and all test·n pairs (kernel.CyclicGram).
 // Throughput is pairs/s; Params holds test, n, pairs, us_per_pair, shifts, spectra_s,
-// blas and gomaxprocs. After timing, entries of the result are compared with the plain
+// fft, blas and gomaxprocs. After timing, entries of the result are compared with the plain
 // definition.
 //
 // It returns an [InputError] for test < 1 or n < 1, sizes above the 10,000 images of
@@ -147,7 +147,7 @@ func TestGram(ctx context.Context, dataDir string, test, n int) (Result, error) 
 		Unit:       "pairs/s",
 		Params: map[string]any{
 			"test": test, "n": n, "pairs": pairs, "shifts": 784, "us_per_pair": wall / pairs * 1e6,
-			"spectra_s": spec, "blas": linalg.BLAS(), "gomaxprocs": runtime.GOMAXPROCS(0),
+			"spectra_s": spec, "fft": kernel.Cyclic28Impl(), "blas": linalg.BLAS(), "gomaxprocs": runtime.GOMAXPROCS(0),
 		},
 	}, nil
 }

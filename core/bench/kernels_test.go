@@ -78,6 +78,9 @@ func TestTIGramSmall(t *testing.T) {
 	if r.Name != "ti-gram" || r.Unit != "pairs/s" || r.Params["pairs"] != wantPairs || math.Abs(r.Throughput*r.Seconds-wantPairs) > 1e-6*wantPairs {
 		t.Errorf("result %+v", r)
 	}
+	if f := r.Params["fft"]; f != "avx2" && f != "go" {
+		t.Errorf("fft implementation %v, want avx2 or go", f)
+	}
 	if r.Params["spectra_s"].(float64) > r.Seconds {
 		t.Errorf("spectra %v s > total %v s", r.Params["spectra_s"], r.Seconds)
 	}

@@ -33,6 +33,16 @@ var pfa28In, pfa28Out = func() (in [7][4]int, out [4][7]int) {
 // rows of 28 (14 KB in all, so that it stays in L1 with the two spectra).
 const pfa28Scratch = 28*16 + 16*28
 
+// Cyclic28Impl names the implementation [CyclicGram] and [CyclicSymGram] use for the
+// best fit on 28×28 images with Linear, RBF or Poly bases: "avx2" (the AVX2+FMA
+// assembly, on amd64 CPUs that have both, unless built with -tags purego) or "go".
+func Cyclic28Impl() string {
+	if useAVX28 {
+		return "avx2"
+	}
+	return "go"
+}
+
 // corr28 returns the kernel value pooled over the 784 cyclic correlations of two 28×28
 // images given their half spectra xs, zs (28 rows × 15). t, q, t2 are scratch of at
 // least 28·15 values. For the best fit through the largest (and smallest) correlation it
