@@ -161,9 +161,10 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// benchDefault is what `gitui bench` without names runs: everything except test-gram,
-// whose 10,000 x 500 Gram alone takes about as long as the rest (15-20 s here).
-var benchDefault = []string{"features", "ti-gram", "smo"}
+// benchDefault is what `gitui bench` without names runs: all four. features dominates
+// (about 50 s in the pure-Go build, a few seconds with OpenBLAS); ti-gram, test-gram and
+// smo add about 3 s together with the AVX2 transform (15-25 s on the Go-only path).
+var benchDefault = []string{"features", "ti-gram", "test-gram", "smo"}
 
 // benchDefaultN is each benchmark's --n when the flag is not given: the peers' workloads
 // (cdf_features.py --n 10000, ti_gram.py --n 1000, ti_gram.py --n 500 --test 10000,

@@ -49,7 +49,7 @@ usage:
   gitui data list | fetch NAME           data sets available, and where; download mnist|fashion-mnist
   gitui bench [NAME...] [--n N] [--test T] [--gram FILE] [--data DIR] [--json]
                                          time the hot paths on this machine: features, ti-gram,
-                                         test-gram, smo (no NAME: all but test-gram, the slow one)
+                                         test-gram, smo (no NAME: all four)
   gitui export RESULT.json --png FILE | --svg FILE | --csv FILE
   gitui version
 

@@ -87,7 +87,7 @@ func TIGram(ctx context.Context, dataDir string, n int) (Result, error) {
 		Throughput: pairs / wall,
 		Unit:       "pairs/s",
 		Params: map[string]any{
-			"n": n, "pairs": pairs, "shifts": 784, "us_per_pair": wall / pairs * 1e6,
+			"n": n, "pairs": int(pairs), "shifts": 784, "us_per_pair": wall / pairs * 1e6,
 			"spectra_s": spec, "fft": kernel.Cyclic28Impl(), "blas": linalg.BLAS(), "gomaxprocs": runtime.GOMAXPROCS(0),
 		},
 	}, nil
@@ -146,7 +146,7 @@ func TestGram(ctx context.Context, dataDir string, test, n int) (Result, error) 
 		Throughput: pairs / wall,
 		Unit:       "pairs/s",
 		Params: map[string]any{
-			"test": test, "n": n, "pairs": pairs, "shifts": 784, "us_per_pair": wall / pairs * 1e6,
+			"test": test, "n": n, "pairs": int(pairs), "shifts": 784, "us_per_pair": wall / pairs * 1e6,
 			"spectra_s": spec, "fft": kernel.Cyclic28Impl(), "blas": linalg.BLAS(), "gomaxprocs": runtime.GOMAXPROCS(0),
 		},
 	}, nil

@@ -74,8 +74,8 @@ func TestTIGramSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantPairs := 60.0 * 61 / 2
-	if r.Name != "ti-gram" || r.Unit != "pairs/s" || r.Params["pairs"] != wantPairs || math.Abs(r.Throughput*r.Seconds-wantPairs) > 1e-6*wantPairs {
+	wantPairs := 60 * 61 / 2
+	if r.Name != "ti-gram" || r.Unit != "pairs/s" || r.Params["pairs"] != wantPairs || math.Abs(r.Throughput*r.Seconds-float64(wantPairs)) > 1e-6*float64(wantPairs) {
 		t.Errorf("result %+v", r)
 	}
 	if f := r.Params["fft"]; f != "avx2" && f != "go" {
@@ -88,7 +88,7 @@ func TestTIGramSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Name != "test-gram" || r.Params["pairs"] != 600.0 || math.Abs(r.Throughput*r.Seconds-600) > 1e-6*600 {
+	if r.Name != "test-gram" || r.Params["pairs"] != 600 || math.Abs(r.Throughput*r.Seconds-600) > 1e-6*600 {
 		t.Errorf("result %+v", r)
 	}
 	if _, err := TestGram(ctx, dir, 10001, 5); err == nil || !strings.Contains(err.Error(), "--test <= 10000") {
