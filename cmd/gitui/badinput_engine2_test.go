@@ -78,8 +78,9 @@ sizes: [10]
 		}
 		return p
 	}
-	// liu-table2 --quick has the plain SVM (0), TI (1), RI (2), TI-RI (3), TI and RI
-	// average fit (4, 5), L-SVM (6), L-TI (7) and L-RI (8), all poly degree 8.
+	// liu-table2 --quick has the plain SVM (0), TI (1), RI (2), L-SVM (3), TI-RI (4),
+	// L-TI (5), L-RI (6), L-TI-RI (7), TI and RI average fit (8, 9) and four rows "as the
+	// paper" (10-13), all poly degree 8.
 	liu := func(file string, sets ...string) []string {
 		a := []string{"run", "liu-table2", "--quick", "--set", "data.name=file", "--set", "data.path=" + at(file),
 			"--set", "sizes=[10]", "--set", "data.test_size=10", "--set", "repeats=1"}
@@ -128,18 +129,18 @@ sizes: [10]
 			"--set", "pd.sizes=[10]", "--set", "methods.1.gamma=1e300"}, []string{"kernel values overflow", "lower gamma or the degree"}},
 		{"poly overflow in VSV", chapelle("sq_x.npy", "methods.*.kernel=poly", "methods.*.degree=8", "methods.*.gamma=1e300"),
 			[]string{"kernel values overflow", "lower gamma or the degree"}},
-		{"locality overflow", liu("sq_x.npy", "methods.6.locality.scale=1e300"), []string{"L-SVM: kernel values overflow", "lower the locality scale"}},
+		{"locality overflow", liu("sq_x.npy", "methods.3.locality.scale=1e300"), []string{"L-SVM: kernel values overflow", "lower the locality scale"}},
 		// Shapes that do not fit the group.
 		{"RI on 4x6 images", liu("rect_x.npy"), []string{"RI-SVM: invariance RI rotates images and needs square ones, the data are 4x6", "pad or crop"}},
 		{"group rotation on 4x6 images", cdf("rect_x.npy"), []string{"group rotation+shift rotates images and needs square ones", "pad or crop"}},
 		{"rotation tangent on 4x6 images", chapelle("rect_x.npy", `methods.1.tangents=["rotation"]`), []string{"VSV: tangent rotation rotates images and needs square ones"}},
-		{"L-TI shifts larger than the image", liu("sq_x.npy", "methods.7.shifts=10"),
+		{"L-TI shifts larger than the image", liu("sq_x.npy", "methods.5.shifts=10"),
 			[]string{"L-TI-SVM: shifts 10 is too large for the 6x6 image", "use a radius of at most 2 with cyclic translations"}},
-		{"L-TI cyclic shifts that wrap onto each other", liu("sq_x.npy", "methods.7.shifts=3"), []string{"shifts 3 is too large for the 6x6 image"}},
-		{"L-TI zero-fill shifts larger than the image", liu("sq_x.npy", "methods.7.shifts=6", "methods.7.translation=zero-fill"),
+		{"L-TI cyclic shifts that wrap onto each other", liu("sq_x.npy", "methods.5.shifts=3"), []string{"shifts 3 is too large for the 6x6 image"}},
+		{"L-TI zero-fill shifts larger than the image", liu("sq_x.npy", "methods.5.shifts=6", "methods.5.translation=zero-fill"),
 			[]string{"shifts 6 is too large for the 6x6 image", "at most 5 with zero-fill translations"}},
 		{"group radius larger than the image", cdf("sq_x.npy", "group.radius=10"), []string{"group.radius 10 is not smaller than the 6x6 image", "use a radius below 6"}},
-		{"L-TI default shifts on 2x2 images", liu("tiny_x.npy", "methods.7.shifts=0"), []string{"shifts 3 is too large for the 2x2 image"}},
+		{"L-TI default shifts on 2x2 images", liu("tiny_x.npy", "methods.5.shifts=0"), []string{"shifts 3 is too large for the 2x2 image"}},
 		{"shift tangents on 2x2 images", chapelle("tiny_x.npy"), []string{"tangent hshift needs images", "drop the tangent"}},
 		{"permutations of 12 blocks", []string{"run", "xperm-curve", "--quick", "--set", "data.name=file", "--set", "data.path=" + at("seq_x.npy"),
 			"--set", "sizes=[10]", "--set", "data.test_size=10"}, []string{"12! = 4.79e+08 elements", "set group.size"}},
@@ -156,7 +157,7 @@ sizes: [10]
 		{"degree 2.5", liu("sq_x.npy", "methods.0.degree=2.5"), []string{"degree takes a whole number, not 2.5", "give an integer"}},
 		{"degree 2.5 in a spec file", []string{"run", spec("degree.yaml", "{kernel: poly, gamma: 0.01, degree: 2.5, learner: svm, c: 1000}")},
 			[]string{"line 5: methods.0.degree takes a whole number, not 2.5", "give an integer"}},
-		{"locality degree 0", liu("sq_x.npy", "methods.6.locality.d1=0"), []string{"degrees d1, d2 >= 1"}},
+		{"locality degree 0", liu("sq_x.npy", "methods.3.locality.d1=0"), []string{"degrees d1, d2 >= 1"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
