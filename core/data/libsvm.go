@@ -55,76 +55,57 @@ func ReadLIBSVM(r io.Reader, file string, dim int) (*Dataset, error) {
 	perr := func(line, field int, msg string) error {
 		return &ParseError{File: file, Line: line, Field: field, Msg: msg}
 	}
-	for line := 1; ; line++ {
-		text, err := br.ReadString('\n')
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s: %w", file, err)
-		}
-		if text == "" && err == io.EOF {
-			break
-		}
-		if c := strings.IndexByte(text, '#'); c >= 0 {
-			text = text[:c]
-		}
-		toks := strings.Fields(text)
-		if len(toks) > 0 {
-			lv, perrMsg := strconv.ParseFloat(toks[0], 64)
-			if perrMsg != nil || strings.Contains(toks[0], ":") {
-				return nil, perr(line, 1, fmt.Sprintf("label %q is not a number: each line starts with a numeric label", toks[0]))
+	err := labelledLines(br, file, func(line int, lv float64, rest []string) error {
+		start := len(idx)
+		for k, t := range rest {
+			c := strings.IndexByte(t, ':')
+			if c < 0 {
+				return perr(line, k+2, fmt.Sprintf("%q is not index:value: write features as index:value", t))
 			}
-			if msg := checkFinite(lv); msg != "" {
-				return nil, perr(line, 1, "label "+msg)
+			if t[:c] == "qid" {
+				continue
 			}
-			start := len(idx)
-			for k, t := range toks[1:] {
-				c := strings.IndexByte(t, ':')
-				if c < 0 {
-					return nil, perr(line, k+2, fmt.Sprintf("%q is not index:value: write features as index:value", t))
-				}
-				if t[:c] == "qid" {
-					continue
-				}
-				j, err := strconv.Atoi(t[:c])
-				if err != nil || j < 1 || j > maxElements {
-					return nil, perr(line, k+2, fmt.Sprintf("feature index %q is not an integer in 1..%d: indices are 1-based (0:... appears only in precomputed-kernel files)", t[:c], maxElements))
-				}
-				if dim > 0 && j > dim {
-					return nil, perr(line, k+2, fmt.Sprintf("feature index %d exceeds the dimension %d: raise the dimension or fix the file", j, dim))
-				}
-				v, err := strconv.ParseFloat(t[c+1:], 64)
-				if err != nil {
-					return nil, perr(line, k+2, fmt.Sprintf("value %q is not a number: write features as index:value", t[c+1:]))
-				}
-				if msg := checkFinite(v); msg != "" {
-					return nil, perr(line, k+2, msg)
-				}
-				idx = append(idx, j-1)
-				val = append(val, v)
-				maxIdx = max(maxIdx, j)
+			j, err := strconv.Atoi(t[:c])
+			if err != nil || j < 1 || j > maxElements {
+				return perr(line, k+2, fmt.Sprintf("feature index %q is not an integer in 1..%d: indices are 1-based (0:... appears only in precomputed-kernel files)", t[:c], maxElements))
 			}
-			if row := idx[start:]; !slices.IsSorted(row) {
-				ord := make([]int, len(row))
-				for i := range ord {
-					ord[i] = i
-				}
-				rv := val[start:]
-				slices.SortFunc(ord, func(a, b int) int { return row[a] - row[b] })
-				ri, vv := slices.Clone(row), slices.Clone(rv)
-				for i, o := range ord {
-					row[i], rv[i] = ri[o], vv[o]
-				}
+			if dim > 0 && j > dim {
+				return perr(line, k+2, fmt.Sprintf("feature index %d exceeds the dimension %d: raise the dimension or fix the file", j, dim))
 			}
-			for i := start + 1; i < len(idx); i++ {
-				if idx[i] == idx[i-1] {
-					return nil, perr(line, 0, fmt.Sprintf("feature index %d appears twice: give each index once per line", idx[i]+1))
-				}
+			v, err := strconv.ParseFloat(t[c+1:], 64)
+			if err != nil {
+				return perr(line, k+2, fmt.Sprintf("value %q is not a number: write features as index:value", t[c+1:]))
 			}
-			y = append(y, classes.add(strconv.FormatFloat(lv, 'g', -1, 64)))
-			rowStart = append(rowStart, len(idx))
+			if msg := checkFinite(v); msg != "" {
+				return perr(line, k+2, msg)
+			}
+			idx = append(idx, j-1)
+			val = append(val, v)
+			maxIdx = max(maxIdx, j)
 		}
-		if err == io.EOF {
-			break
+		if row := idx[start:]; !slices.IsSorted(row) {
+			ord := make([]int, len(row))
+			for i := range ord {
+				ord[i] = i
+			}
+			rv := val[start:]
+			slices.SortFunc(ord, func(a, b int) int { return row[a] - row[b] })
+			ri, vv := slices.Clone(row), slices.Clone(rv)
+			for i, o := range ord {
+				row[i], rv[i] = ri[o], vv[o]
+			}
 		}
+		for i := start + 1; i < len(idx); i++ {
+			if idx[i] == idx[i-1] {
+				return perr(line, 0, fmt.Sprintf("feature index %d appears twice: give each index once per line", idx[i]+1))
+			}
+		}
+		y = append(y, classes.add(strconv.FormatFloat(lv, 'g', -1, 64)))
+		rowStart = append(rowStart, len(idx))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(y) == 0 {
 		return nil, fmt.Errorf("%s: no samples: write one line per sample, label index:value ...", file)
@@ -151,4 +132,38 @@ func ReadLIBSVM(r io.Reader, file string, dim int) (*Dataset, error) {
 		}
 	}
 	return &Dataset{Name: baseName(file), X: x, Y: y, Classes: classes.classes, Shape: []int{d}}, nil
+}
+
+// labelledLines calls fn for every sample line of LIBSVM-style text from br: the line
+// number, its numeric label and the tokens after it (a comment after '#' dropped, blank
+// lines skipped). A label that is not a finite number is a *ParseError (field 1); an
+// error from fn stops the scan and is returned; a read error is wrapped with file.
+func labelledLines(br *bufio.Reader, file string, fn func(line int, label float64, rest []string) error) error {
+	for line := 1; ; line++ {
+		text, err := br.ReadString('\n')
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		if text == "" && err == io.EOF {
+			return nil
+		}
+		if c := strings.IndexByte(text, '#'); c >= 0 {
+			text = text[:c]
+		}
+		if toks := strings.Fields(text); len(toks) > 0 {
+			lv, perr := strconv.ParseFloat(toks[0], 64)
+			if perr != nil || strings.Contains(toks[0], ":") {
+				return &ParseError{File: file, Line: line, Field: 1, Msg: fmt.Sprintf("label %q is not a number: each line starts with a numeric label", toks[0])}
+			}
+			if msg := checkFinite(lv); msg != "" {
+				return &ParseError{File: file, Line: line, Field: 1, Msg: "label " + msg}
+			}
+			if err := fn(line, lv, toks[1:]); err != nil {
+				return err
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+	}
 }

@@ -52,69 +52,50 @@ func ReadPrecomputedKernel(r io.Reader, file string) (*Dataset, error) {
 		n       = -1 // columns per row, fixed by the first sample line
 		first   int  // line number of the first sample
 	)
-	for line := 1; ; line++ {
-		text, err := br.ReadString('\n')
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s: %w", file, err)
+	err := labelledLines(br, file, func(line int, lv float64, toks []string) error {
+		serial := len(y) + 1
+		if len(toks) < 1 || toks[0] != "0:"+strconv.Itoa(serial) {
+			got := "nothing"
+			if len(toks) >= 1 {
+				got = strconv.Quote(toks[0])
+			}
+			return perr(line, 2, fmt.Sprintf("want 0:%d (the sample's serial number), got %s: precomputed-kernel lines read label 0:i 1:K(i,1) ... n:K(i,n)", serial, got))
 		}
-		if text == "" && err == io.EOF {
-			break
+		row := toks[1:]
+		if n < 0 {
+			n, first = len(row), line
+			if n == 0 {
+				return perr(line, 0, "no kernel values after 0:1: write 1:K(1,1) ... n:K(1,n)")
+			}
+			if uint64(n)*uint64(n) > maxElements {
+				return perr(line, 0, fmt.Sprintf("%d kernel values a line make a matrix above %d values: use fewer samples", n, maxElements))
+			}
 		}
-		if c := strings.IndexByte(text, '#'); c >= 0 {
-			text = text[:c]
+		if len(row) != n {
+			return perr(line, 0, fmt.Sprintf("%d kernel values, line %d has %d: every line holds K(i,1) ... K(i,n) for the same n", len(row), first, n))
 		}
-		toks := strings.Fields(text)
-		if len(toks) > 0 {
-			lv, perrLabel := strconv.ParseFloat(toks[0], 64)
-			if perrLabel != nil || strings.Contains(toks[0], ":") {
-				return nil, perr(line, 1, fmt.Sprintf("label %q is not a number: each line starts with a numeric label", toks[0]))
-			}
-			if msg := checkFinite(lv); msg != "" {
-				return nil, perr(line, 1, "label "+msg)
-			}
-			serial := len(y) + 1
-			if len(toks) < 2 || toks[1] != "0:"+strconv.Itoa(serial) {
-				got := "nothing"
-				if len(toks) >= 2 {
-					got = strconv.Quote(toks[1])
-				}
-				return nil, perr(line, 2, fmt.Sprintf("want 0:%d (the sample's serial number), got %s: precomputed-kernel lines read label 0:i 1:K(i,1) ... n:K(i,n)", serial, got))
-			}
-			row := toks[2:]
-			if n < 0 {
-				n, first = len(row), line
-				if n == 0 {
-					return nil, perr(line, 0, "no kernel values after 0:1: write 1:K(1,1) ... n:K(1,n)")
-				}
-				if uint64(n)*uint64(n) > maxElements {
-					return nil, perr(line, 0, fmt.Sprintf("%d kernel values a line make a matrix above %d values: use fewer samples", n, maxElements))
-				}
-			}
-			if len(row) != n {
-				return nil, perr(line, 0, fmt.Sprintf("%d kernel values, line %d has %d: every line holds K(i,1) ... K(i,n) for the same n", len(row), first, n))
-			}
-			if len(y) == n {
-				return nil, perr(line, 0, fmt.Sprintf("more than %d sample lines for %d kernel values a line: the matrix must be square (one line per training sample)", n, n))
-			}
-			for k, t := range row {
-				c := strings.IndexByte(t, ':')
-				if j, err := strconv.Atoi(t[:max(c, 0)]); c < 0 || err != nil || j != k+1 {
-					return nil, perr(line, k+3, fmt.Sprintf("%q does not start with %d: (write the indices 1..n in order)", t, k+1))
-				}
-				v, err := strconv.ParseFloat(t[c+1:], 64)
-				if err != nil {
-					return nil, perr(line, k+3, fmt.Sprintf("value %q is not a number: write index:value", t[c+1:]))
-				}
-				if msg := checkFinite(v); msg != "" {
-					return nil, perr(line, k+3, msg)
-				}
-				vals = append(vals, v)
-			}
-			y = append(y, classes.add(strconv.FormatFloat(lv, 'g', -1, 64)))
+		if len(y) == n {
+			return perr(line, 0, fmt.Sprintf("more than %d sample lines for %d kernel values a line: the matrix must be square (one line per training sample)", n, n))
 		}
-		if err == io.EOF {
-			break
+		for k, t := range row {
+			c := strings.IndexByte(t, ':')
+			if j, err := strconv.Atoi(t[:max(c, 0)]); c < 0 || err != nil || j != k+1 {
+				return perr(line, k+3, fmt.Sprintf("%q does not start with %d: (write the indices 1..n in order)", t, k+1))
+			}
+			v, err := strconv.ParseFloat(t[c+1:], 64)
+			if err != nil {
+				return perr(line, k+3, fmt.Sprintf("value %q is not a number: write index:value", t[c+1:]))
+			}
+			if msg := checkFinite(v); msg != "" {
+				return perr(line, k+3, msg)
+			}
+			vals = append(vals, v)
 		}
+		y = append(y, classes.add(strconv.FormatFloat(lv, 'g', -1, 64)))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(y) == 0 {
 		return nil, fmt.Errorf("%s: no samples: write one line per sample, label 0:i 1:K(i,1) ... n:K(i,n)", file)
