@@ -485,10 +485,12 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", g.spec.Name, err)
 		}
-		ktr = kp
-		var km mat.Dense
-		km.Mul(kte, M)
-		kte = &km
+		if M != nil {
+			ktr = kp
+			var km mat.Dense
+			km.Mul(kte, M)
+			kte = &km
+		}
 	}
 	clk.Since("gram", t0)
 	t0 = time.Now()

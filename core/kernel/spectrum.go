@@ -65,8 +65,9 @@ type Spectrum struct {
 // the training samples' coordinates in the eigenbasis with the negative (clip) or sign-
 // flipped (flip) part removed, the "consistent" treatment of Chen et al. (2009).
 //
-// PSDNone returns K and a nil M. MakePSD returns an error if the eigendecomposition
-// fails or K holds a non-finite value. Cost: O(n³) (about 1 s at n = 1000 in pure Go).
+// PSDNone, and a K without negative eigenvalues, return K itself and a nil M (the
+// identity). MakePSD returns an error if the eigendecomposition fails or K holds a
+// non-finite value. Cost: O(n³) (about 1 s at n = 1000 in pure Go).
 func MakePSD(K *mat.SymDense, mode PSDMode) (*mat.SymDense, *mat.Dense, Spectrum, error) {
 	if mode == PSDNone {
 		return K, nil, Spectrum{}, nil
@@ -108,6 +109,9 @@ func MakePSD(K *mat.SymDense, mode PSDMode) (*mat.SymDense, *mat.Dense, Spectrum
 	}
 	if abs > 0 {
 		sp.NegMass /= abs
+	}
+	if sp.Negative == 0 {
+		return K, nil, sp, nil
 	}
 	// K' = (V f) V^T and M = (V g) V^T.
 	Vf := mat.NewDense(n, n, nil)

@@ -80,12 +80,15 @@ func TestMakePSD(t *testing.T) {
 	A.Mul(randSym(rng, n), randSym(rng, n))
 	P := mat.NewSymDense(n, nil)
 	P.SymOuterK(1, &A)
-	Pp, _, sp, err := MakePSD(P, PSDClip)
+	Pp, PM, sp, err := MakePSD(P, PSDClip)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := maxAbsDiff(P, Pp); d > 1e-8*mat.Norm(P, math.Inf(1)) || sp.Negative > 0 && sp.NegMass > 1e-12 {
 		t.Errorf("clip changed a PSD matrix by %g (spectrum %+v)", d, sp)
+	}
+	if sp.Negative == 0 && (Pp != P || PM != nil) {
+		t.Error("a matrix without negative eigenvalues must come back as itself with no map")
 	}
 	if same, M, _, _ := MakePSD(K, PSDNone); same != K || M != nil {
 		t.Error("PSDNone must return K itself and no map")
