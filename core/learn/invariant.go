@@ -465,15 +465,20 @@ func kernelDerivatives(k kernel.Base, X, V, Z *mat.Dense) *mat.Dense {
 	zv.Mul(V, Z.T())   // (n·K)×t: <v_a, z_j>
 	sx, sz := rowNorms2(X), rowNorms2(Z)
 	out := mat.NewDense(mv, t, nil)
-	for a := range mv {
-		i := a / nk
-		self := mat.Dot(V.RowView(a), X.RowView(i)) // <x_i, v_a>
-		row := out.RawRowView(a)
+	fdr, fxr := make([]float64, t), make([]float64, t)
+	for i := range n {
+		// The partials depend on the sample, not the tangent: once per (i, j).
 		dr := dots.RawRowView(i)
-		vr := zv.RawRowView(a)
 		for j := range t {
-			fd, fx := kernelPartials(k, dr[j], sx[i], sz[j])
-			row[j] = fd*vr[j] + 2*fx*self
+			fdr[j], fxr[j] = kernelPartials(k, dr[j], sx[i], sz[j])
+		}
+		for a := i * nk; a < (i+1)*nk; a++ {
+			self := mat.Dot(V.RowView(a), X.RowView(i)) // <x_i, v_a>
+			row := out.RawRowView(a)
+			vr := zv.RawRowView(a)
+			for j := range t {
+				row[j] = fdr[j]*vr[j] + 2*fxr[j]*self
+			}
 		}
 	}
 	return out
@@ -497,34 +502,34 @@ func tangentGram(k kernel.Base, X, V *mat.Dense) *mat.SymDense {
 	sq := rowNorms2(X)
 	H := mat.NewSymDense(mv, nil)
 	raw := H.RawSymmetric()
-	for a := range mv {
-		i := a / nk
-		xa := xv.At(i, a) // <x_i, v_a>
-		for b := a; b < mv; b++ {
-			j := b / nk
+	for i := range n {
+		xi := xv.RawRowView(i)
+		for j := i; j < n; j++ {
+			// The partials depend on the samples, not the tangents: once per (i, j).
 			fd, fdd, fdx, fdz, fxz := kernelPartials2(k, dots.At(i, j), sq[i], sq[j])
-			vaxj := xv.At(j, a) // <x_j, v_a>
-			xib, xjb := xv.At(i, b), xv.At(j, b)
-			raw.Data[a*raw.Stride+b] = fd*vv.At(a, b) + vaxj*(fdd*xib+2*fdz*xjb) + 2*xa*(fdx*xib+2*fxz*xjb)
+			xj := xv.RawRowView(j)
+			for a := i * nk; a < (i+1)*nk; a++ {
+				xa, vaxj := xi[a], xj[a] // <x_i, v_a>, <x_j, v_a>
+				va := vv.RawRowView(a)
+				hr := raw.Data[a*raw.Stride : (a+1)*raw.Stride]
+				for b := max(a, j*nk); b < (j+1)*nk; b++ {
+					xib, xjb := xi[b], xj[b]
+					hr[b] = fd*va[b] + vaxj*(fdd*xib+2*fdz*xjb) + 2*xa*(fdx*xib+2*fxz*xjb)
+				}
+			}
 		}
 	}
 	return H
 }
 
+// rowNorms2 returns ||x_i||² for the rows of X.
 func rowNorms2(X *mat.Dense) []float64 {
 	n, _ := X.Dims()
 	s := make([]float64, n)
 	for i := range n {
-		r := X.RawRowView(i)
-		s[i] = dot64(r, r)
-	}
-	return s
-}
-
-func dot64(a, b []float64) float64 {
-	s := 0.0
-	for i, v := range a {
-		s += v * b[i]
+		for _, v := range X.RawRowView(i) {
+			s[i] += v * v
+		}
 	}
 	return s
 }
@@ -661,10 +666,10 @@ func (m *InvariantSVM) Gram(ctx context.Context, Z *mat.Dense) (*mat.Dense, erro
 func (m *InvariantSVM) DecisionValues(ctx context.Context, Z *mat.Dense) (*mat.Dense, error) {
 	if m.PairModels != nil {
 		t, _ := Z.Dims()
-		dec := mat.NewDense(max(t, 1), len(m.PairModels), nil)
 		if t == 0 {
 			return &mat.Dense{}, ctx.Err()
 		}
+		dec := mat.NewDense(t, len(m.PairModels), nil)
 		for p, pm := range m.PairModels {
 			dp, err := pm.DecisionValues(ctx, Z)
 			if err != nil {
