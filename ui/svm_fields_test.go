@@ -87,3 +87,30 @@ func TestBadSVMValuesInline(t *testing.T) {
 		t.Fatalf("%d runs started with bad input", started)
 	}
 }
+
+// TestLiuFieldsReachTheSpec steps the invariance, psd and kernel norm fields of an SVM
+// method in the method pane and checks that each value reaches the spec.
+func TestLiuFieldsReachTheSpec(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	a.spec.Methods[0] = model.Method{Kernel: "poly", Gamma: 0.01, Degree: 8, Learner: "svm", C: 1000}
+	a.spec.Defaults()
+	a.Update(form.ChangedMsg{Key: "methods"})
+	a.setFocus(paneMethod)
+	for _, c := range []struct {
+		field string
+		get   func(m model.Method) string
+		want  string
+	}{
+		{"methods.0.invariance", func(m model.Method) string { return m.Invariance }, "TI"},
+		{"methods.0.psd", func(m model.Method) string { return m.PSD }, "clip"},
+		{"methods.0.kernel_norm", func(m model.Method) string { return m.KernelNorm }, "cosine"},
+	} {
+		if !a.method.Form().Select(c.field) {
+			t.Fatalf("no %s field in the method pane", c.field)
+		}
+		press(t, a, "l")
+		if got := c.get(a.spec.Methods[0]); got != c.want {
+			t.Errorf("%s stepped once: spec has %q, want %q", c.field, got, c.want)
+		}
+	}
+}

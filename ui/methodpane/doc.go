@@ -6,11 +6,12 @@
 //
 // Only the fields that apply are listed: bins n for CDF features, templates m and
 // their kind for CDF and moment pooling, base and gamma for the RBF and Haar kernels,
-// lambda for RLS (log steps: ←/→ divide or multiply by 10; 0 = leave-one-out). [ and ]
-// switch between methods, a adds a copy of the current one, D deletes it. The bottom
-// lines show `gitui run PRESET --set key=value ...` reproducing the panes (form.CommandLine).
-// The SVM hyperparameters C, degree and the locality sizes are not in model.Method yet,
-// so they are not shown.
+// gamma and degree for the polynomial kernel, C for the SVM learners, invariance, fit,
+// psd and kernel norm for Liu et al.'s kernels, lambda for RLS (log steps: ←/→ divide or
+// multiply by 10; 0 = leave-one-out). [ and ] switch between methods, a adds a copy of
+// the current one, D deletes it. The bottom lines show `gitui run PRESET --set
+// key=value ...` reproducing the panes (form.CommandLine). Angles, shifts and the
+// locality sizes are set with --set or a spec file.
 //
 // # Shapes
 //

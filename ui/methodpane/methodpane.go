@@ -36,6 +36,17 @@ func Fields(s *model.Spec, i int) []form.Field {
 				form.Field{Key: p + "gamma", Label: "gamma", Kind: form.LogFloat, Min: 1e-8, Max: 1e8, Zero: "unset: must be > 0", Help: "scale of (1 + gamma <x,z>)^degree, e.g. 1/784 on [0,1] pixels; ←/→ step by 10×"},
 				form.Field{Key: p + "degree", Label: "degree", Kind: form.Int, Min: 1, Max: 64, Help: "polynomial degree (Liu et al. use 8)"})
 		}
+		if mt.Kernel != "" && mt.Kernel != "haar" && (mt.Learner == "svm" || mt.Invariance != "" || mt.Locality != nil) {
+			fs = append(fs,
+				form.Field{Key: p + "invariance", Label: "invariance", Kind: form.Enum, Options: []string{"", "TI", "RI", "TI-RI"}, Zero: "none",
+					Help: "Liu et al.: TI all cyclic translations (FFT), RI rotated copies or polar grid, TI-RI both"},
+				form.Field{Key: p + "fit", Label: "fit", Kind: form.Enum, Options: []string{"", "best", "average"}, Zero: "best",
+					Help: "best: max over the transformations of k(Tx, z); average: their mean (PSD, like data augmentation)"},
+				form.Field{Key: p + "psd", Label: "psd", Kind: form.Enum, Options: []string{"", "clip", "flip"}, Zero: "as is",
+					Help: "make the training Gram PSD: clip negative eigenvalues (test rows carried along); best-fit Grams are indefinite"},
+				form.Field{Key: p + "kernel_norm", Label: "kernel norm", Kind: form.Enum, Options: []string{"", "cosine"}, Zero: "diagonal mean",
+					Help: "cosine: K(x,z)/sqrt(K(x,x)K(z,z)); else K divided by the mean of its training diagonal"})
+		}
 		if mt.Features == "cdf" {
 			fs = append(fs, form.Field{Key: p + "bins", Label: "bins n", Kind: form.Int, Min: 1, Max: model.MaxBins, Help: "CDF thresholds tau_k = s k/n, k = -n..n (2n+1 bins)"})
 		}
