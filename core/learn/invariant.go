@@ -128,8 +128,9 @@ type InvariantSVM struct {
 	Tau         []float64
 
 	vote   *SVC       // Labels and pairs for voting, with PairModels
-	x      *mat.Dense // training inputs
-	v      *mat.Dense // tangent vectors, (n·K)×d (kernel method)
+	x      *mat.Dense // training inputs (all classes' with PairModels)
+	v      *mat.Dense // tangent vectors, (n·K)×d (kernel method; all classes' with PairModels)
+	rows   []int      // a pair model's training points as rows of its parent's x
 	linear bool
 	proj   *mat.Dense // maps x (linear, d×q) or [<dφ_a, φ(x)>]_a (kernel, (n·K)×q) to p̃(x) = sqrt(D) p(x)
 	ptrain *mat.Dense // p̃ of the training points, n×q
@@ -205,7 +206,10 @@ func trainInvariantPairs(ctx context.Context, X *mat.Dense, y, shape []int, V *m
 		nv, _ = V.Dims()
 	}
 	nk := nv / n
-	m := &InvariantSVM{Kernel: opts.Kernel, Gamma: opts.Gamma, Labels: labels, vote: &SVC{Labels: labels}}
+	m := &InvariantSVM{Kernel: opts.Kernel, Gamma: opts.Gamma, Labels: labels, vote: &SVC{Labels: labels}, x: mat.DenseCopyOf(X)}
+	if nk > 0 {
+		m.v = V
+	}
 	if _, linear := opts.Kernel.(kernel.Linear); linear || opts.Kernel == nil {
 		m.Kernel = nil
 	}
@@ -246,6 +250,7 @@ func trainInvariantPairs(ctx context.Context, X *mat.Dense, y, shape []int, V *m
 			if pm.SVC.Labels[0] != 0 {
 				panic("learn: TrainInvariantSVM: pair model's first class is not the pair's first class")
 			}
+			pm.rows = idx
 			m.PairModels = append(m.PairModels, pm)
 			m.vote.Pairs = append(m.vote.Pairs, SVCPair{I: I, J: J})
 		}
@@ -624,60 +629,172 @@ func (m *InvariantSVM) Gram(ctx context.Context, Z *mat.Dense) (*mat.Dense, erro
 	if _, c := Z.Dims(); c != d {
 		panic(fmt.Sprintf("learn: InvariantSVM: input has %d columns, the model was trained on %d", c, d))
 	}
-	k := m.Kernel
-	if k == nil {
-		k = kernel.Linear{}
-	}
+	k := m.baseKernel()
 	G, err := kernel.Gram(ctx, k, Z, m.x)
 	if err != nil {
 		return nil, err
 	}
-	if m.proj != nil {
-		// G -= p̃(Z) p̃(X)ᵀ, p̃(Z) = Z·proj (linear) or DKᵀ·proj with DK the tangent
-		// derivatives at Z (kernel), in row blocks of Z to bound the (n·K)×block DK.
-		t, _ := Z.Dims()
-		const block = 512
-		for lo := 0; lo < t; lo += block {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			hi := min(lo+block, t)
-			zb := Z.Slice(lo, hi, 0, d).(*mat.Dense)
-			var pz mat.Dense
-			if m.linear {
-				pz.Mul(zb, m.proj)
-			} else {
-				pz.Mul(kernelDerivatives(k, m.x, m.v, zb).T(), m.proj)
-			}
-			gb := G.Slice(lo, hi, 0, G.RawMatrix().Cols).(*mat.Dense)
-			blas64.Gemm(blas.NoTrans, blas.Trans, -1, pz.RawMatrix(), m.ptrain.RawMatrix(), 1, gb.RawMatrix())
+	t, _ := Z.Dims()
+	for lo := 0; lo < t; lo += testBlock {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-	}
-	if m.Gamma > 0 {
-		G.Scale(1/(1-m.Gamma), G)
+		hi := min(lo+testBlock, t)
+		zb := Z.Slice(lo, hi, 0, d).(*mat.Dense)
+		var dkT mat.Matrix
+		if m.proj != nil && !m.linear {
+			dkT = kernelDerivatives(k, m.x, m.v, zb).T()
+		}
+		m.correct(G.Slice(lo, hi, 0, G.RawMatrix().Cols).(*mat.Dense), zb, dkT, m.ptrain)
 	}
 	return G, ctx.Err()
 }
 
-// DecisionValues returns the t×P one-vs-one decision values of the rows of Z (t×d), as
-// [SVC.DecisionValues] on [InvariantSVM.Gram], or, with PairModels, column p the
-// decision value of pair model p (positive for the pair's first class). It panics on a
-// column mismatch and returns ctx.Err() if cancelled.
-func (m *InvariantSVM) DecisionValues(ctx context.Context, Z *mat.Dense) (*mat.Dense, error) {
-	if m.PairModels != nil {
-		t, _ := Z.Dims()
-		if t == 0 {
-			return &mat.Dense{}, ctx.Err()
+// testBlock is the number of test rows whose tangent derivatives (an (n·K)×testBlock
+// matrix) are computed at a time.
+const testBlock = 512
+
+// baseKernel returns the base kernel (Linear for the linear method).
+func (m *InvariantSVM) baseKernel() kernel.Base {
+	if m.Kernel == nil {
+		return kernel.Linear{}
+	}
+	return m.Kernel
+}
+
+// correct turns the base kernel values gb = k(z, x_j) of the test rows zb into k_γ in
+// place,
+//
+//	gb = (gb - p̃(zb) ptᵀ) / (1-γ),
+//
+// where the rows of pt are p̃(x_j) for gb's columns, and p̃(zb) = zb·proj (linear) or
+// dkT·proj with dkT the rows-of-zb × (n·K) tangent derivatives (kernel method).
+func (m *InvariantSVM) correct(gb, zb *mat.Dense, dkT mat.Matrix, pt *mat.Dense) {
+	if m.proj != nil {
+		var pz mat.Dense
+		if m.linear {
+			pz.Mul(zb, m.proj)
+		} else {
+			pz.Mul(dkT, m.proj)
 		}
-		dec := mat.NewDense(t, len(m.PairModels), nil)
+		blas64.Gemm(blas.NoTrans, blas.Trans, -1, pz.RawMatrix(), pt.RawMatrix(), 1, gb.RawMatrix())
+	}
+	if m.Gamma > 0 {
+		gb.Scale(1/(1-m.Gamma), gb)
+	}
+}
+
+// pairDecisionValues is [InvariantSVM.DecisionValues] for a model with PairModels. The
+// base kernel and the tangent derivatives of a block of test rows against all training
+// points are computed once and shared: each pair takes the columns of its support
+// vectors (and the derivative rows of its own tangents) instead of evaluating the
+// kernel again on its two classes' points.
+func (m *InvariantSVM) pairDecisionValues(ctx context.Context, Z *mat.Dense) (*mat.Dense, error) {
+	n, d := m.x.Dims()
+	t, c := Z.Dims()
+	if c != d {
+		panic(fmt.Sprintf("learn: InvariantSVM: input has %d columns, the model was trained on %d", c, d))
+	}
+	if t == 0 {
+		return &mat.Dense{}, ctx.Err()
+	}
+	nk := 0
+	if m.v != nil {
+		nk, _ = m.v.Dims()
+		nk /= n
+	}
+	// Per pair: its support vectors as rows of m.x, their p̃, and its tangents as rows
+	// of m.v.
+	type pairCols struct {
+		sv, tan []int
+		pt      *mat.Dense
+	}
+	pc := make([]pairCols, len(m.PairModels))
+	needDK := false
+	for p, pm := range m.PairModels {
+		pc[p].sv = make([]int, len(pm.SVC.SV))
+		for s, j := range pm.SVC.SV {
+			pc[p].sv[s] = pm.rows[j]
+		}
+		if pm.proj == nil || len(pm.SVC.SV) == 0 {
+			continue
+		}
+		pc[p].pt = gatherRows(pm.ptrain, pm.SVC.SV)
+		if !pm.linear {
+			needDK = true
+			for _, i := range pm.rows {
+				for q := range nk {
+					pc[p].tan = append(pc[p].tan, i*nk+q)
+				}
+			}
+		}
+	}
+	k := m.baseKernel()
+	dec := mat.NewDense(t, len(m.PairModels), nil)
+	for lo := 0; lo < t; lo += testBlock {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hi := min(lo+testBlock, t)
+		zb := Z.Slice(lo, hi, 0, d).(*mat.Dense)
+		G, err := kernel.Gram(ctx, k, zb, m.x)
+		if err != nil {
+			return nil, err
+		}
+		var DK *mat.Dense
+		if needDK {
+			DK = kernelDerivatives(k, m.x, m.v, zb)
+		}
 		for p, pm := range m.PairModels {
-			dp, err := pm.DecisionValues(ctx, Z)
-			if err != nil {
+			gb := gatherCols(G, pc[p].sv)
+			var dkT mat.Matrix
+			if pc[p].tan != nil {
+				dkT = gatherRows(DK, pc[p].tan).T()
+			}
+			if len(pc[p].sv) > 0 {
+				pm.correct(gb, zb, dkT, pc[p].pt)
+			}
+			var dp mat.Dense
+			if err := pm.SVC.DecisionValuesSVTo(ctx, &dp, gb); err != nil {
 				return nil, err
 			}
-			dec.SetCol(p, mat.Col(nil, 0, dp))
+			dec.Slice(lo, hi, p, p+1).(*mat.Dense).Copy(&dp)
 		}
-		return dec, nil
+	}
+	return dec, nil
+}
+
+// gatherCols returns the columns cols of A as a new matrix (r×0 storage for none).
+func gatherCols(A *mat.Dense, cols []int) *mat.Dense {
+	r, _ := A.Dims()
+	out := mat.NewDense(r, max(len(cols), 1), nil)
+	for i := range r {
+		src, dst := A.RawRowView(i), out.RawRowView(i)
+		for c, j := range cols {
+			dst[c] = src[j]
+		}
+	}
+	return out.Slice(0, r, 0, len(cols)).(*mat.Dense)
+}
+
+// gatherRows returns the rows rows of A as a new matrix.
+func gatherRows(A *mat.Dense, rows []int) *mat.Dense {
+	_, c := A.Dims()
+	out := mat.NewDense(len(rows), c, nil)
+	for r, i := range rows {
+		out.SetRow(r, A.RawRowView(i))
+	}
+	return out
+}
+
+// DecisionValues returns the t×P one-vs-one decision values of the rows of Z (t×d), as
+// [SVC.DecisionValues] on [InvariantSVM.Gram], or, with PairModels, column p the
+// decision value of pair model p (positive for the pair's first class; the base kernel
+// and tangent derivatives of Z against the training points are computed once for all
+// pairs). It panics on a column mismatch and returns ctx.Err() if cancelled.
+func (m *InvariantSVM) DecisionValues(ctx context.Context, Z *mat.Dense) (*mat.Dense, error) {
+	if m.PairModels != nil {
+		return m.pairDecisionValues(ctx, Z)
 	}
 	G, err := m.Gram(ctx, Z)
 	if err != nil {
