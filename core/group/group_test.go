@@ -681,3 +681,44 @@ func TestCheckGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPermutations checks that CheckPermutations refuses exactly the (L, k) on
+// which Permutations panics for want of enumerating more than 9! elements, and that
+// past 9! a sample of k < L! is allowed whatever k is (the bound is L!, not 10!).
+func TestCheckPermutations(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct {
+		L, k int
+		want string // "" means valid
+	}{
+		{1, 0, ""}, {5, 0, ""}, {5, 120, ""}, {5, 7, ""}, {9, 0, ""},
+		{10, 0, "S_10 has 10! = 3.629e+06 elements, more than 362880 to enumerate"},
+		{10, 3628800, "10! = 3.629e+06"},
+		{12, -1, "12! = 4.79e+08"},
+		{10, 50, ""}, {30, 50, ""},
+	} {
+		err := CheckPermutations(c.L, c.k)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("L %d, k %d: %v, want nil", c.L, c.k, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("L %d, k %d: %v, want an error containing %q", c.L, c.k, err, c.want)
+		}
+		panicked := func() (p bool) {
+			defer func() { p = recover() != nil }()
+			Permutations(c.L, 2, rng, c.k)
+			return false
+		}()
+		if panicked != (err != nil) {
+			t.Errorf("L %d, k %d: Permutations panicked %v, CheckPermutations error %v", c.L, c.k, panicked, err)
+		}
+	}
+	// 11! = 39916800 > k = 10!: a sample is asked for, not the full group (the bound
+	// used to stop at 10!, which refused it). Not built here: 3.6 million draws.
+	if err := CheckPermutations(11, 3628800); err != nil {
+		t.Errorf("L 11, k 10!: %v, want nil (a sample)", err)
+	}
+	if err := CheckPermutations(200, 0); err == nil || !strings.Contains(err.Error(), "+Inf") {
+		t.Errorf("L 200: %v, want 200! = +Inf elements", err)
+	}
+}

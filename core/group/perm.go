@@ -31,19 +31,16 @@ type BlockPerm struct {
 // the others in the order drawn; rng is used only in that case.
 //
 // Permutations panics if L < 1 or A < 1, if the full group has more than 362,880
-// elements (L > 9: pass k to sample instead), or if a sample is asked for with a nil rng.
+// elements (L > 9: pass k to sample instead; see [CheckPermutations]), or if a sample is
+// asked for with a nil rng.
 func Permutations(L, A int, rng *rand.Rand, k int) *BlockPerm {
 	if L < 1 || A < 1 {
 		panic(fmt.Sprintf("group: Permutations(L=%d, A=%d): need L >= 1 and A >= 1", L, A))
 	}
-	fact := 1
-	for i := 2; i <= L && fact <= maxFullPerm; i++ {
-		fact *= i
+	if err := CheckPermutations(L, k); err != nil {
+		panic("group: Permutations: " + err.Error() + ": pass k > 0 (below L!) to sample")
 	}
-	if k <= 0 || k >= fact {
-		if fact > maxFullPerm {
-			panic(fmt.Sprintf("group: Permutations: S_%d has more than %d elements: pass k > 0 to sample", L, maxFullPerm))
-		}
+	if wantsFull(L, k) {
 		return &BlockPerm{l: L, a: A, perms: allPerms(L), full: true}
 	}
 	if rng == nil {
@@ -63,6 +60,34 @@ func Permutations(L, A int, rng *rand.Rand, k int) *BlockPerm {
 		}
 	}
 	return &BlockPerm{l: L, a: A, perms: perms}
+}
+
+// CheckPermutations reports whether [Permutations](L, A, rng, k) can build its set: it
+// returns nil, or, when k asks for the full group (k <= 0 or k >= L!) and L! is above
+// 362,880 (L > 9), the one-line error
+//
+//	S_L has L! = N elements, more than 362880 to enumerate
+//
+// Permutations panics on exactly this input (besides L < 1, A < 1 and a sample without
+// rng), so a caller holding user input (a spec) calls CheckPermutations first and
+// reports the error instead.
+func CheckPermutations(L, k int) error {
+	if n := factorial(L); wantsFull(L, k) && n > maxFullPerm {
+		return fmt.Errorf("S_%d has %d! = %.4g elements, more than %d to enumerate", L, L, n, maxFullPerm)
+	}
+	return nil
+}
+
+// wantsFull reports whether k asks [Permutations] for the full group S_L.
+func wantsFull(L, k int) bool { return k <= 0 || float64(k) >= factorial(L) }
+
+// factorial returns L! in float64 (exact up to 18!, rounded above, +Inf past 170!).
+func factorial(L int) float64 {
+	f := 1.0
+	for i := 2; i <= min(L, 171); i++ { // 171! overflows to +Inf
+		f *= float64(i)
+	}
+	return f
 }
 
 func permKey(p []int) string {
