@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"gitui/core/data"
@@ -205,9 +204,6 @@ func firstN(n int) []int {
 	return idx
 }
 
-// maxFullPerm is the largest full symmetric group group.Permutations enumerates (9!).
-const maxFullPerm = 362880
-
 // squareForRotation returns an *InputError unless h == w. Rotations turn an image about
 // its centre, and only a square pixel grid is mapped onto itself by them (a quarter turn
 // of a 4×6 image is 6×4), so rotation invariance on non-square images is refused rather
@@ -241,10 +237,8 @@ func BuildGroup(g GroupSpec, shape []int, seed uint64) (group.Action, error) {
 		if len(shape) != 2 {
 			return nil, inputErr(fmt.Errorf("group permutation acts on sequences (shape L x A), the data have shape %v: use data xperm or another group", shape))
 		}
-		// The full S_L is enumerated (group.Permutations panics past 9! elements): a
-		// longer sequence needs a sample.
-		if n := math.Gamma(float64(shape[0]) + 1); n > maxFullPerm && (g.Size <= 0 || float64(g.Size) >= n) {
-			return nil, inputErr(fmt.Errorf("group permutation of %d blocks has %d! = %.4g elements, too many to enumerate: set group.size to sample some, e.g. 1000", shape[0], shape[0], n))
+		if err := group.CheckPermutations(shape[0], g.Size); err != nil {
+			return nil, inputErr(fmt.Errorf("group permutation of %d blocks: %w: set group.size to sample some, e.g. 1000", shape[0], err))
 		}
 		return group.Permutations(shape[0], shape[1], rng, g.Size), nil
 	case "cyclic-shift", "local-shift", "rotation", "rotation+shift":
