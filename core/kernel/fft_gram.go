@@ -497,7 +497,7 @@ func (e *corrEngine) pool(k0 Base, pool poolKind, vals []float64, inv, xx, zz fl
 				mx = v
 			}
 		}
-		return k0.FromDot(mx*inv, xx, zz)
+		return fromExtremes(k0, pool, mx, 0, inv, xx, zz)
 	case poolMaxMin:
 		mx, mn := vals[0], vals[0]
 		for _, v := range vals[1:] {
@@ -508,7 +508,7 @@ func (e *corrEngine) pool(k0 Base, pool poolKind, vals []float64, inv, xx, zz fl
 				mn = v
 			}
 		}
-		return max(k0.FromDot(mx*inv, xx, zz), k0.FromDot(mn*inv, xx, zz))
+		return fromExtremes(k0, pool, mx, mn, inv, xx, zz)
 	case poolAll:
 		best := math.Inf(-1)
 		for _, v := range vals {
@@ -659,7 +659,7 @@ func poolPacked(res []complex128, k0 Base, pool poolKind, inv, xx, zz float64) f
 			mr = max(mr, real(v))
 			mi = max(mi, imag(v))
 		}
-		return k0.FromDot(max(mr, mi)*inv, xx, zz)
+		return fromExtremes(k0, pool, max(mr, mi), 0, inv, xx, zz)
 	}
 	mx, mn := real(res[0]), real(res[0])
 	for _, v := range res {
@@ -677,6 +677,13 @@ func poolPacked(res []complex128, k0 Base, pool poolKind, inv, xx, zz float64) f
 			mn = im
 		}
 	}
+	return fromExtremes(k0, pool, mx, mn, inv, xx, zz)
+}
+
+// fromExtremes is the best fit from the extreme correlations of a copy (unnormalised,
+// times inv = inner products): k0 at the largest, mx, and for poolMaxMin the larger of
+// k0 at mx and at the smallest, mn (mn is unused for poolMax).
+func fromExtremes(k0 Base, pool poolKind, mx, mn, inv, xx, zz float64) float64 {
 	kv := k0.FromDot(mx*inv, xx, zz)
 	if pool == poolMaxMin {
 		kv = max(kv, k0.FromDot(mn*inv, xx, zz))

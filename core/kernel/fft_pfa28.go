@@ -53,11 +53,7 @@ func (e *corrEngine) corr28(k0 Base, pool poolKind, xs, zs []complex128, inv, xx
 			e.s28 = make([]complex128, pfa28Scratch)
 		}
 		mx, mn := pfa28MaxMin(xs, zs, e.s28, pool == poolMaxMin)
-		kv := k0.FromDot(mx*inv, xx, zz)
-		if pool == poolMaxMin {
-			kv = max(kv, k0.FromDot(mn*inv, xx, zz))
-		}
-		return kv
+		return fromExtremes(k0, pool, mx, mn, inv, xx, zz)
 	}
 	const L = 15 // half spectrum width
 	const hp = 14
