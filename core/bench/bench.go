@@ -8,13 +8,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
 
 	"gitui/core/data"
 	"gitui/core/feature"
 	"gitui/core/group"
-	"gitui/core/linalg"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -91,15 +89,13 @@ func Features(ctx context.Context, dataDir string, n, m, g, bins int) (Result, e
 		Seconds:    wall,
 		Throughput: float64(n) / wall,
 		Unit:       "images/s",
-		Params: map[string]any{
+		Params: withMachine(map[string]any{
 			"n": n, "m": m, "g": g, "bins": bins, "d": 784,
-			"blas":         linalg.BLAS(),
-			"gomaxprocs":   runtime.GOMAXPROCS(0),
 			"templates_s":  tm.Templates.Seconds(),
 			"projection_s": proj,
 			"pooling_s":    tm.Pooling.Seconds(),
 			"gflops":       2 * float64(n) * 784 * float64(m) * float64(g) / proj / 1e9,
-		},
+		}),
 	}, nil
 }
 
@@ -116,11 +112,8 @@ func mnistGroup(g int) group.Action {
 // n×(rows·cols) matrix in [0, 1]; flag names the option that sets n, for the error when
 // the file holds fewer.
 func loadImages(path string, n int, flag string) (*mat.Dense, error) {
-	f, err := os.Open(path)
+	f, err := openMNIST(path, "images")
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("MNIST images not found at %s: pass --data DIR (or set GITUI_DATA) to a directory holding mnist/, or run `gitui data fetch mnist` (%w)", path, err)
-		}
 		return nil, err
 	}
 	defer f.Close()
@@ -140,6 +133,16 @@ func loadImages(path string, n int, flag string) (*mat.Dense, error) {
 		x.RawMatrix().Data[i] = float64(v) / 255
 	}
 	return x, nil
+}
+
+// openMNIST opens the MNIST file path (what: "images" or "labels"); a missing file is
+// an error saying how to point at the data or fetch it.
+func openMNIST(path, what string) (*os.File, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("MNIST %s not found at %s: pass --data DIR (or set GITUI_DATA) to a directory holding mnist/, or run `gitui data fetch mnist` (%w)", what, path, err)
+	}
+	return f, err
 }
 
 // unitRows scales every non-zero row of x to unit norm.

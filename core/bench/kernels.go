@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"runtime"
 	"time"
@@ -66,31 +65,7 @@ func TIGram(ctx context.Context, dataDir string, n int) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("bench ti-gram: %w", err)
 	}
-	start := time.Now()
-	A, err := kernel.NewSpectra(ctx, 28, 28, kernel.Shift2D, x, nil)
-	if err != nil {
-		return Result{}, err
-	}
-	spec := time.Since(start).Seconds()
-	K, err := kernel.CyclicSymGram(ctx, kernel.Linear{}, kernel.BestFit, A)
-	if err != nil {
-		return Result{}, err
-	}
-	wall := time.Since(start).Seconds()
-	if err := checkTI("ti-gram", K, x, x); err != nil {
-		return Result{}, err
-	}
-	pairs := float64(n) * float64(n+1) / 2
-	return Result{
-		Name:       "ti-gram",
-		Seconds:    wall,
-		Throughput: pairs / wall,
-		Unit:       "pairs/s",
-		Params: map[string]any{
-			"n": n, "pairs": int(pairs), "shifts": 784, "us_per_pair": wall / pairs * 1e6,
-			"spectra_s": spec, "fft": kernel.Cyclic28Impl(), "blas": linalg.BLAS(), "gomaxprocs": runtime.GOMAXPROCS(0),
-		},
-	}, nil
+	return timeTI(ctx, "ti-gram", nil, x, map[string]any{"n": n})
 }
 
 // TestGram times the TI best-fit test Gram (see [TIGram]) of the first `test` images of
@@ -121,35 +96,59 @@ func TestGram(ctx context.Context, dataDir string, test, n int) (Result, error) 
 	if err != nil {
 		return Result{}, fmt.Errorf("bench test-gram: %w", asInput(err))
 	}
+	return timeTI(ctx, "test-gram", t, x, map[string]any{"test": test, "n": n})
+}
+
+// timeTI times the TI best-fit Gram of the rows of t against those of x (t nil: of x
+// with itself, the upper triangle through kernel.CyclicSymGram), spectra included, and
+// checks entries against the definition ([checkTI]). The Result is named name and its
+// Params are params plus pairs, shifts, us_per_pair, spectra_s, fft, blas and
+// gomaxprocs.
+func timeTI(ctx context.Context, name string, t, x *mat.Dense, params map[string]any) (Result, error) {
+	n, _ := x.Dims()
+	pairs := float64(n) * float64(n+1) / 2
+	rows := x
+	if t != nil {
+		rows = t
+		r, _ := t.Dims()
+		pairs = float64(r) * float64(n)
+	}
 	start := time.Now()
-	T, err := kernel.NewSpectra(ctx, 28, 28, kernel.Shift2D, t, nil)
-	if err != nil {
-		return Result{}, err
+	var T *kernel.Spectra
+	if t != nil {
+		var err error
+		if T, err = kernel.NewSpectra(ctx, 28, 28, kernel.Shift2D, t, nil); err != nil {
+			return Result{}, err
+		}
 	}
 	A, err := kernel.NewSpectra(ctx, 28, 28, kernel.Shift2D, x, nil)
 	if err != nil {
 		return Result{}, err
 	}
 	spec := time.Since(start).Seconds()
-	K, err := kernel.CyclicGram(ctx, kernel.Linear{}, kernel.BestFit, T, A)
+	var K mat.Matrix
+	if t == nil {
+		K, err = kernel.CyclicSymGram(ctx, kernel.Linear{}, kernel.BestFit, A)
+	} else {
+		K, err = kernel.CyclicGram(ctx, kernel.Linear{}, kernel.BestFit, T, A)
+	}
 	if err != nil {
 		return Result{}, err
 	}
 	wall := time.Since(start).Seconds()
-	if err := checkTI("test-gram", K, t, x); err != nil {
+	if err := checkTI(name, K, rows, x); err != nil {
 		return Result{}, err
 	}
-	pairs := float64(test) * float64(n)
-	return Result{
-		Name:       "test-gram",
-		Seconds:    wall,
-		Throughput: pairs / wall,
-		Unit:       "pairs/s",
-		Params: map[string]any{
-			"test": test, "n": n, "pairs": int(pairs), "shifts": 784, "us_per_pair": wall / pairs * 1e6,
-			"spectra_s": spec, "fft": kernel.Cyclic28Impl(), "blas": linalg.BLAS(), "gomaxprocs": runtime.GOMAXPROCS(0),
-		},
-	}, nil
+	params["pairs"], params["shifts"], params["us_per_pair"] = int(pairs), 784, wall/pairs*1e6
+	params["spectra_s"], params["fft"] = spec, kernel.Cyclic28Impl()
+	return Result{Name: name, Seconds: wall, Throughput: pairs / wall, Unit: "pairs/s", Params: withMachine(params)}, nil
+}
+
+// withMachine adds the BLAS in use (blas) and GOMAXPROCS (gomaxprocs) to params and
+// returns it.
+func withMachine(params map[string]any) map[string]any {
+	params["blas"], params["gomaxprocs"] = linalg.BLAS(), runtime.GOMAXPROCS(0)
+	return params
 }
 
 // SMO times the training of a 10-class one-vs-one C-SVC (learn.TrainSVC, LIBSVM's SMO,
@@ -231,10 +230,10 @@ func SMO(ctx context.Context, dataDir string, n int, gramFile string) (Result, e
 		Seconds:    wall,
 		Throughput: float64(iters) / wall,
 		Unit:       "SMO-iter/s",
-		Params: map[string]any{
+		Params: withMachine(map[string]any{
 			"n": n, "classes": m.Classes(), "C": C, "iterations": iters, "n_sv": len(m.SV),
-			"gram": src, "prepare_s": prep, "blas": linalg.BLAS(), "gomaxprocs": runtime.GOMAXPROCS(0),
-		},
+			"gram": src, "prepare_s": prep,
+		}),
 	}, nil
 }
 
@@ -282,11 +281,8 @@ func asInput(err error) error {
 
 // loadLabels reads an IDX labels file.
 func loadLabels(path string) ([]uint8, error) {
-	f, err := os.Open(path)
+	f, err := openMNIST(path, "labels")
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("MNIST labels not found at %s: pass --data DIR (or set GITUI_DATA) to a directory holding mnist/, or run `gitui data fetch mnist` (%w)", path, err)
-		}
 		return nil, err
 	}
 	defer f.Close()
