@@ -53,19 +53,10 @@ type CSVOptions struct {
 // for a non-number, a NaN or infinite value, a ragged row or a missing label; a
 // missing file, an empty file or a bad option give a one-line error.
 func LoadCSV(path string, opts CSVOptions) (*Dataset, error) {
-	f, err := openData(path, "CSV")
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r, err := maybeGunzip(f)
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", path, err)
-	}
 	if opts.Name == "" {
 		opts.Name = baseName(path)
 	}
-	return readCSV(r, path, opts)
+	return openRead(path, "CSV", func(r io.Reader) (*Dataset, error) { return readCSV(r, path, opts) })
 }
 
 // ReadCSV reads CSV data from r as LoadCSV does; file names the source in errors.

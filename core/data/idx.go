@@ -243,6 +243,24 @@ func openData(path, what string) (*os.File, error) {
 	return f, nil
 }
 
+// openRead opens the file at path (what names its format in the error for a missing
+// file), decompresses it if it is gzipped and returns read's result on the content. A
+// gzip error is wrapped with "load path"; read's error is returned as it is.
+func openRead[T any](path, what string, read func(io.Reader) (T, error)) (T, error) {
+	f, err := openData(path, what)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer f.Close()
+	r, err := maybeGunzip(f)
+	if err != nil {
+		var zero T
+		return zero, fmt.Errorf("load %s: %w", path, err)
+	}
+	return read(r)
+}
+
 // LoadIDX reads an MNIST-style pair of IDX files (each gzipped or raw) into a Dataset
 // with pixels scaled to [0,1], Shape [rows, cols] and classes "0".."9". The Dataset's
 // Name is the images file's base name. Errors name the file and the fix: a missing

@@ -23,16 +23,7 @@ import (
 // label is field 1) for a bad number, index 0 or below, a repeated index, a NaN or
 // infinite value; an empty file and a matrix past the size limit are errors too.
 func LoadLIBSVM(path string) (*Dataset, error) {
-	f, err := openData(path, "LIBSVM")
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r, err := maybeGunzip(f)
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", path, err)
-	}
-	return ReadLIBSVM(r, path, 0)
+	return openRead(path, "LIBSVM", func(r io.Reader) (*Dataset, error) { return ReadLIBSVM(r, path, 0) })
 }
 
 // ReadLIBSVM reads LIBSVM text from r as LoadLIBSVM does; file names the source in

@@ -420,20 +420,13 @@ func newArrayDataset(name string, x, y *ndarray) (*Dataset, error) {
 
 // readNPYFile opens and decodes one .npy file (gzipped or raw).
 func readNPYFile(path, what string) (*ndarray, error) {
-	f, err := openData(path, what)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r, err := maybeGunzip(f)
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", path, err)
-	}
-	a, err := readNPY(r)
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", path, err)
-	}
-	return a, nil
+	return openRead(path, what, func(r io.Reader) (*ndarray, error) {
+		a, err := readNPY(r)
+		if err != nil {
+			return nil, fmt.Errorf("load %s: %w", path, err)
+		}
+		return a, nil
+	})
 }
 
 // LoadNPY reads samples and labels from two NumPy .npy files. xPath holds a 2-D array

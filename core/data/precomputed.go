@@ -13,16 +13,7 @@ import (
 // LoadPrecomputedKernel reads a training file in LIBSVM's precomputed-kernel format
 // (gzipped or raw); see [ReadPrecomputedKernel].
 func LoadPrecomputedKernel(path string) (*Dataset, error) {
-	f, err := openData(path, "precomputed-kernel")
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r, err := maybeGunzip(f)
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", path, err)
-	}
-	return ReadPrecomputedKernel(r, path)
+	return openRead(path, "precomputed-kernel", func(r io.Reader) (*Dataset, error) { return ReadPrecomputedKernel(r, path) })
 }
 
 // ReadPrecomputedKernel reads the training file of `svm-train -t 4` (LIBSVM's
