@@ -25,15 +25,16 @@ const (
 )
 
 // InputError marks an error caused by the benchmark's input (sizes, missing or bad data
-// files) rather than by running it; the command line maps it to exit status 2. Error
-// returns the wrapped error's message.
+// files) rather than by running it; the command line maps it to exit status 2.
 type InputError struct{ Err error }
 
+// Error returns the wrapped error's message, unchanged.
 func (e InputError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the wrapped error.
 func (e InputError) Unwrap() error { return e.Err }
 
+// inputErrorf returns an [InputError] wrapping fmt.Errorf(format, a...).
 func inputErrorf(format string, a ...any) error { return InputError{fmt.Errorf(format, a...)} }
 
 // tiCheckTol bounds |FFT - definition| relative to max(1, |definition|) in the self-checks:
