@@ -101,7 +101,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	for _, name := range names {
 		if _, ok := benchDefaultN[name]; !ok {
-			return usagef("unknown benchmark %q: available: features, ti-gram, test-gram, smo", name)
+			return usagef("unknown benchmark %q: available: %s", name, strings.Join(benchDefault, ", "))
 		}
 	}
 	switch {
