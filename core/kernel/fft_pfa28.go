@@ -44,8 +44,8 @@ func Cyclic28Impl() string {
 }
 
 // corr28 returns the kernel value pooled over the 784 cyclic correlations of two 28×28
-// images given their half spectra xs, zs (28 rows × 15). t, q, t2 are scratch of at
-// least 28·15 values. For the best fit through the largest (and smallest) correlation it
+// images given their half spectra xs, zs (28 rows × 15), using e's scratch buffers.
+// For the best fit through the largest (and smallest) correlation it
 // runs the AVX2+FMA version of the same transforms when the CPU has them ([useAVX28]).
 func (e *corrEngine) corr28(k0 Base, pool poolKind, xs, zs []complex128, inv, xx, zz float64) float64 {
 	if useAVX28 && (pool == poolMax || pool == poolMaxMin) {
