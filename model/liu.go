@@ -293,11 +293,10 @@ func (k *liuKernel) cross(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, err
 // run (draws, enumerated from the protocol before it runs): the union's training Gram and
 // the test × union matrix; FitPredict slices the rows and columns of its draw.
 type gramMethod struct {
-	spec   Method
-	k      *liuKernel
-	draws  [][]int
-	cache  *gramCache // shared by the methods of a run (nil: none)
-	cosine bool       // kernel_norm cosine
+	spec  Method
+	k     *liuKernel
+	draws [][]int
+	cache *gramCache // shared by the methods of a run (nil: none)
 }
 
 func (g *gramMethod) Name() string { return g.spec.Name }
@@ -318,14 +317,14 @@ func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk 
 	key := kernelKey(g.spec, test)
 	var err error
 	if e, ok := g.cache.get(key); ok {
-		if g.cosine && e.tself == nil {
+		if g.spec.cosine() && e.tself == nil {
 			if e.tself, err = g.k.selfValues(ctx, test.X); err != nil {
 				return nil, gramErr(g.spec.Name, err)
 			}
 			g.cache.put(key, e)
 		}
 		clk.Since("gram", t0)
-		return &gramFitter{spec: g.spec, psd: g.k.psd, cosine: g.cosine, ktr: e.ktr, kte: e.kte, tself: e.tself, pos: pos, y: pool.Y, k: len(pool.Classes)}, nil
+		return &gramFitter{spec: g.spec, psd: g.k.psd, ktr: e.ktr, kte: e.kte, tself: e.tself, pos: pos, y: pool.Y, k: len(pool.Classes)}, nil
 	}
 	xu := pool.Subset(union).X
 	self := g.k.self()
@@ -347,14 +346,14 @@ func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk 
 		return nil, err
 	}
 	var tself []float64
-	if g.cosine {
+	if g.spec.cosine() {
 		if tself, err = g.k.selfValues(ctx, test.X); err != nil {
 			return nil, gramErr(g.spec.Name, err)
 		}
 	}
 	clk.Since("gram", t0)
 	g.cache.put(key, gramEntry{ktr: ktr, kte: kte, tself: tself})
-	return &gramFitter{spec: g.spec, psd: g.k.psd, cosine: g.cosine, ktr: ktr, kte: kte, tself: tself, pos: pos, y: pool.Y, k: len(pool.Classes)}, nil
+	return &gramFitter{spec: g.spec, psd: g.k.psd, ktr: ktr, kte: kte, tself: tself, pos: pos, y: pool.Y, k: len(pool.Classes)}, nil
 }
 
 // selfValues returns K(x_i, x_i) for the rows of X, the same kernel (and path) as cross:
@@ -410,15 +409,14 @@ func unionOf(draws [][]int) []int {
 }
 
 type gramFitter struct {
-	spec   Method
-	psd    kernel.PSDMode
-	cosine bool      // K(x,z)/sqrt(K(x,x)·K(z,z)) instead of K / mean training diagonal
-	tself  []float64 // K(x,x) of the test samples (cosine)
-	ktr    *mat.SymDense
-	kte    *mat.Dense
-	pos    map[int]int
-	y      []int
-	k      int
+	spec  Method
+	psd   kernel.PSDMode
+	tself []float64 // K(x,x) of the test samples (kernel_norm cosine)
+	ktr   *mat.SymDense
+	kte   *mat.Dense
+	pos   map[int]int
+	y     []int
+	k     int
 }
 
 func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
@@ -450,7 +448,7 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 	rs := make([]float64, n)
 	for a, q := range p {
 		d := mean
-		if g.cosine {
+		if g.spec.cosine() {
 			d = g.ktr.At(q, q)
 		}
 		if !(d > 0) {
@@ -469,7 +467,7 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 	for i := 0; i < nt; i++ {
 		src, dst := g.kte.RawRowView(i), kte.RawRowView(i)
 		ri := 1 / math.Sqrt(mean)
-		if g.cosine {
+		if g.spec.cosine() {
 			if !(g.tself[i] > 0) {
 				return nil, inputErr(fmt.Errorf("K(x, x) = %g for test sample %d: kernel_norm cosine needs K(x, x) > 0: drop kernel_norm", g.tself[i], i))
 			}
@@ -565,3 +563,7 @@ func send(ctx context.Context, ch chan<- eval.Event, e eval.Event) {
 	case <-ctx.Done():
 	}
 }
+
+// cosine reports whether m divides its kernel by sqrt(K(x,x)·K(z,z)) (kernel_norm cosine)
+// instead of by the mean of the training diagonal.
+func (m Method) cosine() bool { return m.KernelNorm == "cosine" }

@@ -79,7 +79,7 @@ func (b *builder) method(m Method, g group.Action) (eval.Method, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &gramMethod{spec: m, k: k, draws: d, cache: &b.grams, cosine: m.KernelNorm == "cosine"}, nil
+		return &gramMethod{spec: m, k: k, draws: d, cache: &b.grams}, nil
 	case m.Kernel != "":
 		var base kernel.Base
 		switch m.Kernel {
