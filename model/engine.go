@@ -52,6 +52,11 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 	if spec.Nested && spec.Protocol == ProtocolCurve && len(spec.Sizes) > 0 {
 		p.Nest = slices.Max(spec.Sizes)
 	}
+	if d := opts.Dir; d != nil {
+		p.Done = d.Done()
+		p.OnCell = d.Append
+		d.setTest(test.Y, test.Classes, p.TransformedTest)
+	}
 	switch spec.Protocol {
 	case ProtocolCurve:
 		p.XLabel = "training set size"
@@ -61,8 +66,10 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 			if err != nil {
 				return nil, err
 			}
+			largest := slices.Max(spec.Sizes)
 			for _, n := range spec.Sizes {
-				st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: float64(n), Size: n, Method: em})
+				// The largest size keeps its predictions: predictions.csv, confusion tables.
+				st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: float64(n), Size: n, Method: em, Keep: n == largest && opts.Dir != nil})
 			}
 		}
 		p.Stages = append(p.Stages, st)
