@@ -50,8 +50,10 @@ type Spec struct {
 // "file" (Path, and TestPath or a held-out fraction), "embedded" (the built-in digits),
 // "mnist-translated" and "mnist-rotated" (Liu et al. Sec. IV-A, generated from MNIST with
 // the spec's seed), "digits16" (MNIST reduced to 16×16). Classes keeps only the listed
-// labels (relabelled 0..k-1 in that order); Holdout > 0 replaces the test set by that many
+// labels (relabelled 0..k-1 in that order; matched by value when the labels are numbers,
+// else by position in label order); Holdout > 0 replaces the test set by that many
 // samples held out of the training pool (a validation split: choose gamma and C on it).
+// A test file's labels are matched by value to the training file's.
 type DataSpec struct {
 	Name      string `json:"name" yaml:"name"`
 	Path      string `json:"path,omitempty" yaml:"path,omitempty"`
