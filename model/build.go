@@ -161,7 +161,12 @@ func LoadData(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset
 	if d.Pool > 0 && d.Pool < pool.Len() && d.Name != "circle" {
 		pool = pool.Subset(firstN(d.Pool))
 	}
-	if d.TestSize > 0 && d.TestSize < test.Len() && d.Name != "xperm" && d.Name != "circle" && d.Name != "file" && d.Holdout == 0 {
+	if d.Name == "file" && d.TestPath != "" && d.Holdout == 0 && d.TestSize > test.Len() {
+		return nil, nil, inputErr(fmt.Errorf("data.test_size %d is larger than the %d samples of test file %s: use at most %d, or 0 for all of them", d.TestSize, test.Len(), d.TestPath, test.Len()))
+	}
+	// data.test_size draws a seeded stratified subset of a separate test set (a test file
+	// included); generated sets and splits of one file were drawn at that size above.
+	if d.TestSize > 0 && d.TestSize < test.Len() && d.Name != "xperm" && d.Name != "circle" && (d.Name != "file" || d.TestPath != "") && d.Holdout == 0 {
 		idx, err := data.Draw(rng, test.Y, d.TestSize, data.DrawOptions{Mode: data.Stratified, Classes: len(test.Classes), What: "data.test_size"})
 		if err != nil {
 			return nil, nil, inputErr(err)

@@ -168,3 +168,66 @@ func TestLoadDataClassesByValue(t *testing.T) {
 	_, _, err = LoadData(DataSpec{Name: "file", Path: named, Classes: []int{0, 3}}, "", 1)
 	wantInputError(t, "named label out of range", err, "label 3 is not one of the 3 classes", strings.Join(file.Classes, ", "))
 }
+
+// TestLoadDataTestSizeWithTestPath: data.test_size with a test file keeps a seeded,
+// stratified subset of that file: the same for the same seed, another for another seed,
+// every row a row of the file, class counts proportional (within one), and a size larger
+// than the file is refused.
+func TestLoadDataTestSizeWithTestPath(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(7, 5))
+	tr, te := filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv")
+	writeClusterCSV(t, tr, []string{"a", "b", "c"}, 10, rng)
+	writeTestCSV(t, te, []string{"a", "b", "c"}, 20, rng) // 60 rows, 20 per class
+	norm := false
+	spec := DataSpec{Name: "file", Path: tr, TestPath: te, TestSize: 15, Normalize: &norm}
+	_, full, err := LoadData(DataSpec{Name: "file", Path: tr, TestPath: te, Normalize: &norm}, "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rowsOf := func(seed uint64) []string {
+		t.Helper()
+		_, test, err := LoadData(spec, "", seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if test.Len() != 15 {
+			t.Fatalf("seed %d: %d test samples, want data.test_size 15", seed, test.Len())
+		}
+		counts := data.ClassCounts(test.Y, len(test.Classes))
+		for c, n := range counts {
+			if n != 5 {
+				t.Errorf("seed %d: class %s has %d test samples, want 5 (stratified 15 of 20/20/20)", seed, test.Classes[c], n)
+			}
+		}
+		var rows []string
+		for i := range test.Len() {
+			r := fmt.Sprint(test.X.RawRowView(i), test.Classes[test.Y[i]])
+			found := false
+			for j := range full.Len() {
+				if fmt.Sprint(full.X.RawRowView(j), full.Classes[full.Y[j]]) == r {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatalf("seed %d: test row %s is not a row of the file", seed, r)
+			}
+			rows = append(rows, r)
+		}
+		slices.Sort(rows)
+		if len(slices.Compact(slices.Clone(rows))) != len(rows) {
+			t.Fatalf("seed %d: a test row is drawn twice", seed)
+		}
+		return rows
+	}
+	a, b, c := rowsOf(1), rowsOf(1), rowsOf(2)
+	if !slices.Equal(a, b) {
+		t.Error("the same seed draws different test subsets")
+	}
+	if slices.Equal(a, c) {
+		t.Error("seeds 1 and 2 draw the same test subset")
+	}
+	spec.TestSize = 61
+	_, _, err = LoadData(spec, "", 1)
+	wantInputError(t, "test_size above the file", err, "data.test_size 61", "60 samples of test file", te, "at most 60")
+}

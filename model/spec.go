@@ -53,7 +53,8 @@ type Spec struct {
 // labels (relabelled 0..k-1 in that order; matched by value when the labels are numbers,
 // else by position in label order); Holdout > 0 replaces the test set by that many
 // samples held out of the training pool (a validation split: choose gamma and C on it).
-// A test file's labels are matched by value to the training file's.
+// A test file's labels are matched by value to the training file's; TestSize with
+// TestPath keeps a seeded stratified subset of the test file.
 type DataSpec struct {
 	Name      string `json:"name" yaml:"name"`
 	Path      string `json:"path,omitempty" yaml:"path,omitempty"`
