@@ -44,6 +44,10 @@ type Spec struct {
 	PD          *PDSpec     `json:"pd,omitempty" yaml:"pd,omitempty"`                   // for ProtocolPD
 	Sweep       *SweepSpec  `json:"sweep,omitempty" yaml:"sweep,omitempty"`             // for ProtocolSweep
 	Seed        uint64      `json:"seed" yaml:"seed"`
+	// TestTransform, when set, also scores every method on a transformed copy of the test
+	// set: each test sample acted on by one seeded random element of this group (same
+	// kinds and fields as Group; see testtransform.go). Series "NAME (transformed test)".
+	TestTransform *GroupSpec `json:"test_transform,omitempty" yaml:"test_transform,omitempty"`
 }
 
 // DataSpec names the data set. Name is one of "xperm", "circle", "mnist", "fashion-mnist",
@@ -351,5 +355,5 @@ var optionalKeys = []string{
 	"template_kind", "eps", "thresholds", "from", "to", "count", "pairs", "antithetic",
 	"pd", "sweep", "classes", "holdout", "c", "degree", "invariance", "fit", "translation",
 	"rotations", "polar", "shifts", "locality", "tangents", "inv_gamma", "smooth", "k2", "d3",
-	"scale", "scale2", "psd", "nested", "kernel_norm",
+	"scale", "scale2", "psd", "nested", "kernel_norm", "test_transform", "kind",
 }
