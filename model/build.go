@@ -137,13 +137,13 @@ func LoadData(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset
 		}
 		pool, test = pool.KeepClasses(names), test.KeepClasses(names)
 		if test.Len() == 0 {
-			return nil, nil, inputErr(fmt.Errorf("data.classes %v: no test sample of %s carries one of these labels: list labels that occur in the test set", d.Classes, testSource(d, test)))
+			return nil, nil, inputErr(fmt.Errorf("data.classes %v: no sample of the %s carries one of these labels: list labels that occur in the test set", d.Classes, testSource(d, test)))
 		}
 	}
 	// One label map, the training pool's: the test set's labels are matched to it by value,
 	// whatever order or subset of the classes its own file holds.
 	if test, err = test.AlignClasses(pool.Classes); err != nil {
-		return nil, nil, inputErr(fmt.Errorf("test set %s: %w (training set %s): train on data holding these labels, or keep only the training classes with data.classes", testSource(d, test), err, trainSource(d, pool)))
+		return nil, nil, inputErr(fmt.Errorf("%s: %w of %s: train on data holding these labels, or keep only the training classes with data.classes", testSource(d, test), err, trainSource(d, pool)))
 	}
 	if d.Holdout > 0 {
 		// A validation split: the test set becomes a stratified draw of the pool, and the
@@ -220,15 +220,16 @@ func classNames(ds *data.Dataset, classes []int) ([]string, error) {
 	return names, nil
 }
 
-// testSource names where the test set came from, for messages: the test file, or the set.
+// testSource names where the test set came from, for messages: "test file PATH", or
+// "test set NAME".
 func testSource(d DataSpec, test *data.Dataset) string {
 	if d.Name == "file" && d.TestPath != "" {
-		return d.TestPath
+		return "test file " + d.TestPath
 	}
-	return test.Name
+	return "test set " + test.Name
 }
 
-// trainSource names where the training pool came from, for messages.
+// trainSource names where the training pool came from, for messages: "PATH" or "NAME".
 func trainSource(d DataSpec, pool *data.Dataset) string {
 	if d.Name == "file" {
 		return d.Path

@@ -34,7 +34,11 @@ type UnknownLabelError struct {
 func (e *UnknownLabelError) Error() string {
 	parts := make([]string, len(e.Labels))
 	for i, l := range e.Labels {
-		parts[i] = fmt.Sprintf("%q (%d samples)", l, e.Counts[i])
+		unit := "samples"
+		if e.Counts[i] == 1 {
+			unit = "sample"
+		}
+		parts[i] = fmt.Sprintf("%q (%d %s)", l, e.Counts[i], unit)
 	}
 	noun := "label"
 	if len(parts) > 1 {

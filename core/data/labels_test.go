@@ -109,7 +109,7 @@ func TestAlignClassesUnknown(t *testing.T) {
 	if !slices.Equal(ue.Labels, []string{"9", "2"}) || !slices.Equal(ue.Counts, []int{2, 1}) {
 		t.Errorf("unknown labels %v counts %v, want [9 2] [2 1]", ue.Labels, ue.Counts)
 	}
-	for _, w := range []string{`"9" (2 samples)`, `"2" (1 samples)`, `["3" "5" "7"]`} {
+	for _, w := range []string{`"9" (2 samples)`, `"2" (1 sample)`, `["3" "5" "7"]`} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error %q lacks %q", err, w)
 		}
