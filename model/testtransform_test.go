@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -204,23 +205,24 @@ func agreement(a, b, y []int) (same, accA, accB float64) {
 // predictions (a method that is not invariant must be caught by the check).
 func checkInvariance(t *testing.T, spec *Spec, inv []int, plain int, minChange float64, dataDir string) {
 	t.Helper()
-	spec.Defaults() // method names for the messages
+	spec.Defaults()
+	label := func(mi int) string { return fmt.Sprintf("methods.%d %s", mi, spec.Methods[mi].Name) }
 	for _, mi := range inv {
 		a, b, y := predictBoth(t, spec, mi, dataDir)
 		same, accA, accB := agreement(a, b, y)
-		t.Logf("%s: accuracy %.3f plain, %.3f transformed, %.3f of predictions equal", spec.Methods[mi].Name, accA, accB, same)
+		t.Logf("%s: accuracy %.3f plain, %.3f transformed, %.3f of predictions equal", label(mi), accA, accB, same)
 		if !slices.Equal(a, b) {
-			t.Errorf("%s: predictions differ on %d of %d transformed test samples, want identical (an invariant method)", spec.Methods[mi].Name, int(math.Round((1-same)*float64(len(a)))), len(a))
+			t.Errorf("%s: predictions differ on %d of %d transformed test samples, want identical (an invariant method)", label(mi), int(math.Round((1-same)*float64(len(a)))), len(a))
 		}
 		if accA < 0.5 {
-			t.Errorf("%s: accuracy %.3f: the invariant method should also learn something", spec.Methods[mi].Name, accA)
+			t.Errorf("%s: accuracy %.3f: the invariant method should also learn something", label(mi), accA)
 		}
 	}
 	a, b, y := predictBoth(t, spec, plain, dataDir)
 	same, accA, accB := agreement(a, b, y)
-	t.Logf("%s: accuracy %.3f plain, %.3f transformed, %.3f of predictions equal", spec.Methods[plain].Name, accA, accB, same)
+	t.Logf("%s: accuracy %.3f plain, %.3f transformed, %.3f of predictions equal", label(plain), accA, accB, same)
 	if 1-same < minChange {
-		t.Errorf("%s: only %.3f of predictions change on the transformed test set, want >= %.2f (a plain method is not invariant)", spec.Methods[plain].Name, 1-same, minChange)
+		t.Errorf("%s: only %.3f of predictions change on the transformed test set, want >= %.2f (a plain method is not invariant)", label(plain), 1-same, minChange)
 	}
 }
 
@@ -233,7 +235,7 @@ func TestInvariantPredictionsTI(t *testing.T) {
 		TestTransform: &GroupSpec{Kind: "cyclic-shift"},
 		Methods: []Method{
 			{Kernel: "poly", Gamma: 1.0 / 784, Degree: 8, C: 1000, Learner: "svm", Invariance: "TI"},
-			{Kernel: "poly", Gamma: 1.0 / 784, Degree: 8, C: 1000, Learner: "svm", Invariance: "TI", KernelNorm: "cosine", PSD: "clip"},
+			{Name: "TI-SVM cosine clip", Kernel: "poly", Gamma: 1.0 / 784, Degree: 8, C: 1000, Learner: "svm", Invariance: "TI", KernelNorm: "cosine", PSD: "clip"},
 			{Kernel: "poly", Gamma: 1.0 / 784, Degree: 8, C: 1000, Learner: "svm"},
 		}}
 	checkInvariance(t, spec, []int{0, 1}, 2, 0.5, "")
