@@ -22,9 +22,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"syscall"
+
+	"gitui/model"
 )
 
 // Exit codes (DESIGN.md, "Command line").
@@ -70,6 +73,9 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	ctx, sig, stop := notify(stderr)
 	defer stop()
+	if limit, ok := model.SoftMemoryLimit(); ok {
+		debug.SetMemoryLimit(limit) // collect hard near the limit rather than die of it
+	}
 	var err error
 	cmd := ""
 	if len(args) > 0 {
