@@ -119,7 +119,14 @@ func (e *estimator) run() Estimate {
 	}
 	var stages []stage
 	pool := float64(e.ds.Pool)
-	capN := func(n int) float64 { return math.Min(float64(n), pool) }
+	// A training size above the pool is refused (with its own message) before any
+	// method prepares: it costs nothing here.
+	capN := func(n int) float64 {
+		if float64(n) > pool {
+			return 0
+		}
+		return float64(n)
+	}
 	switch s.Protocol {
 	case ProtocolCurve:
 		mx := 0
@@ -425,8 +432,14 @@ func groupCost(g GroupSpec, shape []int) (order, bytes float64, item EstimateIte
 		for i := 2; i <= min(L, 171); i++ {
 			full *= float64(i)
 		}
+		if g.Size <= 0 || float64(g.Size) >= full {
+			if full > maxEnumerated {
+				return 0, 0, item // BuildGroup refuses to enumerate it, with its own message
+			}
+			g.Size = 0
+		}
 		order = full
-		if g.Size > 0 && float64(g.Size) < full {
+		if g.Size > 0 {
 			order = float64(g.Size)
 		}
 		// Each permutation: L ints, a slice header, and its key in the sampler's set.
@@ -450,6 +463,9 @@ func groupCost(g GroupSpec, shape []int) (order, bytes float64, item EstimateIte
 	}
 	return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f rotations of %.0f pixels", count, d), Bytes: bytes, Fix: "use fewer group.angles"}
 }
+
+// maxEnumerated is the largest full symmetric group group.Permutations enumerates (9!).
+const maxEnumerated = 362880
 
 // ErrTooMuchMemory is wrapped by the error of CheckMemory.
 var ErrTooMuchMemory = errors.New("not enough memory")

@@ -91,9 +91,17 @@ func checkRefusal(t *testing.T, c boundsCase, r boundsResult, out string) {
 			t.Errorf("stderr holds %q: %q", bad, r.stderr)
 		}
 	}
+	// One error line, last; before it at most the run's log of what it loaded (a refusal
+	// that needs the data, such as a size above the pool, comes after loading it).
 	lines := strings.Split(strings.TrimRight(r.stderr, "\n"), "\n")
-	if len(lines) != 1 || !strings.HasPrefix(lines[0], "gitui: ") || !strings.Contains(lines[0], c.want) {
+	last := lines[len(lines)-1]
+	if !strings.HasPrefix(last, "gitui: ") || !strings.Contains(last, c.want) {
 		t.Errorf("stderr %q: want one gitui: line containing %q", r.stderr, c.want)
+	}
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(l, "data ") && !strings.HasPrefix(l, "group ") {
+			t.Errorf("stderr line %q before the refusal: want only the one gitui: line", l)
+		}
 	}
 	if out == "" {
 		return
@@ -217,7 +225,7 @@ func TestBoundsSpecExtremes(t *testing.T) {
 	cases := []boundsCase{
 		{name: "methods.2.bins = MaxBins", args: set("xperm-curve", "methods.2.bins=1000"), want: "of memory"},
 		{name: "methods.2.templates = MaxTemplates", args: set("xperm-curve", "methods.2.templates=100000"), want: "of memory"},
-		{name: "sizes = [MaxSize]", args: set("xperm-curve", "sizes=[10000000]"), want: "of memory"},
+		{name: "sizes = [MaxSize]", args: set("xperm-curve", "sizes=[10000000]"), want: "larger than the pool"},
 		{name: "sizes = the whole pool", args: set("xperm-curve", "sizes=[30768]"), want: "of memory"},
 		{name: "grid.templates = [MaxTemplates]", args: set("xperm-bins-templates", "grid.templates=[100000]"), want: "of memory"},
 		{name: "grid.bins = [MaxBins]", args: set("xperm-bins-templates", "grid.bins=[1000]", "grid.templates=[1000]"), want: "of memory"},
