@@ -234,3 +234,19 @@ func TestBoundsSpecExtremes(t *testing.T) {
 	}
 	runBoundsTable(t, cases)
 }
+
+// TestFetchBadName checks that `gitui data fetch` of a path or an unknown name is bad
+// usage: exit 2, one line naming the known sets, and nothing created in the data
+// directory.
+func TestFetchBadName(t *testing.T) {
+	for _, name := range []string{"../../etc", "cifar", "/etc/passwd"} {
+		dir := t.TempDir()
+		code, _, stderr := gitui(t, "data", "fetch", name, "--data", dir)
+		if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "mnist, fashion-mnist") {
+			t.Errorf("fetch %q: exit %d, stderr %q; want 2 and one line listing the data sets", name, code, stderr)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Errorf("fetch %q created %v", name, ents)
+		}
+	}
+}

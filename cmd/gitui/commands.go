@@ -65,12 +65,19 @@ func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		return tw.Flush()
 	case len(pos) == 2 && pos[0] == "fetch":
+		if _, err := fetch.Lookup(pos[1]); err != nil {
+			return usageError{err} // a name, not a path: nothing is fetched
+		}
+		drawn := false
 		got, err := fetch.Fetch(ctx, pos[1], dir, fetch.Options{Progress: func(done, total int64) {
 			if total > 0 {
 				fmt.Fprintf(stderr, "\r%s: %d/%d kB", pos[1], done/1024, total/1024)
+				drawn = true
 			}
 		}})
-		fmt.Fprintln(stderr)
+		if drawn {
+			fmt.Fprintln(stderr)
+		}
 		if err != nil {
 			return err
 		}
