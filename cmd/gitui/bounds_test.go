@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"gitui/model"
 )
 
 // boundsASEnv, in a child's environment, caps its address space (RLIMIT_AS, bytes), so
@@ -248,5 +250,60 @@ func TestFetchBadName(t *testing.T) {
 		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 			t.Errorf("fetch %q created %v", name, ents)
 		}
+	}
+}
+
+// TestSummaryEscapesControls checks that names from a spec reach the terminal inert:
+// a series, table, column, cell, log line and error holding ESC sequences, CR, BEL or a
+// C1 code are printed with every control character escaped (\x1b ...), no raw control
+// byte in the output, and the text around them kept.
+func TestSummaryEscapesControls(t *testing.T) {
+	evil := "raw\x1b[2J\x1b]0;pwned\x07\r\u009b RLS"
+	r := &model.Result{
+		Series:  []model.Series{{Name: evil, XLabel: "training set size", YLabel: "accuracy", Points: []model.Point{{X: 10, Mean: 0.5, Runs: 1}}}},
+		Tables:  []model.Table{{Name: "t" + evil, Columns: []string{"kernel\x1b[31m", "n"}, Rows: [][]any{{evil, 3.0}}}},
+		Partial: true, Error: "stopped\x1b[0m",
+	}
+	var out bytes.Buffer
+	printSummary(&out, r)
+	var errb bytes.Buffer
+	p := newProgress(&errb)
+	p.log("preparing " + evil)
+	exitCode(fmt.Errorf("%s: bad\nsecond", evil), &errb)
+	for what, s := range map[string]string{"summary": out.String(), "stderr": errb.String()} {
+		for _, r := range s {
+			if r != '\n' && r != ' ' && (r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0)) {
+				t.Errorf("%s holds control character %U: %q", what, r, s)
+				break
+			}
+		}
+		if !strings.Contains(s, `raw\x1b[2J\x1b]0;pwned\x07\x0d\x9b RLS`) {
+			t.Errorf("%s lacks the escaped name: %q", what, s)
+		}
+	}
+	if strings.Count(errb.String(), "\n") != 2 {
+		t.Errorf("stderr %q: want the log line and one error line", errb.String())
+	}
+}
+
+// TestOneClassTrainingSet checks that a training file of one class is bad input (exit
+// 2, one line naming the file, the class and the fix, nothing written), not an internal
+// error.
+func TestOneClassTrainingSet(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&b, "%d,%d,cat\n", i%7, i%5)
+	}
+	csv := filepath.Join(dir, "one.csv")
+	os.WriteFile(csv, []byte(b.String()), 0o644)
+	spec := writeSpec(t, dir, "one", `{"name": "one", "protocol": "sample-complexity",
+  "data": {"name": "file", "path": "`+csv+`"}, "methods": [{"features": "raw"}], "sizes": [20]}`)
+	out := filepath.Join(dir, "out")
+	code, _, stderr := gitui(t, "run", spec, "--out", out)
+	c := boundsCase{want: `only class "cat"`}
+	checkRefusal(t, c, boundsResult{code: code, stderr: stderr}, out)
+	if !strings.Contains(stderr, csv) || !strings.Contains(stderr, "at least two classes") {
+		t.Errorf("stderr %q: want the file and the fix", stderr)
 	}
 }

@@ -169,15 +169,8 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 }
 
-// oneLine joins a multi-line error (errors.Join) with "; " so stderr gets one line.
+// oneLine joins a multi-line error (errors.Join) with "; " so stderr gets one line, and
+// escapes every other control character (see printable).
 func oneLine(s string) string {
-	out := []rune{}
-	for _, r := range s {
-		if r == '\n' {
-			out = append(out, ';', ' ')
-			continue
-		}
-		out = append(out, r)
-	}
-	return string(out)
+	return printable(strings.ReplaceAll(s, "\n", "; "))
 }
