@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -305,5 +308,81 @@ func TestOneClassTrainingSet(t *testing.T) {
 	checkRefusal(t, c, boundsResult{code: code, stderr: stderr}, out)
 	if !strings.Contains(stderr, csv) || !strings.Contains(stderr, "at least two classes") {
 		t.Errorf("stderr %q: want the file and the fix", stderr)
+	}
+}
+
+// TestBoundsHostileFiles runs issue 13's hostile data files through `gitui run` in child
+// processes (as TestBoundsAbsurdParameters): an IDX .gz of zeros claiming 1.07e9 pixels,
+// a CSV.gz of one line of 2e7 fields, a LIBSVM .gz of 1000 lines with index 1e6, a gzip
+// stream past GITUI_MAX_DECOMPRESSED_BYTES, Go number syntax in a CSV. Each must be
+// refused with exit 2, one line naming the file's problem and the fix, nothing written,
+// and a small peak RSS.
+func TestBoundsHostileFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("child processes")
+	}
+	dir := t.TempDir()
+	gzFile := func(name string, write func(w io.Writer)) string {
+		p := filepath.Join(dir, name)
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zw := gzip.NewWriter(f)
+		write(zw)
+		zw.Close()
+		f.Close()
+		return p
+	}
+	be := func(v ...uint32) []byte {
+		b := make([]byte, 4*len(v))
+		for i, x := range v {
+			binary.BigEndian.PutUint32(b[4*i:], x)
+		}
+		return b
+	}
+	os.MkdirAll(filepath.Join(dir, "bomb", "mnist"), 0o755)
+	for _, split := range []string{"train", "t10k"} {
+		gzFile(filepath.Join("bomb", "mnist", split+"-images-idx3-ubyte.gz"), func(w io.Writer) {
+			w.Write(be(0x803, 1369000, 28, 28))
+			w.Write(make([]byte, 1<<20))
+		})
+		gzFile(filepath.Join("bomb", "mnist", split+"-labels-idx1-ubyte.gz"), func(w io.Writer) { w.Write(be(0x801, 1369000)) })
+	}
+	csvBomb := gzFile("line.csv.gz", func(w io.Writer) {
+		row := bytes.Repeat([]byte("0,"), 1<<20)
+		for range 20 {
+			w.Write(row)
+		}
+		w.Write([]byte("cat\n"))
+	})
+	svmBomb := gzFile("wide.svm.gz", func(w io.Writer) {
+		for i := range 1000 {
+			fmt.Fprintf(w, "%d 1000000:1\n", i%2)
+		}
+	})
+	bigCSV := gzFile("big.csv.gz", func(w io.Writer) {
+		for i := range 200000 {
+			fmt.Fprintf(w, "0.25,0.5,%d\n", i%2)
+		}
+	})
+	hexCSV := filepath.Join(dir, "hex.csv")
+	os.WriteFile(hexCSV, []byte("0.5,1,a\n0x1p-2,1_000,b\n"), 0o644)
+	spec := func(name, path string) string {
+		return writeSpec(t, dir, name, `{"name": "`+name+`", "protocol": "sample-complexity",
+  "data": {"name": "file", "path": "`+path+`"}, "methods": [{"features": "raw"}], "sizes": [10]}`)
+	}
+	cases := []boundsCase{
+		{name: "IDX .gz claiming 1.07e9 pixels", args: []string{"run", "mnist-cdf", "--quick", "--data", filepath.Join(dir, "bomb")}, want: "GITUI_MAX_VALUES"},
+		{name: "CSV.gz one line of 2e7 fields", args: []string{"run", spec("line", csvBomb)}, want: "longer than 2 MiB"},
+		{name: "LIBSVM .gz 1000 lines, index 1e6", args: []string{"run", spec("wide", svmBomb)}, want: "dense matrix above"},
+		{name: "gzip past GITUI_MAX_DECOMPRESSED_BYTES", args: []string{"run", spec("big", bigCSV)}, env: []string{"GITUI_MAX_DECOMPRESSED_BYTES=1048576"}, want: "GITUI_MAX_DECOMPRESSED_BYTES"},
+		{name: "CSV with 0x1p-2 and 1_000", args: []string{"run", spec("hex", hexCSV)}, want: "not a decimal number"},
+	}
+	runBoundsTable(t, cases)
+	// data list shows the bomb's header as an error, not as 1369000 images.
+	code, out, _ := gitui(t, "data", "list", "--data", filepath.Join(dir, "bomb"))
+	if code != 0 || strings.Contains(out, "1369000 ×") || !strings.Contains(out, "corrupt or truncated") {
+		t.Errorf("data list: exit %d, %q: want the claim flagged", code, out)
 	}
 }
