@@ -651,3 +651,15 @@ func checkRunMemory(spec *Spec, pool, test *data.Dataset) error {
 	}
 	return CheckMemory(est, limit, source)
 }
+
+// checkGroupMemory refuses (an *InputError) a group whose element tables alone exceed
+// MemoryLimit, before BuildGroup builds them: for callers that build the group without
+// running the spec (SampleGram, the heatmap's sample).
+func checkGroupMemory(g GroupSpec, shape []int) error {
+	_, bytes, item := groupCost(g, shape)
+	limit, source, err := MemoryLimit()
+	if err != nil {
+		return err
+	}
+	return CheckMemory(Estimate{Bytes: bytes, Items: []EstimateItem{item}}, limit, source)
+}

@@ -1,8 +1,12 @@
 package model
 
 import (
+	"context"
+	"encoding/binary"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -153,5 +157,42 @@ func TestMemoryLimitEnv(t *testing.T) {
 	t.Setenv(MemoryEnv, "")
 	if b, _, err := MemoryLimit(); err != nil || b <= 0 {
 		t.Errorf("MemoryLimit() without the override = %d, %v", b, err)
+	}
+}
+
+// TestSampleGramRefusesGroupTables checks the heatmap's path: SampleGram with a sample of
+// 12! - 1 permutations of 12 blocks (1.05e11 B of tables) is refused under 1 GiB before
+// the group is built (it would take hours and 100 GB), naming the permutations.
+func TestSampleGramRefusesGroupTables(t *testing.T) {
+	t.Setenv(MemoryEnv, "1GiB")
+	dir := t.TempDir()
+	const n = 40
+	x := make([]float64, n*12*2)
+	y := make([]float64, n)
+	for i := range n {
+		x[i*24+(i%12)*2+i%2] = 1
+		y[i] = float64(i % 2)
+	}
+	writeNPYFile(t, filepath.Join(dir, "seq_x.npy"), "(40, 12, 2)", x)
+	writeNPYFile(t, filepath.Join(dir, "seq_y.npy"), "(40,)", y)
+	s := &Spec{Protocol: ProtocolCurve, Data: DataSpec{Name: "file", Path: filepath.Join(dir, "seq_x.npy")},
+		Group:   GroupSpec{Kind: "permutation", Size: 479001599},
+		Methods: []Method{{Features: "cdf", Bins: 2, Templates: 2}}, Sizes: []int{10}}
+	_, _, err := SampleGram(context.Background(), s, "", 10)
+	wantInputError(t, "SampleGram", err, "permutations of 12 blocks", "group.size")
+}
+
+// writeNPYFile writes a little-endian float64 .npy file (format 1.0) of the given shape.
+func writeNPYFile(t *testing.T, path, shape string, v []float64) {
+	t.Helper()
+	h := "{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }"
+	h += strings.Repeat(" ", (64-(10+len(h)+1)%64)%64) + "\n"
+	b := append([]byte("\x93NUMPY\x01\x00"), byte(len(h)), byte(len(h)>>8))
+	b = append(b, h...)
+	for _, f := range v {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

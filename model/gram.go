@@ -41,6 +41,9 @@ func SampleGram(ctx context.Context, spec *Spec, dataDir string, n int) (base, i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return pool.Y[idx[a]] < pool.Y[idx[b]] })
 	sub := pool.Subset(idx)
+	if err := checkGroupMemory(s.Group, pool.Shape); err != nil {
+		return base, invariant, err
+	}
 	g, err := BuildGroup(s.Group, pool.Shape, s.Seed)
 	if err != nil {
 		return base, invariant, err
