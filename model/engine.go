@@ -29,10 +29,12 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkRunMemory(spec, pool, test); err != nil {
+	memLine, err := checkRunMemory(spec, pool, test)
+	if err != nil {
 		return nil, err
 	}
 	logf("data %s: pool %d, test %d, %d classes, shape %v (%.1f s)", spec.Data.Name, pool.Len(), test.Len(), len(pool.Classes), pool.Shape, time.Since(t0).Seconds())
+	logf("%s", memLine)
 	g, err := BuildGroup(spec.Group, pool.Shape, spec.Seed)
 	if err != nil {
 		return nil, err

@@ -639,7 +639,8 @@ func cgroupRoom() (int64, bool) {
 // checkRunMemory estimates the memory of spec on the loaded pool and test set and
 // refuses (an *InputError, before the group or anything large is built) a run that
 // does not fit MemoryLimit or whose largest kernel matrix exceeds kernel.MaxGramBytes.
-func checkRunMemory(spec *Spec, pool, test *data.Dataset) error {
+// On success it returns a log line with the estimate and the limit.
+func checkRunMemory(spec *Spec, pool, test *data.Dataset) (string, error) {
 	nt := test.Len()
 	if spec.TestTransform != nil {
 		nt *= 2
@@ -647,9 +648,12 @@ func checkRunMemory(spec *Spec, pool, test *data.Dataset) error {
 	est := EstimateBytes(spec, DataSize{Pool: pool.Len(), Test: nt, Shape: pool.Shape, Classes: len(pool.Classes)})
 	limit, source, err := MemoryLimit()
 	if err != nil {
-		return err
+		return "", err
 	}
-	return CheckMemory(est, limit, source)
+	if err := CheckMemory(est, limit, source); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("memory: about %s estimated, %s available (%s)", human(est.Bytes), human(float64(limit)), source), nil
 }
 
 // checkGroupMemory refuses (an *InputError) a group whose element tables alone exceed
