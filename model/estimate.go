@@ -378,7 +378,15 @@ func (e *estimator) liuTransient(m Method, u float64) []EstimateItem {
 	}
 	switch {
 	case m.Locality != nil:
-		return nil
+		l := m.Locality
+		if l.D1 > 2 || l.K2 > 0 {
+			return nil // evaluated directly, pair by pair: no map
+		}
+		// The explicit map (kernel.LocalityMap): H·W·(1 + (K1²+1)/2) values a sample, for
+		// the union and one block of crossBlock test samples.
+		dim := e.d * (1 + float64(l.K1*l.K1+1)/2)
+		rows := u + math.Min(float64(e.ds.Test), crossBlock)
+		return []EstimateItem{{What: fmt.Sprintf("%s locality feature map of %.0f samples x %.0f values", m.Name, rows, dim), Bytes: 8 * rows * dim, Fix: "use a smaller k1, fewer sizes or repeats, or data.test_size"}}
 	case strings.Contains(m.Invariance, "TI"):
 		rot := 1.0
 		if m.Invariance == "TI-RI" {
