@@ -293,7 +293,15 @@ func (e *estimator) method(m Method, st stage) (held, trans []EstimateItem, cell
 			fix = "use fewer templates, or data.pool / data.test_size"
 		}
 		held = append(held, EstimateItem{What: fmt.Sprintf("%s features of %.0f samples x %.0f values", name, rows, D), Bytes: 8 * rows * D, Fix: fix})
+		// The pool and the test set are transformed one after the other, each with its
+		// own template block and workspaces: the first pair is garbage, not yet
+		// collected, when the second is allocated (measured: a 13.6 GB projection ran
+		// out of 20 GB), so the projection counts twice.
 		trans = e.projection(float64(m.Templates), st.g, rows)
+		for i := range trans {
+			trans[i].Bytes *= 2
+			trans[i].What += ", for the pool and again for the test set"
+		}
 		trans = append(trans, EstimateItem{What: name + " templates", Bytes: 8 * float64(m.Templates) * e.d, Fix: "use fewer templates"})
 	case m.Kernel != "" && m.Kernel != "haar" && (m.Learner == "svm" || m.Invariance != "" || m.Locality != nil || m.Kernel == "poly") && m.Learner != "invariant-svm" && m.Learner != "vsv":
 		u := e.union()
@@ -572,7 +580,9 @@ func MemoryLimit() (int64, string, error) {
 }
 
 // SoftMemoryLimit returns the soft memory limit for the Go runtime (debug.SetMemoryLimit)
-// of a gitui process: $GITUI_MEMORY_LIMIT when set and valid, else 95% of MachineMemory;
+// of a gitui process: $GITUI_MEMORY_LIMIT when set and valid, else what the process may
+// still use (MemAvailable and the cgroup's room, plus what it already holds), at most
+// 95% of MachineMemory;
 // ok is false when $GOMEMLIMIT is set (the runtime already honours it) or nothing is
 // known. Near the limit the collector runs hard, so a run that the estimate let through
 // gives memory back before the kernel's OOM killer or the runtime's fatal
@@ -586,7 +596,33 @@ func SoftMemoryLimit() (int64, bool) {
 		return b, err == nil
 	}
 	m, ok := MachineMemory()
-	return m / 20 * 19, ok
+	if !ok {
+		return 0, false
+	}
+	limit := m / 20 * 19
+	if room, _, err := MemoryLimit(); err == nil && room < 1<<40 {
+		limit = min(limit, room+selfRSS())
+	}
+	return limit, true
+}
+
+// selfRSS returns the resident memory of this process (VmRSS, /proc/self/status), 0 if
+// unknown.
+func selfRSS() int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) >= 2 && fs[0] == "VmRSS:" {
+			v, _ := strconv.ParseInt(fs[1], 10, 64)
+			return v << 10
+		}
+	}
+	return 0
 }
 
 // MachineMemory returns the memory the whole process may use: the cgroup's memory.max,
