@@ -18,6 +18,9 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 	if err := spec.Validate(); err != nil {
 		return nil, inputErr(err)
 	}
+	for i := range spec.Methods { // series and messages carry the name derived now, after every --set
+		spec.Methods[i].Name = spec.Methods[i].DisplayName()
+	}
 	logf := func(format string, a ...any) {
 		select {
 		case ch <- eval.Log{Time: time.Now(), Line: fmt.Sprintf(format, a...)}:

@@ -36,9 +36,10 @@ const (
 )
 
 // Defaults fills zero values with their documented defaults: repeats 1, sampling
-// "stratified" ("balanced" for xperm), learner "rls", base "rbf" for the Haar kernel,
-// template kind "gaussian", thresholds "theory", group kind "none", and a method name
-// derived as the papers name their rows (MethodName).
+// "stratified" ("balanced" for xperm), group kind "none", and for each method the
+// defaults of its fields (Method.Defaults). It leaves method names empty: an empty name
+// is derived from the settings when a series is named (Method.DisplayName), so that a
+// later `--set methods.2.bins=7` renames the series too.
 func (s *Spec) Defaults() {
 	if s.Repeats == 0 {
 		s.Repeats = 1
@@ -53,34 +54,72 @@ func (s *Spec) Defaults() {
 		s.Group.Kind = "none"
 	}
 	for i := range s.Methods {
-		m := &s.Methods[i]
-		if m.Learner == "" {
-			m.Learner = "rls"
+		s.Methods[i].Defaults()
+	}
+}
+
+// Defaults fills the zero fields of m that have a documented default: learner "rls",
+// base "rbf" for the Haar kernel, fit "best" and translation "cyclic" with an invariance,
+// rotations -20..20 degrees (9) for RI without a polar grid, template kind "gaussian" and
+// thresholds "theory" for pooled features. Name is left as it is.
+func (m *Method) Defaults() {
+	if m.Learner == "" {
+		m.Learner = "rls"
+	}
+	if m.Kernel == "haar" && m.Base == "" {
+		m.Base = "rbf"
+	}
+	if m.Invariance != "" {
+		if m.Fit == "" {
+			m.Fit = "best"
 		}
-		if m.Kernel == "haar" && m.Base == "" {
-			m.Base = "rbf"
+		if strings.Contains(m.Invariance, "TI") && m.Translation == "" {
+			m.Translation = "cyclic"
 		}
-		if m.Invariance != "" {
-			if m.Fit == "" {
-				m.Fit = "best"
-			}
-			if strings.Contains(m.Invariance, "TI") && m.Translation == "" {
-				m.Translation = "cyclic"
-			}
-			if strings.Contains(m.Invariance, "RI") && m.Rotations == nil && m.Polar == nil {
-				m.Rotations = &AngleSpec{From: -20, To: 20, Count: 9}
-			}
+		if strings.Contains(m.Invariance, "RI") && m.Rotations == nil && m.Polar == nil {
+			m.Rotations = &AngleSpec{From: -20, To: 20, Count: 9}
 		}
-		if m.Features == "cdf" || m.Features == "moments" {
-			if m.TemplateOf == "" {
-				m.TemplateOf = "gaussian"
-			}
-			if m.Thresholds == "" && m.Features == "cdf" {
-				m.Thresholds = "theory"
-			}
+	}
+	if m.Features == "cdf" || m.Features == "moments" {
+		if m.TemplateOf == "" {
+			m.TemplateOf = "gaussian"
 		}
-		if m.Name == "" {
-			m.Name = MethodName(*m)
+		if m.Thresholds == "" && m.Features == "cdf" {
+			m.Thresholds = "theory"
+		}
+	}
+}
+
+// DisplayName returns the series name of m: Name when the user wrote one, else the name
+// derived from its settings (with their defaults) as the papers name their rows
+// (MethodName).
+func (m Method) DisplayName() string {
+	if m.Name != "" {
+		return m.Name
+	}
+	m.Defaults()
+	return MethodName(m)
+}
+
+// UniqueName returns the name to give method i of s so that no other method of s has
+// the same DisplayName: "" (keep the derived name) when it is already unique, else the
+// derived name followed by " (k)" with the smallest free k >= 2, e.g. "raw RLS (2)".
+func (s *Spec) UniqueName(i int) string {
+	taken := map[string]bool{}
+	for j, m := range s.Methods {
+		if j != i {
+			taken[m.DisplayName()] = true
+		}
+	}
+	mi := s.Methods[i]
+	mi.Name = ""
+	base := mi.DisplayName()
+	if !taken[base] {
+		return ""
+	}
+	for k := 2; ; k++ {
+		if n := fmt.Sprintf("%s (%d)", base, k); !taken[n] {
+			return n
 		}
 	}
 }
@@ -194,8 +233,15 @@ func (s *Spec) Validate() error {
 	if len(s.Methods) == 0 && s.Protocol != ProtocolApprox {
 		bad("methods is empty: add at least one method, e.g. {features: cdf, bins: 25, templates: 25}")
 	}
+	seen := map[string]int{}
 	for i, m := range s.Methods {
 		s.validateMethod(i, m, bad)
+		n := m.DisplayName()
+		if j, dup := seen[n]; dup {
+			bad("methods.%d and methods.%d are both named %q, and their results would be pooled into one series: give methods.%d a different name (name: ...)", j, i, n, i)
+		} else {
+			seen[n] = i
+		}
 	}
 	switch s.Protocol {
 	case ProtocolCurve:
@@ -261,7 +307,7 @@ func (s *Spec) Validate() error {
 }
 
 func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
-	at := fmt.Sprintf("methods.%d (%s)", i, m.Name)
+	at := fmt.Sprintf("methods.%d (%s)", i, m.DisplayName())
 	if (m.Features == "") == (m.Kernel == "") {
 		bad("%s: set exactly one of features (raw, bow, cdf, moments) or kernel (linear, rbf, haar)", at)
 	}

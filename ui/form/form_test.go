@@ -147,8 +147,8 @@ func TestEditorAndRename(t *testing.T) {
 	}
 	r := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 	send(tea.KeyMsg{Type: tea.KeyEnter}, tea.KeyMsg{Type: tea.KeyBackspace}, r("2"), r("5"), tea.KeyMsg{Type: tea.KeyEnter})
-	if s.Methods[0].Bins != 25 || s.Methods[0].Name != "CDF(25,5) RLS" {
-		t.Fatalf("bins %d name %q: the automatic name must follow", s.Methods[0].Bins, s.Methods[0].Name)
+	if s.Methods[0].Bins != 25 || s.Methods[0].DisplayName() != "CDF(25,5) RLS" {
+		t.Fatalf("bins %d name %q: the automatic name must follow", s.Methods[0].Bins, s.Methods[0].DisplayName())
 	}
 	send(tea.KeyMsg{Type: tea.KeyEnter}, r("q"))
 	if m.FieldError(bins.Key) == "" || !m.Editing() {

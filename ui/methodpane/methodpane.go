@@ -68,7 +68,10 @@ func Fields(s *model.Spec, i int) []form.Field {
 		if mt.Learner != "1nn" {
 			fs = append(fs, form.Field{Key: p + "lambda", Label: "lambda", Kind: form.LogFloat, Min: 1e-12, Max: 1e6, Zero: "auto: leave-one-out", Help: "Tikhonov regularization; ←/→ step by 10×, 0 picks it by leave-one-out"})
 		}
-		fs = append(fs, form.Field{Key: p + "name", Label: "series name", Kind: form.Text, Help: "name of the curve (automatic names follow the settings)"})
+		auto := mt
+		auto.Name = ""
+		fs = append(fs, form.Field{Key: p + "name", Label: "series name", Kind: form.Text, Zero: auto.DisplayName(),
+			Help: "name of the curve; empty: derived from the settings, and it follows them"})
 	}
 	fs = append(fs,
 		form.Field{Key: "protocol", Label: "protocol", Kind: form.Enum, Options: model.Protocols, Help: "sample-complexity: accuracy vs training size; grid: bins × templates; group-size: vs |G|; kernel-approx: Theorem 1"})
@@ -215,6 +218,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			}
 			m.spec.Methods = append(m.spec.Methods, c)
 			m.spec.Defaults()
+			// A copy would share its source's series and pool with it: "raw RLS (2)".
+			m.spec.Methods[n].Name = m.spec.UniqueName(n)
 			*m.cur = len(m.spec.Methods) - 1
 			return m, changed
 		case key.Matches(km, m.keys.Delete) && n > 1:
@@ -233,10 +238,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m *Model) View() string {
 	var tabs []string
 	for i, mt := range m.spec.Methods {
-		name := mt.Name
-		if name == "" {
-			name = model.MethodName(mt)
-		}
+		name := mt.DisplayName()
 		if i == *m.cur {
 			tabs = append(tabs, m.st.TabActive.Render(fmt.Sprintf("%d %s", i+1, name)))
 		} else {

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gitui/model"
+)
+
+// TestStrictSpecs checks the "specs are strict" rules of DESIGN.md on the command line:
+// a duplicate method name, a field set where it does not apply, a bad enumerated value
+// and a combination that cannot run each exit with status 2, end stderr with one
+// "gitui: " line naming the field and the fix, write no result.json, and are refused
+// before any data are loaded.
+func TestStrictSpecs(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want []string // every piece must be on the last stderr line
+	}{
+		{"duplicate derived name", []string{"run", "xperm-curve", "--quick", "--set", "methods.1.features=raw"},
+			[]string{"methods.0 and methods.1", `"raw RLS"`, "give methods.1 a different name"}},
+		{"duplicate written name", []string{"run", "xperm-curve", "--quick", "--set", "methods.3.name=raw RLS"},
+			[]string{"methods.0 and methods.3", "give methods.3 a different name"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := t.TempDir()
+			code, _, stderr := gitui(t, append(c.args, "--out", out, "--data", t.TempDir())...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want 2; stderr %q", code, stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			last := lines[len(lines)-1]
+			if len(lines) != 1 || !strings.HasPrefix(last, "gitui: ") {
+				t.Errorf("stderr %q, want one gitui: line", stderr)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(last, w) {
+					t.Errorf("stderr line %q lacks %q", last, w)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(out, "result.json")); err == nil {
+				t.Error("result.json written for bad input")
+			}
+		})
+	}
+}
+
+// TestDerivedNameFollowsSet checks that a name derived from the settings is derived after
+// every --set: bins 7 on the CDF(25,25) method of xperm-curve gives the series
+// "CDF(7,25) RLS", and no series keeps the stale name.
+func TestDerivedNameFollowsSet(t *testing.T) {
+	out := t.TempDir()
+	code, _, stderr := gitui(t, "run", "xperm-curve", "--quick", "--out", out, "--set", "methods.2.bins=7",
+		"--set", "sizes=[20]", "--set", "repeats=1", "--set", "data.test_size=200")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r, err := model.ReadResult(filepath.Join(out, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range r.Series {
+		names = append(names, s.Name)
+	}
+	got := strings.Join(names, "|")
+	if !strings.Contains(got, "|CDF(7,25) RLS|") || strings.Contains(got, "CDF(25,25)") {
+		t.Errorf("series %q, want CDF(7,25) RLS and no CDF(25,25)", got)
+	}
+}
