@@ -27,19 +27,14 @@ type chapelleMethod struct {
 // newChapelleMethod checks m against the sample shape.
 func newChapelleMethod(m Method, shape []int) (*chapelleMethod, error) {
 	c := &chapelleMethod{spec: m}
-	switch m.Kernel {
-	case "linear":
-		c.base = kernel.Linear{}
-	case "rbf":
-		c.base = kernel.RBF{Gamma: m.Gamma}
-	case "poly":
-		c.base = kernel.Poly{Gamma: m.Gamma, Degree: m.Degree}
-	default:
+	if !m.liuBase() {
 		return nil, inputErr(fmt.Errorf("%s: learner %s needs kernel linear, rbf or poly", m.Name, m.Learner))
 	}
-	if err := c.base.Validate(); err != nil {
-		return nil, inputErr(fmt.Errorf("%s: %w", m.Name, err))
+	base, err := baseKernel(m)
+	if err != nil {
+		return nil, err
 	}
+	c.base = base
 	image := len(shape) == 2 && shape[0] >= 3 && shape[1] >= 3
 	plane := len(shape) == 1 && shape[0] == 2
 	var sets []group.Action

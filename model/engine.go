@@ -51,7 +51,7 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 		return pdOutcome(ctx, spec, pool, ch)
 	}
 	p := &eval.Protocol{Pool: pool, Test: test, Repeats: spec.Repeats, Sampling: drawMode(spec.Sampling), Seed: spec.Seed}
-	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes}
+	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes, logf: logf}
 	if spec.Nested && spec.Protocol == ProtocolCurve && len(spec.Sizes) > 0 {
 		p.Nest = slices.Max(spec.Sizes)
 	}
@@ -160,7 +160,7 @@ func runWith(ctx context.Context, p *eval.Protocol, pool *data.Dataset, ch chan<
 func (b *builder) gridStages(grid *GridSpec, g group.Action) ([]eval.Stage, error) {
 	first := -1
 	for i, m := range b.spec.Methods {
-		if m.Features == "cdf" {
+		if m.cdf() {
 			first = i
 			break
 		}
@@ -186,13 +186,6 @@ func (b *builder) gridStages(grid *GridSpec, g group.Action) ([]eval.Stage, erro
 		stages = append(stages, st)
 	}
 	return stages, nil
-}
-
-func learnerName(l string) string {
-	if l == "1nn" {
-		return "1-NN"
-	}
-	return "RLS"
 }
 
 // merge appends the series, tables and stage times of b to a.

@@ -58,35 +58,24 @@ func (s *Spec) Defaults() {
 	}
 }
 
-// Defaults fills the zero fields of m that have a documented default: learner "rls",
-// base "rbf" for the Haar kernel, fit "best" and translation "cyclic" with an invariance,
-// rotations -20..20 degrees (9) for RI without a polar grid, template kind "gaussian" and
-// thresholds "theory" for pooled features. Name is left as it is.
+// Defaults fills the zero fields of m that have a documented default where they apply
+// (MethodFields: learner "rls", base "rbf" for the Haar kernel, fit "best" and translation
+// "cyclic" with an invariance, template kind "gaussian", thresholds "theory"), and
+// rotations -20..20 degrees (9) for RI without a polar grid. Name is left as it is.
 func (m *Method) Defaults() {
 	if m.Learner == "" {
 		m.Learner = "rls"
 	}
-	if m.Kernel == "haar" && m.Base == "" {
-		m.Base = "rbf"
-	}
-	if m.Invariance != "" {
-		if m.Fit == "" {
-			m.Fit = "best"
+	for _, f := range MethodFields {
+		if f.Default == "" || f.Kind != KindEnum {
+			continue
 		}
-		if strings.Contains(m.Invariance, "TI") && m.Translation == "" {
-			m.Translation = "cyclic"
-		}
-		if strings.Contains(m.Invariance, "RI") && m.Rotations == nil && m.Polar == nil {
-			m.Rotations = &AngleSpec{From: -20, To: 20, Count: 9}
+		if v := m.value(f.Key); v.String() == "" && (f.applies == nil || f.applies(*m)) {
+			v.SetString(f.Default)
 		}
 	}
-	if m.Features == "cdf" || m.Features == "moments" {
-		if m.TemplateOf == "" {
-			m.TemplateOf = "gaussian"
-		}
-		if m.Thresholds == "" && m.Features == "cdf" {
-			m.Thresholds = "theory"
-		}
+	if m.ri() && m.Rotations == nil && m.Polar == nil {
+		m.Rotations = &AngleSpec{From: -20, To: 20, Count: 9}
 	}
 }
 
@@ -122,68 +111,6 @@ func (s *Spec) UniqueName(i int) string {
 			return n
 		}
 	}
-}
-
-// MethodName names a method as the papers name their rows: "raw RLS", "bag-of-words RLS",
-// "CDF(n,m) RLS", "moments(m) RLS", "Haar RLS", "RBF RLS", "raw 1-NN", and for Liu et
-// al.'s kernels with the svm learner "SVM", "TI-SVM", "L-TI-RI-SVM", "RI-SVM
-// (average-fit)", "TI-SVM (zero-fill)"; "VSV" and "invariant SVM" for Chapelle and
-// Schoelkopf's learners.
-func MethodName(m Method) string {
-	switch m.Learner {
-	case "vsv":
-		return "VSV"
-	case "invariant-svm":
-		return "invariant SVM"
-	}
-	if m.Learner == "svm" || m.Invariance != "" || m.Locality != nil {
-		var head string
-		if m.Locality != nil {
-			head = "L-"
-		}
-		if m.Invariance != "" {
-			head += m.Invariance + "-"
-		}
-		l := map[string]string{"svm": "SVM", "rls": "RLS", "1nn": "1-NN"}[m.Learner]
-		name := head + l
-		if m.Fit == "average" {
-			name += " (average-fit)"
-		}
-		if strings.Contains(m.Invariance, "TI") && m.Translation == "zero-fill" {
-			name += " (zero-fill)"
-		}
-		if m.Polar != nil && strings.Contains(m.Invariance, "RI") {
-			name += " (polar)"
-		}
-		return name
-	}
-	var head string
-	switch {
-	case m.Kernel == "haar":
-		head = "Haar"
-		if m.Base == "linear" {
-			head = "Haar-linear"
-		}
-	case m.Kernel == "rbf":
-		head = "RBF"
-	case m.Kernel == "linear":
-		head = "linear"
-	case m.Kernel == "poly":
-		head = "poly"
-	case m.Features == "bow":
-		head = "bag-of-words"
-	case m.Features == "cdf":
-		head = fmt.Sprintf("CDF(%d,%d)", m.Bins, m.Templates)
-	case m.Features == "moments":
-		head = fmt.Sprintf("moments(%d)", m.Templates)
-	default:
-		head = m.Features
-	}
-	l := "RLS"
-	if m.Learner == "1nn" {
-		l = "1-NN"
-	}
-	return head + " " + l
 }
 
 // Validate checks the spec after Defaults and returns every problem found, one per line,
@@ -308,131 +235,18 @@ func (s *Spec) Validate() error {
 
 func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 	at := fmt.Sprintf("methods.%d (%s)", i, m.DisplayName())
-	if (m.Features == "") == (m.Kernel == "") {
-		bad("%s: set exactly one of features (raw, bow, cdf, moments) or kernel (linear, rbf, haar)", at)
+	validateMethodFields(i, m, at, bad)
+	if (m.Invariance != "" || m.Locality != nil) && familyOf(m) == familyLiu && s.Group.Kind != "none" {
+		bad("%s: invariance and locality set the transformations themselves: set group.kind to none", at)
 	}
-	if m.Features != "" && !in(m.Features, FeatureNames) {
-		bad("%s: features %q is unknown: use one of %s", at, m.Features, strings.Join(FeatureNames, ", "))
-	}
-	if m.Kernel != "" && !in(m.Kernel, KernelNames) {
-		bad("%s: kernel %q is unknown: use one of %s", at, m.Kernel, strings.Join(KernelNames, ", "))
-	}
-	if m.Kernel == "haar" && !in(m.Base, []string{"linear", "rbf"}) {
-		bad("%s: base %q is unknown: use linear or rbf", at, m.Base)
-	}
-	if !in(m.Learner, LearnerNames) {
-		bad("%s: learner %q is unknown: use one of %s", at, m.Learner, strings.Join(LearnerNames, ", "))
-	}
-	if m.Lambda < 0 || math.IsNaN(m.Lambda) || math.IsInf(m.Lambda, 0) {
-		bad("%s: lambda %g must be >= 0 and finite (0 picks it by leave-one-out)", at, m.Lambda)
-	}
-	if m.Gamma < 0 || math.IsNaN(m.Gamma) || math.IsInf(m.Gamma, 0) {
-		bad("%s: gamma %g must be >= 0 and finite (0 picks 1/(2 median squared distance))", at, m.Gamma)
-	}
-	if m.Eps < 0 || m.Eps > 100 || math.IsNaN(m.Eps) {
-		bad("%s: eps %g is out of range: use 0..100 (s = 1 + eps)", at, m.Eps)
-	}
-	if m.Features == "cdf" {
-		checkBins(m.Bins, at+": bins", bad)
-	}
-	if m.Features == "cdf" || m.Features == "moments" {
-		checkTemplates(m.Templates, at+": templates", bad)
-		if !in(m.TemplateOf, TemplateKinds) {
-			bad("%s: template_kind %q is unknown: use gaussian, sphere or data", at, m.TemplateOf)
-		}
-	}
-	if m.Features == "cdf" && !in(m.Thresholds, ThresholdKinds) {
-		bad("%s: thresholds %q is unknown: use theory or range", at, m.Thresholds)
-	}
-	s.validateKernelMethod(at, m, bad)
-}
-
-// validateKernelMethod checks the fields of Liu et al.'s kernels and of the SVM learners.
-func (s *Spec) validateKernelMethod(at string, m Method, bad func(string, ...any)) {
-	svm := m.Learner == "svm" || m.Learner == "invariant-svm" || m.Learner == "vsv"
-	if svm && m.Kernel == "" {
-		bad("%s: learner %s needs a kernel: set kernel to linear, rbf or poly", at, m.Learner)
-	}
-	if svm && m.Kernel == "haar" {
-		bad("%s: learner %s does not take the haar kernel: use linear, rbf or poly (with invariance for Liu's kernels)", at, m.Learner)
-	}
-	if svm && (!(m.C > 0) || math.IsInf(m.C, 0)) {
-		bad("%s: c %g must be > 0 and finite: set c, e.g. 1000 (on the Gram divided by its diagonal mean)", at, m.C)
-	}
-	if !svm && (m.C < 0 || math.IsNaN(m.C) || math.IsInf(m.C, 0)) {
-		bad("%s: c %g must be finite and > 0 (it is used by the svm learners only: drop it)", at, m.C)
-	}
-	if m.Kernel == "poly" {
-		if m.Degree < 1 || m.Degree > 64 {
-			bad("%s: degree %d is out of range: use 1..64 (the paper uses 8)", at, m.Degree)
-		}
-		if m.Gamma == 0 {
-			bad("%s: gamma is 0: set gamma > 0 for (1 + gamma <x,z>)^degree, e.g. 0.01 on [0,1] pixels", at)
-		}
-	} else if m.Degree != 0 {
-		bad("%s: degree %d is set but kernel is %q: use kernel poly or drop degree", at, m.Degree, m.Kernel)
-	}
-	if m.Invariance != "" || m.Locality != nil {
-		if !in(m.Invariance, append([]string{""}, Invariances...)) {
-			bad("%s: invariance %q is unknown: use one of %s", at, m.Invariance, strings.Join(Invariances, ", "))
-		}
-		if m.Features != "" || m.Kernel == "haar" || m.Kernel == "" {
-			bad("%s: invariance and locality need kernel linear, rbf or poly (not features)", at)
-		}
-		if !in(m.Learner, []string{"svm", "rls"}) {
-			bad("%s: invariance and locality work with learner svm or rls, not %s", at, m.Learner)
-		}
-		if s.Group.Kind != "none" {
-			bad("%s: invariance sets the transformations itself: set group.kind to none", at)
-		}
-	}
-	if m.Invariance != "" {
-		if !in(m.Fit, FitNames) {
-			bad("%s: fit %q is unknown: use best or average", at, m.Fit)
-		}
-		if strings.Contains(m.Invariance, "TI") && !in(m.Translation, Translations) {
-			bad("%s: translation %q is unknown: use cyclic or zero-fill", at, m.Translation)
-		}
-		if a := m.Rotations; a != nil {
-			if p := angleProblem(a, 360); p != "" {
-				bad("%s: rotations: %s: give finite from and to and a count in 1..360 of angles distinct modulo 360, e.g. {from: -20, to: 20, count: 9}", at, p)
-			}
-		}
-		if p := m.Polar; p != nil && (p.Annuli < 1 || p.Sectors < 2 || p.Annuli > 1000 || p.Sectors > 3600) {
-			bad("%s: polar needs annuli >= 1 and sectors >= 2, e.g. {annuli: 14, sectors: 36}", at)
-		}
-		if m.Polar != nil && m.Invariance == "TI-RI" {
-			bad("%s: polar RI cannot be combined with TI: use rotations for TI-RI", at)
-		}
-	}
-	if m.Shifts < 0 || m.Shifts > 64 {
-		bad("%s: shifts %d is out of range: use 0..64 pixels (0 means 3)", at, m.Shifts)
-	}
-	if l := m.Locality; l != nil {
-		if l.K1 < 1 || l.K1%2 == 0 || l.D1 < 1 || l.D2 < 1 {
-			bad("%s: locality needs an odd k1 >= 1 and degrees d1, d2 >= 1, e.g. {k1: 5, d1: 2, d2: 4}", at)
-		}
-		if l.K2 < 0 || (l.K2 > 0 && (l.K2%2 == 0 || l.D3 < 1)) {
-			bad("%s: locality layer 2 needs an odd k2 and d3 >= 1 (or k2 = 0 for one layer)", at)
-		}
-		if l.Scale < 0 || l.Scale2 < 0 || math.IsNaN(l.Scale) || math.IsNaN(l.Scale2) || math.IsInf(l.Scale, 0) || math.IsInf(l.Scale2, 0) {
-			bad("%s: locality scale and scale2 must be finite and >= 0 (0 means 1)", at)
-		}
-	}
-	if m.Learner == "invariant-svm" || m.Learner == "vsv" {
-		if len(m.Tangents) == 0 && m.Learner == "vsv" {
-			bad("%s: vsv needs tangents naming its transformations, e.g. [hshift, vshift]", at)
-		}
-		for _, t := range m.Tangents {
-			if !in(t, TangentNames) {
-				bad("%s: tangent %q is unknown: use one of %s", at, t, strings.Join(TangentNames, ", "))
-			}
-		}
-		if m.InvGamma < 0 || m.InvGamma >= 1 || math.IsNaN(m.InvGamma) {
-			bad("%s: inv_gamma %g is out of range: use 0 <= inv_gamma < 1", at, m.InvGamma)
-		}
-		if m.Smooth < 0 || math.IsNaN(m.Smooth) || math.IsInf(m.Smooth, 0) {
-			bad("%s: smooth %g must be finite and >= 0 (pixels)", at, m.Smooth)
+	if m.Kernel == "haar" {
+		switch {
+		case s.Group.Kind != "permutation" && s.Group.Kind != "cyclic-shift":
+			bad("%s: the Haar kernel averages over a whole group, and group.kind %s is not one (not closed under composition): use permutation or cyclic-shift, or CDF features for local invariance", at, s.Group.Kind)
+		case s.Group.Size > 0:
+			bad("%s: the Haar kernel averages over the whole group, and group.size %d keeps a sample of it: set group.size to 0, or use CDF features with a sampled group", at, s.Group.Size)
+		case s.Protocol == ProtocolGroupSize:
+			bad("%s: the group-size protocol samples the group, and the Haar kernel needs the whole group: use CDF features, or protocol sample-complexity", at)
 		}
 	}
 }

@@ -140,11 +140,11 @@ func LiuTable1(quick bool) *model.Spec {
 // costs a product of the explicit feature maps (2·33,712 flops per pair for 5×5 patches).
 func LiuTable2(quick bool) *model.Spec {
 	lti := liuNorm(liuMethod("TI", "best", liuLocality))
-	lti.Name, lti.Shifts = "L-TI-SVM", 1
+	lti.Shifts = 1
 	lri := liuNorm(liuMethod("RI", "best", liuLocality))
-	lri.Name, lri.Rotations = "L-RI-SVM", &model.AngleSpec{From: -20, To: 20, Count: 5}
+	lri.Rotations = &model.AngleSpec{From: -20, To: 20, Count: 5}
 	ltiri := liuNorm(liuMethod("TI-RI", "best", liuLocality3))
-	ltiri.Name, ltiri.Shifts, ltiri.Rotations = "L-TI-RI-SVM", 1, &model.AngleSpec{From: -10, To: 10, Count: 3}
+	ltiri.Shifts, ltiri.Rotations = 1, &model.AngleSpec{From: -10, To: 10, Count: 3}
 	named := func(m model.Method, name string) model.Method { m.Name = name; return m }
 	ti, ri, tiri := liuNorm(liuMethod("TI", "best", nil)), liuNorm(liuRI("best")), liuNorm(liuTIRI())
 	s := &model.Spec{
@@ -152,11 +152,11 @@ func LiuTable2(quick bool) *model.Spec {
 		Protocol: model.ProtocolCurve,
 		Data:     model.DataSpec{Name: "mnist", Normalize: &noNormalize},
 		Methods: []model.Method{
-			named(liuNorm(liuMethod("", "", nil)), "SVM"),
-			named(ti, "TI-SVM"),
-			named(ri, "RI-SVM"),
-			named(liuNorm(liuMethod("", "", liuLocality)), "L-SVM"),
-			named(tiri, "TI-RI-SVM"),
+			liuNorm(liuMethod("", "", nil)), // names derived: SVM, TI-SVM, RI-SVM, L-SVM, ...
+			ti,
+			ri,
+			liuNorm(liuMethod("", "", liuLocality)),
+			tiri,
 			lti, lri, ltiri,
 			named(liuNorm(liuMethod("TI", "average", nil)), "TI-SVM (average fit)"),
 			named(liuNorm(liuRI("average")), "RI-SVM (average fit)"),
