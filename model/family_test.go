@@ -188,3 +188,108 @@ func TestFamilies(t *testing.T) {
 		t.Errorf("the zero Method encodes as %s: every field must be omitempty so that unset means absent", b)
 	}
 }
+
+// TestInapplicableSpecFieldRefused sets each spec-level field where it does not apply
+// (hand-written: these fields are not in the method schema) and checks the one-line
+// refusal; Tidy then drops the field and the spec validates again.
+func TestInapplicableSpecFieldRefused(t *testing.T) {
+	curve := func() *Spec { return kindSpec(Method{Features: "raw"}) }
+	cases := []struct {
+		name string
+		base func() *Spec
+		set  string
+		want string
+	}{
+		{"grid in pd", func() *Spec {
+			s := kindSpec(Method{Kernel: "linear", C: 1, Learner: "svm", Invariance: "TI"})
+			s.Protocol, s.Sizes, s.PD = ProtocolPD, nil, &PDSpec{Sizes: []int{10}, Draws: 1}
+			return s
+		}, `grid={"bins":[1],"templates":[1],"size":10}`, "grid applies to protocols grid and sample-complexity, not protocol pd"},
+		{"approx in curve", curve, `approx={"pairs":10,"templates":[5],"bins":5}`, "approx applies to protocol kernel-approx, not protocol sample-complexity"},
+		{"pd in curve", curve, `pd={"sizes":[10],"draws":1}`, "pd applies to protocol pd, not protocol sample-complexity"},
+		{"sweep in curve", curve, `sweep={"field":"gamma","values":[1],"size":10}`, "sweep applies to protocol sweep"},
+		{"group_sizes in curve", curve, "group_sizes=[1,2]", "group_sizes applies to protocol group-size"},
+		{"nested in grid", func() *Spec {
+			s := kindSpec(Method{Features: "cdf", Bins: 5, Templates: 5})
+			s.Protocol, s.Sizes, s.Grid = ProtocolGrid, nil, &GridSpec{Bins: []int{1}, Templates: []int{1}, Size: 20}
+			return s
+		}, "nested=true", "nested applies to protocol sample-complexity, not protocol grid"},
+		{"sizes in sweep", func() *Spec {
+			s := kindSpec(Method{Kernel: "rbf", Gamma: 1})
+			s.Protocol, s.Sizes, s.Sweep = ProtocolSweep, nil, &SweepSpec{Field: "gamma", Values: []float64{1}, Size: 20}
+			return s
+		}, "sizes=[10]", "sizes applies to protocols sample-complexity and group-size"},
+		{"radius with rotation", func() *Spec {
+			s := kindSpec(Method{Features: "cdf", Bins: 5, Templates: 5})
+			s.Group = GroupSpec{Kind: "rotation", Angles: &AngleSpec{From: -10, To: 10, Count: 3}}
+			return s
+		}, "group.radius=2", "group.radius applies to group kinds local-shift and rotation+shift, not group.kind rotation"},
+		{"angles with cyclic shifts", func() *Spec { return kindSpec(Method{Features: "cdf", Bins: 5, Templates: 5}) },
+			`group.angles={"from":-10,"to":10,"count":3}`, "group.angles applies to group kinds rotation and rotation+shift, not group.kind cyclic-shift"},
+		{"group size without a group", curve, "group.size=5", "group.size applies to a group (group.kind other than none), not group.kind none"},
+		{"path without file", curve, `data.path="x.csv"`, "data.path applies to data.name file, not data.name embedded"},
+		{"test_path without file", curve, `data.test_path="x.csv"`, "data.test_path applies to data.name file, not data.name embedded"},
+	}
+	for _, c := range cases {
+		s := c.base()
+		if err := s.Clone().Validate(); err != nil {
+			t.Fatalf("%s: base spec invalid: %v", c.name, err)
+		}
+		if err := s.Set(c.set); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		err := s.Validate()
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: err = %v, want one line containing %q", c.name, err, c.want)
+		}
+		s.Tidy()
+		if err := s.Validate(); err != nil {
+			t.Errorf("%s: after Tidy: %v", c.name, err)
+		}
+	}
+}
+
+// TestTidyMethod checks that Tidy drops the fields a family change leaves behind (the
+// TUI switching features cdf -> raw, or dropping an invariance), so the spec validates.
+func TestTidyMethod(t *testing.T) {
+	s := kindSpec(Method{Features: "cdf", Bins: 5, Templates: 5, Eps: 0.5, Thresholds: "range"})
+	s.Methods[0].Features = "raw"
+	if s.Clone().Validate() == nil {
+		t.Fatal("cdf fields on raw features must be refused before Tidy")
+	}
+	s.Tidy()
+	if err := s.Validate(); err != nil {
+		t.Fatalf("after Tidy: %v", err)
+	}
+	if m := s.Methods[0]; m.Bins != 0 || m.Templates != 0 || m.Eps != 0 || m.Thresholds != "" {
+		t.Errorf("Tidy left %+v", m)
+	}
+	l := kindSpec(Method{Kernel: "linear", C: 1, Learner: "svm", Invariance: "TI", Translation: "zero-fill", Shifts: 2, Fit: "average"})
+	l.Methods[0].Invariance = ""
+	l.Tidy()
+	if err := l.Validate(); err != nil {
+		t.Fatalf("after dropping TI and Tidy: %v", err)
+	}
+}
+
+// TestHaarNeedsWholeGroup checks that the Haar kernel is refused before the run on a
+// sampled group, on a set that is not a group, and in the group-size protocol, each
+// time naming the field and the fix (and no Go identifier).
+func TestHaarNeedsWholeGroup(t *testing.T) {
+	cases := []struct {
+		edit func(*Spec)
+		want string
+	}{
+		{func(s *Spec) { s.Group.Size = 10 }, "group.size 10 keeps a sample of it: set group.size to 0"},
+		{func(s *Spec) { s.Group = GroupSpec{Kind: "local-shift", Radius: 1} }, "group.kind local-shift is not one"},
+		{func(s *Spec) { s.Protocol, s.GroupSizes = ProtocolGroupSize, []int{1, 5} }, "the group-size protocol samples the group"},
+	}
+	for _, c := range cases {
+		s := kindSpec(Method{Kernel: "haar", Gamma: 1})
+		c.edit(s)
+		err := s.Validate()
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "Haar"+"GramExact") {
+			t.Errorf("err = %v, want %q", err, c.want)
+		}
+	}
+}

@@ -51,7 +51,7 @@ func TestValidateEngineII(t *testing.T) {
 		{"inv_gamma 1", func(s *Spec) { s.Methods[0].Learner = "invariant-svm"; s.Methods[0].InvGamma = 1 }, "inv_gamma 1 is out of range"},
 		{"svm without kernel", func(s *Spec) { s.Methods[0].Kernel = ""; s.Methods[0].Features = "raw"; s.Methods[0].Degree = 0 }, "learner svm needs a kernel"},
 		{"invariance with a group", func(s *Spec) { s.Methods[0].Invariance = "TI"; s.Group.Kind = "local-shift"; s.Group.Radius = 1 }, "set group.kind to none"},
-		{"pd without sizes", func(s *Spec) { s.Protocol = ProtocolPD }, "pd needs sizes and draws"},
+		{"pd without sizes", func(s *Spec) { s.Protocol, s.Sizes = ProtocolPD, nil }, "pd needs sizes and draws"},
 		{"sweep field", func(s *Spec) {
 			s.Protocol = ProtocolSweep
 			s.Sweep = &SweepSpec{Field: "degree", Values: []float64{1}, Size: 10}

@@ -170,6 +170,7 @@ func (s *Spec) Validate() error {
 			seen[n] = i
 		}
 	}
+	s.validateApplies(bad)
 	switch s.Protocol {
 	case ProtocolCurve:
 		if len(s.Sizes) == 0 {
@@ -247,6 +248,96 @@ func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 			bad("%s: the Haar kernel averages over the whole group, and group.size %d keeps a sample of it: set group.size to 0, or use CDF features with a sampled group", at, s.Group.Size)
 		case s.Protocol == ProtocolGroupSize:
 			bad("%s: the group-size protocol samples the group, and the Haar kernel needs the whole group: use CDF features, or protocol sample-complexity", at)
+		}
+	}
+}
+
+// specField is a spec-level field that applies only to some protocols, group kinds or
+// data sets: set reports whether s gives it a value, applies whether it applies, where
+// says where in words, and now what s has instead.
+type specField struct {
+	key          string
+	set, applies func(s *Spec) bool
+	where        string
+	now          func(s *Spec) string
+	clear        func(s *Spec)
+}
+
+func protocolIs(ps ...string) func(s *Spec) bool {
+	return func(s *Spec) bool { return in(s.Protocol, ps) }
+}
+func groupIs(ks ...string) func(s *Spec) bool {
+	return func(s *Spec) bool { return in(s.Group.Kind, ks) }
+}
+func nowProtocol(s *Spec) string { return "protocol " + s.Protocol }
+func nowGroup(s *Spec) string    { return "group.kind " + s.Group.Kind }
+
+// specFields lists the spec-level fields that do not apply everywhere.
+var specFields = []specField{
+	{"sizes", func(s *Spec) bool { return len(s.Sizes) > 0 }, protocolIs(ProtocolCurve, ProtocolGroupSize),
+		"protocols sample-complexity and group-size (grid, sweep and pd have their own size)", nowProtocol, func(s *Spec) { s.Sizes = nil }},
+	{"nested", func(s *Spec) bool { return s.Nested }, protocolIs(ProtocolCurve), "protocol sample-complexity", nowProtocol, func(s *Spec) { s.Nested = false }},
+	{"grid", func(s *Spec) bool { return s.Grid != nil }, protocolIs(ProtocolCurve, ProtocolGrid), "protocols grid and sample-complexity", nowProtocol, func(s *Spec) { s.Grid = nil }},
+	{"group_sizes", func(s *Spec) bool { return len(s.GroupSizes) > 0 }, protocolIs(ProtocolGroupSize), "protocol group-size", nowProtocol, func(s *Spec) { s.GroupSizes = nil }},
+	{"approx", func(s *Spec) bool { return s.Approx != nil }, protocolIs(ProtocolApprox), "protocol kernel-approx", nowProtocol, func(s *Spec) { s.Approx = nil }},
+	{"pd", func(s *Spec) bool { return s.PD != nil }, protocolIs(ProtocolPD), "protocol pd", nowProtocol, func(s *Spec) { s.PD = nil }},
+	{"sweep", func(s *Spec) bool { return s.Sweep != nil }, protocolIs(ProtocolSweep), "protocol sweep", nowProtocol, func(s *Spec) { s.Sweep = nil }},
+	{"group.radius", func(s *Spec) bool { return s.Group.Radius != 0 }, groupIs("local-shift", "rotation+shift"),
+		"group kinds local-shift and rotation+shift", nowGroup, func(s *Spec) { s.Group.Radius = 0 }},
+	{"group.angles", func(s *Spec) bool { return s.Group.Angles != nil }, groupIs("rotation", "rotation+shift"),
+		"group kinds rotation and rotation+shift", nowGroup, func(s *Spec) { s.Group.Angles = nil }},
+	{"group.size", func(s *Spec) bool { return s.Group.Size > 0 }, func(s *Spec) bool { return s.Group.Kind != "none" },
+		"a group (group.kind other than none)", nowGroup, func(s *Spec) { s.Group.Size = 0 }},
+	{"data.path", func(s *Spec) bool { return s.Data.Path != "" }, func(s *Spec) bool { return s.Data.Name == "file" },
+		"data.name file", func(s *Spec) string { return "data.name " + s.Data.Name }, func(s *Spec) { s.Data.Path = "" }},
+	{"data.test_path", func(s *Spec) bool { return s.Data.TestPath != "" }, func(s *Spec) bool { return s.Data.Name == "file" },
+		"data.name file", func(s *Spec) string { return "data.name " + s.Data.Name }, func(s *Spec) { s.Data.TestPath = "" }},
+}
+
+// Tidy clears every field that does not apply where it is (spec-level fields and method
+// fields, see MethodFields): what the TUI does after an edit that changes the protocol,
+// the group kind, the data set or a method's family, so that the values left behind by the
+// old choice do not block the run. The command line never tidies: there a field that does
+// not apply is refused by Validate.
+func (s *Spec) Tidy() {
+	s.Defaults()
+	for _, f := range specFields {
+		if f.set(s) && !f.applies(s) {
+			f.clear(s)
+		}
+	}
+	for i := range s.Methods {
+		s.Methods[i].Tidy()
+	}
+}
+
+// Tidy sets every field of m that does not apply to it to its zero value (Name excepted).
+func (m *Method) Tidy() {
+	for range 3 { // a cleared field can make another one inapplicable (invariance, then fit)
+		m.Defaults()
+		for _, f := range MethodFields {
+			if f.applies != nil && !f.applies(*m) && !f.isUnset(*m) {
+				m.value(f.Key).SetZero()
+			}
+		}
+	}
+}
+
+// validateApplies refuses every spec-level field set where it does not apply, and a
+// sweep over a field that does not apply to every method.
+func (s *Spec) validateApplies(bad func(string, ...any)) {
+	for _, f := range specFields {
+		if f.set(s) && !f.applies(s) {
+			bad("%s applies to %s, not %s: drop it", f.key, f.where, f.now(s))
+		}
+	}
+	if s.Protocol == ProtocolSweep && s.Sweep != nil {
+		if f := MethodFieldOf(s.Sweep.Field); f != nil {
+			for i, m := range s.Methods {
+				if !f.Applies(m) {
+					bad("sweep.field %s applies to %s, not methods.%d (%s): sweep another field or drop the method", f.Key, f.AppliesTo, i, m.DisplayName())
+				}
+			}
 		}
 	}
 }

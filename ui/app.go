@@ -305,6 +305,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case errMsg:
 		a.setStatus(msg.Error(), true)
 	case form.ChangedMsg:
+		// Values left by the old protocol, group kind, data set or method family would
+		// block the run (Validate refuses fields that do not apply): drop them.
+		a.spec.Tidy()
 		cmd = a.fanOut(msg)
 		a.setStatus("", false)
 	default:
