@@ -266,7 +266,7 @@ func methodFields() []*MethodField {
 			Help:    "largest shift |dy|, |dx| in pixels of the translations",
 			applies: func(m Method) bool { return m.ti() || m.Locality != nil }, not: notInvariance,
 			message: "shifts %v is out of range: use 0..64 pixels (0 means the default)"},
-		{Key: "rotations", Label: "rotations", Kind: KindObject, AppliesTo: "invariance RI or TI-RI without polar",
+		{Key: "rotations", Label: "rotations", Kind: KindObject, Zero: "-20..20 degrees, 9 angles", AppliesTo: "invariance RI or TI-RI without polar",
 			Help:    "rotation angles {from, to, count} in degrees (default -20..20, 9)",
 			applies: func(m Method) bool { return m.ri() && m.Polar == nil }, not: notInvariance,
 			unset: func(m Method) bool {
@@ -278,7 +278,7 @@ func methodFields() []*MethodField {
 				}
 				return ""
 			}},
-		{Key: "polar", Label: "polar", Kind: KindObject, AppliesTo: "invariance RI",
+		{Key: "polar", Label: "polar", Kind: KindObject, Zero: "none: rotated copies", AppliesTo: "invariance RI",
 			Help:    "RI on a polar grid {annuli, sectors}: rotations become cyclic shifts of the sectors",
 			applies: func(m Method) bool { return m.ri() }, not: notInvariance,
 			check: func(m Method) string {
@@ -293,7 +293,7 @@ func methodFields() []*MethodField {
 				}
 				return ""
 			}},
-		{Key: "locality", Label: "locality", Kind: KindObject, AppliesTo: "kernels linear, rbf and poly with learner svm or rls",
+		{Key: "locality", Label: "locality", Kind: KindObject, Zero: "none: the plain base kernel", AppliesTo: "kernels linear, rbf and poly with learner svm or rls",
 			Help:    "Liu et al.'s locality kernel {k1, d1, d2, k2, d3, scale, scale2} as the base kernel",
 			applies: func(m Method) bool { return m.liuBase() && (m.Learner == "svm" || m.Learner == "rls") }, not: notFamily,
 			check: func(m Method) string {
@@ -337,7 +337,7 @@ func methodFields() []*MethodField {
 			Help:    "Tikhonov regularization; ←/→ step by 10×, 0 picks it by leave-one-out",
 			applies: func(m Method) bool { return m.Learner == "rls" }, not: notLearner,
 			message: "lambda %g must be >= 0 and finite (0 picks it by leave-one-out)"},
-		{Key: "tangents", Label: "tangents", Kind: KindList, Choices: TangentNames, AppliesTo: "learners invariant-svm and vsv",
+		{Key: "tangents", Label: "tangents", Kind: KindList, Zero: "none (vsv needs one)", Choices: TangentNames, AppliesTo: "learners invariant-svm and vsv",
 			Help: "tangent vectors (invariant-svm) or transformations (vsv): hshift, vshift, rotation", applies: Method.chapelle, not: notLearner,
 			check: func(m Method) string {
 				if m.Learner == "vsv" && len(m.Tangents) == 0 {

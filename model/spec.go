@@ -234,6 +234,13 @@ func (s *Spec) Set(assign string) error {
 	if !ok || key == "" {
 		return fmt.Errorf("--set %q: want key=value, e.g. --set repeats=10", assign)
 	}
+	if p := strings.Split(key, "."); len(p) >= 3 && p[0] == "methods" && MethodFieldOf(p[2]) == nil {
+		keys := make([]string, len(MethodFields))
+		for i, f := range MethodFields {
+			keys[i] = f.Key
+		}
+		return fmt.Errorf("--set %s: a method has no field %q: use one of %s (`gitui presets -v` says where each applies)", key, p[2], strings.Join(keys, ", "))
+	}
 	b, _ := json.Marshal(s)
 	var tree any
 	_ = json.Unmarshal(b, &tree)

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"sort"
 	"strings"
@@ -40,6 +41,57 @@ func cmdPresets(args []string, stdout io.Writer) error {
 			b, _ := json.MarshalIndent(p.Build(false), "  ", "  ")
 			fmt.Fprintf(stdout, "  %s\n", b)
 		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if *verbose {
+		return printMethodSchema(stdout)
+	}
+	return nil
+}
+
+// printMethodSchema prints the method families and every method field from the schema
+// (model.Families, model.MethodFields): key, values, what zero or empty means, where
+// the field applies, and its help, so a spec can be written without reading the code.
+func printMethodSchema(w io.Writer) error {
+	fmt.Fprintln(w, "\nmethod families (a method sets features or kernel, and a learner):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, f := range model.Families {
+		fmt.Fprintf(tw, "  %s\tlearners %s\t%s\n", f.Key, strings.Join(f.Learners, ", "), f.Help)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nmethod fields (methods.N.KEY; a field set where it does not apply is refused):")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  KEY\tVALUES\tZERO / DEFAULT\tAPPLIES TO\tHELP\n")
+	for _, f := range model.MethodFields {
+		vals := f.Kind.String()
+		switch f.Kind {
+		case model.KindEnum, model.KindList:
+			vals = strings.Join(f.Choices, "|")
+		case model.KindInt, model.KindFloat, model.KindLogFloat:
+			hi := fmt.Sprint(f.Max)
+			if f.Max == math.MaxFloat64 {
+				hi = ""
+			}
+			vals = fmt.Sprintf("%s %v..%s", vals, f.Min, hi)
+		}
+		zero := f.Zero
+		if f.Default != "" {
+			zero = "default " + f.Default
+		}
+		if f.Key == "gamma" {
+			zero = "rbf: auto 1/(2 median d²); poly: required"
+		}
+		if f.Key == "name" {
+			zero = "derived from the settings"
+		}
+		if zero == "" {
+			zero = "required"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", f.Key, vals, zero, f.AppliesTo, f.Help)
 	}
 	return tw.Flush()
 }

@@ -42,6 +42,8 @@ func TestStrictSpecs(t *testing.T) {
 			[]string{"group.angles applies to group kinds rotation and rotation+shift, not group.kind permutation"}},
 		{"test_path without file", []string{"run", "xperm-curve", "--quick", "--set", "data.test_path=t.csv"},
 			[]string{"data.test_path applies to data.name file, not data.name xperm"}},
+		{"unknown method field", []string{"run", "xperm-curve", "--quick", "--set", "methods.0.binz=7"},
+			[]string{`a method has no field "binz": use one of features, kernel,`, "gitui presets -v"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -88,5 +90,31 @@ func TestDerivedNameFollowsSet(t *testing.T) {
 	got := strings.Join(names, "|")
 	if !strings.Contains(got, "|CDF(7,25) RLS|") || strings.Contains(got, "CDF(25,25)") {
 		t.Errorf("series %q, want CDF(7,25) RLS and no CDF(25,25)", got)
+	}
+}
+
+// TestPresetsVerboseSchema checks that `gitui presets -v` prints every method family and
+// every field of the schema with where it applies, so that the reference cannot fall
+// behind the code.
+func TestPresetsVerboseSchema(t *testing.T) {
+	code, out, _ := gitui(t, "presets", "-v")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, f := range model.Families {
+		if !strings.Contains(out, "  "+f.Key+" ") {
+			t.Errorf("presets -v lacks family %s", f.Key)
+		}
+	}
+	for _, f := range model.MethodFields {
+		found := false
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "  "+f.Key+" ") && strings.Contains(l, f.AppliesTo) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("presets -v has no line for field %s applying to %q", f.Key, f.AppliesTo)
+		}
 	}
 }
