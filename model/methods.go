@@ -185,7 +185,7 @@ func poolingMap(m Method, g group.Action, pool *data.Dataset, seed uint64) (feat
 	case "data":
 		var err error
 		if tpl, err = feature.DataTemplates(pool.X, m.Templates, rng); err != nil {
-			return nil, inputErr(err)
+			return nil, inputErr(fmt.Errorf("templates %d with template_kind data: %w: lower templates or use template_kind gaussian", m.Templates, err))
 		}
 	default:
 		tpl = feature.GaussianTemplates(m.Templates, d, m.Eps, rng)
