@@ -53,7 +53,7 @@ func numberFields(t reflect.Type) (whole, real map[string]bool) {
 // run degree 2. Integral floats (8.0) pass.
 func checkWholeNumbers(root *yaml.Node) error {
 	inside := map[*yaml.Node]bool{} // anchors being walked: a cyclic alias would recurse forever
-	budget := 1 << 20 // nodes, aliases expanded: a spec has a few hundred
+	budget := 1 << 20               // nodes, aliases expanded: a spec has a few hundred
 	var walk func(n *yaml.Node, path []string, field string) error
 	walk = func(n *yaml.Node, path []string, field string) error {
 		if budget--; budget < 0 {
