@@ -293,3 +293,27 @@ func TestHaarNeedsWholeGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestCannotRunRefused checks combinations that used to fail only after the data were
+// loaded: pooled features or the Haar kernel without a group, and an automatic gamma in
+// the pd protocol (which draws no training pool to choose it on).
+func TestCannotRunRefused(t *testing.T) {
+	cdf := kindSpec(Method{Features: "cdf", Bins: 5, Templates: 5})
+	cdf.Group.Kind = "none"
+	haar := kindSpec(Method{Kernel: "haar"})
+	haar.Group.Kind = "none"
+	pd := kindSpec(Method{Kernel: "rbf", C: 1, Learner: "svm", Invariance: "TI"})
+	pd.Protocol, pd.Sizes, pd.PD = ProtocolPD, nil, &PDSpec{Sizes: []int{10}, Draws: 1}
+	for _, c := range []struct {
+		s    *Spec
+		want string
+	}{
+		{cdf, "cdf pooling averages over a group, and group.kind is none: set group.kind"},
+		{haar, "the Haar kernel averages over a group, and group.kind is none"},
+		{pd, "gamma 0 (auto) is chosen on the training pool, which protocol pd does not draw: set gamma > 0"},
+	} {
+		if err := c.s.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("err = %v, want %q", err, c.want)
+		}
+	}
+}

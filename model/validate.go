@@ -240,8 +240,16 @@ func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 	if (m.Invariance != "" || m.Locality != nil) && familyOf(m) == familyLiu && s.Group.Kind != "none" {
 		bad("%s: invariance and locality set the transformations themselves: set group.kind to none", at)
 	}
+	if m.pooled() && s.Group.Kind == "none" && s.Protocol != ProtocolApprox {
+		bad("%s: %s pooling averages over a group, and group.kind is none: set group.kind (e.g. permutation, rotation+shift)", at, m.Features)
+	}
+	if m.usesRBF() && m.Gamma == 0 && s.Protocol == ProtocolPD {
+		bad("%s: gamma 0 (auto) is chosen on the training pool, which protocol pd does not draw: set gamma > 0", at)
+	}
 	if m.Kernel == "haar" {
 		switch {
+		case s.Group.Kind == "none":
+			bad("%s: the Haar kernel averages over a group, and group.kind is none: set group.kind to permutation or cyclic-shift", at)
 		case s.Group.Kind != "permutation" && s.Group.Kind != "cyclic-shift":
 			bad("%s: the Haar kernel averages over a whole group, and group.kind %s is not one (not closed under composition): use permutation or cyclic-shift, or CDF features for local invariance", at, s.Group.Kind)
 		case s.Group.Size > 0:
