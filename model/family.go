@@ -202,7 +202,7 @@ func notKernel(m Method) string {
 func notLearner(m Method) string { return "learner " + m.Learner }
 func notInvariance(m Method) string {
 	if m.Invariance == "" {
-		return "no invariance"
+		return "a method without invariance"
 	}
 	return "invariance " + m.Invariance
 }

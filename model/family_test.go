@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -147,7 +148,7 @@ func TestBadMethodValues(t *testing.T) {
 		{liu, `methods.0.kernel_norm="l2"`, `kernel_norm "l2" is unknown: use one of cosine`},
 		{Method{Features: "raw"}, `methods.0.kernel_norm="cosine"`, "methods.0.kernel_norm applies to Liu et al.'s kernels"},
 		{Method{Features: "raw"}, "methods.0.bins=7", "methods.0.bins applies to features cdf, not raw"},
-		{Method{Kernel: "linear"}, "methods.0.shifts=2", "methods.0.shifts applies to invariance TI or TI-RI, or locality, not no invariance"},
+		{Method{Kernel: "linear"}, "methods.0.shifts=2", "methods.0.shifts applies to invariance TI or TI-RI, or locality, not a method without invariance"},
 		{Method{Kernel: "linear", C: 1, Learner: "svm", Invariance: "RI"}, "methods.0.shifts=2", "not invariance RI"},
 		{Method{Kernel: "poly", Gamma: 0.01, Degree: 2, Learner: "1nn"}, "methods.0.c=0", "learner 1nn does not work with Liu et al.'s kernels: use svm or rls"},
 		{Method{Kernel: "haar"}, `methods.0.learner="svm"`, "learner svm does not take the haar kernel"},
@@ -315,5 +316,31 @@ func TestCannotRunRefused(t *testing.T) {
 		if err := c.s.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("err = %v, want %q", err, c.want)
 		}
+	}
+}
+
+// TestSchemaCoversMethod checks that MethodFields and Method agree: every field of the
+// struct has exactly one schema entry with its JSON key (so a new field cannot skip
+// validation, the TUI and `presets -v`), and the YAML key is the same.
+func TestSchemaCoversMethod(t *testing.T) {
+	typ := reflect.TypeOf(Method{})
+	seen := map[string]int{}
+	for _, f := range MethodFields {
+		seen[f.Key]++
+	}
+	for i := range typ.NumField() {
+		sf := typ.Field(i)
+		j, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		y, _, _ := strings.Cut(sf.Tag.Get("yaml"), ",")
+		if j != y {
+			t.Errorf("Method.%s: json key %q, yaml key %q", sf.Name, j, y)
+		}
+		if seen[j] != 1 {
+			t.Errorf("Method.%s (%s) has %d schema entries, want 1: add it to MethodFields", sf.Name, j, seen[j])
+		}
+		delete(seen, j)
+	}
+	for k := range seen {
+		t.Errorf("schema entry %s is not a field of Method", k)
 	}
 }
