@@ -33,6 +33,8 @@ import (
 //	                             feature map for d1 <= 2 and one layer, else direct)
 //	L-TI, L-RI, L-TI-RI          FitLocalitySymGram / FitLocalityGram over local shifts of
 //	                             radius Shifts (3: 49 shifts), rotations, or their product
+//	TI, TI-RI with Shifts k > 0  FitSymGram / FitGram over the (2k+1)² shifts |dy|, |dx| <= k
+//	                             (times the rotations for TI-RI), see localTI
 //
 // L-TI uses local shifts instead of all 784 cyclic shifts: the locality kernel is not a
 // function of the images' inner product, so every shift costs a product of feature maps
@@ -47,7 +49,10 @@ type liuKernel struct {
 	polar *kernel.PolarGrid
 	set   group.Action // the transformations of the locality compositions
 	pad   bool         // zero-fill translations: images on a 2h×2w canvas
-	psd   kernel.PSDMode
+	// margin > 0: TI or TI-RI over the local shifts k.set on an (h+2·margin)×(w+2·margin)
+	// zero canvas, so that no shift loses a pixel (see localTI).
+	margin int
+	psd    kernel.PSDMode
 }
 
 // newLiuKernel checks m against the image shape and returns its kernel. Errors are
@@ -103,6 +108,11 @@ func newLiuKernel(m Method, shape []int) (*liuKernel, error) {
 		} else {
 			a := m.Rotations
 			k.rot = group.Rotations(ch, cw, group.AngleRange(a.From, a.To, a.Count))
+		}
+	}
+	if strings.Contains(m.Invariance, "TI") && m.Shifts > 0 && m.Locality == nil {
+		if err := k.localTI(m); err != nil {
+			return nil, err
 		}
 	}
 	if l := m.Locality; l != nil {
@@ -166,6 +176,48 @@ func localShifts(m Method, h, w int) (group.Action, error) {
 	return group.CyclicShifts(h, w, s), nil
 }
 
+// localTI sets k up for TI and TI-RI restricted to the (2r+1)² shifts |dy|, |dx| <= r,
+// r = m.Shifts > 0, computed through GEMM (kernel.FitSymGram / FitGram) instead of the
+// FFT over every translation:
+//
+//	BestFit:     K(x, z) = max_{|dy|,|dx| <= r}  k0(S_{dy,dx}·R·x, z)
+//	AverageFit:  K(x, z) = mean_{|dy|,|dx| <= r} k0(S_{dy,dx}·R·x, z)
+//
+// with R the identity (TI) or each rotation (TI-RI, max or mean over the product set).
+// Cyclic: S wraps around the h×w image (group.CyclicShifts); the kernel is the full
+// cyclic TI kernel restricted to these shifts. Zero-fill: S moves the image on a zero
+// canvas large enough that no pixel is lost, which makes the kernel the full zero-fill
+// kernel (the FFT path on the 2h×2w canvas) restricted to these shifts. Linear and Poly
+// see only <S·x, z>, where pixels leaving the h×w image meet zeros of z, so plain TI
+// shifts the h×w image itself (group.LocalShifts); RBF also needs ||S·x|| = ||x||, and
+// rotations must keep what they turn past the border, so those images go on an
+// (h+2r)×(w+2r) canvas first (k.margin = r). The radius must keep the shifts distinct
+// (localShifts). Errors are *InputError.
+func (k *liuKernel) localTI(m Method) error {
+	r := m.Shifts
+	shifts, err := localShifts(m, k.h, k.w)
+	if err != nil {
+		return err
+	}
+	ch, cw := k.h, k.w
+	if m.Translation == "zero-fill" {
+		_, lin := k.base.(kernel.Linear)
+		_, pol := k.base.(kernel.Poly)
+		if m.Invariance == "TI-RI" || !lin && !pol {
+			k.margin = r
+			ch, cw = k.h+2*r, k.w+2*r
+			shifts = group.LocalShifts(ch, cw, r)
+		}
+	}
+	k.set = shifts
+	if m.Invariance == "TI-RI" {
+		a := m.Rotations
+		k.set = group.Product(shifts, group.Rotations(ch, cw, group.AngleRange(a.From, a.To, a.Count)))
+	}
+	k.pad, k.rot = false, nil
+	return nil
+}
+
 // self returns the kernel's k(x, x) on an untransformed sample (the locality kernel, or
 // the base kernel), for checkKernelScale.
 func (k *liuKernel) self() *selfKernel {
@@ -181,6 +233,9 @@ func (k *liuKernel) canvas(ctx context.Context, X *mat.Dense) (*mat.Dense, int, 
 	switch {
 	case k.pad:
 		return kernel.PadCentered(X, k.h, k.w, 2*k.h, 2*k.w), 2 * k.h, 2 * k.w, nil
+	case k.margin > 0:
+		h, w := k.h+2*k.margin, k.w+2*k.margin
+		return kernel.PadCentered(X, k.h, k.w, h, w), h, w, nil
 	case k.polar != nil:
 		P, err := k.polar.Transform(ctx, X)
 		return P, k.polar.Annuli, k.polar.Sectors, err
@@ -207,7 +262,7 @@ func (k *liuKernel) spectra(ctx context.Context, X *mat.Dense, withRot bool) (*k
 
 // fft reports whether k takes the FFT path.
 func (k *liuKernel) fft() bool {
-	return k.loc == nil && (strings.Contains(k.m.Invariance, "TI") || k.polar != nil)
+	return k.loc == nil && k.set == nil && (strings.Contains(k.m.Invariance, "TI") || k.polar != nil)
 }
 
 // sym returns the n×n Gram matrix of the rows of X.
@@ -217,6 +272,12 @@ func (k *liuKernel) sym(ctx context.Context, X *mat.Dense) (*mat.SymDense, error
 		return kernel.LocalitySymGram(ctx, *k.loc, X)
 	case k.loc != nil:
 		return kernel.FitLocalitySymGram(ctx, *k.loc, k.set, k.fit, X)
+	case k.set != nil:
+		C, _, _, err := k.canvas(ctx, X)
+		if err != nil {
+			return nil, err
+		}
+		return kernel.FitSymGram(ctx, k.base, k.set, k.fit, C)
 	case k.fft():
 		A, err := k.spectra(ctx, X, true)
 		if err != nil {
@@ -252,7 +313,7 @@ func (k *liuKernel) cross(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, err
 		if B, err = k.spectra(ctx, Z, false); err != nil {
 			return nil, err
 		}
-	} else if k.rot != nil {
+	} else if k.rot != nil || k.loc == nil && k.set != nil {
 		if Zc, _, _, err = k.canvas(ctx, Z); err != nil {
 			return nil, err
 		}
@@ -267,6 +328,11 @@ func (k *liuKernel) cross(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, err
 			Kb, err = kernel.LocalityGram(ctx, *k.loc, Xb, Z)
 		case k.loc != nil:
 			Kb, err = kernel.FitLocalityGram(ctx, *k.loc, k.set, k.fit, Xb, Z)
+		case k.set != nil:
+			var Xc *mat.Dense
+			if Xc, _, _, err = k.canvas(ctx, Xb); err == nil {
+				Kb, err = kernel.FitGram(ctx, k.base, k.set, k.fit, Xc, Zc)
+			}
 		case k.fft():
 			var A *kernel.Spectra
 			if A, err = k.spectra(ctx, Xb, true); err == nil {
@@ -371,7 +437,7 @@ func (k *liuKernel) selfValues(ctx context.Context, X *mat.Dense) ([]float64, er
 		case k.loc != nil && k.set == nil:
 			out[i] = k.loc.Eval(x, x)
 			continue
-		case k.loc == nil && !k.fft() && k.rot == nil:
+		case k.loc == nil && !k.fft() && k.rot == nil && k.set == nil:
 			out[i] = k.base.Eval(x, x)
 			continue
 		}
