@@ -132,9 +132,9 @@ type LiuOptions struct {
 // rotations must keep what they turn past the border, so those images go on an
 // (h+2r)×(w+2r) canvas first. With r = h-1 on square images whose pixels are >= 0 the
 // best fit equals the full zero-fill kernel: the full canvas adds only shifts without
-// overlap, whose inner product 0 never wins. The L-TI compositions shift the h×w image
-// with zero fill (pixels shifted out are lost), as the locality kernel reads patches
-// of it.
+// overlap, whose inner product 0 never wins. The locality compositions (L-TI, L-TI-RI)
+// shift the h×w image itself, whose patches the locality kernel reads: with zero fill
+// the pixels shifted out are lost.
 //
 // A Liu is immutable and safe for concurrent use; its builders spread work over
 // GOMAXPROCS goroutines and return ctx.Err() when cancelled.
