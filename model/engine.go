@@ -51,9 +51,20 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 		return pdOutcome(ctx, spec, pool, ch)
 	}
 	p := &eval.Protocol{Pool: pool, Test: test, Repeats: spec.Repeats, Sampling: drawMode(spec.Sampling), Seed: spec.Seed}
+	if tt, tg, err := transformedTestSet(spec, test); err != nil {
+		return nil, err
+	} else if tt != nil {
+		p.Test, p.TransformedTest = tt, true
+		logf("test_transform %s: %d test samples also scored as transformed copies", tg.Name(), test.Len())
+	}
 	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes, logf: logf}
 	if spec.Nested && spec.Protocol == ProtocolCurve && len(spec.Sizes) > 0 {
 		p.Nest = slices.Max(spec.Sizes)
+	}
+	if d := opts.Dir; d != nil {
+		p.Done = d.Done()
+		p.OnCell = d.Append
+		d.setTest(p.Test.Y, p.Test.Classes, p.TransformedTest) // 2N rows with test_transform
 	}
 	switch spec.Protocol {
 	case ProtocolCurve:
@@ -64,8 +75,10 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 			if err != nil {
 				return nil, err
 			}
+			largest := slices.Max(spec.Sizes)
 			for _, n := range spec.Sizes {
-				st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: float64(n), Size: n, Method: em})
+				// The largest size keeps its predictions: predictions.csv, confusion tables.
+				st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: float64(n), Size: n, Method: em, Keep: n == largest && opts.Dir != nil})
 			}
 		}
 		p.Stages = append(p.Stages, st)

@@ -24,6 +24,9 @@ type Result struct {
 	// Partial is true when the run was cancelled or failed: the series hold the finished cells only.
 	Partial bool   `json:"partial,omitempty"`
 	Error   string `json:"error,omitempty"`
+	// ResumedCells counts the cells taken from the journal of an earlier, interrupted run
+	// (gitui resume); timing covers only this run's work.
+	ResumedCells int `json:"resumed_cells,omitempty"`
 }
 
 // Series is one curve: the method's short name first, as the papers name their rows.

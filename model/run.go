@@ -11,6 +11,10 @@ import (
 type RunOptions struct {
 	DataDir string // directory holding mnist/, fashion-mnist/ (resolved by the caller)
 	Quick   bool   // informative only: presets already hold their quick variant
+	// Dir, if set, journals every finished cell (fsynced before its point is reported)
+	// and supplies the cells an earlier run of the same spec already journaled, which
+	// are not run again.
+	Dir *RunDir
 }
 
 // Start validates spec, builds the engine objects (data, group, methods) and runs its

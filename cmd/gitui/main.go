@@ -6,11 +6,13 @@
 //	gitui presets [-v]                     name and one line for each preset (-v: the spec)
 //	gitui data list | fetch NAME           what data is available and where; download with SHA-256 checks
 //	gitui bench [NAME...] [--n N] [--test T] [--gram FILE] [--data DIR] [--json]
+//	gitui resume DIR                       finish an interrupted run from its journal
 //	gitui export RESULT.json --png FILE | --svg FILE | --csv FILE
 //	gitui version
 //
 // Exit status: 0 done; 2 bad usage or bad input (one line on stderr, no result written);
-// 1 a failure while running; 130 interrupted (finished cells kept in result.json).
+// 1 a failure while running; 130 interrupted by SIGINT or SIGTERM, 129 by SIGHUP (the
+// finished cells are kept: in the run's journal and a partial result.json).
 package main
 
 import (
@@ -21,6 +23,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -30,6 +33,7 @@ const (
 	exitFailure     = 1
 	exitUsage       = 2
 	exitInterrupted = 130
+	exitHangup      = 129 // interrupted by SIGHUP (a closed terminal or SSH session)
 )
 
 // usageError marks bad usage or bad input: exit status 2, nothing written.
@@ -45,6 +49,8 @@ const usage = `gitui: learning with group-invariant features and kernels
 usage:
   gitui [--data DIR] [--out DIR]         open the workbench (TUI); s saves into --out
   gitui run PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]...
+                                         journals every finished cell into DIR (cells.jsonl)
+  gitui resume DIR [--data DIR]          finish an interrupted run from its journal
   gitui presets [-v]                     list presets (-v prints each spec)
   gitui data list | fetch NAME           data sets available, and where; download mnist|fashion-mnist
   gitui bench [NAME...] [--n N] [--test T] [--gram FILE] [--data DIR] [--json]
@@ -62,7 +68,7 @@ func main() {
 
 // run dispatches a command line and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, sig, stop := notify(stderr)
 	defer stop()
 	var err error
 	cmd := ""
@@ -77,6 +83,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdTUI(ctx, args, stdout, stderr)
 	case "run":
 		err = cmdRun(ctx, args, stdout, stderr)
+	case "resume":
+		err = cmdResume(ctx, args, stdout, stderr)
 	case "presets":
 		err = cmdPresets(args, stdout)
 	case "data":
@@ -92,7 +100,48 @@ func run(args []string, stdout, stderr io.Writer) int {
 	default:
 		err = usagef("unknown command %q: run `gitui help` for the list", cmd)
 	}
-	return exitCode(err, stderr)
+	code := exitCode(err, stderr)
+	if code == exitInterrupted && sig() == syscall.SIGHUP {
+		code = exitHangup
+	}
+	return code
+}
+
+// notify returns a context cancelled by the first SIGINT, SIGTERM or SIGHUP, and a func
+// that tells which signal it was (nil if none). Every finished cell is already in the
+// journal then, and the command writes a partial result and exits 130 (129 for SIGHUP).
+// A second signal means "now": the process exits at once with that status, and
+// `gitui resume` rebuilds the result from the journal.
+func notify(stderr io.Writer) (ctx context.Context, sig func() os.Signal, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	var got atomic.Value
+	quit := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			got.Store(s)
+			cancel()
+		case <-quit:
+			return
+		}
+		select {
+		case s := <-ch:
+			fmt.Fprintln(stderr, "gitui: second signal: stopping now (the finished cells are in the run's journal: `gitui resume DIR` writes the result)")
+			code := exitInterrupted
+			if s == syscall.SIGHUP {
+				code = exitHangup
+			}
+			os.Exit(code)
+		case <-quit:
+		}
+	}()
+	sig = func() os.Signal {
+		s, _ := got.Load().(os.Signal)
+		return s
+	}
+	return ctx, sig, func() { signal.Stop(ch); close(quit); cancel() }
 }
 
 // exitCode prints err as one line and maps it to the exit status of DESIGN.md.

@@ -55,7 +55,7 @@ func loadSpec(name string, quick bool, seed int64, sets []string) (*model.Spec, 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	quick := fs.Bool("quick", false, "the quick variant of a preset (under a minute on 2 cores)")
-	out := fs.String("out", "", "directory for result.json (default runs/NAME-TIME)")
+	out := fs.String("out", "", "run directory: spec.json, cells.jsonl, result.json (default runs/TIME-NAME)")
 	dataFlag := fs.String("data", "", "data directory holding mnist/ (default $GITUI_DATA)")
 	seed := fs.Int64("seed", -1, "seed of every random draw (default: the preset's)")
 	var sets multiFlag
@@ -77,13 +77,62 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	outDir := *out
 	if outDir == "" {
-		outDir = filepath.Join("runs", spec.Name+"-"+time.Now().Format("20060102-150405"))
+		outDir = filepath.Join("runs", model.RunDirName(spec.Name, time.Now()))
+	}
+	rd, err := model.OpenRunDir(outDir, spec, model.RunMeta{DataDir: dir, Quick: *quick})
+	if err != nil {
+		return usageError{err}
+	}
+	return execute(ctx, rd, dir, stdout, stderr)
+}
+
+func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("resume", flag.ContinueOnError)
+	dataFlag := fs.String("data", "", "data directory (default: the one the run was started with, else $GITUI_DATA)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("resume needs one run directory: gitui resume DIR (the --out of an interrupted `gitui run`)")
+	}
+	if fi, err := os.Stat(pos[0]); err != nil || !fi.IsDir() {
+		return usagef("%s is not a directory: give the --out directory of an interrupted `gitui run`", pos[0])
+	}
+	rd, err := model.OpenRunDir(pos[0], nil, model.RunMeta{})
+	if err != nil {
+		return usageError{err}
+	}
+	dir := *dataFlag
+	if dir == "" {
+		dir = rd.Meta.DataDir
+	}
+	if dir, err = data.ResolveDir(dir); err != nil {
+		rd.Close()
+		return usageError{err}
+	}
+	return execute(ctx, rd, dir, stdout, stderr)
+}
+
+// execute runs the spec of the run directory rd (journaling every cell into it), prints
+// the summary, then writes result.json and predictions.csv. It closes rd.
+//
+// A spec or data error before any cell finished leaves nothing behind (exit 2). A run of
+// which every cell was already journaled and whose result.json is complete rewrites
+// nothing. An interrupted or failed run writes a partial result, never over a complete one.
+func execute(ctx context.Context, rd *model.RunDir, dataDir string, stdout, stderr io.Writer) error {
+	defer rd.Close()
+	if rd.Warning != "" {
+		fmt.Fprintln(stderr, "gitui: "+rd.Warning)
+	}
+	if rd.Resumed > 0 {
+		fmt.Fprintf(stderr, "continuing %s: %d cells already in its journal\n", rd.Path, rd.Resumed)
 	}
 	start := time.Now()
 	prog := newProgress(stderr)
 	var outcome *eval.Outcome
 	var runErr error
-	for e := range model.Start(ctx, spec, model.RunOptions{DataDir: dir, Quick: *quick}) {
+	for e := range model.Start(ctx, rd.Spec, model.RunOptions{DataDir: dataDir, Quick: rd.Meta.Quick, Dir: rd}) {
 		switch e := e.(type) {
 		case eval.Progress:
 			prog.progress(e)
@@ -95,16 +144,22 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	prog.finish()
 	var ie *model.InputError
-	if errors.As(runErr, &ie) && (outcome == nil || len(outcome.Series) == 0) {
-		return usageError{runErr} // nothing ran: write nothing
+	if errors.As(runErr, &ie) && rd.Added() == 0 && rd.Resumed == 0 {
+		rd.Discard() // nothing ran: leave nothing behind
+		return usageError{runErr}
 	}
-	res := model.NewResult(spec, outcome, runErr, time.Since(start))
-	path := filepath.Join(outDir, "result.json")
-	if err := res.WriteFile(path); err != nil {
-		return err
-	}
+	res := rd.Result(outcome, runErr, time.Since(start))
 	printSummary(stdout, res)
-	fmt.Fprintf(stderr, "result: %s (%.1f s)\n", path, res.Timing.WallSeconds)
+	if runErr == nil && rd.Added() == 0 {
+		if old, err := model.ReadResult(rd.ResultPath()); err == nil && !old.Partial {
+			fmt.Fprintf(stderr, "result: %s is complete: nothing to do\n", rd.ResultPath())
+			return nil
+		}
+	}
+	if err := rd.Finish(res); err != nil {
+		return fmt.Errorf("%w (the finished cells are in %s: `gitui resume %s` writes the result)", err, filepath.Join(rd.Path, model.CellsFile), rd.Path)
+	}
+	fmt.Fprintf(stderr, "result: %s (%.1f s)\n", rd.ResultPath(), res.Timing.WallSeconds)
 	return runErr
 }
 

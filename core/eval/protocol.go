@@ -36,6 +36,9 @@ type Arm struct {
 	X      float64
 	Size   int
 	Method Method
+	// Keep asks for the predictions of this arm's cells in Cell.Pred (for per-sample
+	// output: predictions.csv and confusion matrices at the largest training size).
+	Keep bool
 }
 
 // Stage is a group of arms that share prepared methods: the methods are prepared, then every
@@ -62,7 +65,48 @@ type Protocol struct {
 	// same Sampling) from that repeat's draw of size Nest, so the draws of one repeat
 	// share their samples and their union is the size-Nest draw (see Draw).
 	Nest int
+	// TransformedTest says that Test holds 2N rows: the N test samples, then a
+	// transformed copy of each in the same order with the same label. Every cell then
+	// scores both halves: the plain accuracy goes to series Series, the accuracy on the
+	// transformed copies to series Series+TransformedSuffix.
+	TransformedTest bool
+	// Done holds cells finished by an earlier, interrupted run of the same spec (a
+	// journal): they are not run again, and count in the outcome as if they had just
+	// finished. A stage whose cells are all done is not even prepared.
+	Done map[CellKey]Cell
+	// OnCell, if set, is called once for every newly finished cell, from a single
+	// goroutine, before the cell's Point is sent; a non-nil error (a journal that cannot
+	// be written) stops the run with that error.
+	OnCell func(Cell) error
 }
+
+// TransformedSuffix ends the name of the series that scores a method on the transformed
+// copy of the test set (Protocol.TransformedTest).
+const TransformedSuffix = " (transformed test)"
+
+// CellKey identifies a cell across runs of one spec: its stage, series, abscissa and repeat.
+type CellKey struct {
+	Stage, Series string
+	X             float64
+	Rep           int
+}
+
+// Cell is the outcome of one (arm, repeat) cell: accuracy and balanced accuracy on the
+// test set (and on its transformed copy when AccT is not nil), the seconds it took, and,
+// when its arm has Keep set, the predicted class of every test row (all 2N rows with
+// TransformedTest).
+type Cell struct {
+	CellKey
+	Size      int
+	Acc, BAcc float64
+	// AccT and BAccT score the transformed copy of the test set (TransformedTest), else nil.
+	AccT, BAccT *float64
+	Seconds     float64
+	Pred        []int
+}
+
+// Key returns the cell's identity.
+func (c Cell) Key() CellKey { return c.CellKey }
 
 // repeatsOf returns the number of repeats of arm a: one when a draws the whole pool (every
 // draw is then the same training set, so repeating would only cost time), else Repeats.
@@ -75,9 +119,9 @@ func (p *Protocol) repeatsOf(a Arm) int {
 
 // cellResult is the outcome of one (arm, repeat) cell.
 type cellResult struct {
-	arm       int
-	acc, bacc float64
-	err       error
+	arm  int
+	cell Cell
+	err  error
 }
 
 // Run executes the protocol, sending events on ev (which it does not close). It returns the
@@ -89,16 +133,31 @@ func (p *Protocol) Run(ctx context.Context, ev chan<- Event) (*Outcome, error) {
 		panic("eval: Repeats < 1")
 	}
 	clk := NewClock()
-	agg := newAggregator(p.XLabel)
+	agg := newAggregator(p.XLabel, p.Stages, p.TransformedTest)
 	var runErr error
-	totalCells := 0
-	for _, s := range p.Stages {
-		for _, a := range s.Arms {
-			totalCells += p.repeatsOf(a)
+	totalCells, done := 0, 0
+	for _, st := range p.Stages {
+		for _, a := range st.Arms {
+			for r := range p.repeatsOf(a) {
+				totalCells++
+				if c, ok := p.Done[CellKey{st.Name, a.Series, a.X, r}]; ok {
+					agg.add(c) // journaled by an earlier run: counted, not rerun
+					done++
+				}
+			}
 		}
 	}
-	done := 0
+	if done > 0 {
+		send(ctx, ev, Log{Time: time.Now(), Line: fmt.Sprintf("resuming: %d of %d cells already done", done, totalCells)})
+		for _, pt := range agg.points() {
+			send(ctx, ev, pt)
+		}
+		send(ctx, ev, Progress{Stage: "cells", Done: done, Total: totalCells})
+	}
 	for _, st := range p.Stages {
+		if p.stageDone(st) {
+			continue
+		}
 		fitters, err := p.prepare(ctx, st, clk, ev)
 		if err != nil {
 			runErr = err
@@ -114,6 +173,18 @@ func (p *Protocol) Run(ctx context.Context, ev chan<- Event) (*Outcome, error) {
 	out := agg.outcome()
 	out.Stages = clk.Snapshot()
 	return out, runErr
+}
+
+// stageDone reports whether every cell of st is in p.Done.
+func (p *Protocol) stageDone(st Stage) bool {
+	for _, a := range st.Arms {
+		for r := range p.repeatsOf(a) {
+			if _, ok := p.Done[CellKey{st.Name, a.Series, a.X, r}]; !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // prepare calls Prepare once per distinct Method of the stage.
@@ -195,15 +266,18 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 		go func() {
 			defer wg.Done()
 			for c := range cells {
-				results <- p.runCell(cctx, st.Arms[c.arm], c.arm, c.rep, fitters, clk)
+				results <- p.runCell(cctx, st, c.arm, c.rep, fitters, clk)
 			}
 		}()
 	}
 	go func() {
 		defer close(cells)
 		for r := 0; r < p.Repeats; r++ {
-			for a := range st.Arms {
-				if r >= p.repeatsOf(st.Arms[a]) {
+			for a, arm := range st.Arms {
+				if r >= p.repeatsOf(arm) {
+					continue
+				}
+				if _, ok := p.Done[CellKey{st.Name, arm.Series, arm.X, r}]; ok {
 					continue
 				}
 				select {
@@ -219,7 +293,11 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 
 	want := 0
 	for _, a := range st.Arms {
-		want += p.repeatsOf(a)
+		for r := range p.repeatsOf(a) {
+			if _, ok := p.Done[CellKey{st.Name, a.Series, a.X, r}]; !ok {
+				want++
+			}
+		}
 	}
 	got, dropped := 0, 0
 	// handle records one cell's result; it returns a non-nil error to stop the stage.
@@ -232,8 +310,14 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 			}
 			return fmt.Errorf("%s: %w", st.Arms[r.arm].Series, r.err)
 		}
-		a := st.Arms[r.arm]
-		send(ctx, ev, agg.add(a.Series, a.X, r.acc, r.bacc))
+		if p.OnCell != nil {
+			if err := p.OnCell(r.cell); err != nil {
+				return err
+			}
+		}
+		for _, pt := range agg.add(r.cell) {
+			send(ctx, ev, pt)
+		}
 		send(ctx, ev, Progress{Stage: "cells", Done: done0 + got, Total: total})
 		return nil
 	}
@@ -273,8 +357,10 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 	return got, nil
 }
 
-// runCell draws the training set of one cell and scores the method on the test set.
-func (p *Protocol) runCell(ctx context.Context, a Arm, arm, rep int, fitters map[Method]Fitter, clk *Clock) (res cellResult) {
+// runCell draws the training set of one cell and scores the method on the test set (and
+// on its transformed copy with TransformedTest).
+func (p *Protocol) runCell(ctx context.Context, st Stage, arm, rep int, fitters map[Method]Fitter, clk *Clock) (res cellResult) {
+	a := st.Arms[arm]
 	res.arm = arm
 	defer func() {
 		if v := recover(); v != nil {
@@ -284,6 +370,7 @@ func (p *Protocol) runCell(ctx context.Context, a Arm, arm, rep int, fitters map
 	if err := ctx.Err(); err != nil {
 		return cellResult{arm: arm, err: err}
 	}
+	t0 := time.Now()
 	idx, err := p.Draw(rep, a.Size)
 	if err != nil {
 		return cellResult{arm: arm, err: err}
@@ -293,7 +380,24 @@ func (p *Protocol) runCell(ctx context.Context, a Arm, arm, rep int, fitters map
 	if err != nil {
 		return cellResult{arm: arm, err: err}
 	}
-	res.acc, res.bacc = Scores(p.Test.Y, pred, len(p.Test.Classes))
+	y, k := p.Test.Y, len(p.Test.Classes)
+	if len(pred) != len(y) {
+		return cellResult{arm: arm, err: fmt.Errorf("internal error (please report): %d predictions for %d test samples", len(pred), len(y))}
+	}
+	c := Cell{CellKey: CellKey{st.Name, a.Series, a.X, rep}, Size: a.Size}
+	if p.TransformedTest {
+		n := len(y) / 2
+		c.Acc, c.BAcc = Scores(y[:n], pred[:n], k)
+		at, bt := Scores(y[n:], pred[n:], k)
+		c.AccT, c.BAccT = &at, &bt
+	} else {
+		c.Acc, c.BAcc = Scores(y, pred, k)
+	}
+	if a.Keep {
+		c.Pred = pred
+	}
+	c.Seconds = time.Since(t0).Seconds()
+	res.cell = c
 	return res
 }
 
@@ -345,45 +449,116 @@ func send(ctx context.Context, ev chan<- Event, e Event) {
 	}
 }
 
-// aggregator keeps the per-cell scores of every (series, x) point.
+// aggregator keeps the per-cell scores of every (series, x) point, by repeat, so that a
+// point's mean and standard deviation do not depend on the order in which its cells
+// finished (or on which of them an earlier, resumed run computed): the sums run over
+// the repeats in increasing order.
 type aggregator struct {
-	xlabel string
-	order  []string
-	accs   map[string]map[float64][]float64
-	baccs  map[string]map[float64][]float64
+	xlabel      string
+	transformed bool
+	order       []string // series in the order of the stages' arms
+	accs        map[string]map[float64]map[int]float64
+	baccs       map[string]map[float64]map[int]float64
 }
 
-func newAggregator(xlabel string) *aggregator {
-	return &aggregator{xlabel: xlabel, accs: map[string]map[float64][]float64{}, baccs: map[string]map[float64][]float64{}}
-}
-
-func (g *aggregator) add(series string, x, acc, bacc float64) Point {
-	if g.accs[series] == nil {
-		g.order = append(g.order, series)
-		g.accs[series] = map[float64][]float64{}
-		g.baccs[series] = map[float64][]float64{}
+func newAggregator(xlabel string, stages []Stage, transformed bool) *aggregator {
+	g := &aggregator{xlabel: xlabel, transformed: transformed, accs: map[string]map[float64]map[int]float64{}, baccs: map[string]map[float64]map[int]float64{}}
+	seen := map[string]bool{}
+	for _, st := range stages {
+		for _, a := range st.Arms {
+			names := []string{a.Series}
+			if transformed {
+				names = append(names, a.Series+TransformedSuffix)
+			}
+			for _, n := range names {
+				if !seen[n] {
+					seen[n] = true
+					g.order = append(g.order, n)
+				}
+			}
+		}
 	}
-	g.accs[series][x] = append(g.accs[series][x], acc)
-	g.baccs[series][x] = append(g.baccs[series][x], bacc)
-	m, s := MeanStd(g.accs[series][x])
-	return Point{Series: series, XLabel: g.xlabel, YLabel: "accuracy", X: x, Mean: m, Std: s, Runs: len(g.accs[series][x])}
+	return g
+}
+
+// add records a finished cell and returns the updated points (one, or two with a
+// transformed test set).
+func (g *aggregator) add(c Cell) []Point {
+	pts := []Point{g.put(c.Series, c.X, c.Rep, c.Acc, c.BAcc)}
+	if c.AccT != nil && c.BAccT != nil {
+		pts = append(pts, g.put(c.Series+TransformedSuffix, c.X, c.Rep, *c.AccT, *c.BAccT))
+	}
+	return pts
+}
+
+func (g *aggregator) put(series string, x float64, rep int, acc, bacc float64) Point {
+	if g.accs[series] == nil {
+		g.accs[series] = map[float64]map[int]float64{}
+		g.baccs[series] = map[float64]map[int]float64{}
+	}
+	if g.accs[series][x] == nil {
+		g.accs[series][x] = map[int]float64{}
+		g.baccs[series][x] = map[int]float64{}
+	}
+	g.accs[series][x][rep] = acc
+	g.baccs[series][x][rep] = bacc
+	return g.point(series, x)
+}
+
+func (g *aggregator) point(series string, x float64) Point {
+	v := byRep(g.accs[series][x])
+	m, s := MeanStd(v)
+	return Point{Series: series, XLabel: g.xlabel, YLabel: "accuracy", X: x, Mean: m, Std: s, Runs: len(v)}
+}
+
+// points returns the current point of every (series, x) with at least one cell.
+func (g *aggregator) points() []Point {
+	var out []Point
+	for _, name := range g.order {
+		for _, x := range sortedXs(g.accs[name]) {
+			out = append(out, g.point(name, x))
+		}
+	}
+	return out
+}
+
+// byRep returns the values of m ordered by repeat.
+func byRep(m map[int]float64) []float64 {
+	reps := make([]int, 0, len(m))
+	for r := range m {
+		reps = append(reps, r)
+	}
+	sort.Ints(reps)
+	v := make([]float64, len(reps))
+	for i, r := range reps {
+		v[i] = m[r]
+	}
+	return v
+}
+
+func sortedXs(m map[float64]map[int]float64) []float64 {
+	xs := make([]float64, 0, len(m))
+	for x := range m {
+		xs = append(xs, x)
+	}
+	sort.Float64s(xs)
+	return xs
 }
 
 func (g *aggregator) outcome() *Outcome {
 	out := &Outcome{}
 	bal := Table{Name: "balanced accuracy", Columns: []string{"series", g.xlabel, "mean", "std", "runs"}}
 	for _, name := range g.order {
-		s := Series{Name: name, XLabel: g.xlabel, YLabel: "accuracy"}
-		xs := make([]float64, 0, len(g.accs[name]))
-		for x := range g.accs[name] {
-			xs = append(xs, x)
+		if len(g.accs[name]) == 0 {
+			continue
 		}
-		sort.Float64s(xs)
-		for _, x := range xs {
-			m, sd := MeanStd(g.accs[name][x])
+		s := Series{Name: name, XLabel: g.xlabel, YLabel: "accuracy"}
+		for _, x := range sortedXs(g.accs[name]) {
+			m, sd := MeanStd(byRep(g.accs[name][x]))
 			s.Points = append(s.Points, SeriesPoint{X: x, Mean: m, Std: sd, Runs: len(g.accs[name][x])})
-			bm, bs := MeanStd(g.baccs[name][x])
-			bal.Rows = append(bal.Rows, []any{name, x, round4(bm), round4(bs), len(g.baccs[name][x])})
+			bv := byRep(g.baccs[name][x])
+			bm, bs := MeanStd(bv)
+			bal.Rows = append(bal.Rows, []any{name, x, round4(bm), round4(bs), len(bv)})
 		}
 		out.Series = append(out.Series, s)
 	}
