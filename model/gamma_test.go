@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -65,5 +66,20 @@ func TestAutoGammaRuns(t *testing.T) {
 	s.Methods[0].Gamma = g
 	if again := runSpec(t, s).Series[0].Points[0].Mean; again != acc {
 		t.Errorf("gamma auto gave accuracy %v, gamma %v written out %v: the heuristic is not what ran", acc, g, again)
+	}
+}
+
+// TestSampleGramNames checks that the heatmap's invariant matrix carries the method's
+// derived name (the spec leaves it empty), and that a Haar kernel with gamma 0 gets the
+// median heuristic there too instead of failing.
+func TestSampleGramNames(t *testing.T) {
+	s := &Spec{Name: "g", Protocol: ProtocolCurve, Data: DataSpec{Name: "xperm", TestSize: 100}, Group: GroupSpec{Kind: "permutation"},
+		Methods: []Method{{Kernel: "haar"}}, Sizes: []int{20}, Seed: 1}
+	_, inv, err := SampleGram(context.Background(), s, "", 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inv.Name != "Haar RLS" {
+		t.Errorf("invariant matrix named %q, want Haar RLS", inv.Name)
 	}
 }

@@ -81,7 +81,7 @@ func SampleGram(ctx context.Context, spec *Spec, dataDir string, n int) (base, i
 		default:
 			continue
 		}
-		invariant = matrixOf(m.Name, inv, sub.Y)
+		invariant = matrixOf(m.DisplayName(), inv, sub.Y)
 		break
 	}
 	kb, err := kernel.SymGram(ctx, k0, sub.X)
