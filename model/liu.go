@@ -43,18 +43,11 @@ func newLiuKernel(m Method, shape []int) (*liuKernel, error) {
 	if m.Fit == "average" {
 		o.Fit = kernel.AverageFit
 	}
-	switch m.Kernel {
-	case "linear":
-		o.Base = kernel.Linear{}
-	case "rbf":
-		o.Base = kernel.RBF{Gamma: m.Gamma}
-	case "poly":
-		o.Base = kernel.Poly{Gamma: m.Gamma, Degree: m.Degree}
-	default:
+	if !m.liuBase() {
 		return nil, inputErr(fmt.Errorf("%s: kernel %q has no SVM Gram: use linear, rbf or poly", m.Name, m.Kernel))
 	}
-	if err := o.Base.Validate(); err != nil {
-		return nil, inputErr(fmt.Errorf("%s: %w", m.Name, err))
+	if o.Base, err = baseKernel(m); err != nil {
+		return nil, err
 	}
 	if m.Invariance != "" || m.Locality != nil {
 		if len(shape) != 2 || shape[0] < 2 || shape[1] < 2 {
