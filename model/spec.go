@@ -371,6 +371,9 @@ func (s *Spec) Set(assign string) error {
 // fraction for a whole number, text for a number, a scalar for a list.
 func setValueError(key, val string, err error) error {
 	field := key[strings.LastIndex(key, ".")+1:]
+	if parts := strings.Split(key, "."); field == "*" && len(parts) > 1 {
+		field = "every element of " + parts[len(parts)-2] // methods.*=1
+	}
 	if f, perr := strconv.ParseFloat(strings.TrimSpace(val), 64); (perr == nil || errors.Is(perr, strconv.ErrRange)) && (math.IsNaN(f) || math.IsInf(f, 0)) {
 		return fmt.Errorf("--set %s=%s: %s must be a finite number: give a finite value", key, val, field)
 	}
@@ -396,6 +399,8 @@ func setValueError(key, val string, err error) error {
 		return fmt.Errorf("--set %s=%s: %s takes a list, not %s: give e.g. %s=[100,200]", key, val, field, got, key)
 	case reflect.String:
 		return fmt.Errorf("--set %s=%s: %s takes text, not %s: give a name", key, val, field, got)
+	case reflect.Struct, reflect.Pointer:
+		return fmt.Errorf("--set %s=%s: %s takes an object, not %s: set one of its fields, e.g. %s.FIELD=VALUE (`gitui presets -v` lists them)", key, val, field, got, key)
 	}
 	return fmt.Errorf("--set %s=%s: %s does not take %s: see the spec printed by `gitui presets -v`", key, val, field, got)
 }

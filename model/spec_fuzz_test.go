@@ -49,6 +49,9 @@ func TestSetWildcards(t *testing.T) {
 	if err := s.Set("sizes.*=30"); err != nil || s.Sizes[0] != 30 || s.Sizes[1] != 30 {
 		t.Fatalf("sizes.*=30: %v, sizes %v", err, s.Sizes)
 	}
+	if err := validSpec().Set("methods.*=1"); err == nil || !strings.Contains(err.Error(), "every element of methods takes an object, not the number 1") {
+		t.Errorf("methods.*=1: %v", err)
+	}
 	for _, a := range []string{"methods.*=1", "methods.=1", "methods..bins=1", ".=1", "sizes.*.x=1", "repeats.*=1"} {
 		if err := validSpec().Set(a); err == nil {
 			t.Errorf("%s: no error", a)

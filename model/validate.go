@@ -118,7 +118,13 @@ func (s *Spec) UniqueName(i int) string {
 func (s *Spec) Validate() error {
 	s.Defaults()
 	var errs []error
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	said := map[string]bool{}
+	bad := func(format string, a ...any) { // each problem once (sizes [1,1,1] is one mistake)
+		if e := fmt.Errorf(format, a...); !said[e.Error()] {
+			said[e.Error()] = true
+			errs = append(errs, e)
+		}
+	}
 	oneOf := func(field, v string, allowed []string) {
 		for _, a := range allowed {
 			if v == a {
