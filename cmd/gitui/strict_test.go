@@ -42,6 +42,10 @@ func TestStrictSpecs(t *testing.T) {
 			[]string{"group.angles applies to group kinds rotation and rotation+shift, not group.kind permutation"}},
 		{"test_path without file", []string{"run", "xperm-curve", "--quick", "--set", "data.test_path=t.csv"},
 			[]string{"data.test_path applies to data.name file, not data.name xperm"}},
+		{"the same bad size thrice", []string{"run", "xperm-curve", "--quick", "--set", "sizes.*=1"},
+			[]string{"training size 1 is out of range: use 2..10000000"}},
+		{"a method replaced by a number", []string{"run", "xperm-curve", "--quick", "--set", "methods.*=1"},
+			[]string{"every element of methods takes an object, not the number 1"}},
 		{"unknown method field", []string{"run", "xperm-curve", "--quick", "--set", "methods.0.binz=7"},
 			[]string{`a method has no field "binz": use one of features, kernel,`, "gitui presets -v"}},
 	}
@@ -58,8 +62,8 @@ func TestStrictSpecs(t *testing.T) {
 				t.Errorf("stderr %q, want one gitui: line", stderr)
 			}
 			for _, w := range c.want {
-				if !strings.Contains(last, w) {
-					t.Errorf("stderr line %q lacks %q", last, w)
+				if n := strings.Count(last, w); n != 1 {
+					t.Errorf("stderr line %q has %q %d times, want once", last, w, n)
 				}
 			}
 			if _, err := os.Stat(filepath.Join(out, "result.json")); err == nil {
