@@ -127,6 +127,19 @@ func (f *MethodField) isUnset(m Method) bool {
 	return v.IsZero()
 }
 
+// zeroLiteral returns the JSON value that unsets the field with --set.
+func (f *MethodField) zeroLiteral() string {
+	switch f.Kind {
+	case KindInt, KindFloat, KindLogFloat:
+		return "0"
+	case KindEnum, KindText:
+		return `""`
+	case KindList:
+		return "[]"
+	}
+	return "null"
+}
+
 // problem returns what is wrong with f's value in m where f applies, or "".
 func (f *MethodField) problem(m Method) string {
 	v := m.value(f.Key)
@@ -553,7 +566,8 @@ func validateMethodFields(i int, m Method, at string, bad func(string, ...any)) 
 			if m.Invariance == "" {
 				key = "locality"
 			}
-			bad("methods.%d.%s applies to %s, not learner %s: drop it or use learner svm or rls", i, key, MethodFieldOf(key).AppliesTo, m.Learner)
+			bad("methods.%d.%s applies to %s, not learner %s: use learner svm or rls, or drop it (on a preset: --set methods.%d.%s=%s)",
+				i, key, MethodFieldOf(key).AppliesTo, m.Learner, i, key, MethodFieldOf(key).zeroLiteral())
 		case fam == familyFeatures && m.svmLearner():
 			bad("%s: learner %s needs a kernel: set kernel to linear, rbf or poly instead of features", at, m.Learner)
 		case m.Kernel == "haar":
@@ -571,7 +585,7 @@ func validateMethodFields(i int, m Method, at string, bad func(string, ...any)) 
 			continue
 		}
 		if !f.isUnset(m) {
-			bad("methods.%d.%s applies to %s, not %s: drop it", i, f.Key, f.AppliesTo, f.not(m))
+			bad("methods.%d.%s applies to %s, not %s: drop it (on a preset: --set methods.%d.%s=%s)", i, f.Key, f.AppliesTo, f.not(m), i, f.Key, f.zeroLiteral())
 		}
 	}
 }

@@ -108,6 +108,9 @@ func TestInapplicableFieldRefused(t *testing.T) {
 				t.Errorf("%s with %s set: %d lines, want one: %v", name, f.Key, n, err)
 			}
 			refused[f.Key] = true
+			if err := applyHint(s, err); err != nil {
+				t.Errorf("%s with %s set: the hint does not fix it: %v", name, f.Key, err)
+			}
 		}
 	}
 	for _, f := range MethodFields {
@@ -228,6 +231,8 @@ func TestInapplicableSpecFieldRefused(t *testing.T) {
 		{"angles with cyclic shifts", func() *Spec { return kindSpec(Method{Features: "cdf", Bins: 5, Templates: 5}) },
 			`group.angles={"from":-10,"to":10,"count":3}`, "group.angles applies to group kinds rotation and rotation+shift, not group.kind cyclic-shift"},
 		{"group size without a group", curve, "group.size=5", "group.size applies to a group (group.kind other than none), not group.kind none"},
+		{"test_size with a holdout", func() *Spec { s := curve(); s.Data.Holdout = 100; return s }, "data.test_size=50",
+			"data.test_size applies to the test set, which data.holdout replaces, not data.holdout 100 with data.name embedded"},
 		{"path without file", curve, `data.path="x.csv"`, "data.path applies to data.name file, not data.name embedded"},
 		{"test_path without file", curve, `data.test_path="x.csv"`, "data.test_path applies to data.name file, not data.name embedded"},
 	}
@@ -242,6 +247,9 @@ func TestInapplicableSpecFieldRefused(t *testing.T) {
 		err := s.Validate()
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: err = %v, want one line containing %q", c.name, err, c.want)
+		}
+		if err := applyHint(s.Clone(), err); err != nil {
+			t.Errorf("%s: the hint does not fix it: %v", c.name, err)
 		}
 		s.Tidy()
 		if err := s.Validate(); err != nil {
@@ -343,4 +351,18 @@ func TestSchemaCoversMethod(t *testing.T) {
 	for k := range seen {
 		t.Errorf("schema entry %s is not a field of Method", k)
 	}
+}
+
+// applyHint applies the "(on a preset: --set KEY=VALUE)" fix a refusal names, and
+// returns what Validate says afterwards (nil: the hint fixes the spec).
+func applyHint(s *Spec, refusal error) error {
+	_, hint, ok := strings.Cut(refusal.Error(), "(on a preset: --set ")
+	if !ok {
+		return fmt.Errorf("no --set hint in %q", refusal)
+	}
+	hint, _, _ = strings.Cut(hint, ")")
+	if err := s.Set(hint); err != nil {
+		return err
+	}
+	return s.Validate()
 }

@@ -276,6 +276,7 @@ type specField struct {
 	where        string
 	now          func(s *Spec) string
 	clear        func(s *Spec)
+	zero         string // the --set value that unsets it
 }
 
 func protocolIs(ps ...string) func(s *Spec) bool {
@@ -290,23 +291,30 @@ func nowGroup(s *Spec) string    { return "group.kind " + s.Group.Kind }
 // specFields lists the spec-level fields that do not apply everywhere.
 var specFields = []specField{
 	{"sizes", func(s *Spec) bool { return len(s.Sizes) > 0 }, protocolIs(ProtocolCurve, ProtocolGroupSize),
-		"protocols sample-complexity and group-size (grid, sweep and pd have their own size)", nowProtocol, func(s *Spec) { s.Sizes = nil }},
-	{"nested", func(s *Spec) bool { return s.Nested }, protocolIs(ProtocolCurve), "protocol sample-complexity", nowProtocol, func(s *Spec) { s.Nested = false }},
-	{"grid", func(s *Spec) bool { return s.Grid != nil }, protocolIs(ProtocolCurve, ProtocolGrid), "protocols grid and sample-complexity", nowProtocol, func(s *Spec) { s.Grid = nil }},
-	{"group_sizes", func(s *Spec) bool { return len(s.GroupSizes) > 0 }, protocolIs(ProtocolGroupSize), "protocol group-size", nowProtocol, func(s *Spec) { s.GroupSizes = nil }},
-	{"approx", func(s *Spec) bool { return s.Approx != nil }, protocolIs(ProtocolApprox), "protocol kernel-approx", nowProtocol, func(s *Spec) { s.Approx = nil }},
-	{"pd", func(s *Spec) bool { return s.PD != nil }, protocolIs(ProtocolPD), "protocol pd", nowProtocol, func(s *Spec) { s.PD = nil }},
-	{"sweep", func(s *Spec) bool { return s.Sweep != nil }, protocolIs(ProtocolSweep), "protocol sweep", nowProtocol, func(s *Spec) { s.Sweep = nil }},
+		"protocols sample-complexity and group-size (grid, sweep and pd have their own size)", nowProtocol, func(s *Spec) { s.Sizes = nil }, "[]"},
+	{"nested", func(s *Spec) bool { return s.Nested }, protocolIs(ProtocolCurve), "protocol sample-complexity", nowProtocol, func(s *Spec) { s.Nested = false }, "false"},
+	{"grid", func(s *Spec) bool { return s.Grid != nil }, protocolIs(ProtocolCurve, ProtocolGrid), "protocols grid and sample-complexity", nowProtocol, func(s *Spec) { s.Grid = nil }, "null"},
+	{"group_sizes", func(s *Spec) bool { return len(s.GroupSizes) > 0 }, protocolIs(ProtocolGroupSize), "protocol group-size", nowProtocol, func(s *Spec) { s.GroupSizes = nil }, "[]"},
+	{"approx", func(s *Spec) bool { return s.Approx != nil }, protocolIs(ProtocolApprox), "protocol kernel-approx", nowProtocol, func(s *Spec) { s.Approx = nil }, "null"},
+	{"pd", func(s *Spec) bool { return s.PD != nil }, protocolIs(ProtocolPD), "protocol pd", nowProtocol, func(s *Spec) { s.PD = nil }, "null"},
+	{"sweep", func(s *Spec) bool { return s.Sweep != nil }, protocolIs(ProtocolSweep), "protocol sweep", nowProtocol, func(s *Spec) { s.Sweep = nil }, "null"},
 	{"group.radius", func(s *Spec) bool { return s.Group.Radius != 0 }, groupIs("local-shift", "rotation+shift"),
-		"group kinds local-shift and rotation+shift", nowGroup, func(s *Spec) { s.Group.Radius = 0 }},
+		"group kinds local-shift and rotation+shift", nowGroup, func(s *Spec) { s.Group.Radius = 0 }, "0"},
 	{"group.angles", func(s *Spec) bool { return s.Group.Angles != nil }, groupIs("rotation", "rotation+shift"),
-		"group kinds rotation and rotation+shift", nowGroup, func(s *Spec) { s.Group.Angles = nil }},
+		"group kinds rotation and rotation+shift", nowGroup, func(s *Spec) { s.Group.Angles = nil }, "null"},
 	{"group.size", func(s *Spec) bool { return s.Group.Size > 0 }, func(s *Spec) bool { return s.Group.Kind != "none" },
-		"a group (group.kind other than none)", nowGroup, func(s *Spec) { s.Group.Size = 0 }},
+		"a group (group.kind other than none)", nowGroup, func(s *Spec) { s.Group.Size = 0 }, "0"},
+	{"data.test_size", func(s *Spec) bool { return s.Data.TestSize > 0 }, func(s *Spec) bool {
+		// With a holdout, test_size still sizes the split of xperm, circle and a single file.
+		d := s.Data
+		return d.Holdout == 0 || d.Name == "xperm" || d.Name == "circle" || d.Name == "file" && d.TestPath == ""
+	}, "the test set, which data.holdout replaces", func(s *Spec) string {
+		return fmt.Sprintf("data.holdout %d with data.name %s", s.Data.Holdout, s.Data.Name)
+	}, func(s *Spec) { s.Data.TestSize = 0 }, "0"},
 	{"data.path", func(s *Spec) bool { return s.Data.Path != "" }, func(s *Spec) bool { return s.Data.Name == "file" },
-		"data.name file", func(s *Spec) string { return "data.name " + s.Data.Name }, func(s *Spec) { s.Data.Path = "" }},
+		"data.name file", func(s *Spec) string { return "data.name " + s.Data.Name }, func(s *Spec) { s.Data.Path = "" }, `""`},
 	{"data.test_path", func(s *Spec) bool { return s.Data.TestPath != "" }, func(s *Spec) bool { return s.Data.Name == "file" },
-		"data.name file", func(s *Spec) string { return "data.name " + s.Data.Name }, func(s *Spec) { s.Data.TestPath = "" }},
+		"data.name file", func(s *Spec) string { return "data.name " + s.Data.Name }, func(s *Spec) { s.Data.TestPath = "" }, `""`},
 }
 
 // Tidy clears every field that does not apply where it is (spec-level fields and method
@@ -343,7 +351,7 @@ func (m *Method) Tidy() {
 func (s *Spec) validateApplies(bad func(string, ...any)) {
 	for _, f := range specFields {
 		if f.set(s) && !f.applies(s) {
-			bad("%s applies to %s, not %s: drop it", f.key, f.where, f.now(s))
+			bad("%s applies to %s, not %s: drop it (on a preset: --set %s=%s)", f.key, f.where, f.now(s), f.key, f.zero)
 		}
 	}
 	if s.Protocol == ProtocolSweep && s.Sweep != nil {
