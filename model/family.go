@@ -444,7 +444,8 @@ func familyOf(m Method) *Family {
 // MethodName names a method as the papers name their rows: "raw RLS", "bag-of-words RLS",
 // "CDF(n,m) RLS", "moments(m) RLS", "Haar RLS", "RBF RLS", "raw 1-NN", and for Liu et
 // al.'s kernels with the svm learner "SVM", "TI-SVM", "L-TI-RI-SVM", "RI-SVM
-// (average-fit)", "TI-SVM (zero-fill)"; "VSV" and "invariant SVM" for Chapelle and
+// (average-fit)", "TI-SVM (zero-fill)", "TI-SVM (±2 cyclic)" (shifts 2 instead of the
+// full range), "L-TI-SVM (±2)"; "VSV" and "invariant SVM" for Chapelle and
 // Schoelkopf's learners. It ignores m.Name (see DisplayName).
 func MethodName(m Method) string {
 	if f := FamilyOf(m); f != nil {
@@ -496,7 +497,15 @@ func liuName(m Method) string {
 	if m.Fit == "average" {
 		name += " (average-fit)"
 	}
-	if m.ti() && m.Translation == "zero-fill" {
+	switch {
+	case m.ti() && m.Locality == nil && m.Shifts > 0:
+		name += fmt.Sprintf(" (±%d %s)", m.Shifts, m.Translation) // local shifts, not the full range
+	case m.ti() && m.Locality != nil && m.Shifts > 0 && m.Shifts != 3:
+		name += fmt.Sprintf(" (±%d)", m.Shifts)
+		if m.Translation == "zero-fill" {
+			name += " (zero-fill)"
+		}
+	case m.ti() && m.Translation == "zero-fill":
 		name += " (zero-fill)"
 	}
 	if m.Polar != nil && m.ri() {

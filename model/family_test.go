@@ -187,6 +187,27 @@ func TestFamilies(t *testing.T) {
 			t.Errorf("%s: name %q, want %q", name, got, want[name])
 		}
 	}
+	// TI over local shifts is named apart from TI over the full range.
+	poly := Method{Kernel: "poly", Degree: 8, Gamma: 0.01, C: 10, Learner: "svm"}
+	for _, c := range []struct {
+		inv, tr string
+		shifts  int
+		loc     bool
+		want    string
+	}{
+		{"TI", "cyclic", 0, false, "TI-SVM"}, {"TI", "zero-fill", 0, false, "TI-SVM (zero-fill)"},
+		{"TI", "zero-fill", 2, false, "TI-SVM (±2 zero-fill)"}, {"TI-RI", "cyclic", 1, false, "TI-RI-SVM (±1 cyclic)"},
+		{"TI", "cyclic", 3, true, "L-TI-SVM"}, {"TI", "cyclic", 2, true, "L-TI-SVM (±2)"},
+	} {
+		m := poly
+		m.Invariance, m.Translation, m.Shifts = c.inv, c.tr, c.shifts
+		if c.loc {
+			m.Locality = &LocalitySpec{K1: 3, D1: 2, D2: 2}
+		}
+		if got := m.DisplayName(); got != c.want {
+			t.Errorf("%s %s shifts %d locality %v: name %q, want %q", c.inv, c.tr, c.shifts, c.loc, got, c.want)
+		}
+	}
 	b, _ := json.Marshal(Method{})
 	if string(b) != "{}" {
 		t.Errorf("the zero Method encodes as %s: every field must be omitempty so that unset means absent", b)
