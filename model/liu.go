@@ -234,6 +234,17 @@ type gramFitter struct {
 }
 
 func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
+	pred, _, err := fitPredict(ctx, g.fit, idx, rng, clk, false)
+	return pred, err
+}
+
+func (g *gramFitter) FitScore(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, []float64, error) {
+	return fitPredict(ctx, g.fit, idx, rng, clk, true)
+}
+
+// fit slices the draw's training Gram and test rows, normalises them, and trains the
+// SVM (or RLS) on them; it returns the learner with the test rows.
+func (g *gramFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) (predictor, *mat.Dense, error) {
 	t0 := time.Now()
 	n := len(idx)
 	p := make([]int, n)
@@ -241,7 +252,7 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 	for a, i := range idx {
 		q, ok := g.pos[i]
 		if !ok {
-			return nil, fmt.Errorf("model: draw index %d was not prepared (the protocol's draws changed)", i)
+			return nil, nil, fmt.Errorf("model: draw index %d was not prepared (the protocol's draws changed)", i)
 		}
 		p[a], y[a] = q, g.y[i]
 	}
@@ -255,7 +266,7 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 	mean /= float64(n)
 	if !(mean > 0) || mean > 1e300 {
 		// eval prefixes the series name.
-		return nil, inputErr(fmt.Errorf("the kernel's diagonal mean is %g: rescale the kernel (gamma, locality scale)", mean))
+		return nil, nil, inputErr(fmt.Errorf("the kernel's diagonal mean is %g: rescale the kernel (gamma, locality scale)", mean))
 	}
 	// kernel_norm cosine: K(x,z)/sqrt(K(x,x)·K(z,z)), every sample at unit norm in the
 	// kernel's feature space; else the common scale 1/mean (rs[a] = 1/sqrt(mean)).
@@ -266,7 +277,7 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 			d = g.ktr.At(q, q)
 		}
 		if !(d > 0) {
-			return nil, inputErr(fmt.Errorf("K(x, x) = %g for a training sample: kernel_norm cosine needs K(x, x) > 0: drop kernel_norm", d))
+			return nil, nil, inputErr(fmt.Errorf("K(x, x) = %g for a training sample: kernel_norm cosine needs K(x, x) > 0: drop kernel_norm", d))
 		}
 		rs[a] = 1 / math.Sqrt(d)
 	}
@@ -283,7 +294,7 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 		ri := 1 / math.Sqrt(mean)
 		if g.spec.cosine() {
 			if !(g.tself[i] > 0) {
-				return nil, inputErr(fmt.Errorf("K(x, x) = %g for test sample %d: kernel_norm cosine needs K(x, x) > 0: drop kernel_norm", g.tself[i], i))
+				return nil, nil, inputErr(fmt.Errorf("K(x, x) = %g for test sample %d: kernel_norm cosine needs K(x, x) > 0: drop kernel_norm", g.tself[i], i))
 			}
 			ri = 1 / math.Sqrt(g.tself[i])
 		}
@@ -295,7 +306,7 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 		// An indefinite best-fit Gram matrix made PSD, the test rows carried along.
 		kp, M, _, err := kernel.MakePSD(ktr, g.psd)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", g.spec.Name, err)
+			return nil, nil, fmt.Errorf("%s: %w", g.spec.Name, err)
 		}
 		if M != nil {
 			ktr = kp
@@ -306,24 +317,13 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 	}
 	clk.Since("gram", t0)
 	t0 = time.Now()
+	defer clk.Since("fit", t0)
 	if g.spec.Learner == "rls" {
 		m, err := learn.FitKernelRLS(ctx, ktr, y, g.k, rlsOptions(g.spec))
-		if err != nil {
-			return nil, err
-		}
-		clk.Since("fit", t0)
-		t0 = time.Now()
-		defer clk.Since("predict", t0)
-		return m.Predict(ctx, kte)
+		return m, kte, err
 	}
 	m, err := learn.TrainSVC(ctx, ktr, y, g.spec.C, &learn.SVCOptions{Workers: 1})
-	if err != nil {
-		return nil, err
-	}
-	clk.Since("fit", t0)
-	t0 = time.Now()
-	defer clk.Since("predict", t0)
-	return m.Predict(ctx, kte)
+	return m, kte, err
 }
 
 // pdOutcome runs the Table I protocol (eval.PD) for the kernel of every method: a table

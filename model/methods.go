@@ -247,6 +247,16 @@ type featureFitter struct {
 }
 
 func (f *featureFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
+	pred, _, err := fitPredict(ctx, f.fit, idx, rng, clk, false)
+	return pred, err
+}
+
+func (f *featureFitter) FitScore(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, []float64, error) {
+	return fitPredict(ctx, f.fit, idx, rng, clk, true)
+}
+
+// fit trains the learner on the pool rows idx; it returns it with the test features.
+func (f *featureFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) (predictor, *mat.Dense, error) {
 	_, d := f.fpool.Dims()
 	x := mat.NewDense(len(idx), d, nil)
 	y := make([]int, len(idx))
@@ -255,24 +265,13 @@ func (f *featureFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Ran
 		y[a] = f.y[i]
 	}
 	t0 := time.Now()
+	defer clk.Since("fit", t0)
 	if f.spec.Learner == "1nn" {
 		nn, err := learn.NewNN(x, y, f.k, rng)
-		if err != nil {
-			return nil, err
-		}
-		clk.Since("fit", t0)
-		t0 = time.Now()
-		defer clk.Since("predict", t0)
-		return nn.Predict(ctx, f.ftest)
+		return nn, f.ftest, err
 	}
 	m, err := learn.FitRLS(ctx, x, y, f.k, rlsOptions(f.spec))
-	if err != nil {
-		return nil, err
-	}
-	clk.Since("fit", t0)
-	t0 = time.Now()
-	defer clk.Since("predict", t0)
-	return m.Predict(ctx, f.ftest)
+	return m, f.ftest, err
 }
 
 func rlsOptions(m Method) learn.RLSOptions {
@@ -377,6 +376,17 @@ type kernelFitter struct {
 }
 
 func (k *kernelFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
+	pred, _, err := fitPredict(ctx, k.fit, idx, rng, clk, false)
+	return pred, err
+}
+
+func (k *kernelFitter) FitScore(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, []float64, error) {
+	return fitPredict(ctx, k.fit, idx, rng, clk, true)
+}
+
+// fit trains the learner on the Gram matrix of the pool rows idx; it returns it with the
+// test-versus-training kernel rows.
+func (k *kernelFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) (predictor, *mat.Dense, error) {
 	t0 := time.Now()
 	y := make([]int, len(idx))
 	for a, i := range idx {
@@ -390,35 +400,24 @@ func (k *kernelFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand
 	} else {
 		xtr := k.pool.Subset(idx).X
 		if ktr, err = kernel.SymGram(ctx, k.base, xtr); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if kte, err = kernel.Gram(ctx, k.base, k.test.X, xtr); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	clk.Since("gram", t0)
 	nc := len(k.pool.Classes)
 	t0 = time.Now()
+	defer clk.Since("fit", t0)
 	if k.spec.Learner == "1nn" {
 		diag := make([]float64, len(idx))
 		for a := range diag {
 			diag[a] = ktr.At(a, a)
 		}
 		nn, err := learn.NewKernelNN(diag, y, nc, rng)
-		if err != nil {
-			return nil, err
-		}
-		clk.Since("fit", t0)
-		t0 = time.Now()
-		defer clk.Since("predict", t0)
-		return nn.Predict(ctx, kte)
+		return nn, kte, err
 	}
 	m, err := learn.FitKernelRLS(ctx, ktr, y, nc, rlsOptions(k.spec))
-	if err != nil {
-		return nil, err
-	}
-	clk.Since("fit", t0)
-	t0 = time.Now()
-	defer clk.Since("predict", t0)
-	return m.Predict(ctx, kte)
+	return m, kte, err
 }
