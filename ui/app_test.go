@@ -221,13 +221,7 @@ func TestRunPendingKeysAndStaleMessages(t *testing.T) {
 		}()
 		return ch
 	}
-	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
-	msg := cmd()
-	if b, ok := msg.(tea.BatchMsg); ok {
-		msg = b[0]()
-	}
-	started := msg.(runStartedMsg)
-	_, pump := a.Update(started)
+	_, pump := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")}) // the first batch (no tick in tests)
 	if !a.r.running || !a.keys.Cancel.Enabled() {
 		t.Fatal("run not going or cancel disabled")
 	}
