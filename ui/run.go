@@ -29,8 +29,8 @@ var ErrInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
 
 // ErrHangup is returned by Run after SIGHUP on Options.Hangup (the terminal or SSH
 // connection was closed): the run going then was not cancelled but finished into the
-// store before Run returned. It wraps context.Canceled, as the session was cut short.
-var ErrHangup = fmt.Errorf("hangup (SIGHUP): the terminal was closed: %w", context.Canceled)
+// store before Run returned. cmd/gitui exits 129 on it.
+var ErrHangup = errors.New("hung up (SIGHUP): the terminal was closed; the run was finished into the run store")
 
 // Run opens the workbench on the terminal and returns when the user quits. Every run is
 // saved into opts.Store (model.StoreDir() when empty). It returns ErrNotTerminal when
@@ -121,7 +121,11 @@ func (a *App) detached(ctx context.Context, errw io.Writer, termErr error, huppe
 			where = "into " + dir + " (its log: " + dir + "/" + LogFile + ")"
 		}
 		fmt.Fprintf(errw, "gitui: the terminal was closed: %s goes on without it %s\n", a.r.label, where)
-		j.logLine(now, "the terminal was closed (SIGHUP): the run goes on without it; process "+fmt.Sprint(os.Getpid())+" exits when it is saved")
+		why := "SIGHUP"
+		if !hupped.Load() {
+			why = fmt.Sprintf("reading it failed: %v", termErr)
+		}
+		j.logLine(now, fmt.Sprintf("the terminal was closed (%s): the run goes on without it; process %d exits when it is saved", why, os.Getpid()))
 	}
 	a.wait()
 	a.report(errw)

@@ -106,7 +106,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = usagef("unknown command %q: run `gitui help` for the list", cmd)
 	}
 	code := exitCode(err, stderr)
-	if code == exitInterrupted && (sig() == syscall.SIGHUP || errors.Is(err, ui.ErrHangup)) {
+	if code == exitInterrupted && sig() == syscall.SIGHUP {
 		code = exitHangup
 	}
 	return code
@@ -178,6 +178,9 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	var ue usageError
 	switch {
+	case errors.Is(err, ui.ErrHangup): // the TUI finished its run after the terminal was closed
+		fmt.Fprintln(stderr, "gitui: "+err.Error())
+		return exitHangup
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "gitui: interrupted")
 		return exitInterrupted
