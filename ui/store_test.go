@@ -155,7 +155,9 @@ func TestCancelledRunSavedPartial(t *testing.T) {
 	}
 	store := tempStore(t)
 	a := storeApp(t, store)
-	a.loadPreset(0, false) // full: 5 sizes × 5 repeats × 2 methods
+	a.loadPreset(0, false) // full: 5 sizes × 5 repeats × 2 methods, here 40 repeats:
+	a.spec.Repeats = 40    // long enough (seconds) that x always comes before the end
+	a.revalidate()
 	exec(t, a, a.data.Load())
 	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
 	if !a.r.running {
@@ -184,10 +186,11 @@ func TestCancelledRunSavedPartial(t *testing.T) {
 		t.Fatal(err)
 	}
 	cells := journal(t, dir)
-	full := 5 * 5 * 2
+	full := 5 * 40 * 2
 	if !res.Partial || len(cells) == 0 || len(cells) >= full {
 		t.Fatalf("partial=%v with %d journaled cells, want a partial result of 1..%d cells", res.Partial, len(cells), full-1)
 	}
+	t.Logf("cancelled after %d of %d cells", len(cells), full)
 	runs := 0
 	for _, s := range res.Series {
 		for _, p := range s.Points {
