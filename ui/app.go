@@ -308,7 +308,14 @@ func (a *App) updateKeys() {
 	a.keys.Presets.SetEnabled(len(a.opts.Presets) > 0)
 }
 
-func (a *App) setStatus(s string, isErr bool) { a.status, a.statusEr = s, isErr }
+// setStatus shows s in the header (shortened when it does not fit); an error also
+// goes whole into the run log (wrapped there), unless it is the one shown already.
+func (a *App) setStatus(s string, isErr bool) {
+	if isErr && s != "" && (s != a.status || !a.statusEr) {
+		a.run.Logf(a.now(), "%s", s)
+	}
+	a.status, a.statusEr = s, isErr
+}
 
 // Update is the root of the Elm loop: global messages first, then run events, then
 // keys to the focused pane; unknown messages go to the configuration panes.

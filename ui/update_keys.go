@@ -63,7 +63,7 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 		}
 		return a.startRun()
 	case k.String() == "r":
-		a.setStatus("cannot run: "+a.blocker(), true)
+		a.refuse(a.blocker())
 	case key.Matches(k, a.keys.Presets):
 		a.picker.open = true
 		a.picker.quick = a.quick

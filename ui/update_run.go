@@ -17,7 +17,7 @@ import (
 // no run is going.
 func (a *App) startRun() tea.Cmd {
 	if b := a.blocker(); b != "" {
-		a.setStatus("cannot run: "+b, true)
+		a.refuse(b)
 		return nil
 	}
 	id := a.r.id + 1
@@ -38,6 +38,19 @@ func (a *App) startRun() tea.Cmd {
 	a.r.job, a.r.cancel, a.r.batches = j, cancel, coalesce(j.pipe(ev), batchWait, batchMax)
 	a.jobs = append(a.jobs, j)
 	return tea.Batch(nextBatch(id, a.r.batches), a.tick(id))
+}
+
+// refuse says why r does not run (why, from blocker): in the status line and, whole,
+// in the run log, with every problem of the spec on its own line (the status line has
+// room for the first only).
+func (a *App) refuse(why string) {
+	a.setStatus("cannot run: "+why, true)
+	if len(a.issues) > 1 {
+		now := a.now()
+		for _, is := range a.issues[1:] {
+			a.run.Logf(now, "  %s", is)
+		}
+	}
 }
 
 // cancelRun asks the current run to stop; its finished cells and Done still arrive.
@@ -157,11 +170,11 @@ func (a *App) finish() tea.Cmd {
 	if j := a.r.job; j != nil && j.saved.note != "" {
 		a.run.Logf(now, "%s", j.saved.note)
 		if j.saved.err != nil {
-			a.setStatus(a.r.label+": "+j.saved.note, true)
+			a.status, a.statusEr = a.r.label+": "+j.saved.note, true // logged just above
 		}
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
-		a.setStatus(a.r.label+" failed: "+err.Error(), true)
+		a.status, a.statusEr = a.r.label+" failed: "+err.Error(), true // the run log has it whole
 	}
 	if err == nil && !a.r.gotMatrix && a.r.spec.Protocol != model.ProtocolApprox {
 		return a.requestGram(a.heat.Samples())
