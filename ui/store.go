@@ -114,7 +114,11 @@ func (a *App) logStore(m storeListedMsg) {
 		a.run.Logf(now, "run store %s: no runs yet (every run is saved there)", m.store)
 		return
 	}
-	a.run.Logf(now, "run store %s: %d runs; newest:", m.store, m.total)
+	runs := "runs"
+	if m.total == 1 {
+		runs = "run"
+	}
+	a.run.Logf(now, "run store %s: %d %s; newest:", m.store, m.total, runs)
 	for _, r := range m.runs {
 		a.run.Logf(now, "  %s  %s", r.name, r.status)
 	}

@@ -141,7 +141,7 @@ func TestRunSavedInStore(t *testing.T) {
 	}
 
 	b := storeApp(t, store)
-	if !logHas(b, "1 runs; newest:") || !logHas(b, filepath.Base(dir)+"  done") {
+	if !logHas(b, "1 run; newest:") || !logHas(b, filepath.Base(dir)+"  done") {
 		t.Errorf("the next workbench does not list the run: %q", b.run.LogLines())
 	}
 }
