@@ -30,6 +30,7 @@ type job struct {
 	started time.Time
 	rd      *model.RunDir // nil when the run is not saved (no store, or it could not be opened)
 	done    chan struct{}
+	batches <-chan []eval.Event // the coalesced output the UI reads (set by startRun)
 
 	mu  sync.Mutex
 	log *os.File // DIR/log.txt while the run goes; nil when not saved or closed

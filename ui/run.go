@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"golang.org/x/term"
 
+	"gitui/core/eval"
 	"gitui/model"
 	"gitui/ui/theme"
 )
@@ -138,14 +139,16 @@ func (a *App) detached(ctx context.Context, errw io.Writer, termErr error, huppe
 	return fmt.Errorf("the terminal failed (%w); the run was finished and saved", termErr)
 }
 
-// wait drains the current run's events (so its job is never blocked on a workbench that
-// stopped reading) and waits until every job of the session has written its result.
-// It returns the directory of the current run ("" when none or not saved). Call it
-// only after the program stopped.
+// wait drains the events of every run of the session (so no job is blocked on a
+// workbench that stopped reading) and waits until each has written its result. It
+// returns the directory of the current run ("" when none or not saved). Call it only
+// after the program stopped.
 func (a *App) wait() string {
-	if a.r.running && a.r.batches != nil {
-		for range a.r.batches {
-		}
+	for _, j := range a.jobs {
+		go func(ch <-chan []eval.Event) {
+			for range ch {
+			}
+		}(j.batches)
 	}
 	for _, j := range a.jobs {
 		<-j.done

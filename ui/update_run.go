@@ -35,8 +35,9 @@ func (a *App) startRun() tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(a.ctx)
 	ev := a.start(ctx, spec, model.RunOptions{DataDir: a.opts.DataDir, Quick: a.quick, Dir: j.rd})
-	a.r.job, a.r.cancel, a.r.batches = j, cancel, coalesce(j.pipe(ev), batchWait, batchMax)
+	j.batches = coalesce(j.pipe(ev), batchWait, batchMax)
 	a.jobs = append(a.jobs, j)
+	a.r.job, a.r.cancel, a.r.batches = j, cancel, j.batches
 	return tea.Batch(nextBatch(id, a.r.batches), a.tick(id))
 }
 
