@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -254,10 +255,14 @@ func cmdExport(args []string, stdout io.Writer) error {
 	return nil
 }
 
-func cmdTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// cmdTUI opens the workbench. ctx is cancelled by SIGINT and SIGTERM (the run going is
+// cancelled, its finished cells saved: exit 130); hup delivers SIGHUP, on which the
+// workbench lets go of the closed terminal and lets its run finish into the store
+// before returning ui.ErrHangup (exit 129).
+func cmdTUI(ctx context.Context, hup <-chan os.Signal, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gitui", flag.ContinueOnError)
 	dataFlag := fs.String("data", "", "data directory holding mnist/ (default $GITUI_DATA, else the user cache directory)")
-	out := fs.String("out", "gitui-results", "directory where s saves results")
+	out := fs.String("out", "gitui-results", "directory where s exports results (every run is saved in the run store anyway)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -269,5 +274,5 @@ func cmdTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return usageError{err}
 	}
-	return ui.Run(ctx, ui.Options{DataDir: dir, Presets: presets.All(), OutDir: *out})
+	return ui.Run(ctx, ui.Options{DataDir: dir, Presets: presets.All(), OutDir: *out, Hangup: hup})
 }

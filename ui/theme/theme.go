@@ -2,6 +2,7 @@ package theme
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -173,6 +174,57 @@ func Clip(s string, w, h int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Wrap breaks every line of the plain text s (no escape sequences: wrap first, then
+// style) into lines of at most w columns: at a space (dropped) or after '/', ',' or
+// '-' when it can, so paths and lists break where they read well, and inside a word
+// only when no such break leaves text on the line. Panes wrap error messages with it
+// instead of cutting them (Clip). w <= 0 returns s.
+func Wrap(s string, w int) string {
+	if w <= 0 {
+		return s
+	}
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		for ansi.StringWidth(l) > w {
+			head := ansi.Truncate(l, w, "")
+			k := len(head)
+			if k == 0 { // one rune wider than w: it gets a line of its own
+				_, k = utf8.DecodeRuneInString(l)
+			} else if l[k] != ' ' {
+				if i := strings.LastIndexAny(head, " /,-"); i > 0 && strings.TrimSpace(head[:i]) != "" {
+					k = i
+					if head[i] != ' ' {
+						k++
+					}
+				}
+			}
+			out = append(out, strings.TrimRight(l[:k], " "))
+			l = strings.TrimLeft(l[k:], " ")
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// WrapLines wraps the plain text s (lines joined by \n) to w columns (Wrap) and returns
+// the lines rendered one by one with render (so each carries the whole style), all but
+// the first indented by indent columns (within w).
+func WrapLines(render func(...string) string, s string, w, indent int) []string {
+	if indent >= w {
+		indent = 0
+	}
+	pad := strings.Repeat(" ", indent)
+	var out []string
+	for i, l := range strings.Split(Wrap(s, w-indent), "\n") {
+		if i > 0 {
+			out = append(out, pad+render(l))
+		} else {
+			out = append(out, render(l))
+		}
+	}
+	return out
 }
 
 // Pad makes s exactly w columns wide and h lines tall (clipping or filling with spaces).
