@@ -236,25 +236,13 @@ func (m *Model) View() string {
 	body := m.form.View()
 	body = theme.Pad(body, m.w, m.h-m.footer()-1)
 	foot := []string{m.st.Muted.Render("headless:")}
-	cmd := m.cmd
-	room := (m.footer() - 1) * m.w
-	if ansi.StringWidth(cmd) > room {
-		cmd = ansi.Truncate(cmd, room, "…")
+	// The command wraps at spaces (never inside "--set"); past the footer's rows it is cut with "…".
+	lines := strings.Split(theme.Wrap(m.cmd, m.w), "\n")
+	if rows := m.footer() - 1; rows >= 1 && len(lines) > rows {
+		lines = lines[:rows]
+		lines[rows-1] = ansi.Truncate(lines[rows-1], m.w-1, "") + "…"
 	}
-	foot = append(foot, wrap(cmd, m.w)...)
+	foot = append(foot, lines...)
 	return theme.Clip(head+"\n"+body+"\n"+strings.Join(foot, "\n"), m.w, m.h)
 }
 
-// wrap breaks s into lines of at most w columns (hard wrap).
-func wrap(s string, w int) []string {
-	if w < 1 {
-		return nil
-	}
-	var out []string
-	r := []rune(s)
-	for len(r) > w {
-		out = append(out, string(r[:w]))
-		r = r[w:]
-	}
-	return append(out, string(r))
-}

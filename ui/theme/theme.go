@@ -193,7 +193,7 @@ func Wrap(s string, w int) string {
 			if k == 0 { // one rune wider than w: it gets a line of its own
 				_, k = utf8.DecodeRuneInString(l)
 			} else if l[k] != ' ' {
-				if i := strings.LastIndexAny(head, " /,-"); i > 0 && strings.TrimSpace(head[:i]) != "" {
+				if i := lastBreak(head); i > 0 && strings.TrimSpace(head[:i]) != "" {
 					k = i
 					if head[i] != ' ' {
 						k++
@@ -206,6 +206,24 @@ func Wrap(s string, w int) string {
 		out = append(out, l)
 	}
 	return strings.Join(out, "\n")
+}
+
+// lastBreak returns the index of the last place in head where a line may break: a space,
+// or after '/' or ',', or after the hyphen of a hyphenated word ("zero-fill"), never
+// after a minus sign or the dashes of a flag ("-3", "--set"); -1 if there is none.
+func lastBreak(head string) int {
+	word := func(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' }
+	for i := len(head) - 1; i > 0; i-- {
+		switch head[i] {
+		case ' ', '/', ',':
+			return i
+		case '-':
+			if word(head[i-1]) && i+1 < len(head) && word(head[i+1]) {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // WrapLines wraps the plain text s (lines joined by \n) to w columns (Wrap) and returns
