@@ -245,4 +245,3 @@ func (m *Model) View() string {
 	foot = append(foot, lines...)
 	return theme.Clip(head+"\n"+body+"\n"+strings.Join(foot, "\n"), m.w, m.h)
 }
-
