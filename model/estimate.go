@@ -391,9 +391,9 @@ func (e *estimator) liuTransient(m Method, u float64) []EstimateItem {
 			return nil // evaluated directly, pair by pair: no map
 		}
 		// The explicit map (kernel.LocalityMap): H·W·(1 + (K1²+1)/2) values a sample, for
-		// the union and one block of crossBlock test samples.
+		// the union and one block of test samples (kernel.Liu.Gram: 2000 rows at once).
 		dim := e.d * (1 + float64(l.K1*l.K1+1)/2)
-		rows := u + math.Min(float64(e.ds.Test), crossBlock)
+		rows := u + math.Min(float64(e.ds.Test), liuTestBlock)
 		return []EstimateItem{{What: fmt.Sprintf("%s locality feature map of %.0f samples x %.0f values", m.Name, rows, dim), Bytes: 8 * rows * dim, Fix: "use a smaller k1, fewer sizes or repeats, or data.test_size"}}
 	case strings.Contains(m.Invariance, "TI"):
 		rot := 1.0
@@ -479,6 +479,9 @@ func groupCost(g GroupSpec, shape []int) (order, bytes float64, item EstimateIte
 	}
 	return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f rotations of %.0f pixels", count, d), Bytes: bytes, Fix: "use fewer group.angles"}
 }
+
+// liuTestBlock is the number of test rows kernel.Liu.Gram transforms at once.
+const liuTestBlock = 2000
 
 // maxEnumerated is the largest full symmetric group group.Permutations enumerates (9!).
 const maxEnumerated = 362880

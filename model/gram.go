@@ -53,13 +53,18 @@ func SampleGram(ctx context.Context, spec *Spec, dataDir string, n int) (base, i
 	for _, m := range s.Methods {
 		switch {
 		case m.Kernel == "haar" && g != nil:
-			if m.Base == "rbf" {
-				k0 = kernel.RBF{Gamma: m.Gamma}
+			if m.usesRBF() && m.Gamma == 0 {
+				if m.Gamma, err = (&builder{spec: s, pool: pool}).autoGamma(); err != nil {
+					return base, invariant, inputErr(fmt.Errorf("%s: gamma 0 (auto): %w", m.DisplayName(), err))
+				}
+			}
+			if k0, err = baseKernel(m); err != nil {
+				return base, invariant, err
 			}
 			if inv, err = kernel.HaarSymGram(ctx, k0, g, sub.X); err != nil {
 				return base, invariant, err
 			}
-		case (m.Features == "cdf" || m.Features == "moments") && g != nil:
+		case m.pooled() && g != nil:
 			fm, err := poolingMap(m, g, pool, s.Seed)
 			if err != nil {
 				return base, invariant, err
@@ -79,7 +84,7 @@ func SampleGram(ctx context.Context, spec *Spec, dataDir string, n int) (base, i
 		default:
 			continue
 		}
-		invariant = matrixOf(m.Name, inv, sub.Y)
+		invariant = matrixOf(m.DisplayName(), inv, sub.Y)
 		break
 	}
 	kb, err := kernel.SymGram(ctx, k0, sub.X)

@@ -29,7 +29,7 @@ func TestValidateDefaults(t *testing.T) {
 	if s.Sampling != "balanced" {
 		t.Errorf("xperm sampling defaulted to %q, want balanced", s.Sampling)
 	}
-	if got := s.Methods[1].Name; got != "CDF(5,5) RLS" {
+	if got := s.Methods[1].DisplayName(); got != "CDF(5,5) RLS" {
 		t.Errorf("method name %q, want CDF(5,5) RLS", got)
 	}
 }
@@ -87,7 +87,7 @@ func TestLoadSpecFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "mine" || s.Methods[0].Name != "bag-of-words RLS" || s.Seed != 3 {
+	if s.Name != "mine" || s.Methods[0].DisplayName() != "bag-of-words RLS" || s.Seed != 3 {
 		t.Errorf("LoadSpec: %+v", s)
 	}
 	j := filepath.Join(dir, "s.json")
