@@ -68,6 +68,9 @@ type Estimate struct {
 //	moment features         (pool + test) · 3m · 8
 //	transformed templates   min(m, max(1, 256 MiB/(4|G|d))) · |G| · d · 4   (float32, one block)
 //	projection workspaces   workers · rows · (d + chunk·|G|) · 4,  rows <= 256
+//	                        (both twice: the pool's are garbage, not yet collected, when
+//	                        the test set's are allocated)
+//	locality feature map    (U + 2000) · H·W·(1 + (K1²+1)/2) · 8   (one layer, d1 <= 2)
 //	feature RLS per cell    (2·n·D + 3·min(n, D)²) · 8   (centred copy, covariance or Gram, Q)
 //	kernel RLS per cell     (3·n² + test·n) · 8          (Gram, its reduced copy, basis; test Gram)
 //	Liu kernels (prepared)  (U² + test·U) · 8, U = the union of every training draw
