@@ -145,3 +145,22 @@ func TestBuildGroupErrors(t *testing.T) {
 		t.Fatalf("sampled permutations: %v, want |G| = 10", err)
 	}
 }
+
+// TestControlCharactersRefused: an ESC sequence in a spec or method name is refused,
+// alone and quoted, before it can reach a terminal.
+func TestControlCharactersRefused(t *testing.T) {
+	s := &Spec{Name: "x\x1b[2Jy", Protocol: ProtocolCurve, Data: DataSpec{Name: "xperm"}, Group: GroupSpec{Kind: "permutation"},
+		Methods: []Method{{Name: "evil\x1b]0;title\x07", Features: "raw"}}, Sizes: []int{20}}
+	err := s.Validate()
+	if err == nil {
+		t.Fatal("control characters accepted")
+	}
+	msg := err.Error()
+	if strings.ContainsAny(msg, "\x1b\x07") || !strings.Contains(msg, `name "x\x1b[2Jy" holds control characters`) || !strings.Contains(msg, "methods.0.name") {
+		t.Errorf("message %q", msg)
+	}
+	s.Name, s.Methods[0].Name = "fine", ""
+	if err := s.Validate(); err != nil {
+		t.Errorf("clean spec refused: %v", err)
+	}
+}

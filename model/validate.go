@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode"
 
 	"gitui/core/group"
 )
@@ -113,10 +114,31 @@ func (s *Spec) UniqueName(i int) string {
 	}
 }
 
+// controlChars refuses names and descriptions holding control characters (ESC, CR, ...):
+// they are printed in tables, logs and the TUI, where an escape sequence would move the
+// cursor, recolour or clear the user's terminal. The message quotes them escaped.
+func (s *Spec) controlChars() error {
+	var errs []error
+	check := func(field, v string) {
+		if strings.ContainsFunc(v, unicode.IsControl) {
+			errs = append(errs, fmt.Errorf("%s %q holds control characters: remove them (names are printed on the terminal)", field, v))
+		}
+	}
+	check("name", s.Name)
+	check("description", s.Description)
+	for i, m := range s.Methods {
+		check(fmt.Sprintf("methods.%d.name", i), m.Name)
+	}
+	return errors.Join(errs...)
+}
+
 // Validate checks the spec after Defaults and returns every problem found, one per line,
 // each naming the field, the bad value and what to use instead.
 func (s *Spec) Validate() error {
 	s.Defaults()
+	if err := s.controlChars(); err != nil {
+		return err // alone: the other messages would quote the name raw
+	}
 	var errs []error
 	said := map[string]bool{}
 	bad := func(format string, a ...any) { // each problem once (sizes [1,1,1] is one mistake)
