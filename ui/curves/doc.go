@@ -14,8 +14,11 @@
 // # Shapes
 //
 // The pane draws into exactly the w×h set by SetSize: a title, the chart, the x-axis
-// label and one legend line per series (the oldest are folded into one line when there
-// is no room).
+// label and one legend line per series, up to a third of the pane. When the series do
+// not fit, the legend shows a window of them under a line "legend a–b of N series"
+// and { and } scroll it: no pinned or compared series is ever left out. Where several
+// runs are drawn, series are labelled "name · run". An accuracy axis never goes above 1.
+// While a run has no points yet, the pane says "running: N of M cells done".
 //
 // # Errors
 //
