@@ -134,6 +134,9 @@ func (a *App) apply(evs []eval.Event) {
 		switch e := e.(type) {
 		case eval.Progress:
 			a.run.Progress(e, now)
+			if e.Stage == "cells" {
+				a.curves.SetProgress(e.Done, e.Total)
+			}
 		case eval.Point:
 			pts = append(pts, e)
 		case eval.Matrix:

@@ -42,6 +42,8 @@ type Entry struct {
 	Acc float64
 	// Params is the spec flattened to dotted keys (Flatten).
 	Params map[string]string
+	// Spec is the spec's JSON as stored.
+	Spec json.RawMessage
 	// Series are the run's curves: result.json's, or rebuilt from cells.jsonl when
 	// the run has no result (interrupted or still running).
 	Series []eval.Series
@@ -236,6 +238,7 @@ func (e *Entry) setSpec(raw json.RawMessage) error {
 		return err
 	}
 	e.Params = p
+	e.Spec = raw
 	e.Name = s.Name
 	e.Data = s.Data.Name
 	e.Group = s.Group.Kind

@@ -125,6 +125,9 @@ func (m *Model) Entries() []Entry {
 	return out
 }
 
+// Total returns the number of runs read (shown or filtered out).
+func (m *Model) Total() int { return len(m.all) }
+
 // Marked returns the marked runs, in the order shown.
 func (m *Model) Marked() []Entry {
 	var out []Entry
