@@ -42,19 +42,20 @@ import (
 // on which SIGHUP does not cancel the context.
 //
 // Open lists further run directories, folders of run directories and result.json
-// files for the Runs pane (`gitui open`); when it is set the workbench starts on the
-// Runs pane. Mouse turns on mouse capture: a click focuses a pane or a tab, the wheel
+// files for the Runs pane (`gitui open`); with StartRuns (or a non-empty Open) the
+// workbench starts on the Runs pane. Mouse turns on mouse capture: a click focuses a pane or a tab, the wheel
 // scrolls the focused pane (it is off by default, as capture stops the terminal's own
 // text selection).
 type Options struct {
-	DataDir string
-	Presets []model.Preset
-	Initial *model.Spec
-	OutDir  string
-	Store   string
-	Hangup  <-chan os.Signal
-	Open    []string
-	Mouse   bool
+	DataDir   string
+	Presets   []model.Preset
+	Initial   *model.Spec
+	OutDir    string
+	Store     string
+	Hangup    <-chan os.Signal
+	Open      []string
+	StartRuns bool
+	Mouse     bool
 }
 
 // runState is the engine side of the current run, as the UI sees it.
@@ -177,7 +178,7 @@ func New(ctx context.Context, opts Options, st theme.Styles) *App {
 	a.heat = heatmap.New(st)
 	a.runs = runs.New(st)
 	a.setFocus(paneData)
-	if len(opts.Open) > 0 {
+	if len(opts.Open) > 0 || opts.StartRuns {
 		a.setFocus(paneRuns)
 	}
 	a.revalidate()
