@@ -256,6 +256,9 @@ func (m Model) ShortHelp() []key.Binding {
 		return []key.Binding{k.Accept, k.Back}
 	}
 	if m.cmp != nil {
+		if m.cmp.split() {
+			return []key.Binding{k.Up, k.Down, k.Back}
+		}
 		return []key.Binding{k.Up, k.Down, k.Toggle, k.Back}
 	}
 	k.Compare.SetEnabled(len(m.Marked()) >= 2)
