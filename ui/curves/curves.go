@@ -618,3 +618,6 @@ func center(s string, w int) string {
 	}
 	return strings.Repeat(" ", pad) + s
 }
+
+// Dims returns the size set by SetSize.
+func (m *Model) Dims() (w, h int) { return m.w, m.h }

@@ -400,12 +400,12 @@ func (m *Model) lines() []string {
 	if m.desc {
 		dir = "▼"
 	}
-	head := fmt.Sprintf("%d runs", len(m.all))
+	head := plural(len(m.all), "run")
 	if !m.loaded {
 		head = "reading the run store…"
 	}
 	if m.filter != "" || m.filtering {
-		head = fmt.Sprintf("%d of %d runs · filter: %s", len(m.shown), len(m.all), m.filter)
+		head = fmt.Sprintf("%d of %s · filter: %s", len(m.shown), plural(len(m.all), "run"), m.filter)
 		if m.filtering {
 			head += "▏"
 		}
@@ -483,6 +483,14 @@ func (m *Model) lines() []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// plural returns "n thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // cell fits s into w columns (cut with …), right-aligned when right.
