@@ -52,6 +52,8 @@ type Entry struct {
 // Status returns the status of the run directory dir:
 //
 //   - "running (process N)": a live process on this host holds its lock;
+//   - "running on HOST (process N)": a process of another machine holds its lock (it
+//     cannot be checked from here; a lock left by a crash there reads the same);
 //   - "done": result.json is complete;
 //   - "partial": result.json holds the cells of a cancelled run; "partial (failed)"
 //     of a failed one;
@@ -63,8 +65,12 @@ func Status(dir string) string {
 		var host string
 		fmt.Sscan(string(b), &pid, &host)
 		me, _ := os.Hostname()
-		if pid > 0 && (host == "" || host == me) && syscall.Kill(pid, 0) == nil {
+		switch {
+		case pid > 0 && (host == "" || host == me) && syscall.Kill(pid, 0) == nil:
 			return "running (process " + strconv.Itoa(pid) + ")"
+		case pid > 0 && host != "" && host != me:
+			// another machine (a shared file system): its process cannot be checked from here
+			return "running on " + host + " (process " + strconv.Itoa(pid) + ")"
 		}
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, model.ResultFile)); err == nil {

@@ -126,6 +126,25 @@ func TestLoadStore(t *testing.T) {
 	}
 }
 
+// TestStatusLocks: a lock held by this (live) process says running with its pid; one
+// of a process that is gone is ignored (the run is done); one from another host says
+// running on that host.
+func TestStatusLocks(t *testing.T) {
+	dir := store(t)
+	d := filepath.Join(dir, "20261126-010000-xperm-tiny")
+	me, _ := os.Hostname()
+	for _, c := range []struct{ lock, want string }{
+		{fmt.Sprintf("%d %s", os.Getpid(), me), fmt.Sprintf("running (process %d)", os.Getpid())},
+		{fmt.Sprintf("%d %s", 1<<22+12345, me), "done"}, // above pid_max: no such process
+		{"77 other-host", "running on other-host (process 77)"},
+	} {
+		os.WriteFile(filepath.Join(d, model.LockFile), []byte(c.lock), 0o644)
+		if got := Status(d); got != c.want {
+			t.Errorf("lock %q: status %q, want %q", c.lock, got, c.want)
+		}
+	}
+}
+
 // TestLoadSourcesAndErrors: a result.json given alone and a run directory given
 // directly are listed once each; a missing source is one error naming it; a missing
 // store is no error.
