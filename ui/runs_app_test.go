@@ -134,3 +134,23 @@ func TestOpenRunPinsItsCurves(t *testing.T) {
 		t.Fatalf("curves pane lacks the opened run:\n%s", v)
 	}
 }
+
+// TestRunsPaneListsARunWhenItEnds: with the Runs pane open, a run started with r is
+// listed (done) as soon as it ends, without leaving the pane.
+func TestRunsPaneListsARunWhenItEnds(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	a.opts.Store = t.TempDir()
+	a.start = fakeStart
+	press(t, a, "7")
+	if len(a.runs.Entries()) != 0 {
+		t.Fatal("empty store lists runs")
+	}
+	press(t, a, "r")
+	if a.r.running {
+		t.Fatal("the fake run did not end")
+	}
+	es := a.runs.Entries()
+	if len(es) != 1 || es[0].Status != "done" || es[0].Name != "xperm-tiny" {
+		t.Fatalf("after the run the Runs pane lists %+v", es)
+	}
+}

@@ -93,7 +93,11 @@ func (a *App) handleRun(msg tea.Msg) tea.Cmd {
 		if msg.id != a.r.id || !a.r.running {
 			return nil
 		}
-		return a.finish()
+		cmd := a.finish()
+		if a.focus == paneRuns { // the run's result.json is written: list it
+			return tea.Batch(cmd, a.loadRuns())
+		}
+		return cmd
 	case tickedMsg:
 		if msg.id != a.r.id || !a.r.running {
 			return nil // idle: the tick stops here
