@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"gitui/model"
+	"gitui/ui/internal/uitest"
 )
 
 // TestZoomFillsTheBody: at 120×40 (grid), z makes the focused pane fill the body (its
@@ -152,5 +153,19 @@ func TestRunsPaneListsARunWhenItEnds(t *testing.T) {
 	es := a.runs.Entries()
 	if len(es) != 1 || es[0].Status != "done" || es[0].Name != "xperm-tiny" {
 		t.Fatalf("after the run the Runs pane lists %+v", es)
+	}
+}
+
+// TestRunsHelpFits: the full help with the Runs pane focused fits 80×24 and lists the
+// pane's keys.
+func TestRunsHelpFits(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	press(t, a, "7", "?")
+	v := a.View()
+	uitest.CheckFits(t, v, 80, 24)
+	for _, want := range []string{"/ ", "filter", "z ", "zoom pane", "ctrl+z", "suspend"} {
+		if !strings.Contains(ansi.Strip(v), want) {
+			t.Errorf("help lacks %q:\n%s", want, ansi.Strip(v))
+		}
 	}
 }
