@@ -385,7 +385,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case runs.LoadedMsg:
 		a.runs, cmd = a.runs.Update(msg)
 	case runs.OpenMsg:
-		a.openRun(msg.Entry)
+		a.openRuns(msg.Entries)
 	case tea.MouseMsg:
 		cmd = a.handleMouse(msg)
 	case errMsg:
@@ -478,21 +478,32 @@ func (a *App) fullBody() bool {
 	return a.lay.tabs || a.zoom || a.focus == paneRuns
 }
 
-// openRun overlays the curves of a past run (Enter in the Runs pane) as a pinned run
-// and shows the Curves pane.
-func (a *App) openRun(e runs.Entry) {
-	if len(e.Series) == 0 {
-		a.setStatus("run "+e.ID+" has no points yet", true)
+// openRuns overlays the curves of past runs (enter in the Runs pane or its compare
+// view) as pinned runs, labelled as the compare view labels them, and shows the
+// Curves pane; s then exports them with the rest.
+func (a *App) openRuns(es []runs.Entry) {
+	var opened []string
+	for k, e := range es {
+		if len(e.Series) == 0 {
+			continue
+		}
+		label := e.ID
+		if !e.Time.IsZero() {
+			label = e.Name + " " + e.Time.Format("01-02 15:04:05")
+		}
+		if len(es) > 1 {
+			label = runs.RunLabel(k, e)
+		}
+		a.curves.AddRun(curves.Run{Label: label, Series: e.Series})
+		a.pins = append(a.pins, resultOf(e))
+		opened = append(opened, e.ID)
+	}
+	if len(opened) == 0 {
+		a.setStatus("no points in "+es[0].ID+" yet", true)
 		return
 	}
-	label := e.ID
-	if !e.Time.IsZero() {
-		label = e.Name + " " + e.Time.Format("01-02 15:04:05")
-	}
-	a.curves.AddRun(curves.Run{Label: label, Series: e.Series})
-	a.pins = append(a.pins, resultOf(e))
 	a.setFocus(paneCurves)
-	a.setStatus("opened "+e.ID+" in the Curves pane (pinned; u unpins)", false)
+	a.setStatus("pinned "+strings.Join(opened, ", ")+" in the Curves pane (u unpins, s exports)", false)
 }
 
 // resultOf is the result of a listed run, for s (save) to write with the pins.

@@ -12,7 +12,8 @@
 // Model lists the entries: o cycles the sort column and O reverses it, / filters (Match:
 // every term a substring of the names, status, methods or a key=value of the spec),
 // space marks, enter asks the workbench to open the run's curves (OpenMsg), c opens
-// the compare view of the marked runs.
+// the compare view of the marked runs (where enter pins them all into the Curves pane,
+// so that s exports their overlay).
 //
 // Compare shows the spec keys that differ (Diff), the accuracy at each x side by side
 // with the difference from the first run and whether it exceeds the draws' spread

@@ -52,25 +52,25 @@ type Entry struct {
 // Status returns the status of the run directory dir:
 //
 //   - "running (process N)": a live process on this host holds its lock;
-//   - "running on HOST (process N)": a process of another machine holds its lock (it
-//     cannot be checked from here; a lock left by a crash there reads the same);
 //   - "done": result.json is complete;
 //   - "partial": result.json holds the cells of a cancelled run; "partial (failed)"
 //     of a failed one;
+//   - "running on HOST (process N)": no result, and a process of another machine
+//     holds its lock (it cannot be checked from here: a lock left by a crash there
+//     reads the same);
 //   - "interrupted": cells.jsonl holds cells but there is no result (`gitui resume`);
 //   - "empty": nothing was journaled.
 func Status(dir string) string {
+	var pid int
+	var host string
 	if b, err := os.ReadFile(filepath.Join(dir, model.LockFile)); err == nil {
-		var pid int
-		var host string
 		fmt.Sscan(string(b), &pid, &host)
 		me, _ := os.Hostname()
-		switch {
-		case pid > 0 && (host == "" || host == me) && syscall.Kill(pid, 0) == nil:
+		if pid > 0 && (host == "" || host == me) && syscall.Kill(pid, 0) == nil {
 			return "running (process " + strconv.Itoa(pid) + ")"
-		case pid > 0 && host != "" && host != me:
-			// another machine (a shared file system): its process cannot be checked from here
-			return "running on " + host + " (process " + strconv.Itoa(pid) + ")"
+		}
+		if host == me {
+			host = ""
 		}
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, model.ResultFile)); err == nil {
@@ -87,6 +87,10 @@ func Status(dir string) string {
 			}
 			return "partial"
 		}
+	}
+	if pid > 0 && host != "" {
+		// another machine (a shared file system): its process cannot be checked from here
+		return "running on " + host + " (process " + strconv.Itoa(pid) + ")"
 	}
 	if fi, err := os.Stat(filepath.Join(dir, model.CellsFile)); err == nil && fi.Size() > 0 {
 		return "interrupted"

@@ -28,8 +28,9 @@ func LoadCmd(sources []string, store bool) tea.Cmd {
 	}
 }
 
-// OpenMsg asks the workbench to open a run's curves (Enter on a run).
-type OpenMsg struct{ Entry Entry }
+// OpenMsg asks the workbench to open the curves of runs: the run under the cursor
+// (enter in the table), or every compared run (enter in the compare view).
+type OpenMsg struct{ Entries []Entry }
 
 // column is a sortable column of the table.
 type column int
@@ -256,10 +257,11 @@ func (m Model) ShortHelp() []key.Binding {
 		return []key.Binding{k.Accept, k.Back}
 	}
 	if m.cmp != nil {
+		k.Open.SetHelp("enter", "pin all to Curves")
 		if m.cmp.split() {
-			return []key.Binding{k.Up, k.Down, k.Back}
+			return []key.Binding{k.Up, k.Down, k.Open, k.Back}
 		}
-		return []key.Binding{k.Up, k.Down, k.Toggle, k.Back}
+		return []key.Binding{k.Up, k.Down, k.Toggle, k.Open, k.Back}
 	}
 	k.Compare.SetEnabled(len(m.Marked()) >= 2)
 	k.Open.SetEnabled(len(m.shown) > 0)
@@ -291,6 +293,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			if key.Matches(msg, m.keys.Back) {
 				m.cmp = nil
 				return m, nil
+			}
+			if key.Matches(msg, m.keys.Open) {
+				es := append([]Entry(nil), m.cmp.runs...)
+				return m, func() tea.Msg { return OpenMsg{Entries: es} }
 			}
 			m.cmp.Update(msg)
 			return m, nil
@@ -338,7 +344,7 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 		m.cur = min(m.cur+1, len(m.shown)-1)
 	case key.Matches(k, m.keys.Open) && len(m.shown) > 0:
 		e := m.all[m.shown[m.cur]]
-		return func() tea.Msg { return OpenMsg{Entry: e} }
+		return func() tea.Msg { return OpenMsg{Entries: []Entry{e}} }
 	case key.Matches(k, m.keys.Sort):
 		m.sortCol = (m.sortCol + 1) % numCols
 		m.refresh()

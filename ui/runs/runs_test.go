@@ -127,21 +127,25 @@ func TestLoadStore(t *testing.T) {
 }
 
 // TestStatusLocks: a lock held by this (live) process says running with its pid; one
-// of a process that is gone is ignored (the run is done); one from another host says
-// running on that host.
+// of a process that is gone is ignored; one from another host says running on that
+// host when there is no result yet (a result.json wins over it).
 func TestStatusLocks(t *testing.T) {
 	dir := store(t)
-	d := filepath.Join(dir, "20261126-010000-xperm-tiny")
+	done := filepath.Join(dir, "20261126-010000-xperm-tiny")
+	inter := filepath.Join(dir, "20261126-030000-xperm-tiny")
 	me, _ := os.Hostname()
-	for _, c := range []struct{ lock, want string }{
-		{fmt.Sprintf("%d %s", os.Getpid(), me), fmt.Sprintf("running (process %d)", os.Getpid())},
-		{fmt.Sprintf("%d %s", 1<<22+12345, me), "done"}, // above pid_max: no such process
-		{"77 other-host", "running on other-host (process 77)"},
+	for _, c := range []struct{ dir, lock, want string }{
+		{done, fmt.Sprintf("%d %s", os.Getpid(), me), fmt.Sprintf("running (process %d)", os.Getpid())},
+		{done, fmt.Sprintf("%d %s", 1<<22+12345, me), "done"}, // above the largest pid_max: no such process
+		{inter, fmt.Sprintf("%d %s", 1<<22+12345, me), "interrupted"},
+		{done, "77 other-host", "done"},
+		{inter, "77 other-host", "running on other-host (process 77)"},
 	} {
-		os.WriteFile(filepath.Join(d, model.LockFile), []byte(c.lock), 0o644)
-		if got := Status(d); got != c.want {
-			t.Errorf("lock %q: status %q, want %q", c.lock, got, c.want)
+		os.WriteFile(filepath.Join(c.dir, model.LockFile), []byte(c.lock), 0o644)
+		if got := Status(c.dir); got != c.want {
+			t.Errorf("%s, lock %q: status %q, want %q", filepath.Base(c.dir), c.lock, got, c.want)
 		}
+		os.Remove(filepath.Join(c.dir, model.LockFile))
 	}
 }
 
@@ -214,7 +218,7 @@ func TestRowsSpread(t *testing.T) {
 // TestFilterSortMarkCompare drives the pane by keys: "/lambda=0.1" keeps only the λ=0.1
 // run; esc clears; o sorts by the next column; space marks two runs and c opens a
 // compare view whose diff lists the λ of both methods and whose chart legend holds
-// both runs' series.
+// both runs' series; enter there asks to open both runs.
 func TestFilterSortMarkCompare(t *testing.T) {
 	es, _ := Load([]string{store(t)}, true)
 	m := New(uitest.Styles())
@@ -265,6 +269,14 @@ func TestFilterSortMarkCompare(t *testing.T) {
 		if !strings.Contains(v, want) {
 			t.Errorf("compare view lacks %q:\n%s", want, v)
 		}
+	}
+	var cmd tea.Cmd
+	m, cmd = m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if cmd == nil {
+		t.Fatal("enter in the compare view asks for nothing")
+	}
+	if om, ok := cmd().(OpenMsg); !ok || len(om.Entries) != 2 || om.Entries[0].Path != c.Runs()[0].Path {
+		t.Fatalf("enter in the compare view: %#v, want OpenMsg of both runs", cmd())
 	}
 	send(tea.KeyMsg{Type: tea.KeyEsc})
 	if m.Comparing() {
