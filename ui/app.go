@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -495,7 +496,7 @@ func (a *App) openRuns(es []runs.Entry) {
 			label = runs.RunLabel(k, e)
 		}
 		a.curves.AddRun(curves.Run{Label: label, Series: e.Series})
-		a.pins = append(a.pins, resultOf(e))
+		a.pins = append(a.pins, resultOf(e, label))
 		opened = append(opened, e.ID)
 	}
 	if len(opened) == 0 {
@@ -506,9 +507,16 @@ func (a *App) openRuns(es []runs.Entry) {
 	a.setStatus("pinned "+strings.Join(opened, ", ")+" in the Curves pane (u unpins, s exports)", false)
 }
 
-// resultOf is the result of a listed run, for s (save) to write with the pins.
-func resultOf(e runs.Entry) *model.Result {
-	r := &model.Result{Schema: model.ResultSchema, Spec: e.Spec, Partial: e.Status != "done"}
+// resultOf is the result of a listed run, for s (save) to write with the pins; its
+// preset is label, which names the run in the exported legends as in the TUI's.
+func resultOf(e runs.Entry, label string) *model.Result {
+	r := &model.Result{Schema: model.ResultSchema, Preset: label, Spec: e.Spec, Partial: e.Status != "done"}
+	var sp struct {
+		Seed uint64 `json:"seed"`
+	}
+	if json.Unmarshal(e.Spec, &sp) == nil {
+		r.Seed = sp.Seed
+	}
 	for _, s := range e.Series {
 		ms := model.Series{Name: s.Name, XLabel: s.XLabel, YLabel: s.YLabel}
 		for _, p := range s.Points {

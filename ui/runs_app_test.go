@@ -128,6 +128,10 @@ func TestOpenRunPinsItsCurves(t *testing.T) {
 	if a.focus != paneCurves || len(a.curves.Pinned()) != 1 || len(a.pins) != 1 {
 		t.Fatalf("enter did not pin the run (focus %v, %d pinned)", a.focus, len(a.curves.Pinned()))
 	}
+	// exports name the run as the TUI does (export.Label takes the preset)
+	if r := a.pins[0]; r.Preset != "xperm-tiny 11-26 01:02:03" || r.Seed != 1 || r.Partial {
+		t.Errorf("pinned result: preset %q seed %d partial %v", r.Preset, r.Seed, r.Partial)
+	}
 	if p, ok := a.curves.Pinned()[0].Point("raw RLS", 100); !ok || p.Mean != 0.8 {
 		t.Fatalf("pinned run lacks its point: %+v", p)
 	}

@@ -277,7 +277,8 @@ func (m *Model) View() string {
 type entry struct {
 	s     eval.Series
 	label string
-	idx   int
+	idx   int // glyph: unique per drawn series
+	col   int // colour: one per series name, so a method has the same colour in every run
 }
 
 // entries lists every drawn series, pinned runs first. Where several runs are drawn a
@@ -307,8 +308,17 @@ func (m *Model) entries() []entry {
 	for _, s := range m.cur.Series {
 		es = append(es, entry{s: s, label: label(s.Name, m.cur.Label)})
 	}
+	names := map[string]int{}
+	colourOf := func(name string) int {
+		if k, ok := names[name]; ok {
+			return k
+		}
+		names[name] = len(names)
+		return names[name]
+	}
 	for i := range es {
 		es[i].idx = i
+		es[i].col = colourOf(es[i].s.Name)
 	}
 	return es
 }
@@ -425,7 +435,7 @@ func (m *Model) legend(es []entry, rows int) []string {
 		out = append(out, m.st.Muted.Render(fmt.Sprintf("legend %d–%d of %d series ({ } scroll)", top+1, top+page, len(es))))
 	}
 	for _, e := range show {
-		st := m.st.SeriesStyle(e.idx)
+		st := m.st.SeriesStyle(e.col)
 		mark := st.Render(string(theme.Glyph(e.idx)) + "━━")
 		last := ""
 		if n := len(e.s.Points); n > 0 {
@@ -507,7 +517,7 @@ func (m *Model) chart(es []entry, logX bool, w, h int, acc bool) string {
 		}
 	}
 	for _, e := range es {
-		st := m.st.SeriesStyle(e.idx)
+		st := m.st.SeriesStyle(e.col)
 		pts := e.s.Points
 		for i := 0; i+1 < len(pts); i++ {
 			lc.DrawBrailleLineWithStyle(
@@ -516,7 +526,7 @@ func (m *Model) chart(es []entry, logX bool, w, h int, acc bool) string {
 		}
 	}
 	for _, e := range es {
-		st := m.st.SeriesStyle(e.idx)
+		st := m.st.SeriesStyle(e.col)
 		for _, p := range e.s.Points {
 			x := px(p.X, logX)
 			if !m.band && p.Std > 0 {
@@ -591,7 +601,7 @@ func (m *Model) xTicks(lc *linechart.Model, es []entry, logX bool, w int) {
 // mean+std of e (a dotted rune where the cell is empty, so it shows without colour).
 func (m *Model) drawBand(lc *linechart.Model, e entry, logX bool) {
 	pts := e.s.Points
-	st := m.st.SeriesStyle(e.idx).Faint(true)
+	st := m.st.SeriesStyle(e.col).Faint(true)
 	for i := 0; i+1 < len(pts); i++ {
 		a, b := pts[i], pts[i+1]
 		xa, xb := px(a.X, logX), px(b.X, logX)

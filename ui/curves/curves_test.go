@@ -205,3 +205,28 @@ func TestFitsManySizes(t *testing.T) {
 		uitest.CheckFits(t, m.View(), sz[0], sz[1])
 	}
 }
+
+// TestColourPerSeriesGlyphPerLine: the same method in two runs is drawn in one colour
+// (its name's) and with two glyphs, so runs stay apart without colour and a method is
+// recognised across runs with it.
+func TestColourPerSeriesGlyphPerLine(t *testing.T) {
+	m := New(uitest.Styles())
+	m.Add(fixture()...)
+	m.Pin()
+	m.Reset("run 2")
+	m.Add(fixture()...)
+	es := m.entries()
+	if len(es) != 4 {
+		t.Fatalf("%d entries", len(es))
+	}
+	glyphs := map[int]bool{}
+	for _, e := range es {
+		glyphs[e.idx] = true
+	}
+	if len(glyphs) != 4 {
+		t.Errorf("glyph indices %v are not distinct", glyphs)
+	}
+	if es[0].s.Name != es[2].s.Name || es[0].col != es[2].col || es[1].col != es[3].col || es[0].col == es[1].col {
+		t.Errorf("colours: %s %d, %s %d, %s %d, %s %d", es[0].s.Name, es[0].col, es[1].s.Name, es[1].col, es[2].s.Name, es[2].col, es[3].s.Name, es[3].col)
+	}
+}

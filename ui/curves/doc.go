@@ -8,8 +8,9 @@
 // earlier one of the same series and X. Pin copies the current run into an overlay for
 // comparison. The x axis is logarithmic when every x is positive and they span a factor
 // of 8 or more (L toggles it). Error bars are drawn by default; b switches to a band.
-// Series are told apart by colour and by point glyph (● ■ ▲ ...), so they stay
-// distinguishable without colour.
+// Every drawn series has its own point glyph (● ■ ▲ ...), so series stay apart without
+// colour; the colour follows the series name, so a method has one colour in every run
+// (current, pinned or compared).
 //
 // # Shapes
 //
