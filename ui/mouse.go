@@ -8,8 +8,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// handleMouse focuses the pane or tab under a left click and turns the wheel into ↑/↓
-// for the focused pane (mouse capture is on only with Options.Mouse). Clicks while a
+// handleMouse focuses the pane or tab under a left click (in the Runs pane, a click on
+// a run moves the cursor to it) and turns the wheel into ↑/↓ for the focused pane (mouse capture is on only with Options.Mouse). Clicks while a
 // question or the preset picker is open are ignored.
 func (a *App) handleMouse(m tea.MouseMsg) tea.Cmd {
 	if a.confirm != confirmNone || a.picker.open || a.lay.tooSmall {
@@ -25,6 +25,10 @@ func (a *App) handleMouse(m tea.MouseMsg) tea.Cmd {
 	}
 	if p, ok := a.paneAt(m.X, m.Y); ok && p != a.focus {
 		return a.focusTo(p)
+	}
+	if a.focus == paneRuns && m.Y >= a.lay.body.y {
+		// inside the body's frame: border, title line, then the pane's lines
+		a.runs.Click(m.Y - a.lay.body.y - a.st.Pane.GetBorderTopSize() - 1)
 	}
 	return nil
 }

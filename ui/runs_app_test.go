@@ -173,3 +173,35 @@ func TestRunsHelpFits(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsMouse: in the Runs pane a click on the second run's row moves the cursor
+// there, and the wheel moves it back up.
+func TestRunsMouse(t *testing.T) {
+	store := t.TempDir()
+	raw, _ := json.Marshal(tinySpec(true))
+	for _, name := range []string{"20261126-010000-xperm-tiny", "20261126-020000-xperm-tiny"} {
+		os.MkdirAll(filepath.Join(store, name), 0o755)
+		os.WriteFile(filepath.Join(store, name, model.SpecFile), raw, 0o644)
+	}
+	a := newTestApp(t, 120, 40)
+	a.opts.Store = store
+	press(t, a, "7")
+	lines := strings.Split(ansi.Strip(a.View()), "\n")
+	row := -1
+	for y, l := range lines {
+		if strings.Contains(l, "2026-11-26 01:00") {
+			row = y
+		}
+	}
+	if row < 0 {
+		t.Fatalf("no row for the older run:\n%s", strings.Join(lines, "\n"))
+	}
+	a.Update(tea.MouseMsg{X: 10, Y: row, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	if a.runs.Cursor() != 1 {
+		t.Fatalf("click on screen line %d put the cursor on row %d", row, a.runs.Cursor())
+	}
+	a.Update(tea.MouseMsg{X: 10, Y: row, Button: tea.MouseButtonWheelUp})
+	if a.runs.Cursor() != 0 {
+		t.Fatalf("wheel up left the cursor on row %d", a.runs.Cursor())
+	}
+}

@@ -126,6 +126,9 @@ func (m *Model) Entries() []Entry {
 	return out
 }
 
+// Cursor returns the index, among the runs shown, of the run under the cursor.
+func (m *Model) Cursor() int { return m.cur }
+
 // Total returns the number of runs read (shown or filtered out).
 func (m *Model) Total() int { return len(m.all) }
 
@@ -359,6 +362,24 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// Click moves the cursor to the run drawn on line y of the pane (0 is the first line),
+// as a mouse click does; it reports whether a run was there. The compare view ignores it.
+func (m *Model) Click(y int) bool {
+	if m.cmp != nil || m.filtering {
+		return false
+	}
+	head := 2 // summary and column names
+	if len(m.errs) > 0 {
+		head++
+	}
+	i := m.top + y - head
+	if y < head || i < 0 || i >= len(m.shown) || y >= m.h {
+		return false
+	}
+	m.cur = i
+	return true
 }
 
 // View draws the table, or the compare view when it is open.
