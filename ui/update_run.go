@@ -93,7 +93,11 @@ func (a *App) handleRun(msg tea.Msg) tea.Cmd {
 		if msg.id != a.r.id || !a.r.running {
 			return nil
 		}
-		return a.finish()
+		cmd := a.finish()
+		if a.focus == paneRuns { // the run's result.json is written: list it
+			return tea.Batch(cmd, a.loadRuns())
+		}
+		return cmd
 	case tickedMsg:
 		if msg.id != a.r.id || !a.r.running {
 			return nil // idle: the tick stops here
@@ -134,6 +138,9 @@ func (a *App) apply(evs []eval.Event) {
 		switch e := e.(type) {
 		case eval.Progress:
 			a.run.Progress(e, now)
+			if e.Stage == "cells" {
+				a.curves.SetProgress(e.Done, e.Total)
+			}
 		case eval.Point:
 			pts = append(pts, e)
 		case eval.Matrix:

@@ -86,11 +86,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if strings.HasPrefix(cmd, "-") && cmd != "-h" && cmd != "--help" && cmd != "-v" && cmd != "--version" {
 		cmd, args = "", append([]string{cmd}, args...) // gitui --data DIR: flags of the TUI
 	}
-	ctx, sig, hup, stop := notify(stderr, cmd == "")
+	ctx, sig, hup, stop := notify(stderr, cmd == "" || cmd == "open")
 	defer stop()
 	switch cmd {
 	case "":
 		err = cmdTUI(ctx, hup, args, stdout, stderr)
+	case "open":
+		err = cmdOpen(ctx, hup, args, stdout, stderr)
 	case "run":
 		err = cmdRun(ctx, args, stdout, stderr)
 	case "resume":
