@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -24,8 +25,41 @@ import (
 	"gitui/ui/export"
 )
 
+// versionLine is what `gitui version` prints: the module version, the VCS commit the
+// binary was built from, the Go version, the platform and the BLAS.
+//
+//	gitui v0.1.0 (commit 4e2f4c7d0a1b+modified, go1.26, linux/amd64, BLAS: gonum (pure Go))
 func versionLine() string {
-	return fmt.Sprintf("gitui %s (%s, %s/%s, BLAS: %s)", model.VersionString(), runtime.Version(), runtime.GOOS, runtime.GOARCH, linalg.BLAS())
+	bi, _ := debug.ReadBuildInfo()
+	return fmt.Sprintf("gitui %s (commit %s, %s, %s/%s, BLAS: %s)", model.VersionString(), vcsCommit(bi), runtime.Version(), runtime.GOOS, runtime.GOARCH, linalg.BLAS())
+}
+
+// vcsCommit returns the commit recorded in the build info (vcs.revision, its first 12
+// hex digits, with "+modified" when vcs.modified is true), or "unknown" when the binary
+// carries none: built with -buildvcs=false, outside a repository, or by go run / go test.
+func vcsCommit(bi *debug.BuildInfo) string {
+	if bi == nil {
+		return "unknown"
+	}
+	rev, modified := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "unknown"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified {
+		rev += "+modified"
+	}
+	return rev
 }
 
 func cmdPresets(args []string, stdout io.Writer) error {
@@ -270,9 +304,14 @@ func cmdTUI(ctx context.Context, hup <-chan os.Signal, args []string, stdout, st
 	fs := flag.NewFlagSet("gitui", flag.ContinueOnError)
 	dataFlag := fs.String("data", "", "data directory holding mnist/ (default $GITUI_DATA, else the user cache directory)")
 	out := fs.String("out", "gitui-results", "directory where s exports results (every run is saved in the run store anyway)")
+	colorFlag := fs.String("color", "", "colours: auto (detect from TERM, NO_COLOR), always or never (default $GITUI_COLOR, else auto)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
+	}
+	mode, err := colorMode(*colorFlag, os.Getenv("GITUI_COLOR"))
+	if err != nil {
+		return usageError{err}
 	}
 	if len(pos) > 0 {
 		return usagef("unknown command %q: run `gitui help` for the list", pos[0])
@@ -281,5 +320,6 @@ func cmdTUI(ctx context.Context, hup <-chan os.Signal, args []string, stdout, st
 	if err != nil {
 		return usageError{err}
 	}
+	applyColorMode(mode)
 	return ui.Run(ctx, ui.Options{DataDir: dir, Presets: presets.All(), OutDir: *out, Hangup: hup})
 }

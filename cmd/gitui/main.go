@@ -50,25 +50,6 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
-const usage = `gitui: learning with group-invariant features and kernels
-
-usage:
-  gitui [--data DIR] [--out DIR]         open the workbench (TUI): every run is saved in the run
-                                         store ($XDG_DATA_HOME/gitui/runs); s exports into --out
-  gitui run PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]...
-                                         journals every finished cell into DIR (cells.jsonl)
-  gitui resume DIR [--data DIR]          finish an interrupted run from its journal
-  gitui presets [-v]                     list presets (-v prints each spec)
-  gitui data list | fetch NAME           data sets available, and where; download mnist|fashion-mnist
-  gitui bench [NAME...] [--n N] [--test T] [--gram FILE] [--data DIR] [--json]
-                                         time the hot paths on this machine: features, ti-gram,
-                                         test-gram, smo (no NAME: all four)
-  gitui export RESULT.json --png FILE | --svg FILE | --csv FILE
-  gitui version
-
-data directory: --data, else $GITUI_DATA, else the user cache directory (gitui data list shows it).
-`
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -88,27 +69,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, sig, hup, stop := notify(stderr, cmd == "")
 	defer stop()
+	c := tuiCommand
 	switch cmd {
 	case "":
 		err = cmdTUI(ctx, hup, args, stdout, stderr)
-	case "run":
-		err = cmdRun(ctx, args, stdout, stderr)
-	case "resume":
-		err = cmdResume(ctx, args, stdout, stderr)
-	case "presets":
-		err = cmdPresets(args, stdout)
-	case "data":
-		err = cmdData(ctx, args, stdout, stderr)
-	case "bench":
-		err = cmdBench(ctx, args, stdout, stderr)
-	case "export":
-		err = cmdExport(args, stdout)
-	case "version", "--version", "-v":
+	case completeCmd:
+		cmdComplete(args, stdout)
+		return exitOK
+	case "--version", "-v":
 		fmt.Fprintln(stdout, versionLine())
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+	case "-h", "--help":
+		printUsage(stdout)
 	default:
-		err = usagef("unknown command %q: run `gitui help` for the list", cmd)
+		var ok bool
+		if c, ok = commands[cmd]; !ok {
+			err = usagef("unknown command %q: run `gitui help` for the list", cmd)
+			break
+		}
+		err = c.Run(ctx, args, stdout, stderr)
+	}
+	var hr *helpRequest
+	if errors.As(err, &hr) { // gitui CMD --help: that command's usage, on stdout
+		printCommandHelp(stdout, c, hr.fs)
+		return exitOK
 	}
 	code := exitCode(err, stderr)
 	if code == exitInterrupted && sig() == syscall.SIGHUP {
