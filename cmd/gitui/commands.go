@@ -265,35 +265,81 @@ var benchDefault = []string{"features", "ti-gram", "test-gram", "smo"}
 // svm_precomputed.sh 500).
 var benchDefaultN = map[string]int{"features": 10000, "ti-gram": 1000, "test-gram": 500, "smo": 500}
 
-func cmdExport(args []string, stdout io.Writer) error {
+// cmdExport is `gitui export RESULT.json... [--png F] [--svg F] [--pdf F] [--csv F|-]`:
+// the results overlaid in one figure per image flag (series "name · run" when there
+// are several, run being what tells their specs apart), and their points as CSV ("-":
+// standard output, and the "wrote" lines go to stderr). An image file whose extension
+// is not its flag's, or a result that cannot be read, is bad usage (exit 2, nothing
+// written).
+func cmdExport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	png := fs.String("png", "", "write the curves as PNG")
-	svg := fs.String("svg", "", "write the curves as SVG")
-	csv := fs.String("csv", "", "write the points as CSV")
+	png := fs.String("png", "", "write the curves as PNG (150 dpi) to `FILE`.png")
+	svg := fs.String("svg", "", "write the curves as SVG to `FILE`.svg")
+	pdf := fs.String("pdf", "", "write the curves as PDF to `FILE`.pdf")
+	csv := fs.String("csv", "", "write the points as CSV to `FILE` (- for standard output)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 || *png == "" && *svg == "" && *csv == "" {
-		return usagef("usage: gitui export RESULT.json --png FILE | --svg FILE | --csv FILE")
+	if len(pos) == 0 || *png == "" && *svg == "" && *pdf == "" && *csv == "" {
+		return usagef("usage: gitui export RESULT.json... --png FILE | --svg FILE | --pdf FILE | --csv FILE|-")
 	}
-	r, err := model.ReadResult(pos[0])
-	if err != nil {
-		return usageError{err}
-	}
-	for _, job := range []struct {
-		path  string
-		write func(*model.Result, string) error
-	}{{*png, export.PNG}, {*svg, export.SVG}, {*csv, export.CSV}} {
-		if job.path == "" {
+	images := []struct{ flag, path string }{{"png", *png}, {"svg", *svg}, {"pdf", *pdf}}
+	for _, im := range images {
+		if im.path == "" {
 			continue
 		}
-		if err := job.write(r, job.path); err != nil {
+		if im.path == "-" {
+			return usagef("export: --%s -: images go to a file: name it FILE.%s", im.flag, im.flag)
+		}
+		if f, err := export.FormatOf(im.path); err != nil || f != im.flag {
+			return usagef("export: --%s %s: the file name must end in .%s (or use --%s for this extension)", im.flag, im.path, im.flag, extFlag(im.path))
+		}
+	}
+	results := make([]*model.Result, len(pos))
+	for i, p := range pos {
+		if results[i], err = model.ReadResult(p); err != nil {
+			return usageError{err}
+		}
+	}
+	msg := stdout
+	if *csv == "-" {
+		msg = stderr // stdout carries the CSV
+	}
+	overlay := export.Overlay{Results: results}
+	for _, im := range images {
+		if im.path == "" {
+			continue
+		}
+		if err := overlay.WriteFile(im.path); err != nil {
+			if errors.Is(err, export.ErrNothingToPlot) {
+				return usageError{err}
+			}
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s\n", job.path)
+		fmt.Fprintf(msg, "wrote %s\n", im.path)
+	}
+	switch *csv {
+	case "":
+	case "-":
+		if err := export.WriteCSV(stdout, results...); err != nil {
+			return fmt.Errorf("export: writing CSV to standard output: %w", err)
+		}
+	default:
+		if err := export.CSVAll(*csv, results...); err != nil {
+			return err
+		}
+		fmt.Fprintf(msg, "wrote %s\n", *csv)
 	}
 	return nil
+}
+
+// extFlag names the image flag that fits path's extension, or "png" when none does.
+func extFlag(path string) string {
+	if f, err := export.FormatOf(path); err == nil {
+		return f
+	}
+	return "png, --svg or --pdf with a matching name"
 }
 
 // cmdTUI opens the workbench. ctx is cancelled by SIGINT and SIGTERM (the run going is

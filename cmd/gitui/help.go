@@ -216,8 +216,8 @@ predictions.csv; gitui resume DIR finishes an interrupted run.`,
 		Details: `Several results are overlaid as in the workbench: a series keeps its colour, and is
 labelled "name · run" when the runs differ. --csv - writes to standard output. The
 extension of --png, --svg and --pdf must match the flag.`,
-		Run: func(_ context.Context, args []string, stdout, _ io.Writer) error {
-			return cmdExport(args, stdout)
+		Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error {
+			return cmdExport(args, stdout, stderr)
 		}})
 	register(command{Name: "completion", Order: 70, Synopsis: "completion bash|zsh|fish",
 		Summary: "print a shell completion script (sub-commands, presets, flags, --set keys)",
