@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"gitui/core/eval"
 	"gitui/ui/theme"
@@ -328,11 +329,6 @@ func (m *Model) View() string {
 }
 
 func (m *Model) draw() string {
-	info := " sorted by class"
-	if len(m.mats) > 0 {
-		info += " · c " + m.scale.String()
-	}
-	info += fmt.Sprintf(" · g n=%d", m.n)
 	status := ""
 	if m.status != "" {
 		if m.isErr {
@@ -342,7 +338,7 @@ func (m *Model) draw() string {
 		}
 	}
 	if len(m.mats) == 0 {
-		title := m.st.Bold.Render("kernel Gram matrices") + m.st.Muted.Render(info)
+		title := m.title("")
 		body := theme.WrapLines(m.st.Muted.Render, "no matrix yet: a run shows its kernels' Gram matrices of a training sample while it builds them; g computes them for the spec now", m.w, 0)
 		return theme.Clip(strings.Join([]string{title, "", strings.Join(body, "\n"), status}, "\n"), m.w, m.h)
 	}
@@ -352,15 +348,16 @@ func (m *Model) draw() string {
 	if k == 2 && cw < 22 {
 		k, cw = 1, m.w
 	}
+	pos := ""
 	if len(m.mats) > k {
 		last := (m.first+k-1)%len(m.mats) + 1
-		pos := fmt.Sprintf("%d–%d", m.first+1, last)
+		pos = fmt.Sprintf("%d–%d", m.first+1, last)
 		if k == 1 {
 			pos = fmt.Sprint(m.first + 1)
 		}
-		info = fmt.Sprintf(" %s of %d (←/→)", pos, len(m.mats)) + info
+		pos = fmt.Sprintf("%s of %d ←/→", pos, len(m.mats))
 	}
-	title := m.st.Bold.Render("kernel Gram matrices") + m.st.Muted.Render(info)
+	title := m.title(pos)
 	bh := m.h - 1 // title
 	if status != "" {
 		bh = max(1, bh-strings.Count(status, "\n")-1)
@@ -377,6 +374,29 @@ func (m *Model) draw() string {
 		out += "\n" + status
 	}
 	return theme.Clip(out, m.w, m.h)
+}
+
+// title is the pane's first line: "kernel Gram matrices", then as many of these as fit
+// the width, in this order: pos (which matrices are shown), the colour scale, "sorted
+// by class", the sample size g asks for.
+func (m *Model) title(pos string) string {
+	var parts []string
+	if pos != "" {
+		parts = append(parts, pos)
+	}
+	if len(m.mats) > 0 {
+		parts = append(parts, "c "+m.scale.String())
+	}
+	parts = append(parts, "sorted by class", fmt.Sprintf("g n=%d", m.n))
+	head := "kernel Gram matrices"
+	info := ""
+	for _, p := range parts {
+		if ansi.StringWidth(head+info+" · "+p) > m.w {
+			continue
+		}
+		info += " · " + p
+	}
+	return m.st.Bold.Render(head) + m.st.Muted.Render(info)
 }
 
 func joinWith(blocks []string, sep string) []string {
