@@ -27,9 +27,10 @@ func colorMode(flagVal, env string) (string, error) {
 // applyColorMode makes the workbench's renderer see mode through the environment it
 // reads (termenv): "never" sets NO_COLOR=1 (the shade runes, no colour); "always"
 // unsets NO_COLOR and sets CLICOLOR_FORCE=1 (at least 16 colours even where the
-// terminal is not detected), and, when COLORTERM is unset on a TERM of screen or plain
-// xterm (which detection takes for 16 colours), TERM=xterm-256color so that the
-// heatmap gets its 256-colour scale; "auto" changes nothing.
+// terminal is not detected), and, when COLORTERM is unset on a TERM of screen (which
+// detection takes for no colour at all) or plain xterm (16 colours),
+// TERM=xterm-256color so that the heatmap gets its 256-colour scale; "auto" changes
+// nothing. It must run before the renderer is built (ui.Run builds it).
 func applyColorMode(mode string) {
 	switch mode {
 	case "never":

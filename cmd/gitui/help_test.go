@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/muesli/termenv"
 
 	"gitui/model"
 	"gitui/presets"
@@ -276,4 +279,37 @@ func presetSpec(t *testing.T, name string) *model.Spec {
 		t.Fatal(err)
 	}
 	return p.Build(false)
+}
+
+// TestApplyColorMode checks the profile the workbench's renderer (termenv on a
+// terminal) detects after applyColorMode: never gives no colour even with a capable
+// TERM; always gives 256 colours on TERM=screen and plain xterm (which detection takes
+// for no colour and for 16) and leaves a richer COLORTERM alone; auto changes nothing.
+func TestApplyColorMode(t *testing.T) {
+	profile := func() termenv.Profile {
+		return termenv.NewOutput(io.Discard, termenv.WithTTY(true)).EnvColorProfile()
+	}
+	cases := []struct {
+		mode, term, colorterm string
+		want                  termenv.Profile
+	}{
+		{"never", "xterm-256color", "truecolor", termenv.Ascii},
+		{"always", "screen", "", termenv.ANSI256},
+		{"always", "xterm", "", termenv.ANSI256},
+		{"always", "xterm-256color", "truecolor", termenv.TrueColor},
+		{"auto", "screen", "", termenv.Ascii}, // why --color always exists: screen is taken for no colour
+		{"auto", "xterm", "", termenv.ANSI},
+	}
+	for _, c := range cases {
+		t.Setenv("TERM", c.term)
+		t.Setenv("COLORTERM", c.colorterm)
+		t.Setenv("NO_COLOR", "")
+		os.Unsetenv("NO_COLOR")
+		t.Setenv("CLICOLOR_FORCE", "")
+		os.Unsetenv("CLICOLOR_FORCE")
+		applyColorMode(c.mode)
+		if got := profile(); got != c.want {
+			t.Errorf("%s on TERM=%s COLORTERM=%q: profile %v, want %v", c.mode, c.term, c.colorterm, got, c.want)
+		}
+	}
 }
