@@ -429,7 +429,7 @@ func (m *Model) block(mat eval.Matrix, r [2]float64, w, h int) string {
 	lo, hi := r[0], r[1]
 	starts := classStarts(mat, p)
 	lines = append(lines, m.columnLabels(starts, margin))
-	lines = append(lines, m.render(px, p, lo, hi, starts, margin)...)
+	lines = append(lines, m.render(px, p, lo, hi, starts, margin, m.boundaryLines(mat, p))...)
 	lines = append(lines, m.colourBar(lo, hi, min(w, max(p+margin, 24))))
 	eig := fmt.Sprintf("n=%d  λmin=%.3g  ", mat.N, mat.MinEig)
 	switch v := Verdict(mat); v {
@@ -439,6 +439,31 @@ func (m *Model) block(mat eval.Matrix, r [2]float64, w, h int) string {
 		lines = append(lines, m.st.Muted.Render(eig)+m.st.OK.Render(v))
 	}
 	return theme.Pad(strings.Join(lines, "\n"), w, h)
+}
+
+// boundaryLines reports whether class boundary lines fit a p-pixel image of mat: each
+// line takes the place of one pixel (of a text row of two without colour), so they are
+// drawn only when the smallest class spans at least 4 pixels (6 without colour, three
+// text rows); otherwise the labels alone mark where classes start.
+func (m *Model) boundaryLines(mat eval.Matrix, p int) bool {
+	if len(mat.Labels) != mat.N || mat.N == 0 {
+		return false
+	}
+	need := 4
+	if !m.st.Color {
+		need = 6
+	}
+	run := 0
+	for i, l := range mat.Labels {
+		if i > 0 && l != mat.Labels[i-1] {
+			if run*p < need*mat.N {
+				return false
+			}
+			run = 0
+		}
+		run++
+	}
+	return run*p >= need*mat.N
 }
 
 // labelWidth is the width of the widest class label of mat (at least 1).
@@ -541,13 +566,13 @@ func level(v, lo, hi float64, k int) int {
 // render draws the p×p pixels two pixel rows per line ('▀': foreground the upper
 // pixel, background the lower), mapping [lo, hi] onto the colour scale, with the class
 // label right-aligned in a margin of the given width on the line where each class
-// starts, and a boundary line (in the text colour; '─', '│' and '┼' without colour)
-// along the first pixel row and column of every class but the first.
-func (m *Model) render(px []float64, p int, lo, hi float64, starts []int, margin int) []string {
-	var lines []string
+// starts, and, with lines set, a boundary line (in the text colour; '─', '│' and '┼'
+// without colour) along the first pixel row and column of every class but the first.
+func (m *Model) render(px []float64, p int, lo, hi float64, starts []int, margin int, lines bool) []string {
+	var out []string
 	k := len(m.st.CellStr)
 	colour := m.st.Color && k > 0 && len(m.bound.top) == k
-	edge := func(a int) bool { return a > 0 && a < p && starts[a] >= 0 }
+	edge := func(a int) bool { return lines && a > 0 && a < p && starts[a] >= 0 }
 	var sb strings.Builder
 	for r := 0; 2*r < p; r++ {
 		sb.Reset()
@@ -601,9 +626,9 @@ func (m *Model) render(px []float64, p int, lo, hi float64, starts []int, margin
 				sb.WriteString(m.st.CellStr[lt][lb])
 			}
 		}
-		lines = append(lines, sb.String())
+		out = append(out, sb.String())
 	}
-	return lines
+	return out
 }
 
 func (m *Model) colourBar(lo, hi float64, w int) string {

@@ -295,3 +295,26 @@ func TestClassBoundaries(t *testing.T) {
 		t.Error("colour view draws no boundary cells")
 	}
 }
+
+// TestGoldenTenClasses is the pane as a run on digits shows it: 200 samples of 10
+// classes (a labels column wide enough for each), three matrices (so "1–2 of 3"), the
+// second under the quantile scale after two presses of c.
+func TestGoldenTenClasses(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := New(uitest.Styles())
+			m.SetSize(sz[0], sz[1])
+			m.Focus(true)
+			m.Set(blockMatrix("linear (input)", 200, 10, 0.02))
+			m.Set(blockMatrix("TI-SVM", 200, 10, -0.4))
+			m.Set(blockMatrix("TI-RI-SVM", 200, 10, -0.7))
+			press := func(k tea.KeyMsg) { m, _ = m.Update(k) }
+			press(tea.KeyMsg{Type: tea.KeyLeft}) // back to the first pair
+			press(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("c")})
+			press(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("c")})
+			v := m.View()
+			uitest.CheckFits(t, v, sz[0], sz[1])
+			golden.RequireEqual(t, []byte(ansi.Strip(v)))
+		})
+	}
+}
