@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 )
@@ -27,6 +28,25 @@ type command struct {
 	Complete func(pos int, before []string) []string
 	// Order places the command in `gitui help` (smaller first; ties by name).
 	Order int
+	// TUI marks a command that opens the workbench: SIGHUP then does not cancel ctx but
+	// is delivered on hangup(ctx), on which the workbench lets go of the terminal and
+	// lets its run finish (see notify).
+	TUI bool
+}
+
+// hupKey is the context key of the SIGHUP channel of a TUI command.
+type hupKey struct{}
+
+// withHangup returns ctx carrying hup (nil: none), for hangup.
+func withHangup(ctx context.Context, hup <-chan os.Signal) context.Context {
+	return context.WithValue(ctx, hupKey{}, hup)
+}
+
+// hangup returns the SIGHUP channel a TUI command passes to ui.Options.Hangup (nil
+// when the command is not marked TUI or runs outside run).
+func hangup(ctx context.Context) <-chan os.Signal {
+	h, _ := ctx.Value(hupKey{}).(<-chan os.Signal)
+	return h
 }
 
 // commands holds every registered command by name.
@@ -81,8 +101,9 @@ var tuiCommand = &command{
 	Name:     "",
 	Synopsis: "[--data DIR] [--out DIR] [--color auto|always|never]",
 	Summary:  "open the workbench (TUI)",
+	TUI:      true,
 	Run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-		return cmdTUI(ctx, nil, args, stdout, stderr)
+		return cmdTUI(ctx, hangup(ctx), args, stdout, stderr)
 	},
 }
 

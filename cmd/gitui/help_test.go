@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -312,4 +314,40 @@ func TestApplyColorMode(t *testing.T) {
 			t.Errorf("%s on TERM=%s COLORTERM=%q: profile %v, want %v", c.mode, c.term, c.colorterm, got, c.want)
 		}
 	}
+}
+
+// TestRegisterTUICommand checks what a command added with register gets: dispatch,
+// its usage from --help, and a SIGHUP channel in its context exactly when it is marked
+// TUI (as `gitui open` must be); a duplicate name panics.
+func TestRegisterTUICommand(t *testing.T) {
+	got := map[string]bool{}
+	for _, tui := range []bool{true, false} {
+		name := fmt.Sprintf("test-cmd-%v", tui)
+		register(command{Name: name, Synopsis: name + " [--x N]", Summary: "a test command", TUI: tui,
+			Run: func(ctx context.Context, args []string, _, _ io.Writer) error {
+				fs := flag.NewFlagSet(name, flag.ContinueOnError)
+				fs.Int("x", 0, "a number")
+				if _, err := parseInterleaved(fs, args); err != nil {
+					return err
+				}
+				got[name] = hangup(ctx) != nil
+				return nil
+			}})
+		t.Cleanup(func() { delete(commands, name) })
+		if code, _, stderr := gitui(t, name); code != exitOK {
+			t.Fatalf("%s: exit %d, %q", name, code, stderr)
+		}
+		if got[name] != tui {
+			t.Errorf("%s: hang-up channel %v, want %v", name, got[name], tui)
+		}
+		if code, out, _ := gitui(t, "help", name); code != exitOK || !strings.Contains(out, "usage: gitui "+name+" [--x N]") || !strings.Contains(out, "--x int") {
+			t.Errorf("help %s: exit %d, %q", name, code, out)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("registering run twice did not panic")
+		}
+	}()
+	register(command{Name: "run", Run: cmdRun})
 }

@@ -67,8 +67,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if strings.HasPrefix(cmd, "-") && cmd != "-h" && cmd != "--help" && cmd != "-v" && cmd != "--version" {
 		cmd, args = "", append([]string{cmd}, args...) // gitui --data DIR: flags of the TUI
 	}
-	ctx, sig, hup, stop := notify(stderr, cmd == "")
+	tui := cmd == ""
+	if c, ok := commands[cmd]; ok && c.TUI {
+		tui = true
+	}
+	ctx, sig, hup, stop := notify(stderr, tui)
 	defer stop()
+	ctx = withHangup(ctx, hup)
 	c := tuiCommand
 	switch cmd {
 	case "":
