@@ -26,6 +26,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"gitui/model"
+	"gitui/ui/theme"
 )
 
 // Panel sizes of the curve figures, and the resolution of PNG files.
@@ -611,7 +612,7 @@ func panel(cs []curve) (*plot.Plot, plot.Legend, []drawn, error) {
 	out := make([]drawn, 0, len(cs))
 	dodge := dodger(cs, logX)
 	for i, c := range cs {
-		col := plotutil.Color(c.color)
+		col := SeriesColor(c.color)
 		xys := make(plotter.XYs, len(c.pts))
 		errs := make(plotter.YErrors, len(c.pts))
 		for j, pt := range c.pts {
@@ -644,8 +645,25 @@ func panel(cs []curve) (*plot.Plot, plot.Legend, []drawn, error) {
 	return p, leg, out, nil
 }
 
+// SeriesColor returns the colour of the i-th series name of a figure: the workbench
+// theme's series palette (theme.Default().Series, its true-colour values, cycling), so
+// that a series drawn with palette index i has one colour in the TUI and in files. A
+// colour that does not parse falls back to gonum's palette.
+func SeriesColor(i int) color.Color {
+	pal := theme.Default().Series
+	if len(pal) == 0 {
+		return plotutil.Color(i)
+	}
+	hex := strings.TrimPrefix(pal[i%len(pal)].Light.TrueColor, "#")
+	v, err := strconv.ParseUint(hex, 16, 32)
+	if err != nil || len(hex) != 6 {
+		return plotutil.Color(i)
+	}
+	return color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
+}
+
 // markerShapes are the marker shapes of series 0, 1, 2, ... in order: the workbench's
-// ● ■ ▲ ◆, then a cross and a plus.
+// ● ■ ▲ ◆ (theme.Glyphs), then a cross and a plus.
 var markerShapes = []string{"circle", "square", "triangle", "diamond", "cross", "plus"}
 
 // marker draws series marker shapes: filled, or hollow (an outline around a white

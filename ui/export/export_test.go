@@ -16,8 +16,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/plot/plotutil"
-
 	"gitui/core/eval"
 	"gitui/model"
 )
@@ -87,7 +85,7 @@ func TestPNG(t *testing.T) {
 	}
 	// The first series is drawn in plotutil's first colour: its line, points and
 	// error bars cover many pixels.
-	if n := countNear(img, plotutil.Color(0), 10); n < 300 {
+	if n := countNear(img, SeriesColor(0), 10); n < 300 {
 		t.Errorf("%d pixels in the first series' colour, want at least 300", n)
 	}
 }

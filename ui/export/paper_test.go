@@ -13,10 +13,10 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
 	"gitui/model"
+	"gitui/ui/theme"
 )
 
 // withSpec returns r with a spec holding one method of the given lambda.
@@ -173,7 +173,7 @@ func TestLegendBelowData(t *testing.T) {
 		t.Fatalf("legend strip of %d px, want room for 4 entries", legendPx)
 	}
 	strip := subImage(img, h-legendPx, h)
-	if n := countNear(strip, plotutil.Color(0), 10); n < 20 {
+	if n := countNear(strip, SeriesColor(0), 10); n < 20 {
 		t.Errorf("%d pixels of the first colour below the axes: no legend there", n)
 	}
 }
@@ -212,4 +212,15 @@ func subImage(img image.Image, y0, y1 int) image.Image {
 	return img.(interface {
 		SubImage(image.Rectangle) image.Image
 	}).SubImage(image.Rect(b.Min.X, b.Min.Y+y0, b.Max.X, b.Min.Y+y1))
+}
+
+// TestSeriesColorsAreTheTheme checks that the figure's series colours are the
+// workbench's palette: series i of a file has the true colour of theme series i.
+func TestSeriesColorsAreTheTheme(t *testing.T) {
+	for i, c := range theme.Default().Series {
+		r, g, b, _ := SeriesColor(i).RGBA()
+		if got := fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8); got != c.Dark.TrueColor {
+			t.Errorf("series %d: %s, theme %s", i, got, c.Dark.TrueColor)
+		}
+	}
 }
