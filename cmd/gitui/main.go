@@ -7,8 +7,13 @@
 //	gitui data list | fetch NAME           what data is available and where; download with SHA-256 checks
 //	gitui bench [NAME...] [--n N] [--test T] [--gram FILE] [--data DIR] [--json]
 //	gitui resume DIR                       finish an interrupted run from its journal
-//	gitui export RESULT.json --png FILE | --svg FILE | --csv FILE
-//	gitui version
+//	gitui export RESULT.json... [--png F] [--svg F] [--pdf F] [--csv F|-]
+//	gitui completion bash|zsh|fish         shell completion (gitui __complete does the work)
+//	gitui version                          module version and VCS commit
+//	gitui help [CMD] | gitui CMD --help    that command's usage and flags, exit 0
+//
+// Commands are registered in a table (help.go: register) that drives dispatch, help
+// and completion.
 //
 // Exit status: 0 done; 2 bad usage or bad input (one line on stderr, no result written);
 // 1 a failure while running; 130 interrupted by SIGINT or SIGTERM (or ctrl+c in the
