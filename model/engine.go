@@ -62,7 +62,8 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 		p.Test, p.TransformedTest = tt, true
 		logf("test_transform %s: %d test samples also scored as transformed copies", tg.Name(), test.Len())
 	}
-	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes, logf: logf}
+	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes, logf: logf, noMatrices: opts.NoMatrices}
+	defer b.waitMatrices() // before Start sends Done and closes ch
 	if spec.Nested && spec.Protocol == ProtocolCurve && len(spec.Sizes) > 0 {
 		p.Nest = slices.Max(spec.Sizes)
 	}
@@ -96,11 +97,11 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 			if gp.Stages, err = b.gridStages(spec.Grid, g); err != nil {
 				return nil, err
 			}
-			out, err := runWith(ctx, p, pool, ch)
+			out, err := b.runWith(ctx, p, ch)
 			if err != nil {
 				return out, err
 			}
-			gout, err := runWith(ctx, &gp, pool, ch)
+			gout, err := b.runWith(ctx, &gp, ch)
 			return merge(out, gout), err
 		}
 	case ProtocolSweep:
@@ -157,11 +158,13 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 			p.Stages = append(p.Stages, st)
 		}
 	}
-	return runWith(ctx, p, pool, ch)
+	return b.runWith(ctx, p, ch)
 }
 
-// runWith checks every arm's training size against the pool, then runs the protocol.
-func runWith(ctx context.Context, p *eval.Protocol, pool *data.Dataset, ch chan<- eval.Event) (*eval.Outcome, error) {
+// runWith checks every arm's training size against the pool, starts the heatmap's
+// matrices (once per run) and runs the protocol.
+func (b *builder) runWith(ctx context.Context, p *eval.Protocol, ch chan<- eval.Event) (*eval.Outcome, error) {
+	pool := b.pool
 	for _, st := range p.Stages {
 		for _, a := range st.Arms {
 			rng := rand.New(rand.NewPCG(0, 0)) // a trial draw: only its error matters
@@ -170,6 +173,7 @@ func runWith(ctx context.Context, p *eval.Protocol, pool *data.Dataset, ch chan<
 			}
 		}
 	}
+	b.startMatrices(ctx, b.group, ch)
 	return p.Run(ctx, ch)
 }
 

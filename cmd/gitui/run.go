@@ -133,7 +133,7 @@ func execute(ctx context.Context, rd *model.RunDir, dataDir string, stdout, stde
 	prog := newProgress(stderr)
 	var outcome *eval.Outcome
 	var runErr error
-	for e := range model.Start(ctx, rd.Spec, model.RunOptions{DataDir: dataDir, Quick: rd.Meta.Quick, Dir: rd}) {
+	for e := range model.Start(ctx, rd.Spec, model.RunOptions{DataDir: dataDir, Quick: rd.Meta.Quick, Dir: rd, NoMatrices: true}) {
 		switch e := e.(type) {
 		case eval.Progress:
 			prog.progress(e)
