@@ -27,6 +27,7 @@ func (a *App) startRun() tea.Cmd {
 	a.r = runState{id: id, label: label, spec: spec, running: true, started: now}
 	*a.partial = partial{spec: spec, started: now}
 	a.curves.Reset(label)
+	a.heat.Clear() // the new run sends its own matrices
 	a.run.Start(label, now)
 	a.setStatus("", false)
 	j, note := newJob(id, label, a.opts.Store, spec, model.RunMeta{DataDir: a.opts.DataDir, Quick: a.quick}, now)
