@@ -15,6 +15,12 @@ type RunOptions struct {
 	// and supplies the cells an earlier run of the same spec already journaled, which
 	// are not run again.
 	Dir *RunDir
+	// Shard, when Count > 0, runs only shard Index of Count: the cells eval.AssignShards
+	// gives it over every stage of the run; the others are listed in Outcome.Missing.
+	Shard eval.Shard
+	// NoRun runs no cell at all: the outcome holds only the cells of Dir's journal and
+	// lists the others as Missing (gitui merge derives a result this way).
+	NoRun bool
 }
 
 // Start validates spec, builds the engine objects (data, group, methods) and runs its

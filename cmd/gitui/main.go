@@ -7,11 +7,14 @@
 //	gitui data list | fetch NAME           what data is available and where; download with SHA-256 checks
 //	gitui bench [NAME...] [--n N] [--test T] [--gram FILE] [--data DIR] [--json]
 //	gitui resume DIR                       finish an interrupted run from its journal
+//	gitui merge OUT [SHARD_DIR...]         combine sharded runs (run --shard i/N) into OUT/result.json
+//	gitui slurm SPEC --out DIR [--tasks N] [--submit] ...   a Slurm job array over shards, then a merge
 //	gitui export RESULT.json --png FILE | --svg FILE | --csv FILE
 //	gitui version
 //
 // Exit status: 0 done; 2 bad usage or bad input (one line on stderr, no result written);
-// 1 a failure while running; 130 interrupted by SIGINT or SIGTERM (or ctrl+c in the
+// 1 a failure while running (or a merge with missing cells); 130 interrupted by SIGINT,
+// SIGTERM or SIGUSR1 (Slurm's time-limit warning; or ctrl+c in the
 // TUI), 129 by SIGHUP (the finished cells are kept: in the run's journal and a partial
 // result.json). The TUI does not stop its run on SIGHUP: it lets go of the closed
 // terminal, finishes the run into its run store, then exits 129.
@@ -57,7 +60,15 @@ usage:
                                          store ($XDG_DATA_HOME/gitui/runs); s exports into --out
   gitui run PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]...
                                          journals every finished cell into DIR (cells.jsonl)
-  gitui resume DIR [--data DIR]          finish an interrupted run from its journal
+  gitui run ... --shard i/N --out DIR    run only shard i of N of the cells
+  gitui resume DIR [--data DIR]          finish an interrupted run (or shard) from its journal
+  gitui merge OUT [SHARD_DIR...]         combine the shards' journals (default OUT/shards/*) into
+                                         OUT/result.json; missing cells named, result partial
+  gitui slurm SPEC --out DIR [--tasks N] [--partition P] [--time HH:MM:SS] [--cpus-per-task C]
+              [--mem M] [--max-parallel P] [--data DIR] [--quick] [--set k=v]... [--submit]
+                                         write DIR/array.sbatch and DIR/merge.sbatch (a Slurm job
+                                         array over shards, then a merge); --submit runs sbatch
+  gitui slurm --resubmit DIR [--submit]  resubmit only the array indices whose shard is unfinished
   gitui presets [-v]                     list presets (-v prints each spec)
   gitui data list | fetch NAME           data sets available, and where; download mnist|fashion-mnist
   gitui bench [NAME...] [--n N] [--test T] [--gram FILE] [--data DIR] [--json]
@@ -95,6 +106,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdRun(ctx, args, stdout, stderr)
 	case "resume":
 		err = cmdResume(ctx, args, stdout, stderr)
+	case "merge":
+		err = cmdMerge(ctx, args, stdout, stderr)
+	case "slurm":
+		err = cmdSlurm(ctx, args, stdout, stderr)
 	case "presets":
 		err = cmdPresets(args, stdout)
 	case "data":
@@ -135,7 +150,8 @@ func notify(stderr io.Writer, tui bool) (ctx context.Context, sig func() os.Sign
 		signal.Notify(hupCh, syscall.SIGHUP)
 		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	} else {
-		signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		// SIGUSR1 is Slurm's warning before a time limit (gitui slurm: --signal=B:USR1@90).
+		signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGUSR1)
 	}
 	var got atomic.Value
 	quit := make(chan struct{})
