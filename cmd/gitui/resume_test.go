@@ -18,10 +18,15 @@ import (
 )
 
 // childEnv makes the test binary run the gitui command line in its arguments instead of
-// the tests (TestMain), so that a test can kill a real gitui process.
+// the tests (TestMain), so that a test can kill a real gitui process: "1" reads the
+// arguments from childEnv_ARGS, "argv" takes them from the command line (the binary
+// then stands in for gitui in job scripts).
 const childEnv = "GITUI_TEST_CHILD"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "argv" { // the binary stands in for gitui (job scripts of gitui slurm)
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	if os.Getenv(childEnv) == "1" {
 		var args []string
 		json.Unmarshal([]byte(os.Getenv(childEnv+"_ARGS")), &args)
