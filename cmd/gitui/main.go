@@ -132,7 +132,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// notify returns a context cancelled by the first SIGINT, SIGTERM or SIGHUP, and a func
+// notify returns a context cancelled by the first SIGINT, SIGTERM, SIGHUP or (headless)
+// SIGUSR1, the warning Slurm sends before a time limit, and a func
 // that tells which signal it was (nil if none). Every finished cell is already in the
 // journal then, and the command writes a partial result and exits 130 (129 for SIGHUP).
 // A second signal means "now": the process exits at once with that status, and

@@ -154,7 +154,8 @@ func journalLines(t *testing.T, path string) int {
 	return n
 }
 
-// TestSignalsKeepCells: SIGINT, SIGTERM and SIGHUP to a running child keep its finished
+// TestSignalsKeepCells: SIGINT, SIGTERM, SIGHUP and SIGUSR1 (Slurm's time-limit warning)
+// to a running child keep its finished
 // cells: a partial result.json, exit 130 (129 for SIGHUP); resume then completes it.
 func TestSignalsKeepCells(t *testing.T) {
 	ref := t.TempDir()
@@ -164,7 +165,7 @@ func TestSignalsKeepCells(t *testing.T) {
 	for _, c := range []struct {
 		sig  syscall.Signal
 		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 130}, {syscall.SIGHUP, 129}} {
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 130}, {syscall.SIGHUP, 129}, {syscall.SIGUSR1, 130}} {
 		dir := filepath.Join(t.TempDir(), "run")
 		cmd := child(t, append(journalArgs, "--set", "repeats=200", "--out", dir)...)
 		var stderr bytes.Buffer

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -103,6 +104,18 @@ func TestMergeMissingThenResume(t *testing.T) {
 			t.Fatalf("shard %d: exit %d: %s", i, code, stderr)
 		}
 		shards = append(shards, dir)
+	}
+	// A shard cut short (its last 3 cells lost, as by a kill) and resumed runs exactly
+	// its own missing cells again.
+	want1 := cellKeys(t, shards[1])
+	j1, _ := os.ReadFile(filepath.Join(shards[1], model.CellsFile))
+	lines := bytes.SplitAfter(j1, []byte("\n"))
+	os.WriteFile(filepath.Join(shards[1], model.CellsFile), bytes.Join(lines[:len(lines)-4], nil), 0o644)
+	if code, _, stderr := gitui(t, "resume", shards[1]); code != 0 {
+		t.Fatalf("resume of shard 1: exit %d: %s", code, stderr)
+	}
+	if got := cellKeys(t, shards[1]); !reflect.DeepEqual(got, want1) {
+		t.Fatalf("resumed shard 1 holds %d cells, want its own %d", len(got), len(want1))
 	}
 	out := filepath.Join(base, "merged")
 	code, _, stderr := gitui(t, "merge", out, shards[0], shards[2])
