@@ -295,6 +295,11 @@ func TestSlurmFakeSbatch(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, "nothing to resubmit") {
 		t.Errorf("resubmit of a finished array: exit %d, %s", code, stderr)
 	}
+	before, _ := os.ReadFile(filepath.Join(dir, "array.sbatch"))
+	code, _, stderr = gitui(t, "slurm", journalArgs[1], "--out", dir, "--tasks", "4", "--submit", "--gitui", os.Args[0])
+	if after, _ := os.ReadFile(filepath.Join(dir, "array.sbatch")); code != exitUsage || !strings.Contains(stderr, "holds the shards of a 3-task array") || !bytes.Equal(before, after) {
+		t.Errorf("a 4-task array into a 3-task array's DIR: exit %d, %s; scripts changed %v", code, stderr, !bytes.Equal(before, after))
+	}
 }
 
 // TestRealSlurm submits xperm-curve --quick to a running Slurm cluster (GITUI_SLURM=1,

@@ -140,6 +140,11 @@ func cmdSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usagef("%s already holds another run's spec: choose another --out (nothing there is overwritten)", dir)
 		}
 	}
+	if old, err := readSlurmState(dir); err == nil && old.Tasks != *tasks {
+		if ents, _ := os.ReadDir(filepath.Join(dir, "shards")); len(ents) > 0 {
+			return usagef("%s holds the shards of a %d-task array: continue it with gitui slurm --resubmit %s, or choose another --out", dir, old.Tasks, dir)
+		}
+	}
 	if isNodeLocal(dir) {
 		fmt.Fprintf(stderr, "gitui: warning: %s is on a node-local file system (tmpfs): other nodes cannot see it; use a shared directory on a multi-node cluster\n", dir)
 	}
