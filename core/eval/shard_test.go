@@ -85,12 +85,16 @@ func TestAssignShardsBalance(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 50 {
 		cells := make([]CellCost, 1+rng.IntN(200))
+		groups := 1 + rng.IntN(20)
 		total, big := 0.0, 0.0
+		gcost := map[string]float64{}
 		for i := range cells {
 			n := float64(10 + rng.IntN(1000))
-			cells[i] = CellCost{Key: CellKey{Series: "s", X: float64(i)}, Cost: n * n}
+			g := string(rune('a' + rng.IntN(groups)))
+			cells[i] = CellCost{Key: CellKey{Series: "s", X: float64(i)}, Cost: n * n, Group: g}
 			total += n * n
 			big = max(big, n*n)
+			gcost[g] += n * n
 		}
 		count := 1 + rng.IntN(9)
 		a := AssignShards(cells, count)
@@ -105,7 +109,19 @@ func TestAssignShardsBalance(t *testing.T) {
 			}
 			load[s] += c.Cost
 		}
-		bound := total/float64(count) + big
+		shardOf := map[string]map[int]bool{}
+		for _, c := range cells {
+			if shardOf[c.Group] == nil {
+				shardOf[c.Group] = map[int]bool{}
+			}
+			shardOf[c.Group][a[c.Key]] = true
+		}
+		for g, sh := range shardOf {
+			if gcost[g] <= total/float64(2*count) && len(sh) != 1 {
+				t.Errorf("trial %d: group %s (cost %.3g, half share %.3g) split over %d shards", trial, g, gcost[g], total/float64(2*count), len(sh))
+			}
+		}
+		bound := total/float64(count) + max(total/float64(2*count), big)
 		worst := 0.0
 		for _, l := range load {
 			worst = max(worst, l)
