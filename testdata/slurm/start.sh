@@ -9,6 +9,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${1:-$(mktemp -d /tmp/gitui-slurm.XXXXXX)}
 mkdir -p "$dir/state" "$dir/spool" "$dir/munge"
+chmod 0755 "$dir" # munged runs as the munge user and must reach its socket directory
 for cmd in munged slurmctld slurmd sinfo sbatch; do
   command -v "$cmd" >/dev/null || { echo "start.sh: $cmd not found: apt-get install slurmctld slurmd slurm-client munge" >&2; exit 1; }
 done
