@@ -97,6 +97,7 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 			if gp.Stages, err = b.gridStages(spec.Grid, g); err != nil {
 				return nil, err
 			}
+			applyShard(opts, logf, p, &gp)
 			out, err := b.runWith(ctx, p, ch)
 			if err != nil {
 				return out, err
@@ -158,7 +159,40 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 			p.Stages = append(p.Stages, st)
 		}
 	}
+	applyShard(opts, logf, p)
 	return b.runWith(ctx, p, ch)
+}
+
+// applyShard sets Only on the protocols of one run: none with opts.NoRun, else the cells
+// that eval.AssignShards gives to opts.Shard over all of them together, so that the
+// shards of a run are balanced over its curve and grid alike.
+func applyShard(opts RunOptions, logf func(string, ...any), ps ...*eval.Protocol) {
+	if opts.NoRun {
+		for _, p := range ps {
+			p.Only = func(eval.CellKey) bool { return false }
+		}
+		return
+	}
+	if opts.Shard.Count <= 0 {
+		return
+	}
+	var cells []eval.CellCost
+	for _, p := range ps {
+		cells = append(cells, p.CellCosts()...)
+	}
+	assign := eval.AssignShards(cells, opts.Shard.Count)
+	mine, cost, total := 0, 0.0, 0.0
+	for _, c := range cells {
+		total += c.Cost
+		if assign[c.Key] == opts.Shard.Index {
+			mine++
+			cost += c.Cost
+		}
+	}
+	for _, p := range ps {
+		p.Only = func(k eval.CellKey) bool { return assign[k] == opts.Shard.Index }
+	}
+	logf("shard %s: %d of %d cells (%.0f%% of the estimated cost)", opts.Shard, mine, len(cells), 100*cost/max(total, 1))
 }
 
 // runWith checks every arm's training size against the pool, starts the heatmap's
@@ -220,6 +254,7 @@ func merge(a, b *eval.Outcome) *eval.Outcome {
 	}
 	a.Series = append(a.Series, b.Series...)
 	a.Tables = append(a.Tables, b.Tables...)
+	a.Missing = append(a.Missing, b.Missing...)
 	for k, v := range b.Stages {
 		a.Stages[k] += v
 	}

@@ -18,6 +18,12 @@ type RunOptions struct {
 	// NoMatrices skips the heatmap's Gram matrices of a training sample (eval.Matrix
 	// events; see Start), for a consumer that does not show them (the headless runner).
 	NoMatrices bool
+	// Shard, when Count > 0, runs only shard Index of Count: the cells eval.AssignShards
+	// gives it over every stage of the run; the others are listed in Outcome.Missing.
+	Shard eval.Shard
+	// NoRun runs no cell at all: the outcome holds only the cells of Dir's journal and
+	// lists the others as Missing (gitui merge derives a result this way).
+	NoRun bool
 }
 
 // Start validates spec, builds the engine objects (data, group, methods) and runs its

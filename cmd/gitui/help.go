@@ -207,7 +207,7 @@ func init() {
 			}
 			return names
 		}})
-	register(command{Name: "run", Order: 10, Synopsis: "run PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]...",
+	register(command{Name: "run", Order: 10, Synopsis: "run PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]... [--shard i/N]",
 		Summary: "run a preset or a spec file headless; every finished cell is journaled into --out",
 		Details: `PRESET is a name from gitui presets; SPEC a .json or .yaml file with the same fields
 (gitui presets -v prints them, with every method field). --set takes dotted JSON
@@ -215,6 +215,20 @@ paths of the spec: --set repeats=10 --set methods.2.bins=25 --set 'methods.*.lam
 The run directory holds spec.json, cells.jsonl (the journal), result.json and
 predictions.csv; gitui resume DIR finishes an interrupted run.`,
 		Run: cmdRun, Complete: completePresetOrFile})
+	register(command{Name: "merge", Order: 22, Synopsis: "merge OUT [SHARD_DIR...] [--data DIR]",
+		Summary: "combine the journals of sharded runs (run --shard i/N) into OUT/result.json",
+		Details: `The shards' specs must be identical. Cells are unioned into OUT/cells.jsonl, then
+OUT/result.json and predictions.csv are derived as gitui resume would, without running a cell.
+Missing cells are named and the result is partial (exit 1): gitui resume OUT runs just those.
+Without SHARD_DIR, the shards are OUT/shards/*.`,
+		Run: cmdMerge})
+	register(command{Name: "slurm", Order: 24, Synopsis: "slurm SPEC --out DIR [--tasks N] [--partition P] [--time HH:MM:SS] [--cpus-per-task C] [--mem M] [--max-parallel P] [--submit] | slurm --resubmit DIR [--submit]",
+		Summary: "write (and with --submit, submit) a Slurm job array over shards, then a merge job",
+		Details: `DIR must be on a file system every node sees (assumed; a tmpfs DIR is warned about).
+Each array task runs gitui run --shard $SLURM_ARRAY_TASK_ID/N into DIR/shards/<i>/ with its
+log in DIR/logs/<i>.out; merge.sbatch runs after the array (afterok). --resubmit DIR submits
+only the indices whose shard is unfinished.`,
+		Run: cmdSlurm, Complete: completePresetOrFile})
 	register(command{Name: "resume", Order: 20, Synopsis: "resume DIR [--data DIR]",
 		Summary: "finish an interrupted run from its journal (cells.jsonl)",
 		Run:     cmdResume, Complete: func(int, []string) []string { return nil }})

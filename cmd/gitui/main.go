@@ -7,6 +7,8 @@
 //	gitui data list | fetch NAME           what data is available and where; download with SHA-256 checks
 //	gitui bench [NAME...] [--n N] [--test T] [--gram FILE] [--data DIR] [--json]
 //	gitui resume DIR                       finish an interrupted run from its journal
+//	gitui merge OUT [SHARD_DIR...]         combine sharded runs (run --shard i/N) into OUT/result.json
+//	gitui slurm SPEC --out DIR [--tasks N] [--submit] ...   a Slurm job array over shards, then a merge
 //	gitui export RESULT.json... [--png F] [--svg F] [--pdf F] [--csv F|-]
 //	gitui completion bash|zsh|fish         shell completion (gitui __complete does the work)
 //	gitui version                          module version and VCS commit
@@ -16,7 +18,8 @@
 // and completion.
 //
 // Exit status: 0 done; 2 bad usage or bad input (one line on stderr, no result written);
-// 1 a failure while running; 130 interrupted by SIGINT or SIGTERM (or ctrl+c in the
+// 1 a failure while running (or a merge with missing cells); 130 interrupted by SIGINT,
+// SIGTERM or SIGUSR1 (Slurm's time-limit warning; or ctrl+c in the
 // TUI), 129 by SIGHUP (the finished cells are kept: in the run's journal and a partial
 // result.json). The TUI does not stop its run on SIGHUP: it lets go of the closed
 // terminal, finishes the run into its run store, then exits 129.
@@ -110,7 +113,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// notify returns a context cancelled by the first SIGINT, SIGTERM or SIGHUP, and a func
+// notify returns a context cancelled by the first SIGINT, SIGTERM, SIGHUP or (headless)
+// SIGUSR1, the warning Slurm sends before a time limit, and a func
 // that tells which signal it was (nil if none). Every finished cell is already in the
 // journal then, and the command writes a partial result and exits 130 (129 for SIGHUP).
 // A second signal means "now": the process exits at once with that status, and
@@ -128,7 +132,8 @@ func notify(stderr io.Writer, tui bool) (ctx context.Context, sig func() os.Sign
 		signal.Notify(hupCh, syscall.SIGHUP)
 		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	} else {
-		signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		// SIGUSR1 is Slurm's warning before a time limit (gitui slurm: --signal=B:USR1@90).
+		signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGUSR1)
 	}
 	var got atomic.Value
 	quit := make(chan struct{})
