@@ -23,6 +23,10 @@ const rowBlock = 256
 // faster one; it must leave a unchanged when it returns false.
 var fastReduce func(a []float64, r int) (*tridiag, bool)
 
+// fastEigen, when set (by the openblas build), is a full eigendecomposition with the
+// contract of fastReduce whose T is diagonal (T = diag(eig), Q the eigenvectors).
+var fastEigen func(a []float64, r int) (*tridiag, bool)
+
 // tridiag is the tridiagonal form T (diagonal diag, off-diagonal off) of a symmetric
 // r×r matrix C = Q T Qᵀ, with Q held row-major in q.
 type tridiag struct {
