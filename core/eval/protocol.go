@@ -48,8 +48,12 @@ type Arm struct {
 	Keep bool
 }
 
-// Stage is a group of arms that share prepared methods: the methods are prepared, then every
-// (repeat, arm) cell runs, repeats outermost so that every point appears early and then refines.
+// Stage is a group of arms that share prepared methods. The methods are taken one at a
+// time, in the order of their first arm: a method is prepared, every (repeat, arm) cell
+// of its arms runs, repeats outermost so that each of its points appears early and then
+// refines, and its Fitter is released before the next method is prepared (memory holds
+// one method's prepared data at a time). Results do not depend on this order: every
+// cell is seeded by its repeat and arm index.
 type Stage struct {
 	Name string
 	Arms []Arm
@@ -164,20 +168,29 @@ func (p *Protocol) Run(ctx context.Context, ev chan<- Event) (*Outcome, error) {
 		}
 		send(ctx, ev, Progress{Stage: "cells", Done: done, Total: totalCells})
 	}
+stages:
 	for _, st := range p.Stages {
 		if p.stageDone(st) {
 			continue
 		}
-		fitters, err := p.prepare(ctx, st, clk, ev)
-		if err != nil {
-			runErr = err
-			break
-		}
-		n, err := p.runCells(ctx, st, fitters, clk, agg, ev, done, totalCells)
-		done += n
-		if err != nil {
-			runErr = err
-			break
+		// One method at a time: prepare it, run its cells, release its Fitter, so that
+		// memory holds one method's prepared data (features of pool and test) at a time.
+		ms, arms := methodsOf(st)
+		for i, m := range ms {
+			if p.armsDone(st, arms[i]) {
+				continue
+			}
+			f, err := p.prepare(ctx, m, i, len(ms), clk, ev)
+			if err != nil {
+				runErr = err
+				break stages
+			}
+			n, err := p.runCells(ctx, st, arms[i], f, clk, agg, ev, done, totalCells)
+			done += n
+			if err != nil {
+				runErr = err
+				break stages
+			}
 		}
 	}
 	out := agg.outcome()
@@ -197,30 +210,51 @@ func (p *Protocol) stageDone(st Stage) bool {
 	return true
 }
 
-// prepare calls Prepare once per distinct Method of the stage.
-func (p *Protocol) prepare(ctx context.Context, st Stage, clk *Clock, ev chan<- Event) (map[Method]Fitter, error) {
-	fitters := map[Method]Fitter{}
+// methodsOf returns the distinct methods of st in the order of their first arm, and
+// for each the indices of its arms.
+func methodsOf(st Stage) ([]Method, [][]int) {
 	var ms []Method
-	for _, a := range st.Arms {
-		if _, ok := fitters[a.Method]; !ok {
-			fitters[a.Method] = nil
-			ms = append(ms, a.Method)
+	var arms [][]int
+	at := map[Method]int{}
+	for a, arm := range st.Arms {
+		i, ok := at[arm.Method]
+		if !ok {
+			i = len(ms)
+			at[arm.Method] = i
+			ms = append(ms, arm.Method)
+			arms = append(arms, nil)
 		}
+		arms[i] = append(arms[i], a)
 	}
-	for i, m := range ms {
-		send(ctx, ev, Progress{Stage: "prepare", Done: i, Total: len(ms)})
-		send(ctx, ev, Log{Time: time.Now(), Line: fmt.Sprintf("preparing %s", m.Name())})
-		f, err := prepareOne(ctx, m, p.Pool, p.Test, clk)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
+	return ms, arms
+}
+
+// armsDone reports whether every cell of the arms sel of st is in p.Done.
+func (p *Protocol) armsDone(st Stage, sel []int) bool {
+	for _, a := range sel {
+		arm := st.Arms[a]
+		for r := range p.repeatsOf(arm) {
+			if _, ok := p.Done[CellKey{st.Name, arm.Series, arm.X, r}]; !ok {
+				return false
 			}
-			return nil, fmt.Errorf("%s: %w", m.Name(), err)
 		}
-		fitters[m] = f
 	}
-	send(ctx, ev, Progress{Stage: "prepare", Done: len(ms), Total: len(ms)})
-	return fitters, nil
+	return true
+}
+
+// prepare calls Prepare for method i of the stage's total.
+func (p *Protocol) prepare(ctx context.Context, m Method, i, total int, clk *Clock, ev chan<- Event) (Fitter, error) {
+	send(ctx, ev, Progress{Stage: "prepare", Done: i, Total: total})
+	send(ctx, ev, Log{Time: time.Now(), Line: fmt.Sprintf("preparing %s", m.Name())})
+	f, err := prepareOne(ctx, m, p.Pool, p.Test, clk)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%s: %w", m.Name(), err)
+	}
+	send(ctx, ev, Progress{Stage: "prepare", Done: i + 1, Total: total})
+	return f, nil
 }
 
 // prepareOne calls m.Prepare and returns its result, or ctx.Err() at most cancelGrace after
@@ -258,8 +292,9 @@ func prepareOne(ctx context.Context, m Method, pool, test *data.Dataset, clk *Cl
 // cancelGrace is how long a cancelled run waits for work in progress before abandoning it.
 const cancelGrace = 400 * time.Millisecond
 
-// runCells runs every (repeat, arm) cell of a stage on a pool of workers.
-func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fitter, clk *Clock,
+// runCells runs every (repeat, arm) cell of the arms sel of a stage (which share the
+// method prepared as f) on a pool of workers, repeats outermost.
+func (p *Protocol) runCells(ctx context.Context, st Stage, sel []int, f Fitter, clk *Clock,
 	agg *aggregator, ev chan<- Event, done0, total int) (int, error) {
 	workers := p.Workers
 	if workers <= 0 {
@@ -267,7 +302,7 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 	}
 	type cell struct{ arm, rep int }
 	cells := make(chan cell)
-	results := make(chan cellResult, len(st.Arms)*p.Repeats)
+	results := make(chan cellResult, len(sel)*p.Repeats)
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -276,14 +311,15 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 		go func() {
 			defer wg.Done()
 			for c := range cells {
-				results <- p.runCell(cctx, st, c.arm, c.rep, fitters, clk)
+				results <- p.runCell(cctx, st, c.arm, c.rep, f, clk)
 			}
 		}()
 	}
 	go func() {
 		defer close(cells)
 		for r := 0; r < p.Repeats; r++ {
-			for a, arm := range st.Arms {
+			for _, a := range sel {
+				arm := st.Arms[a]
 				if r >= p.repeatsOf(arm) {
 					continue
 				}
@@ -302,7 +338,8 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 	go func() { wg.Wait(); close(finished) }()
 
 	want := 0
-	for _, a := range st.Arms {
+	for _, ai := range sel {
+		a := st.Arms[ai]
 		for r := range p.repeatsOf(a) {
 			if _, ok := p.Done[CellKey{st.Name, a.Series, a.X, r}]; !ok {
 				want++
@@ -369,7 +406,7 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 
 // runCell draws the training set of one cell and scores the method on the test set (and
 // on its transformed copy with TransformedTest).
-func (p *Protocol) runCell(ctx context.Context, st Stage, arm, rep int, fitters map[Method]Fitter, clk *Clock) (res cellResult) {
+func (p *Protocol) runCell(ctx context.Context, st Stage, arm, rep int, f Fitter, clk *Clock) (res cellResult) {
 	a := st.Arms[arm]
 	res.arm = arm
 	defer func() {
@@ -388,10 +425,10 @@ func (p *Protocol) runCell(ctx context.Context, st Stage, arm, rep int, fitters 
 	fitRNG := rand.New(rand.NewPCG(p.Seed^0x9e3779b97f4a7c15, uint64(rep)<<32|uint64(arm)))
 	var pred []int
 	var score []float64
-	if sc, ok := fitters[a.Method].(Scorer); ok && a.Keep {
+	if sc, ok := f.(Scorer); ok && a.Keep {
 		pred, score, err = sc.FitScore(ctx, idx, fitRNG, clk)
 	} else {
-		pred, err = fitters[a.Method].FitPredict(ctx, idx, fitRNG, clk)
+		pred, err = f.FitPredict(ctx, idx, fitRNG, clk)
 	}
 	if err != nil {
 		return cellResult{arm: arm, err: err}
