@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -63,6 +64,13 @@ data directory: --data, else $GITUI_DATA, else the user cache directory (gitui d
 `
 
 func main() {
+	// Runs hold large float buffers, which the collector frees without scanning them
+	// (they hold no pointers): collecting at 25% heap growth instead of the default
+	// 100% costs little time and keeps the peak RSS near the live memory instead of up
+	// to twice it. The GOGC environment variable overrides this.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(25)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
