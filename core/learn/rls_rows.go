@@ -38,13 +38,16 @@ const colChunk = 512
 // same forms and the same leave-one-out selection; only the order of floating-point
 // sums differs, so the model agrees with FitRLS on the dense rows to rounding.
 //
-// Memory, besides the D×k model, for n = len(idx) samples and D' non-constant features:
+// Memory, besides the D×k model, for n = len(idx) samples and D' non-constant features
+// (rows are expanded to float64 a block at a time, never all at once):
 //   - dual form (D' > n-1): one n×n float64 buffer for the Gram matrix, its reduction
 //     and B (the Gram matrix F_c F_cᵀ is accumulated over chunks of colChunk columns,
 //     expanded n×colChunk at a time; the weights F_cᵀ c likewise), plus the workspace
 //     of the reduction;
-//   - primal form: the centred kept features, n×D' float64, which become B, and two
-//     D'×D' buffers (the covariance and its GOMAXPROCS partial sums: see syrkUpper);
+//   - primal form (D' <= n-1): one D'×D' buffer for the covariance F_cᵀ F_c (accumulated
+//     over chunks of rowChunk samples, expanded rowChunk×D' at a time) and its
+//     reduction; the rows of B = F_c Q are recomputed a block at a time where the
+//     leave-one-out path needs them, so memory does not grow with n beyond O(n k);
 //   - grouped form (few distinct rows): the rows are copied into a dense n×D matrix
 //     and FitRLS fits them.
 //
@@ -110,22 +113,7 @@ func FitRLSRows(ctx context.Context, f Rows, idx []int, y []int, k int, opt RLSO
 		muk[j] = mu[col]
 	}
 	if form == FormPrimal {
-		fc := make([]float64, n*dk)
-		err := parallelBlocks(ctx, n, rowBlock, func(_, lo, hi int) error {
-			buf := make([]float64, d)
-			for a := lo; a < hi; a++ {
-				f.Span(buf, idx[a], 0)
-				out := fc[a*dk : (a+1)*dk]
-				for j, col := range kept {
-					out[j] = buf[col] - muk[j]
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		if err := p.primal(ctx, fc, dk); err != nil {
+		if err := p.streamPrimal(ctx, f, idx, kept, muk); err != nil {
 			return nil, err
 		}
 	} else {
@@ -182,6 +170,70 @@ func FitRLSRows(ctx context.Context, f Rows, idx []int, y []int, k int, opt RLSO
 		}
 	}
 	return linearModel(d, kept, muk, wk, ybar, info), nil
+}
+
+// rowChunk is the number of samples a streaming primal pass expands at a time.
+const rowChunk = 1024
+
+// streamPrimal sets the primal problem of the centred kept columns of the rows idx of
+// f without holding them: the covariance C = F_cᵀ F_c and F_cᵀ Y accumulate over
+// chunks of rowChunk rows in sample order (each chunk's product spread over row blocks
+// of C, disjoint outputs: the sums are reproducible), C is reduced in place, BᵀY =
+// Qᵀ F_cᵀ Y, and p.brows recomputes rows of B = F_c Q on demand.
+func (p *looProblem) streamPrimal(ctx context.Context, f Rows, idx, kept []int, muk []float64) error {
+	n, k, dk := p.n, p.k, len(kept)
+	_, d := f.Dims()
+	// centred expands the kept columns of samples lo..hi, centred, into dst.
+	centred := func(lo, hi int, dst, buf []float64) {
+		for a := lo; a < hi; a++ {
+			f.Span(buf, idx[a], 0)
+			out := dst[(a-lo)*dk : (a-lo+1)*dk]
+			for j, col := range kept {
+				out[j] = buf[col] - muk[j]
+			}
+		}
+	}
+	cov := make([]float64, dk*dk)
+	fty := make([]float64, dk*k)
+	xc := make([]float64, min(rowChunk, n)*dk)
+	for c0 := 0; c0 < n; c0 += rowChunk {
+		c1 := min(n, c0+rowChunk)
+		m := c1 - c0
+		x := blasGeneral(xc[:m*dk], m, dk)
+		err := parallelBlocks(ctx, m, rowBlock, func(_, lo, hi int) error {
+			centred(c0+lo, c0+hi, xc[lo*dk:hi*dk], make([]float64, d))
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		// cov[lo:hi, lo:dk] += X[:, lo:hi]ᵀ X[:, lo:dk].
+		err = parallelBlocks(ctx, dk, rowBlock, func(_, lo, hi int) error {
+			blas64.Gemm(blas.Trans, blas.NoTrans, 1,
+				blas64.General{Rows: m, Cols: hi - lo, Stride: dk, Data: x.Data[lo:]},
+				blas64.General{Rows: m, Cols: dk - lo, Stride: dk, Data: x.Data[lo:]},
+				1, blas64.General{Rows: hi - lo, Cols: dk - lo, Stride: dk, Data: cov[lo*dk+lo:]})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, x, blasGeneral(p.y[c0*k:c1*k], m, k), 1, blasGeneral(fty, dk, k))
+	}
+	p.scale = maxDiag(cov, dk)
+	p.t = reduce(cov, dk)
+	p.r = dk
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p.btyc = make([]float64, dk*k)
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, blasGeneral(p.t.q, dk, dk), blasGeneral(fty, dk, k), 0, blasGeneral(p.btyc, dk, k))
+	p.brows = func(lo, hi int, dst []float64) {
+		tmp := make([]float64, (hi-lo)*dk)
+		centred(lo, hi, tmp, make([]float64, d))
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blasGeneral(tmp, hi-lo, dk), blasGeneral(p.t.q, dk, dk), 0, blasGeneral(dst, hi-lo, dk))
+	}
+	return nil
 }
 
 // scanRows returns the non-constant columns of the rows idx of f and every column's

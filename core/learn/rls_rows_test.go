@@ -16,7 +16,8 @@ import (
 // and weights, intercepts and test scores equal to 1e-9 relative (the two differ only
 // in the order of floating-point sums: 1e-9 is far above rounding at these sizes and
 // far below any real difference). Cases: primal; dual with D' over three column chunks
-// (colChunk 512) and constant columns inside a chunk; grouped (20 copies of each of 15 rows); each
+// (colChunk 512) and constant columns inside a chunk; primal over three chunks of samples
+// (rowChunk 1024) and two row blocks of the covariance; grouped (20 copies of each of 15 rows); each
 // forced form; training rows a shuffled subset of the matrix.
 func TestFitRLSRowsEqualsDense(t *testing.T) {
 	ctx := context.Background()
@@ -28,6 +29,7 @@ func TestFitRLSRowsEqualsDense(t *testing.T) {
 		form, want Form
 	}{
 		{"primal", 300, 40, 200, false, FormAuto, FormPrimal},
+		{"primal, 3 row chunks", 2600, 300, 2500, false, FormAuto, FormPrimal},
 		{"dual, 3 chunks", 200, 1300, 120, false, FormAuto, FormDual},
 		{"grouped", 300, 30, 120, true, FormAuto, FormGrouped},
 		{"forced dual", 300, 40, 200, false, FormDual, FormDual},
