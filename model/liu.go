@@ -164,6 +164,7 @@ func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk 
 			g.cache.put(key, e)
 		}
 		clk.Since("gram", t0)
+		g.cache.taken(g.spec, key)
 		return &gramFitter{spec: g.spec, psd: g.k.psd, ktr: e.ktr, kte: e.kte, tself: e.tself, pos: pos, y: pool.Y, k: len(pool.Classes)}, nil
 	}
 	xu := pool.Subset(union).X
@@ -193,6 +194,7 @@ func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk 
 	}
 	clk.Since("gram", t0)
 	g.cache.put(key, gramEntry{ktr: ktr, kte: kte, tself: tself})
+	g.cache.taken(g.spec, key)
 	return &gramFitter{spec: g.spec, psd: g.k.psd, ktr: ktr, kte: kte, tself: tself, pos: pos, y: pool.Y, k: len(pool.Classes)}, nil
 }
 

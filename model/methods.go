@@ -110,6 +110,7 @@ func buildLiu(b *builder, m Method, g group.Action) (eval.Method, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.grams.expect(m)
 	return &gramMethod{spec: m, k: k, draws: d, cache: &b.grams}, nil
 }
 
