@@ -141,6 +141,12 @@ type gramMethod struct {
 
 func (g *gramMethod) Name() string { return g.spec.Name }
 
+// Check refuses a kernel whose values overflow on the training union or the test set
+// (checkKernelScale), before any method runs.
+func (g *gramMethod) Check(ctx context.Context, pool, test *data.Dataset) error {
+	return checkKernelScale(ctx, g.k.self(), pool.Subset(unionOf(g.draws)).X, test.X)
+}
+
 func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
 	t0 := time.Now()
 	union := unionOf(g.draws)

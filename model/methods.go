@@ -216,6 +216,13 @@ type featureMethod struct {
 
 func (f *featureMethod) Name() string { return f.spec.Name }
 
+// Check builds the feature map (templates drawn, options checked) and drops it: its
+// errors are the spec's, found before any method runs.
+func (f *featureMethod) Check(ctx context.Context, pool, test *data.Dataset) error {
+	_, err := f.build(pool)
+	return err
+}
+
 func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
 	t0 := time.Now()
 	fm, err := f.build(pool)
@@ -356,6 +363,11 @@ type kernelMethod struct {
 }
 
 func (k *kernelMethod) Name() string { return k.spec.Name }
+
+// Check refuses a kernel whose values overflow on the data (checkKernelScale).
+func (k *kernelMethod) Check(ctx context.Context, pool, test *data.Dataset) error {
+	return checkKernelScale(ctx, selfOf(k.base), pool.X, test.X)
+}
 
 func (k *kernelMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
 	if err := checkKernelScale(ctx, selfOf(k.base), pool.X, test.X); err != nil {

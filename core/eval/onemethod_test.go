@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -133,4 +134,34 @@ func sameSeries(a, b *Outcome) bool {
 		}
 	}
 	return true
+}
+
+// refusing is a method whose Check fails.
+type refusing struct{ tracked }
+
+func (r *refusing) Check(ctx context.Context, pool, test *data.Dataset) error {
+	return errBadInput
+}
+
+var errBadInput = errors.New("bad input")
+
+// TestProtocolChecksBeforeAnyCell checks that a method whose Check fails stops the run
+// before any method is prepared or any cell runs, even when it comes after another
+// method, and that the error names it.
+func TestProtocolChecksBeforeAnyCell(t *testing.T) {
+	pool, test := twoClass(100), twoClass(40)
+	var mu sync.Mutex
+	live, bad := 0, false
+	var log []string
+	a := &tracked{name: "a", mu: &mu, live: &live, log: &log, bad: &bad}
+	b := &refusing{tracked{name: "b", mu: &mu, live: &live, log: &log, bad: &bad}}
+	arms := []Arm{{Series: "a", X: 10, Size: 10, Method: a}, {Series: "b", X: 10, Size: 10, Method: b}}
+	p := &Protocol{Pool: pool, Test: test, Stages: []Stage{{Name: "s", Arms: arms}}, Repeats: 2, Sampling: data.Stratified, Seed: 1}
+	_, err := p.Run(context.Background(), nil)
+	if !errors.Is(err, errBadInput) || err.Error() != "b: bad input" {
+		t.Fatalf("error %v, want b: bad input", err)
+	}
+	if len(log) != 0 {
+		t.Errorf("ran %v before the check failed", log)
+	}
 }

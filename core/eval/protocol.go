@@ -23,6 +23,15 @@ type Method interface {
 	Prepare(ctx context.Context, pool, test *data.Dataset, clk *Clock) (Fitter, error)
 }
 
+// Checker is implemented by methods that can find bad input (spec or data errors that
+// their Prepare would report) cheaply, before anything runs. Methods are prepared one
+// at a time, after the cells of earlier methods; Run therefore calls Check on every
+// method still to run before it prepares any, so that bad input stops a run before its
+// first cell. Check must not keep large allocations.
+type Checker interface {
+	Check(ctx context.Context, pool, test *data.Dataset) error
+}
+
 // Fitter trains on the pool rows idx and returns the predicted class of every test sample.
 // FitPredict must be safe for concurrent calls with different idx.
 type Fitter interface {
@@ -168,6 +177,11 @@ func (p *Protocol) Run(ctx context.Context, ev chan<- Event) (*Outcome, error) {
 		}
 		send(ctx, ev, Progress{Stage: "cells", Done: done, Total: totalCells})
 	}
+	if err := p.check(ctx); err != nil {
+		out := agg.outcome()
+		out.Stages = clk.Snapshot()
+		return out, err
+	}
 stages:
 	for _, st := range p.Stages {
 		if p.stageDone(st) {
@@ -208,6 +222,27 @@ func (p *Protocol) stageDone(st Stage) bool {
 		}
 	}
 	return true
+}
+
+// check calls Check on every method (a Checker) with cells still to run, stage by
+// stage; the first error is returned as prepare would return it.
+func (p *Protocol) check(ctx context.Context) error {
+	for _, st := range p.Stages {
+		ms, arms := methodsOf(st)
+		for i, m := range ms {
+			c, ok := m.(Checker)
+			if !ok || p.armsDone(st, arms[i]) {
+				continue
+			}
+			if err := c.Check(ctx, p.Pool, p.Test); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				return fmt.Errorf("%s: %w", m.Name(), err)
+			}
+		}
+	}
+	return nil
 }
 
 // methodsOf returns the distinct methods of st in the order of their first arm, and
