@@ -141,6 +141,12 @@ type gramMethod struct {
 
 func (g *gramMethod) Name() string { return g.spec.Name }
 
+// Check refuses a kernel whose values overflow on the training union or the test set
+// (checkKernelScale), before any method runs.
+func (g *gramMethod) Check(ctx context.Context, pool, test *data.Dataset) error {
+	return checkKernelScale(ctx, g.k.self(), pool.Subset(unionOf(g.draws)).X, test.X)
+}
+
 func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
 	t0 := time.Now()
 	union := unionOf(g.draws)
@@ -164,6 +170,7 @@ func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk 
 			g.cache.put(key, e)
 		}
 		clk.Since("gram", t0)
+		g.cache.taken(g.spec, key)
 		return &gramFitter{spec: g.spec, psd: g.k.psd, ktr: e.ktr, kte: e.kte, tself: e.tself, pos: pos, y: pool.Y, k: len(pool.Classes)}, nil
 	}
 	xu := pool.Subset(union).X
@@ -193,6 +200,7 @@ func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk 
 	}
 	clk.Since("gram", t0)
 	g.cache.put(key, gramEntry{ktr: ktr, kte: kte, tself: tself})
+	g.cache.taken(g.spec, key)
 	return &gramFitter{spec: g.spec, psd: g.k.psd, ktr: ktr, kte: kte, tself: tself, pos: pos, y: pool.Y, k: len(pool.Classes)}, nil
 }
 

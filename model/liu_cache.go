@@ -16,9 +16,55 @@ import (
 // union's training Gram and the test × union matrix are computed once. It lives for one
 // run (one builder), so the pool, the test set and the draws are the same for every
 // entry; the key also holds the test set's identity. Safe for concurrent use.
+//
+// Each method built with the cache is counted (expect); when the last method of a
+// kernel has taken its entry (taken), the cache drops it, so that a kernel's matrices
+// live only while a method that uses them is prepared or running (methods are prepared
+// one at a time: eval.Stage).
 type gramCache struct {
-	mu sync.Mutex
-	m  map[string]gramEntry
+	mu    sync.Mutex
+	m     map[string]gramEntry
+	users map[string]int // methodKey -> methods built and not yet prepared
+}
+
+// methodKey identifies m's kernel apart from the test set (kernelKey without it).
+func methodKey(m Method) string {
+	m.Name, m.Learner, m.C, m.Lambda, m.PSD, m.KernelNorm = "", "", 0, 0, "", ""
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(fmt.Sprintf("model: methodKey: %v", err))
+	}
+	return string(b)
+}
+
+// expect counts one more method that will take the kernel of m.
+func (c *gramCache) expect(m Method) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.users == nil {
+		c.users = map[string]int{}
+	}
+	c.users[methodKey(m)]++
+}
+
+// taken records that a method of m's kernel has its matrices (entry key); after the
+// last expected one the entry is dropped.
+func (c *gramCache) taken(m Method, key string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	mk := methodKey(m)
+	if c.users[mk] > 0 {
+		c.users[mk]--
+	}
+	if c.users[mk] == 0 {
+		delete(c.m, key)
+	}
 }
 
 type gramEntry struct {
@@ -30,13 +76,8 @@ type gramEntry struct {
 // kernelKey identifies m's kernel matrices on the test set: m without the fields that
 // do not change them.
 func kernelKey(m Method, test *data.Dataset) string {
-	m.Name, m.Learner, m.C, m.Lambda, m.PSD, m.KernelNorm = "", "", 0, 0, "", ""
-	b, err := json.Marshal(m)
-	if err != nil {
-		// Method holds only plain values: Marshal cannot fail.
-		panic(fmt.Sprintf("model: kernelKey: %v", err))
-	}
-	return fmt.Sprintf("%p %s", test, b)
+	// Method holds only plain values: Marshal (in methodKey) cannot fail.
+	return fmt.Sprintf("%p %s", test, methodKey(m))
 }
 
 func (c *gramCache) get(key string) (gramEntry, bool) {

@@ -87,3 +87,35 @@ func TestSelfValues(t *testing.T) {
 		}
 	}
 }
+
+// TestGramCacheDropsAfterLastUser checks that a kernel's matrices stay in the cache
+// until every method built with that kernel has taken them, and are dropped then,
+// while another kernel's entry stays.
+func TestGramCacheDropsAfterLastUser(t *testing.T) {
+	pool, _, err := embedded.Digits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c gramCache
+	a := poly("TI", "best")
+	a2 := a
+	a2.C, a2.PSD = 1, "clip" // same kernel, another learner setting
+	b := poly("RI", "best")
+	for _, m := range []Method{a, a2, b} {
+		c.expect(m)
+	}
+	ka, kb := kernelKey(a, pool), kernelKey(b, pool)
+	c.put(ka, gramEntry{tself: []float64{1}})
+	c.put(kb, gramEntry{tself: []float64{2}})
+	c.taken(a, ka)
+	if _, ok := c.get(ka); !ok {
+		t.Fatal("entry dropped while a second method of the kernel has not taken it")
+	}
+	c.taken(a2, ka)
+	if _, ok := c.get(ka); ok {
+		t.Error("entry kept after the last method of the kernel took it")
+	}
+	if _, ok := c.get(kb); !ok {
+		t.Error("another kernel's entry was dropped")
+	}
+}

@@ -114,6 +114,7 @@ func buildLiu(b *builder, m Method, g group.Action) (eval.Method, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.grams.expect(m)
 	return &gramMethod{spec: m, k: k, draws: d, cache: &b.grams}, nil
 }
 
@@ -219,6 +220,13 @@ type featureMethod struct {
 
 func (f *featureMethod) Name() string { return f.spec.Name }
 
+// Check builds the feature map (templates drawn, options checked) and drops it: its
+// errors are the spec's, found before any method runs.
+func (f *featureMethod) Check(ctx context.Context, pool, test *data.Dataset) error {
+	_, err := f.build(pool)
+	return err
+}
+
 func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
 	t0 := time.Now()
 	fm, err := f.build(pool)
@@ -231,11 +239,7 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 			return nil, err
 		}
 	}
-	fp, err := fm.Transform(ctx, pool.X, nil)
-	if err != nil {
-		return nil, err
-	}
-	ft, err := fm.Transform(ctx, test.X, nil)
+	fp, ft, err := transformBoth(ctx, fm, pool, test)
 	if err != nil {
 		return nil, err
 	}
@@ -243,9 +247,39 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
 }
 
+// transformBoth returns the features of the pool and of the test set: CDF features as
+// their integer counts (feature.Counts: 2 bytes per entry for |G| < 65536, expanded
+// exactly on demand), other maps as dense float64 matrices.
+func transformBoth(ctx context.Context, fm feature.Map, pool, test *data.Dataset) (fp, ft learn.Rows, err error) {
+	if c, ok := fm.(*feature.CDF); ok {
+		cp, err := c.TransformCounts(ctx, pool.X, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		ct, err := c.TransformCounts(ctx, test.X, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		return cp, ct, nil
+	}
+	dp, err := fm.Transform(ctx, pool.X, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	dt, err := fm.Transform(ctx, test.X, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return learn.DenseRows{M: dp}, learn.DenseRows{M: dt}, nil
+}
+
+// featureFitter fits a learner on the pool rows of a draw. The features stay in their
+// stored form: RLS streams them (learn.FitRLSRows, then scores the test rows block by
+// block), so a cell allocates no copy of its training or test features; 1-NN copies
+// the training rows and expands the test features into dense matrices.
 type featureFitter struct {
 	spec         Method
-	fpool, ftest *mat.Dense
+	fpool, ftest learn.Rows
 	y            []int
 	k            int
 }
@@ -259,23 +293,60 @@ func (f *featureFitter) FitScore(ctx context.Context, idx []int, rng *rand.Rand,
 	return fitPredict(ctx, f.fit, idx, rng, clk, true)
 }
 
-// fit trains the learner on the pool rows idx; it returns it with the test features.
+// fit trains the learner on the pool rows idx. It returns it with the test features
+// for 1-NN; an RLS model comes wrapped with its test rows (rowsPredictor) and a nil
+// test input.
 func (f *featureFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) (predictor, *mat.Dense, error) {
-	_, d := f.fpool.Dims()
-	x := mat.NewDense(len(idx), d, nil)
 	y := make([]int, len(idx))
 	for a, i := range idx {
-		copy(x.RawRowView(a), f.fpool.RawRowView(i))
 		y[a] = f.y[i]
 	}
 	t0 := time.Now()
 	defer clk.Since("fit", t0)
 	if f.spec.Learner == "1nn" {
+		_, d := f.fpool.Dims()
+		x := mat.NewDense(len(idx), d, nil)
+		for a, i := range idx {
+			f.fpool.Span(x.RawRowView(a), i, 0)
+		}
 		nn, err := learn.NewNN(x, y, f.k, rng)
-		return nn, f.ftest, err
+		return nn, denseRows(f.ftest), err
 	}
-	m, err := learn.FitRLS(ctx, x, y, f.k, rlsOptions(f.spec))
-	return m, f.ftest, err
+	m, err := learn.FitRLSRows(ctx, f.fpool, idx, y, f.k, rlsOptions(f.spec))
+	if err != nil {
+		return nil, nil, err
+	}
+	return rowsPredictor{m: m, test: f.ftest}, nil, nil
+}
+
+// denseRows returns r as a dense matrix: the matrix itself for learn.DenseRows, else
+// an expanded copy.
+func denseRows(r learn.Rows) *mat.Dense {
+	if d, ok := r.(learn.DenseRows); ok {
+		return d.M
+	}
+	n, d := r.Dims()
+	out := mat.NewDense(n, d, nil)
+	for i := range n {
+		r.Span(out.RawRowView(i), i, 0)
+	}
+	return out
+}
+
+// rowsPredictor is a linear RLS model with the test rows it scores: Predict and
+// Decision ignore their argument (fitPredict passes the nil input fit returned) and
+// score test block by block (learn.LinearRLS.DecisionRows).
+type rowsPredictor struct {
+	m    *learn.LinearRLS
+	test learn.Rows
+}
+
+func (r rowsPredictor) Predict(ctx context.Context, _ *mat.Dense) ([]int, error) {
+	return r.m.PredictRows(ctx, r.test)
+}
+
+func (r rowsPredictor) Decision(ctx context.Context, _ *mat.Dense) (*mat.Dense, error) {
+	return r.m.DecisionRows(ctx, r.test)
 }
 
 func rlsOptions(m Method) learn.RLSOptions {
@@ -296,6 +367,11 @@ type kernelMethod struct {
 }
 
 func (k *kernelMethod) Name() string { return k.spec.Name }
+
+// Check refuses a kernel whose values overflow on the data (checkKernelScale).
+func (k *kernelMethod) Check(ctx context.Context, pool, test *data.Dataset) error {
+	return checkKernelScale(ctx, selfOf(k.base), pool.X, test.X)
+}
 
 func (k *kernelMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
 	if err := checkKernelScale(ctx, selfOf(k.base), pool.X, test.X); err != nil {
@@ -322,8 +398,8 @@ func (k *kernelMethod) Prepare(ctx context.Context, pool, test *data.Dataset, cl
 			if err != nil {
 				return nil, err
 			}
-			return &featureFitter{spec: k.spec, fpool: f.Slice(0, np, 0, f.RawMatrix().Cols).(*mat.Dense),
-				ftest: f.Slice(np, np+nt, 0, f.RawMatrix().Cols).(*mat.Dense), y: pool.Y, k: len(pool.Classes)}, nil
+			return &featureFitter{spec: k.spec, fpool: learn.DenseRows{M: f.Slice(0, np, 0, f.RawMatrix().Cols).(*mat.Dense)},
+				ftest: learn.DenseRows{M: f.Slice(np, np+nt, 0, f.RawMatrix().Cols).(*mat.Dense)}, y: pool.Y, k: len(pool.Classes)}, nil
 		}
 		kf.table = tab
 		kf.testIdx = make([]int, nt)

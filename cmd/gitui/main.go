@@ -59,6 +59,13 @@ func (e usageError) Unwrap() error { return e.err }
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
 func main() {
+	// Runs hold large float buffers, which the collector frees without scanning them
+	// (they hold no pointers): collecting at 25% heap growth instead of the default
+	// 100% costs little time and keeps the peak RSS near the live memory instead of up
+	// to twice it. The GOGC environment variable overrides this.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(25)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

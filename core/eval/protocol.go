@@ -23,6 +23,15 @@ type Method interface {
 	Prepare(ctx context.Context, pool, test *data.Dataset, clk *Clock) (Fitter, error)
 }
 
+// Checker is implemented by methods that can find bad input (spec or data errors that
+// their Prepare would report) cheaply, before anything runs. Methods are prepared one
+// at a time, after the cells of earlier methods; Run therefore calls Check on every
+// method still to run before it prepares any, so that bad input stops a run before its
+// first cell. Check must not keep large allocations.
+type Checker interface {
+	Check(ctx context.Context, pool, test *data.Dataset) error
+}
+
 // Fitter trains on the pool rows idx and returns the predicted class of every test sample.
 // FitPredict must be safe for concurrent calls with different idx.
 type Fitter interface {
@@ -48,8 +57,12 @@ type Arm struct {
 	Keep bool
 }
 
-// Stage is a group of arms that share prepared methods: the methods are prepared, then every
-// (repeat, arm) cell runs, repeats outermost so that every point appears early and then refines.
+// Stage is a group of arms that share prepared methods. The methods are taken one at a
+// time, in the order of their first arm: a method is prepared, every (repeat, arm) cell
+// of its arms runs, repeats outermost so that each of its points appears early and then
+// refines, and its Fitter is released before the next method is prepared (memory holds
+// one method's prepared data at a time). Results do not depend on this order: every
+// cell is seeded by its repeat and arm index.
 type Stage struct {
 	Name string
 	Arms []Arm
@@ -175,20 +188,35 @@ func (p *Protocol) Run(ctx context.Context, ev chan<- Event) (*Outcome, error) {
 		}
 		send(ctx, ev, Progress{Stage: "cells", Done: done, Total: totalCells})
 	}
+	if err := p.check(ctx); err != nil {
+		out := agg.outcome()
+		out.Stages = clk.Snapshot()
+		out.Missing = missing
+		return out, err
+	}
+stages:
 	for _, st := range p.Stages {
 		if p.stageDone(st) {
 			continue
 		}
-		fitters, err := p.prepare(ctx, st, clk, ev)
-		if err != nil {
-			runErr = err
-			break
-		}
-		n, err := p.runCells(ctx, st, fitters, clk, agg, ev, done, totalCells)
-		done += n
-		if err != nil {
-			runErr = err
-			break
+		// One method at a time: prepare it, run its cells, release its Fitter, so that
+		// memory holds one method's prepared data (features of pool and test) at a time.
+		ms, arms := methodsOf(st)
+		for i, m := range ms {
+			if p.armsDone(st, arms[i]) {
+				continue
+			}
+			f, err := p.prepare(ctx, m, i, len(ms), clk, ev)
+			if err != nil {
+				runErr = err
+				break stages
+			}
+			n, err := p.runCells(ctx, st, arms[i], f, clk, agg, ev, done, totalCells)
+			done += n
+			if err != nil {
+				runErr = err
+				break stages
+			}
 		}
 	}
 	out := agg.outcome()
@@ -225,33 +253,70 @@ func (p *Protocol) stageDone(st Stage) bool {
 	return true
 }
 
-// prepare calls Prepare once per distinct Method of the stage that has a pending cell.
-func (p *Protocol) prepare(ctx context.Context, st Stage, clk *Clock, ev chan<- Event) (map[Method]Fitter, error) {
-	fitters := map[Method]Fitter{}
-	var ms []Method
-	for _, a := range st.Arms {
-		if !p.armPending(st, a) {
-			continue
-		}
-		if _, ok := fitters[a.Method]; !ok {
-			fitters[a.Method] = nil
-			ms = append(ms, a.Method)
-		}
-	}
-	for i, m := range ms {
-		send(ctx, ev, Progress{Stage: "prepare", Done: i, Total: len(ms)})
-		send(ctx, ev, Log{Time: time.Now(), Line: fmt.Sprintf("preparing %s", m.Name())})
-		f, err := prepareOne(ctx, m, p.Pool, p.Test, clk)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
+// check calls Check on every method (a Checker) with cells still to run, stage by
+// stage; the first error is returned as prepare would return it.
+func (p *Protocol) check(ctx context.Context) error {
+	for _, st := range p.Stages {
+		ms, arms := methodsOf(st)
+		for i, m := range ms {
+			c, ok := m.(Checker)
+			if !ok || p.armsDone(st, arms[i]) {
+				continue
 			}
-			return nil, fmt.Errorf("%s: %w", m.Name(), err)
+			if err := c.Check(ctx, p.Pool, p.Test); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				return fmt.Errorf("%s: %w", m.Name(), err)
+			}
 		}
-		fitters[m] = f
 	}
-	send(ctx, ev, Progress{Stage: "prepare", Done: len(ms), Total: len(ms)})
-	return fitters, nil
+	return nil
+}
+
+// methodsOf returns the distinct methods of st in the order of their first arm, and
+// for each the indices of its arms.
+func methodsOf(st Stage) ([]Method, [][]int) {
+	var ms []Method
+	var arms [][]int
+	at := map[Method]int{}
+	for a, arm := range st.Arms {
+		i, ok := at[arm.Method]
+		if !ok {
+			i = len(ms)
+			at[arm.Method] = i
+			ms = append(ms, arm.Method)
+			arms = append(arms, nil)
+		}
+		arms[i] = append(arms[i], a)
+	}
+	return ms, arms
+}
+
+// armsDone reports whether no cell of the arms sel of st is pending (all done, or left
+// to other shards).
+func (p *Protocol) armsDone(st Stage, sel []int) bool {
+	for _, a := range sel {
+		if p.armPending(st, st.Arms[a]) {
+			return false
+		}
+	}
+	return true
+}
+
+// prepare calls Prepare for method i of the stage's total.
+func (p *Protocol) prepare(ctx context.Context, m Method, i, total int, clk *Clock, ev chan<- Event) (Fitter, error) {
+	send(ctx, ev, Progress{Stage: "prepare", Done: i, Total: total})
+	send(ctx, ev, Log{Time: time.Now(), Line: fmt.Sprintf("preparing %s", m.Name())})
+	f, err := prepareOne(ctx, m, p.Pool, p.Test, clk)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%s: %w", m.Name(), err)
+	}
+	send(ctx, ev, Progress{Stage: "prepare", Done: i + 1, Total: total})
+	return f, nil
 }
 
 // prepareOne calls m.Prepare and returns its result, or ctx.Err() at most cancelGrace after
@@ -289,8 +354,9 @@ func prepareOne(ctx context.Context, m Method, pool, test *data.Dataset, clk *Cl
 // cancelGrace is how long a cancelled run waits for work in progress before abandoning it.
 const cancelGrace = 400 * time.Millisecond
 
-// runCells runs every (repeat, arm) cell of a stage on a pool of workers.
-func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fitter, clk *Clock,
+// runCells runs every (repeat, arm) cell of the arms sel of a stage (which share the
+// method prepared as f) on a pool of workers, repeats outermost.
+func (p *Protocol) runCells(ctx context.Context, st Stage, sel []int, f Fitter, clk *Clock,
 	agg *aggregator, ev chan<- Event, done0, total int) (int, error) {
 	workers := p.Workers
 	if workers <= 0 {
@@ -298,7 +364,7 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 	}
 	type cell struct{ arm, rep int }
 	cells := make(chan cell)
-	results := make(chan cellResult, len(st.Arms)*p.Repeats)
+	results := make(chan cellResult, len(sel)*p.Repeats)
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -307,15 +373,19 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 		go func() {
 			defer wg.Done()
 			for c := range cells {
-				results <- p.runCell(cctx, st, c.arm, c.rep, fitters, clk)
+				results <- p.runCell(cctx, st, c.arm, c.rep, f, clk)
 			}
 		}()
 	}
 	go func() {
 		defer close(cells)
 		for r := 0; r < p.Repeats; r++ {
-			for a, arm := range st.Arms {
-				if r >= p.repeatsOf(arm) || !p.pending(CellKey{st.Name, arm.Series, arm.X, r}) {
+			for _, a := range sel {
+				arm := st.Arms[a]
+				if r >= p.repeatsOf(arm) {
+					continue
+				}
+				if !p.pending(CellKey{st.Name, arm.Series, arm.X, r}) {
 					continue
 				}
 				select {
@@ -330,7 +400,8 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 	go func() { wg.Wait(); close(finished) }()
 
 	want := 0
-	for _, a := range st.Arms {
+	for _, ai := range sel {
+		a := st.Arms[ai]
 		for r := range p.repeatsOf(a) {
 			if p.pending(CellKey{st.Name, a.Series, a.X, r}) {
 				want++
@@ -397,7 +468,7 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 
 // runCell draws the training set of one cell and scores the method on the test set (and
 // on its transformed copy with TransformedTest).
-func (p *Protocol) runCell(ctx context.Context, st Stage, arm, rep int, fitters map[Method]Fitter, clk *Clock) (res cellResult) {
+func (p *Protocol) runCell(ctx context.Context, st Stage, arm, rep int, f Fitter, clk *Clock) (res cellResult) {
 	a := st.Arms[arm]
 	res.arm = arm
 	defer func() {
@@ -416,10 +487,10 @@ func (p *Protocol) runCell(ctx context.Context, st Stage, arm, rep int, fitters 
 	fitRNG := rand.New(rand.NewPCG(p.Seed^0x9e3779b97f4a7c15, uint64(rep)<<32|uint64(arm)))
 	var pred []int
 	var score []float64
-	if sc, ok := fitters[a.Method].(Scorer); ok && a.Keep {
+	if sc, ok := f.(Scorer); ok && a.Keep {
 		pred, score, err = sc.FitScore(ctx, idx, fitRNG, clk)
 	} else {
-		pred, err = fitters[a.Method].FitPredict(ctx, idx, fitRNG, clk)
+		pred, err = f.FitPredict(ctx, idx, fitRNG, clk)
 	}
 	if err != nil {
 		return cellResult{arm: arm, err: err}

@@ -209,11 +209,7 @@ func (c *CDF) TransformTimed(ctx context.Context, x *mat.Dense, progress func(do
 	G := c.proj.g.Len()
 	w := make([]float64, 2*c.m) // per template: interior weight, end weight
 	for j := range c.m {
-		w[2*j] = math.Sqrt(c.b[j]/float64(c.m)) / float64(G)
-		w[2*j+1] = w[2*j]
-		if c.opt.Trapezoid {
-			w[2*j+1] = w[2*j] / math.Sqrt2
-		}
+		w[2*j], w[2*j+1] = c.weights(j, G)
 	}
 	raw := out.RawMatrix()
 	tm, err := c.proj.run(ctx, x, progress, func(ws *workspace, r0, nr, j0, nj int, proj []float32, ld int) {
@@ -234,17 +230,39 @@ func (c *CDF) TransformTimed(ctx context.Context, x *mat.Dense, progress func(do
 	return out, tm, nil
 }
 
+// weights returns the weight of template j's interior thresholds and of its two end
+// thresholds (the trapezoid's 1/sqrt(2)), for a set of G transformations.
+func (c *CDF) weights(j, G int) (w, wEnd float64) {
+	w = math.Sqrt(c.b[j]/float64(c.m)) / float64(G)
+	wEnd = w
+	if c.opt.Trapezoid {
+		wEnd = w / math.Sqrt2
+	}
+	return w, wEnd
+}
+
 // cdfPool writes the K = len(dst) CDF features of one (sample, template) pair:
 //
 //	dst[k] = wk · #{ i : p[i] <= a + k/invb },   wk = wEnd for k = 0, K-1, else w.
 //
-// p[i] <= a + k/invb  ⇔  k >= ceil((p[i]-a)·invb), so each projection increments one
-// histogram bin q = ceil((p-a)·invb) clipped to [0, K] (K: above every threshold; the
-// clip is applied to the argument, branch-free, before ceil) and a
-// cumulative sum gives the counts. Four interleaved histograms break the store-to-load
-// dependency when consecutive projections fall in the same bin. hist needs 4(K+1) entries.
+// The counts come from cdfCount; hist needs 4(K+1) entries.
 func cdfPool(dst []float64, p []float32, a, invb, w, wEnd float64, hist []int32) {
 	K := len(dst)
+	cdfCount(p, a, invb, K, hist)
+	dst[0] = float64(hist[0]) * wEnd
+	for k := 1; k < K-1; k++ {
+		dst[k] = float64(hist[k]) * w
+	}
+	dst[K-1] = float64(hist[K-1]) * wEnd
+}
+
+// cdfCount leaves in hist[0..K-1] the counts #{ i : p[i] <= a + k/invb }, k = 0..K-1.
+// p[i] <= a + k/invb  ⇔  k >= ceil((p[i]-a)·invb), so each projection increments one
+// histogram bin q = ceil((p-a)·invb) clipped to [0, K] (K: above every threshold; the
+// clip is applied to the argument, branch-free, before ceil) and a cumulative sum gives
+// the counts. Four interleaved histograms break the store-to-load dependency when
+// consecutive projections fall in the same bin. hist needs 4(K+1) entries.
+func cdfCount(p []float32, a, invb float64, K int, hist []int32) {
 	H := K + 1
 	h := hist[:4*H]
 	clear(h)
@@ -270,14 +288,12 @@ func cdfPool(dst []float64, p []float32, a, invb, w, wEnd float64, hist []int32)
 	for ; i < len(p); i++ {
 		h0[bin(p[i])]++
 	}
-	acc := h0[0] + h1[0] + h2[0] + h3[0]
-	dst[0] = float64(acc) * wEnd
-	for k := 1; k < K-1; k++ {
+	// The cumulative counts overwrite h0 (each h0[k] is read before it is written).
+	acc := int32(0)
+	for k := range K {
 		acc += h0[k] + h1[k] + h2[k] + h3[k]
-		dst[k] = float64(acc) * w
+		h0[k] = acc
 	}
-	acc += h0[K-1] + h1[K-1] + h2[K-1] + h3[K-1]
-	dst[K-1] = float64(acc) * wEnd
 }
 
 var (

@@ -20,7 +20,10 @@
 // fewer features than samples remain, else in the dual (the n×n Gram matrix), and in
 // the grouped form (FormGrouped) when the training set has few distinct rows u (X_perm:
 // samples of one orbit share their features): the same problem, exactly, at the cost of
-// a u×u decomposition. FitKernelRLS works on a precomputed Gram matrix.
+// a u×u decomposition. FitKernelRLS works on a precomputed Gram matrix. FitRLSRows
+// fits the same model on rows of any Rows (compact features such as
+// core/feature.Counts) without a dense copy, streaming them in blocks; LinearRLS's
+// DecisionRows and PredictRows score Rows block by block.
 //
 // The invariant SVMs of Chapelle and Schoelkopf are TrainInvariantSVM (tangent vectors,
 // C_gamma^(-1) in input space, or in feature space through the Gram matrix of the
@@ -63,6 +66,8 @@
 // Memory of a feature RLS fit: a centred copy of the non-constant columns (n×D'
 // floats, later overwritten by B), GOMAXPROCS+1 matrices of r×r for the covariance and
 // Q, and r×25k for the grid. At n = 10,000 and D' = 3,000 that is about 0.5 GB.
+// FitRLSRows needs no n×D' copy: in the primal one D'×D' matrix (plus rowChunk×D' and
+// per-worker 256×D' blocks), in the dual one n×n matrix (plus n×512 columns at a time).
 //
 // # Errors
 //

@@ -347,12 +347,12 @@ func trainInvariant(ctx context.Context, X *mat.Dense, y []int, V *mat.Dense, k 
 func symEigen(S *mat.SymDense) (vals, vecs []float64, ok bool) {
 	n := S.SymmetricDim()
 	raw := S.RawSymmetric()
-	if fastReduce != nil && n > 1 {
+	if fastEigen != nil && n > 1 {
 		a := make([]float64, n*n)
 		for i := range n {
 			copy(a[i*n+i:(i+1)*n], raw.Data[i*raw.Stride+i:i*raw.Stride+n])
 		}
-		if t, ok := fastReduce(a, n); ok {
+		if t, ok := fastEigen(a, n); ok {
 			return t.eig, t.q, true
 		}
 	}

@@ -197,7 +197,7 @@ func FitRLS(ctx context.Context, f *mat.Dense, y []int, k int, opt RLSOptions) (
 	if err != nil {
 		return nil, err
 	}
-	p, form, kept, dk := fp.p, fp.form, fp.kept, len(fp.kept)
+	p, form, dk := fp.p, fp.form, len(fp.kept)
 	info, sigma, err := selectLambda(ctx, p, opt)
 	if err != nil {
 		return nil, err
@@ -207,17 +207,23 @@ func FitRLS(ctx context.Context, f *mat.Dense, y []int, k int, opt RLSOptions) (
 	if !ok {
 		return nil, fmt.Errorf("rls: eigendecomposition failed to converge at lambda %g: use a lambda > 0", info.Lambda)
 	}
-	wk := fp.weights(z)
+	return linearModel(d, fp.kept, fp.mu, fp.weights(z), p.ybar, info), nil
+}
+
+// linearModel returns the D×k model whose kept rows are wk (D'×k row-major), with
+// the intercepts b = ybar - muᵀ w.
+func linearModel(d int, kept []int, mu, wk, ybar []float64, info RLSInfo) *LinearRLS {
+	k := len(ybar)
 	w := mat.NewDense(d, k, nil)
-	b := append([]float64(nil), p.ybar...)
+	b := append([]float64(nil), ybar...)
 	for j, col := range kept {
 		row := wk[j*k : (j+1)*k]
 		w.SetRow(col, row)
 		for c := range k {
-			b[c] -= fp.mu[j] * row[c]
+			b[c] -= mu[j] * row[c]
 		}
 	}
-	return &LinearRLS{W: w, B: b, Info: info}, nil
+	return &LinearRLS{W: w, B: b, Info: info}
 }
 
 // FitKernelRLS trains one-vs-all regularised least squares on the n×n symmetric
@@ -332,33 +338,50 @@ func prepareFeatures(ctx context.Context, f *mat.Dense, y []int, k int, form For
 	fcg := blas64.General{Rows: n, Cols: dk, Stride: dk, Data: fc}
 	p := &looProblem{dual: form == FormDual, n: n, y: yt, k: k, ybar: ybar, labels: y}
 	if form == FormPrimal {
-		cov, err := syrkUpper(ctx, fcg, true)
-		if err != nil {
+		if err := p.primal(ctx, fc, dk); err != nil {
 			return nil, err
 		}
-		p.scale = maxDiag(cov, dk)
-		p.t = reduce(cov, dk)
-		p.r = dk
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		// B = F_c Q, overwriting F_c (not needed afterwards).
-		if err := mulInPlace(ctx, fc, n, dk, p.t.q); err != nil {
-			return nil, err
-		}
-		p.b = fc
 	} else {
 		gram, err := syrkUpper(ctx, fcg, false)
 		if err != nil {
 			return nil, err
 		}
-		p.scale = maxDiag(gram, n)
-		defl := deflate(gram, n, n)
-		p.t = reduce(defl.kt, n-1)
-		p.r = n - 1
-		p.b = defl.basis(p.t.q)
+		p.dualGram(gram)
 	}
 	return &featureProblem{p: p, form: form, kept: kept, mu: mu, fc: fcg, groups: u}, nil
+}
+
+// primal sets the primal problem of the centred kept features fc (n×dk row-major):
+// the reduction of the covariance F_cᵀ F_c, and B = F_c Q, which overwrites fc.
+func (p *looProblem) primal(ctx context.Context, fc []float64, dk int) error {
+	cov, err := syrkUpper(ctx, blasGeneral(fc, p.n, dk), true)
+	if err != nil {
+		return err
+	}
+	p.scale = maxDiag(cov, dk)
+	p.t = reduce(cov, dk)
+	p.r = dk
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := mulInPlace(ctx, fc, p.n, dk, p.t.q); err != nil {
+		return err
+	}
+	p.b = fc
+	return nil
+}
+
+// dualGram sets the dual problem of the centred n×n Gram matrix gram (upper triangle,
+// row-major): deflation, reduction and B = W0 Q, all in gram's storage, which holds B
+// afterwards (no other n² buffer is allocated, except by the OpenBLAS reduction's
+// workspace).
+func (p *looProblem) dualGram(gram []float64) {
+	n := p.n
+	p.scale = maxDiag(gram, n)
+	defl := deflate(gram, n, n)
+	p.t = reduce(defl.kt, n-1)
+	p.r = n - 1
+	p.b = defl.basisInPlace(p.t.q)
 }
 
 // weights returns the kept rows of W (D'×k row-major) from z = (T + sigma I)^-1 BᵀY.
@@ -409,7 +432,7 @@ func prepareKernel(ctx context.Context, kmat *mat.SymDense, y []int, k int) (*lo
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p.b = defl.basis(p.t.q)
+	p.b = defl.basisInPlace(p.t.q)
 	return p, nil
 }
 
@@ -674,6 +697,36 @@ func (df *deflation) basis(q []float64) []float64 {
 			dst[j] = src[j] - s[j]
 		}
 	}
+	return b
+}
+
+// basisInPlace is basis computed in q's storage, which must have capacity n(n-1) (the
+// n×n buffer that was deflated): rows are written last to first, each from the row of
+// q above it, which is no longer needed once written over.
+func (df *deflation) basisInPlace(q []float64) []float64 {
+	n, m := df.n, df.n-1
+	if cap(q) < n*m {
+		panic(fmt.Sprintf("learn: basis of a %d×%d Q needs capacity %d, have %d", m, m, n*m, cap(q)))
+	}
+	s := make([]float64, m)
+	for l := 0; l < m; l++ {
+		for j, v := range q[l*m : (l+1)*m] {
+			s[j] += v
+		}
+	}
+	row0 := make([]float64, m)
+	for j := range s {
+		row0[j] = -df.tau * df.v0 * s[j]
+		s[j] *= df.tau
+	}
+	b := q[:n*m]
+	for i := n - 1; i >= 1; i-- {
+		dst, src := b[i*m:(i+1)*m], b[(i-1)*m:i*m]
+		for j := range dst {
+			dst[j] = src[j] - s[j]
+		}
+	}
+	copy(b, row0)
 	return b
 }
 

@@ -32,12 +32,25 @@ var rowHashMask = ^uint64(0)
 func groupRows(ctx context.Context, f *mat.Dense, kept []int) (*rowGroups, error) {
 	n, _ := f.Dims()
 	raw := f.RawMatrix()
-	row := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] }
+	return groupRowsOf(ctx, n, kept, 0, func(i int, _ []float64) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] })
+}
+
+// groupRowsOf is groupRows over n rows given by row, which returns row i (all columns,
+// the kept ones indexed by kept), using buf (of length width, or nil if width is 0)
+// when it needs storage.
+func groupRowsOf(ctx context.Context, n int, kept []int, width int, row func(i int, buf []float64) []float64) (*rowGroups, error) {
+	newBuf := func() []float64 {
+		if width == 0 {
+			return nil
+		}
+		return make([]float64, width)
+	}
 	hash := make([]uint64, n)
 	err := parallelBlocks(ctx, n, rowBlock, func(_, lo, hi int) error {
+		buf := newBuf()
 		for i := lo; i < hi; i++ {
 			h := uint64(0xcbf29ce484222325)
-			r := row(i)
+			r := row(i, buf)
 			for _, col := range kept {
 				// +0 turns -0 into 0: the hash must respect ==.
 				h = (h ^ math.Float64bits(r[col]+0)) * 0x100000001b3
@@ -61,12 +74,13 @@ func groupRows(ctx context.Context, f *mat.Dense, kept []int) (*rowGroups, error
 		}
 		return true
 	}
+	bi, bo := newBuf(), newBuf()
 	for i := range n {
-		ri := row(i)
+		ri := row(i, bi)
 		gi, seen := heads[hash[i]]
 		last := -1
 		for seen && gi >= 0 {
-			if equal(ri, row(g.rep[gi])) {
+			if equal(ri, row(g.rep[gi], bo)) {
 				break
 			}
 			last, gi = gi, next[gi]

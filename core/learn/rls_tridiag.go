@@ -23,6 +23,10 @@ const rowBlock = 256
 // faster one; it must leave a unchanged when it returns false.
 var fastReduce func(a []float64, r int) (*tridiag, bool)
 
+// fastEigen, when set (by the openblas build), is a full eigendecomposition with the
+// contract of fastReduce whose T is diagonal (T = diag(eig), Q the eigenvectors).
+var fastEigen func(a []float64, r int) (*tridiag, bool)
+
 // tridiag is the tridiagonal form T (diagonal diag, off-diagonal off) of a symmetric
 // r×r matrix C = Q T Qᵀ, with Q held row-major in q.
 type tridiag struct {
@@ -278,6 +282,10 @@ type looProblem struct {
 	ybar   []float64 // column means of y
 	labels []int
 	scale  float64 // largest diagonal entry of the matrix before centring/deflation
+	// brows, when set (a streaming primal fit: b is nil), writes rows lo..hi of B into
+	// dst ((hi-lo)×r); btyc then holds BᵀY.
+	brows func(lo, hi int, dst []float64)
+	btyc  []float64
 }
 
 // looResult holds the leave-one-out accuracy and mean squared residual per sigma.
@@ -296,6 +304,9 @@ func (p *looProblem) rows() int {
 
 // bty returns Bᵀ Y (r×k); grouped, (rows of b)ᵀ times the per-group sums of Y.
 func (p *looProblem) bty() []float64 {
+	if p.btyc != nil {
+		return append([]float64(nil), p.btyc...)
+	}
 	out := make([]float64, p.r*p.k)
 	rows, y := p.n, p.y
 	if p.grp != nil {
@@ -343,9 +354,16 @@ func (p *looProblem) path(ctx context.Context, sigmas []float64, visit func(l, i
 	// products fills pb (rows lo..hi of B Z, (hi-lo)×Lk) and qb (the quadratic forms
 	// b_aᵀ A_l^-1 b_a, (hi-lo)×L).
 	products := func(lo, hi int, pb, qb []float64) {
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blasGeneral(p.b[lo*r:hi*r], hi-lo, r), zg, 0, blasGeneral(pb, hi-lo, L*k))
+		var b []float64 // rows lo..hi of B
+		if p.brows != nil {
+			b = make([]float64, (hi-lo)*r)
+			p.brows(lo, hi, b)
+		} else {
+			b = p.b[lo*r : hi*r]
+		}
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blasGeneral(b, hi-lo, r), zg, 0, blasGeneral(pb, hi-lo, L*k))
 		for a := lo; a < hi; a++ {
-			ba := p.b[a*r : (a+1)*r]
+			ba := b[(a-lo)*r : (a-lo+1)*r]
 			for l := range L {
 				if res.ok[l] {
 					qb[(a-lo)*L+l] = facs[l].quad(ba)
