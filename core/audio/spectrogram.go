@@ -270,7 +270,6 @@ func (s *Spectrogrammer) Compute(dst, x []float64) []float64 {
 	return dst
 }
 
-
 // Spectrogram returns the spectrogram of the sound s with parameters p (see
 // Spectrogrammer.Compute), resampling s to p.Rate first (Resample) when its rate
 // differs. It panics if p.Check fails.
