@@ -3,6 +3,9 @@ package model
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
 
 	"gitui/core/data"
 	"gitui/core/data/embedded"
@@ -128,12 +131,19 @@ func LoadData(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset
 		return nil, nil, inputErr(err)
 	}
 	if len(d.Classes) > 0 {
-		if pool, err = keepClasses(pool, d.Classes); err != nil {
+		names, err := classNames(pool, d.Classes)
+		if err != nil {
 			return nil, nil, err
 		}
-		if test, err = keepClasses(test, d.Classes); err != nil {
-			return nil, nil, err
+		pool, test = pool.KeepClasses(names), test.KeepClasses(names)
+		if test.Len() == 0 {
+			return nil, nil, inputErr(fmt.Errorf("data.classes %v: no sample of the %s carries one of these labels: list labels that occur in the test set", d.Classes, testSource(d, test)))
 		}
+	}
+	// One label map, the training pool's: the test set's labels are matched to it by value,
+	// whatever order or subset of the classes its own file holds.
+	if test, err = test.AlignClasses(pool.Classes); err != nil {
+		return nil, nil, inputErr(fmt.Errorf("%s: %w of %s: train on data holding these labels, or keep only the training classes with data.classes", testSource(d, test), err, trainSource(d, pool)))
 	}
 	if d.Holdout > 0 {
 		// A validation split: the test set becomes a stratified draw of the pool, and the
@@ -151,7 +161,12 @@ func LoadData(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset
 	if d.Pool > 0 && d.Pool < pool.Len() && d.Name != "circle" {
 		pool = pool.Subset(firstN(d.Pool))
 	}
-	if d.TestSize > 0 && d.TestSize < test.Len() && d.Name != "xperm" && d.Name != "circle" && d.Name != "file" && d.Holdout == 0 {
+	if d.Name == "file" && d.TestPath != "" && d.Holdout == 0 && d.TestSize > test.Len() {
+		return nil, nil, inputErr(fmt.Errorf("data.test_size %d is larger than the %d samples of test file %s: use at most %d, or 0 for all of them", d.TestSize, test.Len(), d.TestPath, test.Len()))
+	}
+	// data.test_size draws a seeded stratified subset of a separate test set (a test file
+	// included); generated sets and splits of one file were drawn at that size above.
+	if d.TestSize > 0 && d.TestSize < test.Len() && d.Name != "xperm" && d.Name != "circle" && (d.Name != "file" || d.TestPath != "") && d.Holdout == 0 {
 		idx, err := data.Draw(rng, test.Y, d.TestSize, data.DrawOptions{Mode: data.Stratified, Classes: len(test.Classes), What: "data.test_size"})
 		if err != nil {
 			return nil, nil, inputErr(err)
@@ -164,36 +179,62 @@ func LoadData(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset
 	return pool, test, nil
 }
 
-// keepClasses keeps the samples whose label is one of classes, relabelled 0..k-1 in the
-// order of classes.
-func keepClasses(ds *data.Dataset, classes []int) (*data.Dataset, error) {
-	to := map[int]int{}
-	names := make([]string, len(classes))
-	for c, l := range classes {
-		if l < 0 || l >= len(ds.Classes) {
-			return nil, inputErr(fmt.Errorf("data.classes: label %d is not one of the %d classes of %s: use labels 0..%d", l, len(ds.Classes), ds.Name, len(ds.Classes)-1))
-		}
-		if _, dup := to[l]; dup {
-			return nil, inputErr(fmt.Errorf("data.classes lists label %d twice: list each class once", l))
-		}
-		to[l] = c
-		names[c] = ds.Classes[l]
-	}
+// classNames returns the class names of ds that data.classes selects, in the order listed.
+// When every class of ds is named by a number (MNIST's "0".."9", files with numeric
+// labels), a listed label is matched by value: 7 selects the class "7" (or "7.0"). When
+// some names are not numbers (Fashion-MNIST's, "cat"/"dog"), label l is the l-th class in
+// label order, 0-based. A label that selects no class, a repeated label or fewer than two
+// labels is an *InputError.
+func classNames(ds *data.Dataset, classes []int) ([]string, error) {
 	if len(classes) < 2 {
 		return nil, inputErr(fmt.Errorf("data.classes keeps %d class: list at least 2", len(classes)))
 	}
-	var idx []int
-	for i, y := range ds.Y {
-		if _, ok := to[y]; ok {
-			idx = append(idx, i)
+	numeric := true
+	for _, c := range ds.Classes {
+		if _, err := strconv.ParseFloat(data.LabelKey(c), 64); err != nil {
+			numeric = false
+			break
 		}
 	}
-	sub := ds.Subset(idx)
-	for i, y := range sub.Y {
-		sub.Y[i] = to[y]
+	names := make([]string, len(classes))
+	seen := map[int]bool{}
+	for i, l := range classes {
+		if seen[l] {
+			return nil, inputErr(fmt.Errorf("data.classes lists label %d twice: list each class once", l))
+		}
+		seen[l] = true
+		if !numeric {
+			if l < 0 || l >= len(ds.Classes) {
+				return nil, inputErr(fmt.Errorf("data.classes: label %d is not one of the %d classes of %s (labels are named, so data.classes counts them 0..%d in the order %s)", l, len(ds.Classes), ds.Name, len(ds.Classes)-1, strings.Join(ds.Classes, ", ")))
+			}
+			names[i] = ds.Classes[l]
+			continue
+		}
+		key := strconv.Itoa(l)
+		at := slices.IndexFunc(ds.Classes, func(c string) bool { return data.LabelKey(c) == key })
+		if at < 0 {
+			return nil, inputErr(fmt.Errorf("data.classes: label %d does not occur in %s: use labels among %s", l, ds.Name, strings.Join(ds.Classes, ", ")))
+		}
+		names[i] = ds.Classes[at]
 	}
-	sub.Classes = names
-	return sub, nil
+	return names, nil
+}
+
+// testSource names where the test set came from, for messages: "test file PATH", or
+// "test set NAME".
+func testSource(d DataSpec, test *data.Dataset) string {
+	if d.Name == "file" && d.TestPath != "" {
+		return "test file " + d.TestPath
+	}
+	return "test set " + test.Name
+}
+
+// trainSource names where the training pool came from, for messages: "PATH" or "NAME".
+func trainSource(d DataSpec, pool *data.Dataset) string {
+	if d.Name == "file" {
+		return d.Path
+	}
+	return pool.Name
 }
 
 func firstN(n int) []int {

@@ -48,6 +48,12 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 		return pdOutcome(ctx, spec, pool, ch)
 	}
 	p := &eval.Protocol{Pool: pool, Test: test, Repeats: spec.Repeats, Sampling: drawMode(spec.Sampling), Seed: spec.Seed}
+	if tt, tg, err := transformedTestSet(spec, test); err != nil {
+		return nil, err
+	} else if tt != nil {
+		p.Test, p.TransformedTest = tt, true
+		logf("test_transform %s: %d test samples also scored as transformed copies", tg.Name(), test.Len())
+	}
 	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes}
 	if spec.Nested && spec.Protocol == ProtocolCurve && len(spec.Sizes) > 0 {
 		p.Nest = slices.Max(spec.Sizes)
@@ -55,7 +61,7 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 	if d := opts.Dir; d != nil {
 		p.Done = d.Done()
 		p.OnCell = d.Append
-		d.setTest(test.Y, test.Classes, p.TransformedTest)
+		d.setTest(p.Test.Y, p.Test.Classes, p.TransformedTest) // 2N rows with test_transform
 	}
 	switch spec.Protocol {
 	case ProtocolCurve:

@@ -44,14 +44,21 @@ type Spec struct {
 	PD          *PDSpec     `json:"pd,omitempty" yaml:"pd,omitempty"`                   // for ProtocolPD
 	Sweep       *SweepSpec  `json:"sweep,omitempty" yaml:"sweep,omitempty"`             // for ProtocolSweep
 	Seed        uint64      `json:"seed" yaml:"seed"`
+	// TestTransform, when set, also scores every method on a transformed copy of the test
+	// set: each test sample acted on by one seeded random element of this group (same
+	// kinds and fields as Group; see testtransform.go). Series "NAME (transformed test)".
+	TestTransform *GroupSpec `json:"test_transform,omitempty" yaml:"test_transform,omitempty"`
 }
 
 // DataSpec names the data set. Name is one of "xperm", "circle", "mnist", "fashion-mnist",
 // "file" (Path, and TestPath or a held-out fraction), "embedded" (the built-in digits),
 // "mnist-translated" and "mnist-rotated" (Liu et al. Sec. IV-A, generated from MNIST with
 // the spec's seed), "digits16" (MNIST reduced to 16×16). Classes keeps only the listed
-// labels (relabelled 0..k-1 in that order); Holdout > 0 replaces the test set by that many
+// labels (relabelled 0..k-1 in that order; matched by value when the labels are numbers,
+// else by position in label order); Holdout > 0 replaces the test set by that many
 // samples held out of the training pool (a validation split: choose gamma and C on it).
+// A test file's labels are matched by value to the training file's; TestSize with
+// TestPath keeps a seeded stratified subset of the test file.
 type DataSpec struct {
 	Name      string `json:"name" yaml:"name"`
 	Path      string `json:"path,omitempty" yaml:"path,omitempty"`
@@ -348,5 +355,5 @@ var optionalKeys = []string{
 	"template_kind", "eps", "thresholds", "from", "to", "count", "pairs", "antithetic",
 	"pd", "sweep", "classes", "holdout", "c", "degree", "invariance", "fit", "translation",
 	"rotations", "polar", "shifts", "locality", "tangents", "inv_gamma", "smooth", "k2", "d3",
-	"scale", "scale2", "psd", "nested", "kernel_norm",
+	"scale", "scale2", "psd", "nested", "kernel_norm", "test_transform", "kind",
 }

@@ -257,6 +257,7 @@ func (s *Spec) Validate() error {
 			}
 		}
 	}
+	s.validateTestTransform(bad)
 	return errors.Join(errs...)
 }
 

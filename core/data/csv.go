@@ -47,9 +47,10 @@ type CSVOptions struct {
 }
 
 // LoadCSV reads a CSV file (gzipped or raw) with one sample per row: the feature
-// columns are numbers, the label column (see CSVOptions.Label) holds strings or numbers,
-// which are mapped to class indices in order of first appearance; Classes keeps the
-// label strings as written. Errors are *ParseError values naming the line and field
+// columns are numbers, the label column (see CSVOptions.Label) holds strings ("cat") or
+// numbers, which are mapped to class indices in order of first appearance; numbers are
+// matched by value ("7", "7.0" and "+7" are one class, see LabelKey), and Classes keeps
+// each label as first written. Errors are *ParseError values naming the line and field
 // for a non-number, a NaN or infinite value, a ragged row or a missing label; a
 // missing file, an empty file or a bad option give a one-line error.
 func LoadCSV(path string, opts CSVOptions) (*Dataset, error) {

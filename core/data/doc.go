@@ -18,6 +18,9 @@
 //     and Schoelkopf's toy problem).
 //   - Draws: Draw (plain, stratified, balanced), Split, Exclude, ClassCounts; and
 //     Normalize, which scales rows to the unit sphere.
+//   - Labels across files: LabelKey (the value a class name stands for: "7", "7.0" and
+//     "+7" are one label), AlignClasses (a test set relabelled to the training set's
+//     classes, an *UnknownLabelError for a label training lacks) and KeepClasses.
 //
 // # Shapes
 //

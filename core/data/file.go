@@ -71,7 +71,9 @@ func baseName(path string) string {
 	}
 }
 
-// classIndex maps label strings to class indices in order of first appearance.
+// classIndex maps label strings to class indices in order of first appearance. Labels
+// are matched by value (LabelKey: "7" and "7.0" are one class), and a class is named as
+// its first occurrence is written.
 type classIndex struct {
 	idx     map[string]int
 	classes []string
@@ -81,10 +83,11 @@ func (c *classIndex) add(s string) int {
 	if c.idx == nil {
 		c.idx = map[string]int{}
 	}
-	k, ok := c.idx[s]
+	key := LabelKey(s)
+	k, ok := c.idx[key]
 	if !ok {
 		k = len(c.classes)
-		c.idx[s] = k
+		c.idx[key] = k
 		c.classes = append(c.classes, s)
 	}
 	return k
