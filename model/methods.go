@@ -51,6 +51,13 @@ func (b *builder) method(m Method, g group.Action) (eval.Method, error) {
 	if m.Name == "" {
 		m.Name = MethodName(m)
 	}
+	if m.Group != nil { // the method's own group (e.g. the identity only, |G| = 1)
+		mg, err := BuildGroup(*m.Group, b.pool.Shape, b.spec.Seed)
+		if err != nil {
+			return nil, err
+		}
+		g = mg
+	}
 	shape := b.pool.Shape
 	switch {
 	case m.Features == "raw":

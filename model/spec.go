@@ -68,6 +68,8 @@ type DataSpec struct {
 	Normalize *bool  `json:"normalize,omitempty" yaml:"normalize,omitempty"` // unit-norm rows (default true)
 	Classes   []int  `json:"classes,omitempty" yaml:"classes,omitempty"`     // keep only these labels
 	Holdout   int    `json:"holdout,omitempty" yaml:"holdout,omitempty"`     // validation split of the pool
+	// Audio configures spoken-digit data (spoken-digits, fsdd, audiomnist, tidigits): see AudioSpec.
+	Audio *AudioSpec `json:"audio,omitempty" yaml:"audio,omitempty"`
 }
 
 // GroupSpec describes the transformation group. Kind is "none", "permutation" (blocks of a
@@ -133,6 +135,9 @@ type Method struct {
 	Smooth      float64       `json:"smooth,omitempty" yaml:"smooth,omitempty"`           // tangent smoothing (pixels)
 	PSD         string        `json:"psd,omitempty" yaml:"psd,omitempty"`                 // "" | "clip" | "flip": training Gram made PSD (kernel.MakePSD)
 	KernelNorm  string        `json:"kernel_norm,omitempty" yaml:"kernel_norm,omitempty"` // "" (divide by the training diagonal's mean) | "cosine"
+	// Group, when set, replaces the spec's group for this method's cdf or moments features
+	// (e.g. {kind: pitch-tempo, size: 1}, the identity only, beside the whole set).
+	Group *GroupSpec `json:"group,omitempty" yaml:"group,omitempty"`
 }
 
 // PolarSpec is a polar grid of Annuli × Sectors points (kernel.PolarGrid): rotations by
@@ -356,4 +361,7 @@ var optionalKeys = []string{
 	"pd", "sweep", "classes", "holdout", "c", "degree", "invariance", "fit", "translation",
 	"rotations", "polar", "shifts", "locality", "tangents", "inv_gamma", "smooth", "k2", "d3",
 	"scale", "scale2", "psd", "nested", "kernel_norm", "test_transform", "kind",
+	"audio", "split", "test_speakers", "test_fraction", "train_gender", "train_speed", "test_corpus",
+	"test_process", "representation", "rate", "frame_ms", "hop_ms", "bands", "min_hz", "bands_per_octave",
+	"frames", "floor_db", "group",
 }

@@ -11,8 +11,8 @@ import (
 
 // Known names for the enumerated fields of a Spec.
 var (
-	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16"}
-	GroupKinds     = []string{"none", "permutation", "cyclic-shift", "local-shift", "rotation", "rotation+shift"}
+	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits"}
+	GroupKinds     = []string{"none", "permutation", "cyclic-shift", "local-shift", "rotation", "rotation+shift", "pitch-tempo", "pitch-tempo-paper"}
 	FeatureNames   = []string{"raw", "bow", "cdf", "moments"}
 	KernelNames    = []string{"linear", "rbf", "poly", "haar"}
 	LearnerNames   = []string{"rls", "1nn", "svm", "invariant-svm", "vsv"}
@@ -197,6 +197,7 @@ func (s *Spec) Validate() error {
 	for i, m := range s.Methods {
 		s.validateMethod(i, m, bad)
 	}
+	s.validateAudio(bad)
 	switch s.Protocol {
 	case ProtocolCurve:
 		if len(s.Sizes) == 0 {
