@@ -48,7 +48,7 @@ func speechSpec(name, desc string, d model.DataSpec, quick bool, sizes, quickSiz
 		Group:       speechGroup,
 		Methods:     speechMethods(),
 		Sizes:       sizes,
-		Repeats:     10,
+		Repeats:     5,
 		Seed:        1,
 	}
 	if quick {
@@ -78,29 +78,29 @@ func fig3Grid(s *model.Spec, quick bool) *model.Spec {
 // unseen speakers (a quarter of them), accuracy against training size and, at 2000
 // training digits, against bins and templates.
 func SpeechSpeaker(quick bool) *model.Spec {
-	d := model.DataSpec{Name: "spoken-digits", Pool: 10000, TestSize: 3000, Audio: &model.AudioSpec{Split: "speaker"}}
-	return finish(fig3Grid(speechSpec("speech-speaker", "Spoken digits (synthetic corpus), test on unseen speakers.", d, quick, []int{100, 500, 2000, 5000}, []int{100, 500}), quick))
+	d := model.DataSpec{Name: "spoken-digits", Pool: 5000, TestSize: 3000, Audio: &model.AudioSpec{Split: "speaker"}}
+	return finish(fig3Grid(speechSpec("speech-speaker", "Spoken digits (synthetic corpus), test on unseen speakers.", d, quick, []int{100, 500, 2000}, []int{100, 500}), quick))
 }
 
 // SpeechGender is Fig. 3 (Gender) of Mroueh et al.: train on male voices, test on female
 // ones ("an extreme train/test mismatch").
 func SpeechGender(quick bool) *model.Spec {
-	d := model.DataSpec{Name: "spoken-digits", Pool: 10000, TestSize: 3000, Audio: &model.AudioSpec{Split: "gender"}}
-	return finish(fig3Grid(speechSpec("speech-gender", "Spoken digits (synthetic corpus), train on male voices, test on female ones.", d, quick, []int{100, 500, 2000, 5000}, []int{100, 500}), quick))
+	d := model.DataSpec{Name: "spoken-digits", Pool: 5000, TestSize: 3000, Audio: &model.AudioSpec{Split: "gender"}}
+	return finish(fig3Grid(speechSpec("speech-gender", "Spoken digits (synthetic corpus), train on male voices, test on female ones.", d, quick, []int{100, 500, 2000}, []int{100, 500}), quick))
 }
 
 // SpeechRate trains at espeak-ng's normal speed (175 words per minute) and tests at the
 // other two (120 and 240): the tempo mismatch that the group's tempo warps address.
 func SpeechRate(quick bool) *model.Spec {
-	d := model.DataSpec{Name: "spoken-digits", Pool: 10000, TestSize: 3000, Audio: &model.AudioSpec{Split: "rate", TrainSpeed: 175}}
-	return finish(speechSpec("speech-rate", "Spoken digits (synthetic corpus), train at speed 175, test at 120 and 240.", d, quick, []int{100, 500, 2000, 5000}, []int{100, 500}))
+	d := model.DataSpec{Name: "spoken-digits", Pool: 5000, TestSize: 3000, Audio: &model.AudioSpec{Split: "rate", TrainSpeed: 175}}
+	return finish(speechSpec("speech-rate", "Spoken digits (synthetic corpus), train at speed 175, test at 120 and 240.", d, quick, []int{100, 500, 2000}, []int{100, 500}))
 }
 
 // SpeechUtterance tests on the same speakers' other renderings (a quarter of each
 // speaker's (pitch, speed) renderings held out).
 func SpeechUtterance(quick bool) *model.Spec {
-	d := model.DataSpec{Name: "spoken-digits", Pool: 10000, TestSize: 3000, Audio: &model.AudioSpec{Split: "utterance"}}
-	return finish(speechSpec("speech-utterance", "Spoken digits (synthetic corpus), the same speakers' other renderings.", d, quick, []int{100, 500, 2000, 5000}, []int{100, 500}))
+	d := model.DataSpec{Name: "spoken-digits", Pool: 5000, TestSize: 3000, Audio: &model.AudioSpec{Split: "utterance"}}
+	return finish(speechSpec("speech-utterance", "Spoken digits (synthetic corpus), the same speakers' other renderings.", d, quick, []int{100, 500, 2000}, []int{100, 500}))
 }
 
 // fsddSizes are the training sizes on FSDD's 2,700 (speaker split: 2,500) training recordings.
@@ -136,8 +136,8 @@ func SpeechFSDDPitch(quick bool) *model.Spec {
 
 // SpeechSynthToReal trains on the synthetic corpus and tests on FSDD's real recordings.
 func SpeechSynthToReal(quick bool) *model.Spec {
-	d := model.DataSpec{Name: "spoken-digits", Pool: 10000, Audio: &model.AudioSpec{Split: "corpus", TestCorpus: "fsdd"}}
-	return finish(speechSpec("speech-synth-to-real", "Train on the synthetic corpus, test on FSDD (real speech).", d, quick, []int{100, 500, 2000, 5000}, []int{100, 500}))
+	d := model.DataSpec{Name: "spoken-digits", Pool: 5000, Audio: &model.AudioSpec{Split: "corpus", TestCorpus: "fsdd"}}
+	return finish(speechSpec("speech-synth-to-real", "Train on the synthetic corpus, test on FSDD (real speech).", d, quick, []int{100, 500, 2000}, []int{100, 500}))
 }
 
 // speechPresets are registered in All.
