@@ -27,6 +27,10 @@ const (
 	wavExtensible = 0xFFFE
 )
 
+// maxFloatSample bounds the magnitude of a float sample (60 dB above full scale): larger
+// values are garbage, not audio.
+const maxFloatSample = 1000
+
 // maxWAVBytes bounds the data chunk a reader accepts (1 GiB, hours of audio).
 const maxWAVBytes = 1 << 30
 
@@ -46,7 +50,7 @@ func ReadWAV(path string) (*Sound, error) {
 // DecodeWAV decodes a RIFF/WAVE file held in b: PCM of 8 (unsigned), 16, 24 or 32 bits,
 // or IEEE float of 32 or 64 bits, plain or WAVE_FORMAT_EXTENSIBLE, with any number of
 // channels, which are averaged to mono. PCM is scaled to [-1, 1) by 2^(bits-1). Chunks
-// other than "fmt " and "data" are skipped. It returns a one-line error for anything
+// other than "fmt " and "data" are skipped. Float samples must be finite and within ±1000. It returns a one-line error for anything
 // else: not RIFF/WAVE, a truncated header or data chunk, a missing chunk, a compressed
 // or unsupported format, a zero rate or channel count.
 func DecodeWAV(b []byte) (*Sound, error) {
@@ -143,8 +147,8 @@ func DecodeWAV(b []byte) (*Sound, error) {
 		for c := range channels {
 			off := i*frame + c*bps
 			v := dec(data[off : off+bps])
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("WAV sample %d is %v: the file is corrupt", i, v)
+			if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > maxFloatSample {
+				return nil, fmt.Errorf("WAV sample %d is %v, not a number near [-1, 1]: the file is corrupt", i, v)
 			}
 			sum += v
 		}
