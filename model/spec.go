@@ -53,7 +53,8 @@ type Spec struct {
 // DataSpec names the data set. Name is one of "xperm", "circle", "mnist", "fashion-mnist",
 // "file" (Path, and TestPath or a held-out fraction), "embedded" (the built-in digits),
 // "mnist-translated" and "mnist-rotated" (Liu et al. Sec. IV-A, generated from MNIST with
-// the spec's seed), "digits16" (MNIST reduced to 16×16). Classes keeps only the listed
+// the spec's seed), "digits16" (MNIST reduced to 16×16), and the spoken digits
+// "spoken-digits", "fsdd", "audiomnist", "tidigits" (see AudioSpec). Classes keeps only the listed
 // labels (relabelled 0..k-1 in that order; matched by value when the labels are numbers,
 // else by position in label order); Holdout > 0 replaces the test set by that many
 // samples held out of the training pool (a validation split: choose gamma and C on it).

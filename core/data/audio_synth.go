@@ -66,7 +66,7 @@ type synthSpeaker struct {
 }
 
 // SynthSpokenDigits generates the synthetic spoken-digit corpus with espeak-ng in the FSDD
-// layout under opt.Dir/spoken-digits: recordings/{digit}_{speaker}_{render}.wav (8 kHz,
+// layout under opt.Dir/spoken-digits (replacing the recordings of an earlier corpus there): recordings/{digit}_{speaker}_{render}.wav (8 kHz,
 // 16-bit, trimmed of silence), speakers.csv (speaker, accent, variant, gender),
 // renders.csv (index, pitch, speed) and a README.md that labels it synthetic. Speakers are
 // the English accent voices × espeak-ng's voice variants (all of them with Full, 32
@@ -101,6 +101,10 @@ func SynthSpokenDigits(ctx context.Context, opt SynthOptions) (*SynthReport, err
 	}
 	out := filepath.Join(opt.Dir, SpokenDigitsDir)
 	rec := filepath.Join(out, "recordings")
+	// A corpus made before (quick or full) is replaced, not mixed with this one.
+	if err := os.RemoveAll(rec); err != nil {
+		return nil, fmt.Errorf("synth: %w: remove %s by hand", err, rec)
+	}
 	if err := os.MkdirAll(rec, 0o755); err != nil {
 		return nil, fmt.Errorf("synth: %w: choose a writable --data directory", err)
 	}
