@@ -371,7 +371,6 @@ func AudioDataset(ctx context.Context, name string, items []AudioItem, units []i
 	return ds, nil
 }
 
-
 // waveforms fills the rows of dst (n rows of rate values) with the trimmed waveforms,
 // centred and scaled to unit norm.
 func waveforms(ctx context.Context, dst []float64, n, rate int, load func(int) (*audio.Sound, error)) error {
