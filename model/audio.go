@@ -92,9 +92,6 @@ func (s *Spec) validateAudio(bad func(string, ...any)) {
 		if !in(m.Group.Kind, GroupKinds) {
 			bad("methods.%d (%s): group.kind %q is unknown: use one of %s", i, m.Name, m.Group.Kind, strings.Join(GroupKinds, ", "))
 		}
-		if m.Features != "cdf" && m.Features != "moments" {
-			bad("methods.%d (%s): a method's own group applies to features cdf or moments: drop it", i, m.Name)
-		}
 		if m.Group.Size < 0 {
 			bad("methods.%d (%s): group.size %d is negative: use 0 for the whole set or 1 for the identity only", i, m.Name, m.Group.Size)
 		}

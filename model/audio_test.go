@@ -27,7 +27,7 @@ func TestAudioSpecBadInput(t *testing.T) {
 		{"above the Nyquist frequency", func(s *Spec) { s.Data.Audio.Bands = 80 }},
 		{"test_corpus \"\" is unknown", func(s *Spec) { s.Data.Audio.Split = "corpus" }},
 		{"data.path is empty", func(s *Spec) { s.Data.Name = "audiomnist" }},
-		{"a method's own group applies to features cdf or moments", func(s *Spec) {
+		{"group applies to features cdf and moments, not raw", func(s *Spec) {
 			s.Methods = append(s.Methods, Method{Features: "raw", Group: &GroupSpec{Kind: "none"}})
 		}},
 	}

@@ -177,6 +177,9 @@ func LoadData(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset
 		}
 		test = test.Subset(idx)
 	}
+	if err := checkTwoClasses(d, pool); err != nil {
+		return nil, nil, err
+	}
 	if d.Normalize == nil || *d.Normalize {
 		pool, test = pool.Normalize(), test.Normalize()
 	}

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/core/group"
@@ -27,19 +29,14 @@ type chapelleMethod struct {
 // newChapelleMethod checks m against the sample shape.
 func newChapelleMethod(m Method, shape []int) (*chapelleMethod, error) {
 	c := &chapelleMethod{spec: m}
-	switch m.Kernel {
-	case "linear":
-		c.base = kernel.Linear{}
-	case "rbf":
-		c.base = kernel.RBF{Gamma: m.Gamma}
-	case "poly":
-		c.base = kernel.Poly{Gamma: m.Gamma, Degree: m.Degree}
-	default:
+	if !m.liuBase() {
 		return nil, inputErr(fmt.Errorf("%s: learner %s needs kernel linear, rbf or poly", m.Name, m.Learner))
 	}
-	if err := c.base.Validate(); err != nil {
-		return nil, inputErr(fmt.Errorf("%s: %w", m.Name, err))
+	base, err := baseKernel(m)
+	if err != nil {
+		return nil, err
 	}
+	c.base = base
 	image := len(shape) == 2 && shape[0] >= 3 && shape[1] >= 3
 	plane := len(shape) == 1 && shape[0] == 2
 	var sets []group.Action
@@ -85,29 +82,28 @@ type chapelleFitter struct {
 }
 
 func (f *chapelleFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
+	pred, _, err := fitPredict(ctx, f.fit, idx, rng, clk, false)
+	return pred, err
+}
+
+func (f *chapelleFitter) FitScore(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, []float64, error) {
+	return fitPredict(ctx, f.fit, idx, rng, clk, true)
+}
+
+// fit trains VSV or the invariant SVM on the pool rows idx; it returns it with the test images.
+func (f *chapelleFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) (predictor, *mat.Dense, error) {
 	tr := f.pool.Subset(idx)
 	m := f.c.spec
 	opts := &learn.SVCOptions{Workers: 1}
 	t0 := time.Now()
-	var pred func(context.Context) ([]int, error)
+	defer clk.Since("fit", t0)
 	if m.Learner == "vsv" {
 		v, err := learn.TrainVSV(ctx, tr.X, tr.Y, f.c.base, m.C, f.c.vsv, &learn.VSVOptions{SVC: opts})
-		if err != nil {
-			return nil, err
-		}
-		pred = func(ctx context.Context) ([]int, error) { return v.Predict(ctx, f.test.X) }
-	} else {
-		inv, err := learn.TrainInvariantSVM(ctx, tr.X, tr.Y, tr.Shape, learn.InvariantOptions{
-			Kernel: f.c.base, C: m.C, Gamma: m.InvGamma, Tangents: f.c.tangents, Smooth: m.Smooth, SVC: opts})
-		if err != nil {
-			return nil, err
-		}
-		pred = func(ctx context.Context) ([]int, error) { return inv.Predict(ctx, f.test.X) }
+		return v, f.test.X, err
 	}
-	clk.Since("fit", t0)
-	t0 = time.Now()
-	defer clk.Since("predict", t0)
-	return pred(ctx)
+	inv, err := learn.TrainInvariantSVM(ctx, tr.X, tr.Y, tr.Shape, learn.InvariantOptions{
+		Kernel: f.c.base, C: m.C, Gamma: m.InvGamma, Tangents: f.c.tangents, Smooth: m.Smooth, SVC: opts})
+	return inv, f.test.X, err
 }
 
 // unionSets is the set of every element of every set in sets (all acting on the same d),

@@ -18,6 +18,9 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 	if err := spec.Validate(); err != nil {
 		return nil, inputErr(err)
 	}
+	for i := range spec.Methods { // series and messages carry the name derived now, after every --set
+		spec.Methods[i].Name = spec.Methods[i].DisplayName()
+	}
 	logf := func(format string, a ...any) {
 		select {
 		case ch <- eval.Log{Time: time.Now(), Line: fmt.Sprintf(format, a...)}:
@@ -29,7 +32,12 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 	if err != nil {
 		return nil, err
 	}
+	memLine, err := checkRunMemory(spec, pool, test)
+	if err != nil {
+		return nil, err
+	}
 	logf("data %s: pool %d, test %d, %d classes, shape %v (%.1f s)", spec.Data.Name, pool.Len(), test.Len(), len(pool.Classes), pool.Shape, time.Since(t0).Seconds())
+	logf("%s", memLine)
 	g, err := BuildGroup(spec.Group, pool.Shape, spec.Seed)
 	if err != nil {
 		return nil, err
@@ -54,7 +62,7 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 		p.Test, p.TransformedTest = tt, true
 		logf("test_transform %s: %d test samples also scored as transformed copies", tg.Name(), test.Len())
 	}
-	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes}
+	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes, logf: logf}
 	if spec.Nested && spec.Protocol == ProtocolCurve && len(spec.Sizes) > 0 {
 		p.Nest = slices.Max(spec.Sizes)
 	}
@@ -170,7 +178,7 @@ func runWith(ctx context.Context, p *eval.Protocol, pool *data.Dataset, ch chan<
 func (b *builder) gridStages(grid *GridSpec, g group.Action) ([]eval.Stage, error) {
 	first := -1
 	for i, m := range b.spec.Methods {
-		if m.Features == "cdf" {
+		if m.cdf() {
 			first = i
 			break
 		}
@@ -196,13 +204,6 @@ func (b *builder) gridStages(grid *GridSpec, g group.Action) ([]eval.Stage, erro
 		stages = append(stages, st)
 	}
 	return stages, nil
-}
-
-func learnerName(l string) string {
-	if l == "1nn" {
-		return "1-NN"
-	}
-	return "RLS"
 }
 
 // merge appends the series, tables and stage times of b to a.

@@ -41,6 +41,9 @@ func SampleGram(ctx context.Context, spec *Spec, dataDir string, n int) (base, i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return pool.Y[idx[a]] < pool.Y[idx[b]] })
 	sub := pool.Subset(idx)
+	if err := checkGroupMemory(s.Group, pool.Shape); err != nil {
+		return base, invariant, err
+	}
 	g, err := BuildGroup(s.Group, pool.Shape, s.Seed)
 	if err != nil {
 		return base, invariant, err
@@ -50,13 +53,18 @@ func SampleGram(ctx context.Context, spec *Spec, dataDir string, n int) (base, i
 	for _, m := range s.Methods {
 		switch {
 		case m.Kernel == "haar" && g != nil:
-			if m.Base == "rbf" {
-				k0 = kernel.RBF{Gamma: m.Gamma}
+			if m.usesRBF() && m.Gamma == 0 {
+				if m.Gamma, err = (&builder{spec: s, pool: pool}).autoGamma(); err != nil {
+					return base, invariant, inputErr(fmt.Errorf("%s: gamma 0 (auto): %w", m.DisplayName(), err))
+				}
+			}
+			if k0, err = baseKernel(m); err != nil {
+				return base, invariant, err
 			}
 			if inv, err = kernel.HaarSymGram(ctx, k0, g, sub.X); err != nil {
 				return base, invariant, err
 			}
-		case (m.Features == "cdf" || m.Features == "moments") && g != nil:
+		case m.pooled() && g != nil:
 			fm, err := poolingMap(m, g, pool, s.Seed)
 			if err != nil {
 				return base, invariant, err
@@ -76,7 +84,7 @@ func SampleGram(ctx context.Context, spec *Spec, dataDir string, n int) (base, i
 		default:
 			continue
 		}
-		invariant = matrixOf(m.Name, inv, sub.Y)
+		invariant = matrixOf(m.DisplayName(), inv, sub.Y)
 		break
 	}
 	kb, err := kernel.SymGram(ctx, k0, sub.X)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -19,225 +20,98 @@ import (
 	"gitui/core/learn"
 )
 
-// liuKernel computes one of Liu et al.'s kernels between sets of h×w images: a base
-// kernel (Poly, RBF, Linear) or the locality kernel, made invariant (TI, RI, TI-RI) by
-// the best or average fit over a set of transformations. Which engine path it takes:
-//
-//	plain base kernel            kernel.SymGram / Gram (GEMM)
-//	TI (cyclic)                  FFT: Spectra Shift2D, CyclicSymGram / CyclicGram
-//	TI (zero-fill)               the same on a 2h×2w zero canvas (no wrap-around)
-//	RI (rotated copies)          FitSymGram / FitGram over group.Rotations (GEMM)
-//	RI (polar grid)              PolarGrid, then Spectra ShiftCols (FFT along the angle)
-//	TI-RI                        Spectra Shift2D with the rotations as extra transforms
-//	locality (L-SVM)             LocalitySymGram / LocalityGram (GEMM on the explicit
-//	                             feature map for d1 <= 2 and one layer, else direct)
-//	L-TI, L-RI, L-TI-RI          FitLocalitySymGram / FitLocalityGram over local shifts of
-//	                             radius Shifts (3: 49 shifts), rotations, or their product
-//
-// L-TI uses local shifts instead of all 784 cyclic shifts: the locality kernel is not a
-// function of the images' inner product, so every shift costs a product of feature maps
-// (2·11,760 flops per pair and shift for k1 = 3), or a direct evaluation without one.
+// liuKernel is a method's kernel of Liu et al. (kernel.Liu, built from the method's
+// fields by newLiuKernel) with the method's PSD repair of the training Gram matrix.
 type liuKernel struct {
-	m     Method
-	h, w  int
-	base  kernel.Base
-	loc   *kernel.Locality
-	fit   kernel.Fit
-	rot   group.Action // rotations for RI and TI-RI (nil: none or polar)
-	polar *kernel.PolarGrid
-	set   group.Action // the transformations of the locality compositions
-	pad   bool         // zero-fill translations: images on a 2h×2w canvas
-	psd   kernel.PSDMode
+	liu *kernel.Liu
+	psd kernel.PSDMode
 }
 
-// newLiuKernel checks m against the image shape and returns its kernel. Errors are
-// *InputError naming the fix.
+// newLiuKernel checks m against the image shape and returns its kernel: m's fields
+// mapped to kernel.LiuOptions (kernel, gamma, degree, invariance, fit, translation,
+// shifts, rotations, polar, locality; shifts 0 with locality means 3). Errors are
+// *InputError naming the method, the field and the fix.
 func newLiuKernel(m Method, shape []int) (*liuKernel, error) {
-	k := &liuKernel{m: m, fit: kernel.BestFit}
-	if m.Fit == "average" {
-		k.fit = kernel.AverageFit
-	}
 	psd, err := kernel.ParsePSDMode(m.PSD)
 	if err != nil {
 		return nil, inputErr(fmt.Errorf("%s: %w", m.Name, err))
 	}
-	k.psd = psd
 	if m.KernelNorm != "" && m.KernelNorm != "cosine" {
 		return nil, inputErr(fmt.Errorf("%s: kernel_norm %q: use cosine, or leave it out to divide by the training diagonal's mean", m.Name, m.KernelNorm))
 	}
-	switch m.Kernel {
-	case "linear":
-		k.base = kernel.Linear{}
-	case "rbf":
-		k.base = kernel.RBF{Gamma: m.Gamma}
-	case "poly":
-		k.base = kernel.Poly{Gamma: m.Gamma, Degree: m.Degree}
-	default:
+	o := kernel.LiuOptions{Fit: kernel.BestFit, Shifts: m.Shifts}
+	if m.Fit == "average" {
+		o.Fit = kernel.AverageFit
+	}
+	if !m.liuBase() {
 		return nil, inputErr(fmt.Errorf("%s: kernel %q has no SVM Gram: use linear, rbf or poly", m.Name, m.Kernel))
 	}
-	if err := k.base.Validate(); err != nil {
-		return nil, inputErr(fmt.Errorf("%s: %w", m.Name, err))
+	if o.Base, err = baseKernel(m); err != nil {
+		return nil, err
 	}
-	if m.Invariance == "" && m.Locality == nil {
-		return k, nil
-	}
-	if len(shape) != 2 || shape[0] < 2 || shape[1] < 2 {
-		return nil, inputErr(fmt.Errorf("%s: invariance %q and locality need images (shape h x w), the data have shape %v: use an image data set or drop invariance", m.Name, m.Invariance, shape))
-	}
-	k.h, k.w = shape[0], shape[1]
-	k.pad = strings.Contains(m.Invariance, "TI") && m.Translation == "zero-fill"
-	ch, cw := k.h, k.w
-	if k.pad {
-		ch, cw = 2*k.h, 2*k.w
-	}
-	if strings.Contains(m.Invariance, "RI") && m.Polar == nil {
-		// The polar grid samples the inscribed disc and is exact for any h×w; rotated
-		// copies need a square image.
-		if err := squareForRotation(m.Name+": invariance "+m.Invariance, k.h, k.w); err != nil {
-			return nil, err
+	if m.Invariance != "" || m.Locality != nil {
+		if len(shape) != 2 || shape[0] < 2 || shape[1] < 2 {
+			return nil, inputErr(fmt.Errorf("%s: invariance %q and locality need images (shape h x w), the data have shape %v: use an image data set or drop invariance", m.Name, m.Invariance, shape))
 		}
-	}
-	if strings.Contains(m.Invariance, "RI") {
-		if m.Polar != nil {
-			k.polar = kernel.NewPolarGrid(k.h, k.w, m.Polar.Annuli, m.Polar.Sectors)
-		} else {
-			a := m.Rotations
-			k.rot = group.Rotations(ch, cw, group.AngleRange(a.From, a.To, a.Count))
+		o.H, o.W = shape[0], shape[1]
+		switch m.Invariance {
+		case "":
+		case "TI":
+			o.Invariance = kernel.TI
+		case "RI":
+			o.Invariance = kernel.RI
+		case "TI-RI":
+			o.Invariance = kernel.TIRI
+		default:
+			return nil, inputErr(fmt.Errorf("%s: invariance %q is unknown: use TI, RI or TI-RI", m.Name, m.Invariance))
 		}
-	}
-	if l := m.Locality; l != nil {
-		k.loc = &kernel.Locality{H: k.h, W: k.w, K1: l.K1, D1: l.D1, D2: l.D2, K2: l.K2, D3: l.D3, S1: l.Scale, S2: l.Scale2}
-		if err := k.loc.Validate(); err != nil {
-			return nil, inputErr(fmt.Errorf("%s: %w", m.Name, err))
+		if m.Translation == "zero-fill" {
+			o.Translation = kernel.ZeroFill
 		}
-		if m.Polar != nil {
-			return nil, inputErr(fmt.Errorf("%s: the locality kernel composes with rotated copies, not the polar grid: drop polar", m.Name))
-		}
-		var shifts group.Action
-		if strings.Contains(m.Invariance, "TI") {
-			var err error
-			if shifts, err = localShifts(m, k.h, k.w); err != nil {
+		if strings.Contains(m.Invariance, "RI") && m.Polar == nil {
+			// The polar grid samples the inscribed disc and is exact for any h×w; rotated
+			// copies need a square image.
+			if err := squareForRotation(m.Name+": invariance "+m.Invariance, o.H, o.W); err != nil {
 				return nil, err
 			}
 		}
-		rot := func() group.Action {
-			a := m.Rotations
-			return group.Rotations(k.h, k.w, group.AngleRange(a.From, a.To, a.Count))
+		if a := m.Rotations; a != nil {
+			o.Rotations = group.AngleRange(a.From, a.To, a.Count)
 		}
-		switch m.Invariance {
-		case "TI":
-			k.set = shifts
-		case "RI":
-			k.set = rot()
-		case "TI-RI":
-			k.set = group.Product(shifts, rot())
+		if p := m.Polar; p != nil {
+			o.Polar = &kernel.PolarOptions{Annuli: p.Annuli, Sectors: p.Sectors}
 		}
-		k.pad, k.rot = false, nil
-	}
-	return k, nil
-}
-
-// localShifts returns the shifts of the locality compositions L-TI and L-TI-RI: every
-// (dy, dx) with |dy|, |dx| <= m.Shifts (0 means 3), cyclic or zero-fill as
-// m.Translation says. The radius must leave the shifts distinct: below the image size
-// with zero fill, below half of it when cyclic (a cyclic shift by -r equals one by h-r).
-// Errors are *InputError naming the largest radius allowed.
-func localShifts(m Method, h, w int) (group.Action, error) {
-	r := m.Shifts
-	if r == 0 {
-		r = 3
-	}
-	most := min(h, w) - 1
-	if m.Translation == "cyclic" {
-		most = (min(h, w) - 1) / 2
-	}
-	if r > most {
-		return nil, inputErr(fmt.Errorf("%s: shifts %d is too large for the %dx%d image: use a radius of at most %d with %s translations", m.Name, r, h, w, most, m.Translation))
-	}
-	if m.Translation != "cyclic" {
-		return group.LocalShifts(h, w, r), nil
-	}
-	var s [][2]int
-	for dy := -r; dy <= r; dy++ {
-		for dx := -r; dx <= r; dx++ {
-			s = append(s, [2]int{dy, dx})
+		if l := m.Locality; l != nil {
+			o.Locality = &kernel.Locality{H: o.H, W: o.W, K1: l.K1, D1: l.D1, D2: l.D2, K2: l.K2, D3: l.D3, S1: l.Scale, S2: l.Scale2}
+			if o.Shifts == 0 {
+				o.Shifts = 3
+			}
 		}
 	}
-	return group.CyclicShifts(h, w, s), nil
+	k, err := kernel.NewLiu(o)
+	if err != nil {
+		return nil, inputErr(fmt.Errorf("%s: %w", m.Name, err))
+	}
+	return &liuKernel{liu: k, psd: psd}, nil
 }
 
 // self returns the kernel's k(x, x) on an untransformed sample (the locality kernel, or
 // the base kernel), for checkKernelScale.
 func (k *liuKernel) self() *selfKernel {
-	if k.loc != nil {
-		return selfOfLocality(k.loc)
+	if l := k.liu.Locality(); l != nil {
+		return selfOfLocality(l)
 	}
-	return selfOf(k.base)
+	return selfOf(k.liu.Base())
 }
 
-// canvas returns X as the kernel sees it: on the 2h×2w zero canvas for zero-fill
-// translations, resampled on the polar grid for polar RI, else X itself.
-func (k *liuKernel) canvas(ctx context.Context, X *mat.Dense) (*mat.Dense, int, int, error) {
-	switch {
-	case k.pad:
-		return kernel.PadCentered(X, k.h, k.w, 2*k.h, 2*k.w), 2 * k.h, 2 * k.w, nil
-	case k.polar != nil:
-		P, err := k.polar.Transform(ctx, X)
-		return P, k.polar.Annuli, k.polar.Sectors, err
-	}
-	return X, k.h, k.w, nil
-}
-
-// spectra transforms X for the FFT path, with the rotated copies when withRot.
-func (k *liuKernel) spectra(ctx context.Context, X *mat.Dense, withRot bool) (*kernel.Spectra, error) {
-	C, h, w, err := k.canvas(ctx, X)
-	if err != nil {
-		return nil, err
-	}
-	mode := kernel.Shift2D
-	if k.polar != nil {
-		mode = kernel.ShiftCols
-	}
-	var T group.Action
-	if withRot && k.m.Invariance == "TI-RI" {
-		T = k.rot
-	}
-	return kernel.NewSpectra(ctx, h, w, mode, C, T)
-}
-
-// fft reports whether k takes the FFT path.
-func (k *liuKernel) fft() bool {
-	return k.loc == nil && (strings.Contains(k.m.Invariance, "TI") || k.polar != nil)
-}
-
-// sym returns the n×n Gram matrix of the rows of X.
+// sym returns the n×n Gram matrix of the rows of X (kernel.Liu.SymGram).
 func (k *liuKernel) sym(ctx context.Context, X *mat.Dense) (*mat.SymDense, error) {
-	switch {
-	case k.loc != nil && k.set == nil:
-		return kernel.LocalitySymGram(ctx, *k.loc, X)
-	case k.loc != nil:
-		return kernel.FitLocalitySymGram(ctx, *k.loc, k.set, k.fit, X)
-	case k.fft():
-		A, err := k.spectra(ctx, X, true)
-		if err != nil {
-			return nil, err
-		}
-		return kernel.CyclicSymGram(ctx, k.base, k.fit, A)
-	case k.rot != nil:
-		C, _, _, err := k.canvas(ctx, X)
-		if err != nil {
-			return nil, err
-		}
-		return kernel.FitSymGram(ctx, k.base, k.rot, k.fit, C)
-	}
-	return kernel.SymGram(ctx, k.base, X)
+	return k.liu.SymGram(ctx, X)
 }
-
-// crossBlock bounds the rows of X transformed at once by cross (spectra memory).
-const crossBlock = 2000
 
 // cross returns the n×m matrix K(x_i, z_j) between the rows of X (transformed: the test
-// samples) and the rows of Z (the training samples), in blocks of crossBlock rows of X.
+// samples) and the rows of Z (the training samples), kernel.Liu.Gram, after a memory
+// check whose error names the spec's fix.
 func (k *liuKernel) cross(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, error) {
 	n, _ := X.Dims()
 	m, _ := Z.Dims()
@@ -245,47 +119,13 @@ func (k *liuKernel) cross(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, err
 		return nil, fmt.Errorf("a %d x %d kernel matrix needs %.1f GiB, above the limit of %.1f GiB: use fewer test samples (data.test_size) or training samples: %w",
 			n, m, float64(need)/(1<<30), float64(kernel.MaxGramBytes)/(1<<30), kernel.ErrGramTooLarge)
 	}
-	var B *kernel.Spectra
-	var Zc *mat.Dense
-	var err error
-	if k.fft() {
-		if B, err = k.spectra(ctx, Z, false); err != nil {
-			return nil, err
-		}
-	} else if k.rot != nil {
-		if Zc, _, _, err = k.canvas(ctx, Z); err != nil {
-			return nil, err
-		}
-	}
-	out := mat.NewDense(n, m, nil)
-	for r0 := 0; r0 < n; r0 += crossBlock {
-		r1 := min(n, r0+crossBlock)
-		Xb := X.Slice(r0, r1, 0, X.RawMatrix().Cols).(*mat.Dense)
-		var Kb *mat.Dense
-		switch {
-		case k.loc != nil && k.set == nil:
-			Kb, err = kernel.LocalityGram(ctx, *k.loc, Xb, Z)
-		case k.loc != nil:
-			Kb, err = kernel.FitLocalityGram(ctx, *k.loc, k.set, k.fit, Xb, Z)
-		case k.fft():
-			var A *kernel.Spectra
-			if A, err = k.spectra(ctx, Xb, true); err == nil {
-				Kb, err = kernel.CyclicGram(ctx, k.base, k.fit, A, B)
-			}
-		case k.rot != nil:
-			var Xc *mat.Dense
-			if Xc, _, _, err = k.canvas(ctx, Xb); err == nil {
-				Kb, err = kernel.FitGram(ctx, k.base, k.rot, k.fit, Xc, Zc)
-			}
-		default:
-			Kb, err = kernel.Gram(ctx, k.base, Xb, Z)
-		}
-		if err != nil {
-			return nil, err
-		}
-		out.Slice(r0, r1, 0, m).(*mat.Dense).Copy(Kb)
-	}
-	return out, nil
+	return k.liu.Gram(ctx, X, Z)
+}
+
+// selfValues returns K(x_i, x_i) for the rows of X, the same kernel (and path) as cross:
+// the test samples' own values for kernel_norm cosine (kernel.Liu.SelfValues).
+func (k *liuKernel) selfValues(ctx context.Context, X *mat.Dense) ([]float64, error) {
+	return k.liu.SelfValues(ctx, X)
 }
 
 // gramMethod is a kernel method of Liu et al. (or a plain base kernel) with the svm or rls
@@ -358,32 +198,6 @@ func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk 
 
 // selfValues returns K(x_i, x_i) for the rows of X, the same kernel (and path) as cross:
 // the test samples' own values for kernel_norm cosine. A best-fit kernel's value is
-// max over T of k(T·x, x), at least k(x, x).
-func (k *liuKernel) selfValues(ctx context.Context, X *mat.Dense) ([]float64, error) {
-	n, d := X.Dims()
-	out := make([]float64, n)
-	for i := range n {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		x := X.RawRowView(i)
-		switch {
-		case k.loc != nil && k.set == nil:
-			out[i] = k.loc.Eval(x, x)
-			continue
-		case k.loc == nil && !k.fft() && k.rot == nil:
-			out[i] = k.base.Eval(x, x)
-			continue
-		}
-		xi := mat.NewDense(1, d, x)
-		v, err := k.cross(ctx, xi, xi)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v.At(0, 0)
-	}
-	return out, nil
-}
 
 // gramErr marks a memory-limit error as an input error (the fix is a smaller spec).
 func gramErr(name string, err error) error {
@@ -420,6 +234,17 @@ type gramFitter struct {
 }
 
 func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
+	pred, _, err := fitPredict(ctx, g.fit, idx, rng, clk, false)
+	return pred, err
+}
+
+func (g *gramFitter) FitScore(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, []float64, error) {
+	return fitPredict(ctx, g.fit, idx, rng, clk, true)
+}
+
+// fit slices the draw's training Gram and test rows, normalises them, and trains the
+// SVM (or RLS) on them; it returns the learner with the test rows.
+func (g *gramFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) (predictor, *mat.Dense, error) {
 	t0 := time.Now()
 	n := len(idx)
 	p := make([]int, n)
@@ -427,7 +252,7 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 	for a, i := range idx {
 		q, ok := g.pos[i]
 		if !ok {
-			return nil, fmt.Errorf("model: draw index %d was not prepared (the protocol's draws changed)", i)
+			return nil, nil, fmt.Errorf("model: draw index %d was not prepared (the protocol's draws changed)", i)
 		}
 		p[a], y[a] = q, g.y[i]
 	}
@@ -441,7 +266,7 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 	mean /= float64(n)
 	if !(mean > 0) || mean > 1e300 {
 		// eval prefixes the series name.
-		return nil, inputErr(fmt.Errorf("the kernel's diagonal mean is %g: rescale the kernel (gamma, locality scale)", mean))
+		return nil, nil, inputErr(fmt.Errorf("the kernel's diagonal mean is %g: rescale the kernel (gamma, locality scale)", mean))
 	}
 	// kernel_norm cosine: K(x,z)/sqrt(K(x,x)·K(z,z)), every sample at unit norm in the
 	// kernel's feature space; else the common scale 1/mean (rs[a] = 1/sqrt(mean)).
@@ -452,7 +277,7 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 			d = g.ktr.At(q, q)
 		}
 		if !(d > 0) {
-			return nil, inputErr(fmt.Errorf("K(x, x) = %g for a training sample: kernel_norm cosine needs K(x, x) > 0: drop kernel_norm", d))
+			return nil, nil, inputErr(fmt.Errorf("K(x, x) = %g for a training sample: kernel_norm cosine needs K(x, x) > 0: drop kernel_norm", d))
 		}
 		rs[a] = 1 / math.Sqrt(d)
 	}
@@ -469,7 +294,7 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 		ri := 1 / math.Sqrt(mean)
 		if g.spec.cosine() {
 			if !(g.tself[i] > 0) {
-				return nil, inputErr(fmt.Errorf("K(x, x) = %g for test sample %d: kernel_norm cosine needs K(x, x) > 0: drop kernel_norm", g.tself[i], i))
+				return nil, nil, inputErr(fmt.Errorf("K(x, x) = %g for test sample %d: kernel_norm cosine needs K(x, x) > 0: drop kernel_norm", g.tself[i], i))
 			}
 			ri = 1 / math.Sqrt(g.tself[i])
 		}
@@ -481,7 +306,7 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 		// An indefinite best-fit Gram matrix made PSD, the test rows carried along.
 		kp, M, _, err := kernel.MakePSD(ktr, g.psd)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", g.spec.Name, err)
+			return nil, nil, fmt.Errorf("%s: %w", g.spec.Name, err)
 		}
 		if M != nil {
 			ktr = kp
@@ -492,39 +317,26 @@ func (g *gramFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 	}
 	clk.Since("gram", t0)
 	t0 = time.Now()
+	defer clk.Since("fit", t0)
 	if g.spec.Learner == "rls" {
 		m, err := learn.FitKernelRLS(ctx, ktr, y, g.k, rlsOptions(g.spec))
-		if err != nil {
-			return nil, err
-		}
-		clk.Since("fit", t0)
-		t0 = time.Now()
-		defer clk.Since("predict", t0)
-		return m.Predict(ctx, kte)
+		return m, kte, err
 	}
 	m, err := learn.TrainSVC(ctx, ktr, y, g.spec.C, &learn.SVCOptions{Workers: 1})
-	if err != nil {
-		return nil, err
-	}
-	clk.Since("fit", t0)
-	t0 = time.Now()
-	defer clk.Since("predict", t0)
-	return m.Predict(ctx, kte)
+	return m, kte, err
 }
 
-// pdOutcome runs the Table I protocol (kernel.LargestPD) for the kernel of every method:
-// a table of the largest PD n per method, and a series per method of the fraction of draws
-// whose Gram matrix of n samples is PD.
+// pdOutcome runs the Table I protocol (eval.PD) for the kernel of every method: a table
+// of the largest PD n per method, and a series per method of the fraction of draws whose
+// Gram matrix of n samples is PD. Every kernel is built and its scale checked before the
+// first Gram matrix; errors of the spec are *InputError.
 func pdOutcome(ctx context.Context, spec *Spec, pool *data.Dataset, ch chan<- eval.Event) (*eval.Outcome, error) {
-	out := &eval.Outcome{Stages: map[string]float64{}}
-	tab := eval.Table{Name: "largest n with a PD Gram matrix (Liu et al. Table I)",
-		Columns: []string{"kernel", "gram", "min over draws", "median", "all draws PD up to", "most draws PD up to", "draws"}}
-	sizes := append([]int(nil), spec.PD.Sizes...)
-	sort.Ints(sizes)
-	if sizes[len(sizes)-1] > pool.Len() {
-		return nil, inputErr(fmt.Errorf("pd size %d is larger than the pool of %d samples: use smaller sizes", sizes[len(sizes)-1], pool.Len()))
+	p := &eval.PD{X: pool.X, Sizes: spec.PD.Sizes, Draws: spec.PD.Draws, Seed: spec.Seed}
+	if len(p.Sizes) > 0 && slices.Max(p.Sizes) > pool.Len() {
+		big := slices.Max(p.Sizes)
+		return nil, inputErr(fmt.Errorf("pd size %d is larger than the pool of %d samples: use smaller sizes", big, pool.Len()))
 	}
-	for mi, m := range spec.Methods {
+	for _, m := range spec.Methods {
 		k, err := newLiuKernel(m, pool.Shape)
 		if err != nil {
 			return nil, err
@@ -532,36 +344,13 @@ func pdOutcome(ctx context.Context, spec *Spec, pool *data.Dataset, ch chan<- ev
 		if err := checkKernelScale(ctx, k.self(), pool.X); err != nil {
 			return nil, fmt.Errorf("%s: %w", m.Name, err)
 		}
-		send(ctx, ch, eval.Progress{Stage: "pd " + m.Name, Done: mi, Total: len(spec.Methods)})
-		t0 := time.Now()
-		rng := rand.New(rand.NewPCG(spec.Seed, uint64(mi)))
-		rep, err := kernel.LargestPD(ctx, k.sym, pool.X, sizes, spec.PD.Draws, rng)
-		if err != nil {
-			return out, gramErr(m.Name, err)
-		}
-		out.Stages["gram"] += time.Since(t0).Seconds()
-		desc := k.base.Name()
-		if k.loc != nil {
-			desc = k.loc.Name()
-		}
-		tab.Rows = append(tab.Rows, []any{m.Name, desc, rep.Min, rep.Median, rep.All, rep.Most, spec.PD.Draws})
-		s := eval.Series{Name: m.Name, XLabel: "n", YLabel: "fraction of draws PD"}
-		for i, n := range rep.Sizes {
-			s.Points = append(s.Points, eval.SeriesPoint{X: float64(n), Mean: rep.Frac[i], Runs: spec.PD.Draws})
-			send(ctx, ch, eval.Point{Series: m.Name, XLabel: "n", YLabel: "fraction of draws PD", X: float64(n), Mean: rep.Frac[i], Runs: spec.PD.Draws})
-		}
-		out.Series = append(out.Series, s)
-		send(ctx, ch, eval.Log{Time: time.Now(), Line: fmt.Sprintf("%s: PD up to n = %d in every draw, median %d (%.1f s)", m.Name, rep.Min, rep.Median, time.Since(t0).Seconds())})
+		p.Kernels = append(p.Kernels, eval.PDKernel{Name: m.Name, Desc: k.liu.Desc(), Gram: k.sym})
 	}
-	out.Tables = append(out.Tables, tab)
-	return out, nil
-}
-
-func send(ctx context.Context, ch chan<- eval.Event, e eval.Event) {
-	select {
-	case ch <- e:
-	case <-ctx.Done():
+	out, err := p.Run(ctx, ch)
+	if errors.Is(err, kernel.ErrGramTooLarge) {
+		err = inputErr(err)
 	}
+	return out, err
 }
 
 // cosine reports whether m divides its kernel by sqrt(K(x,x)·K(z,z)) (kernel_norm cosine)

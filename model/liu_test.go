@@ -51,7 +51,7 @@ func TestValidateEngineII(t *testing.T) {
 		{"inv_gamma 1", func(s *Spec) { s.Methods[0].Learner = "invariant-svm"; s.Methods[0].InvGamma = 1 }, "inv_gamma 1 is out of range"},
 		{"svm without kernel", func(s *Spec) { s.Methods[0].Kernel = ""; s.Methods[0].Features = "raw"; s.Methods[0].Degree = 0 }, "learner svm needs a kernel"},
 		{"invariance with a group", func(s *Spec) { s.Methods[0].Invariance = "TI"; s.Group.Kind = "local-shift"; s.Group.Radius = 1 }, "set group.kind to none"},
-		{"pd without sizes", func(s *Spec) { s.Protocol = ProtocolPD }, "pd needs sizes and draws"},
+		{"pd without sizes", func(s *Spec) { s.Protocol, s.Sizes = ProtocolPD, nil }, "pd needs sizes and draws"},
 		{"sweep field", func(s *Spec) {
 			s.Protocol = ProtocolSweep
 			s.Sweep = &SweepSpec{Field: "degree", Values: []float64{1}, Size: 10}
@@ -73,13 +73,13 @@ func TestValidateEngineII(t *testing.T) {
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if m := s.Methods[0]; m.Name != "TI-RI-SVM" || m.Fit != "best" || m.Translation != "cyclic" || m.Rotations == nil {
+	if m := s.Methods[0]; m.DisplayName() != "TI-RI-SVM" || m.Fit != "best" || m.Translation != "cyclic" || m.Rotations == nil {
 		t.Errorf("TI-RI defaults: %+v", m)
 	}
 	s = liuSpec(poly("RI", "average"))
 	_ = s.Validate()
-	if s.Methods[0].Name != "RI-SVM (average-fit)" {
-		t.Errorf("name %q, want RI-SVM (average-fit)", s.Methods[0].Name)
+	if s.Methods[0].DisplayName() != "RI-SVM (average-fit)" {
+		t.Errorf("name %q, want RI-SVM (average-fit)", s.Methods[0].DisplayName())
 	}
 }
 
@@ -150,7 +150,7 @@ func TestLiuPDMachinery(t *testing.T) {
 		t.Skip("PD protocol skipped in -short mode")
 	}
 	s := &Spec{Name: "pd", Protocol: ProtocolPD, Data: DataSpec{Name: "embedded", Normalize: &noNorm},
-		Methods: []Method{{Kernel: "linear", Learner: "svm", C: 1, Invariance: "TI"}, poly("TI", "best")},
+		Methods: []Method{{Name: "TI linear", Kernel: "linear", Learner: "svm", C: 1, Invariance: "TI"}, poly("TI", "best")},
 		PD:      &PDSpec{Sizes: []int{10, 50, 100, 250}, Draws: 3}, Seed: 1}
 	out := runSpec(t, s)
 	rows := out.Tables[0].Rows

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -28,6 +29,9 @@ type builder struct {
 	proto *eval.Protocol
 	sizes []int
 	grams gramCache // kernel matrices shared by methods with the same kernel
+	gamma float64   // the median heuristic's gamma, once computed (autoGamma)
+	// logf, when set, reports a line in the run's log (the automatic gamma).
+	logf func(format string, a ...any)
 }
 
 // draws returns every training draw of the run (all sizes, all repeats).
@@ -46,8 +50,11 @@ func (b *builder) draws() ([][]int, error) {
 	return all, nil
 }
 
-// method returns the engine method of m acting with the group g (nil: no group).
+// method returns the engine method of m acting with the group g (nil: no group), built
+// by m's family (FamilyOf). A Gaussian kernel with gamma 0 gets gamma from the median
+// heuristic on the training pool first (autoGamma).
 func (b *builder) method(m Method, g group.Action) (eval.Method, error) {
+	m.Defaults()
 	if m.Name == "" {
 		m.Name = MethodName(m)
 	}
@@ -58,6 +65,26 @@ func (b *builder) method(m Method, g group.Action) (eval.Method, error) {
 		}
 		g = mg
 	}
+	fam := familyOf(m)
+	if fam == nil {
+		return nil, inputErr(fmt.Errorf("%s: set features or kernel", m.Name))
+	}
+	if m.usesRBF() && m.Gamma == 0 {
+		gm, err := b.autoGamma()
+		if err != nil {
+			return nil, inputErr(fmt.Errorf("%s: gamma 0 (auto): %w", m.Name, err))
+		}
+		m.Gamma = gm
+		if b.logf != nil {
+			b.logf("%s: gamma auto = %.4g (1/(2 median squared distance) over %d pairs of training-pool rows)", m.Name, gm, autoGammaPairs)
+		}
+	}
+	return fam.build(b, m, g)
+}
+
+// buildFeatures is the builder of the feature family: raw, bag-of-words, CDF or
+// moment features, then RLS or 1-NN.
+func buildFeatures(b *builder, m Method, g group.Action) (eval.Method, error) {
 	shape := b.pool.Shape
 	switch {
 	case m.Features == "raw":
@@ -67,7 +94,7 @@ func (b *builder) method(m Method, g group.Action) (eval.Method, error) {
 			return nil, inputErr(fmt.Errorf("%s: bag-of-words needs sequence data (shape L x A), the data have shape %v: use features raw or cdf", m.Name, shape))
 		}
 		return &featureMethod{spec: m, build: func(*data.Dataset) (feature.Map, error) { return feature.NewBagOfWords(shape), nil }}, nil
-	case m.Features == "cdf" || m.Features == "moments":
+	case m.pooled():
 		if g == nil {
 			return nil, inputErr(fmt.Errorf("%s: %s pooling needs a group: set group.kind (e.g. permutation, rotation+shift)", m.Name, m.Features))
 		}
@@ -75,47 +102,83 @@ func (b *builder) method(m Method, g group.Action) (eval.Method, error) {
 		return &featureMethod{spec: m, build: func(pool *data.Dataset) (feature.Map, error) {
 			return poolingMap(m, g, pool, seed)
 		}}, nil
-	case m.Learner == "invariant-svm" || m.Learner == "vsv":
-		return newChapelleMethod(m, shape)
-	case m.Kernel != "" && m.Kernel != "haar" && (m.Learner == "svm" || m.Invariance != "" || m.Locality != nil || m.Kernel == "poly"):
-		k, err := newLiuKernel(m, shape)
-		if err != nil {
-			return nil, err
-		}
-		d, err := b.draws()
-		if err != nil {
-			return nil, err
-		}
-		return &gramMethod{spec: m, k: k, draws: d, cache: &b.grams}, nil
-	case m.Kernel != "":
-		var base kernel.Base
-		switch m.Kernel {
-		case "linear":
-			base = kernel.Linear{}
-		case "rbf":
-			base = kernel.RBF{Gamma: m.Gamma}
-		case "haar":
-			if g == nil {
-				return nil, inputErr(fmt.Errorf("%s: the Haar kernel needs a group: set group.kind", m.Name))
-			}
-			base = kernel.Linear{}
-			if m.Base == "rbf" {
-				base = kernel.RBF{Gamma: m.Gamma}
-			}
-		}
-		if m.Gamma == 0 && (m.Kernel == "rbf" || m.Base == "rbf" && m.Kernel == "haar") {
-			return nil, inputErr(fmt.Errorf("%s: gamma is 0: set gamma > 0 for the Gaussian kernel exp(-gamma ||x-z||^2)", m.Name))
-		}
-		if err := base.Validate(); err != nil {
-			return nil, inputErr(fmt.Errorf("%s: %w", m.Name, err))
-		}
-		km := &kernelMethod{spec: m, base: base}
-		if m.Kernel == "haar" {
-			km.group = g
-		}
-		return km, nil
 	}
-	return nil, inputErr(fmt.Errorf("%s: set features or kernel", m.Name))
+	return nil, inputErr(fmt.Errorf("%s: features %q is unknown: use one of %v", m.Name, m.Features, FeatureNames))
+}
+
+// buildLiu is the builder of Liu et al.'s kernels: the kernel of every training draw's
+// union, precomputed once (gramMethod).
+func buildLiu(b *builder, m Method, g group.Action) (eval.Method, error) {
+	k, err := newLiuKernel(m, b.pool.Shape)
+	if err != nil {
+		return nil, err
+	}
+	d, err := b.draws()
+	if err != nil {
+		return nil, err
+	}
+	return &gramMethod{spec: m, k: k, draws: d, cache: &b.grams}, nil
+}
+
+// buildKernel is the builder of kernel RLS and 1-NN (linear, rbf, and the Haar kernel
+// over the spec's group).
+func buildKernel(b *builder, m Method, g group.Action) (eval.Method, error) {
+	if m.Kernel == "haar" && g == nil {
+		return nil, inputErr(fmt.Errorf("%s: the Haar kernel needs a group: set group.kind", m.Name))
+	}
+	base, err := baseKernel(m)
+	if err != nil {
+		return nil, err
+	}
+	km := &kernelMethod{spec: m, base: base}
+	if m.Kernel == "haar" {
+		km.group = g
+	}
+	return km, nil
+}
+
+// autoGammaPairs is the number of pairs of training-pool rows the median heuristic samples.
+const autoGammaPairs = 2000
+
+// autoGamma returns the median heuristic's Gaussian width for the training pool,
+//
+//	gamma = 1 / (2 · median ||x_a - x_b||²)
+//
+// over autoGammaPairs pairs (a, b), a != b, drawn with the spec's seed (so every method
+// and every resumed run gets the same value). It is computed once per builder. It errors
+// if the pool has fewer than 2 rows or the median distance is 0.
+func (b *builder) autoGamma() (float64, error) {
+	if b.gamma > 0 {
+		return b.gamma, nil
+	}
+	x := b.pool.X
+	n, d := x.Dims()
+	if n < 2 {
+		return 0, fmt.Errorf("the training pool has %d row: the median heuristic needs 2; set gamma", n)
+	}
+	rng := rand.New(rand.NewPCG(b.spec.Seed, 0x67616d6d61)) // "gamma"
+	dist := make([]float64, autoGammaPairs)
+	for p := range dist {
+		i := rng.IntN(n)
+		j := rng.IntN(n - 1)
+		if j >= i {
+			j++
+		}
+		ri, rj := x.RawRowView(i), x.RawRowView(j)
+		s := 0.0
+		for c := 0; c < d; c++ {
+			t := ri[c] - rj[c]
+			s += t * t
+		}
+		dist[p] = s
+	}
+	slices.Sort(dist)
+	med := (dist[(len(dist)-1)/2] + dist[len(dist)/2]) / 2
+	if !(med > 0) || math.IsInf(med, 0) {
+		return 0, fmt.Errorf("the median squared distance between training rows is %g: set gamma > 0", med)
+	}
+	b.gamma = 1 / (2 * med)
+	return b.gamma, nil
 }
 
 // poolingMap draws the templates of m (seeded) and returns its CDF or moment pooling map.
@@ -129,14 +192,14 @@ func poolingMap(m Method, g group.Action, pool *data.Dataset, seed uint64) (feat
 	case "data":
 		var err error
 		if tpl, err = feature.DataTemplates(pool.X, m.Templates, rng); err != nil {
-			return nil, inputErr(err)
+			return nil, inputErr(fmt.Errorf("templates %d with template_kind data: %w: lower templates or use template_kind gaussian", m.Templates, err))
 		}
 	default:
 		tpl = feature.GaussianTemplates(m.Templates, d, m.Eps, rng)
 	}
 	// Interpolated rotations and zero-fill shifts lose norm: rescale every transformed
 	// template to its template's norm (FINDINGS.md). Permutations keep norms anyway.
-	if m.Features == "moments" {
+	if !m.cdf() {
 		return feature.NewMoments(tpl, g, feature.MomentOptions{Normalize: true, Rescale: true}), nil
 	}
 	opt := feature.CDFOptions{Bins: m.Bins, Eps: m.Eps, Normalize: true, Rescale: true}
@@ -191,6 +254,16 @@ type featureFitter struct {
 }
 
 func (f *featureFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
+	pred, _, err := fitPredict(ctx, f.fit, idx, rng, clk, false)
+	return pred, err
+}
+
+func (f *featureFitter) FitScore(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, []float64, error) {
+	return fitPredict(ctx, f.fit, idx, rng, clk, true)
+}
+
+// fit trains the learner on the pool rows idx; it returns it with the test features.
+func (f *featureFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) (predictor, *mat.Dense, error) {
 	_, d := f.fpool.Dims()
 	x := mat.NewDense(len(idx), d, nil)
 	y := make([]int, len(idx))
@@ -199,24 +272,13 @@ func (f *featureFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Ran
 		y[a] = f.y[i]
 	}
 	t0 := time.Now()
+	defer clk.Since("fit", t0)
 	if f.spec.Learner == "1nn" {
 		nn, err := learn.NewNN(x, y, f.k, rng)
-		if err != nil {
-			return nil, err
-		}
-		clk.Since("fit", t0)
-		t0 = time.Now()
-		defer clk.Since("predict", t0)
-		return nn.Predict(ctx, f.ftest)
+		return nn, f.ftest, err
 	}
 	m, err := learn.FitRLS(ctx, x, y, f.k, rlsOptions(f.spec))
-	if err != nil {
-		return nil, err
-	}
-	clk.Since("fit", t0)
-	t0 = time.Now()
-	defer clk.Since("predict", t0)
-	return m.Predict(ctx, f.ftest)
+	return m, f.ftest, err
 }
 
 func rlsOptions(m Method) learn.RLSOptions {
@@ -321,6 +383,17 @@ type kernelFitter struct {
 }
 
 func (k *kernelFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
+	pred, _, err := fitPredict(ctx, k.fit, idx, rng, clk, false)
+	return pred, err
+}
+
+func (k *kernelFitter) FitScore(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, []float64, error) {
+	return fitPredict(ctx, k.fit, idx, rng, clk, true)
+}
+
+// fit trains the learner on the Gram matrix of the pool rows idx; it returns it with the
+// test-versus-training kernel rows.
+func (k *kernelFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) (predictor, *mat.Dense, error) {
 	t0 := time.Now()
 	y := make([]int, len(idx))
 	for a, i := range idx {
@@ -334,35 +407,24 @@ func (k *kernelFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand
 	} else {
 		xtr := k.pool.Subset(idx).X
 		if ktr, err = kernel.SymGram(ctx, k.base, xtr); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if kte, err = kernel.Gram(ctx, k.base, k.test.X, xtr); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	clk.Since("gram", t0)
 	nc := len(k.pool.Classes)
 	t0 = time.Now()
+	defer clk.Since("fit", t0)
 	if k.spec.Learner == "1nn" {
 		diag := make([]float64, len(idx))
 		for a := range diag {
 			diag[a] = ktr.At(a, a)
 		}
 		nn, err := learn.NewKernelNN(diag, y, nc, rng)
-		if err != nil {
-			return nil, err
-		}
-		clk.Since("fit", t0)
-		t0 = time.Now()
-		defer clk.Since("predict", t0)
-		return nn.Predict(ctx, kte)
+		return nn, kte, err
 	}
 	m, err := learn.FitKernelRLS(ctx, ktr, y, nc, rlsOptions(k.spec))
-	if err != nil {
-		return nil, err
-	}
-	clk.Since("fit", t0)
-	t0 = time.Now()
-	defer clk.Since("predict", t0)
-	return m.Predict(ctx, kte)
+	return m, kte, err
 }

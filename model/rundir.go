@@ -53,16 +53,18 @@ type CellRecord struct {
 	BAccT   *float64 `json:"bacc_transformed,omitempty"`
 	Seconds float64  `json:"seconds"`
 	Pred    []int    `json:"pred,omitempty"`
+	// Score is the decision value of each prediction (eval.Cell.Score), where the learner has one.
+	Score []float64 `json:"score,omitempty"`
 }
 
 func recordOf(c eval.Cell) CellRecord {
 	return CellRecord{Stage: c.Stage, Series: c.Series, X: c.X, Rep: c.Rep, Size: c.Size, Acc: c.Acc, BAcc: c.BAcc,
-		AccT: c.AccT, BAccT: c.BAccT, Seconds: c.Seconds, Pred: c.Pred}
+		AccT: c.AccT, BAccT: c.BAccT, Seconds: c.Seconds, Pred: c.Pred, Score: c.Score}
 }
 
 func (r CellRecord) cell() eval.Cell {
 	return eval.Cell{CellKey: eval.CellKey{Stage: r.Stage, Series: r.Series, X: r.X, Rep: r.Rep}, Size: r.Size,
-		Acc: r.Acc, BAcc: r.BAcc, AccT: r.AccT, BAccT: r.BAccT, Seconds: r.Seconds, Pred: r.Pred}
+		Acc: r.Acc, BAcc: r.BAcc, AccT: r.AccT, BAccT: r.BAccT, Seconds: r.Seconds, Pred: r.Pred, Score: r.Score}
 }
 
 // RunDir is a run directory held by this process: spec.json, the cell journal
@@ -550,8 +552,9 @@ func (d *RunDir) Finish(r *Result) error {
 // ResultPath returns where Finish wrote (or will write) result.json.
 func (d *RunDir) ResultPath() string { return filepath.Join(d.Path, ResultFile) }
 
-// writePredictions writes predictions.csv: draw, size, method, index, true, predicted,
-// one row per test sample of every cell that kept its predictions.
+// writePredictions writes predictions.csv: draw, size, method, index, true, predicted and
+// decision (the learner's score of the predicted class, empty where it has none), one
+// row per test sample of every cell that kept its predictions.
 func (d *RunDir) writePredictions() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -561,7 +564,7 @@ func (d *RunDir) writePredictions() error {
 		return nil
 	}
 	var b strings.Builder
-	b.WriteString("draw,size,method,index,true,predicted\n")
+	b.WriteString("draw,size,method,index,true,predicted,decision\n")
 	for _, c := range cs {
 		if len(c.Pred) != len(t.y) {
 			continue
@@ -574,7 +577,11 @@ func (d *RunDir) writePredictions() error {
 		for h, name := range halves {
 			q := csvField(name)
 			for j := 0; j < n; j++ {
-				fmt.Fprintf(&b, "%d,%d,%s,%d,%s,%s\n", c.Rep, c.Size, q, j, csvField(className(t.classes, t.y[h*n+j])), csvField(className(t.classes, c.Pred[h*n+j])))
+				dec := ""
+				if len(c.Score) == len(c.Pred) {
+					dec = strconv.FormatFloat(c.Score[h*n+j], 'g', -1, 64)
+				}
+				fmt.Fprintf(&b, "%d,%d,%s,%d,%s,%s,%s\n", c.Rep, c.Size, q, j, csvField(className(t.classes, t.y[h*n+j])), csvField(className(t.classes, c.Pred[h*n+j])), dec)
 			}
 		}
 	}

@@ -1,9 +1,11 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -207,35 +209,130 @@ func (s *Spec) Clone() *Spec {
 	return &c
 }
 
-// LoadSpec reads a spec from a .json, .yaml or .yml file and validates it.
+// LoadSpec reads a spec from a .json, .yaml or .yml file and validates it (ParseSpec).
 func LoadSpec(path string) (*Spec, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read spec: %w", err)
 	}
-	var s Spec
+	yml := false
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml":
-		dec := yaml.NewDecoder(strings.NewReader(string(b)))
-		dec.KnownFields(true)
-		var root yaml.Node
-		if err = yaml.Unmarshal(b, &root); err == nil {
-			if err = checkWholeNumbers(&root); err == nil {
-				err = dec.Decode(&s)
-			}
-		}
-	default:
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		err = dec.Decode(&s)
+		yml = true
 	}
+	s, err := ParseSpec(b, yml)
 	if err != nil {
-		return nil, fmt.Errorf("spec %s does not parse (%v): see `gitui presets` and README for the format", path, err)
-	}
-	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("spec %s: %w", path, err)
 	}
+	return s, nil
+}
+
+// ParseSpec decodes a spec from JSON (yaml false) or YAML and validates it. It refuses
+// unknown fields, duplicate keys, anything after the spec (JSON trailing data, a second
+// YAML document), and a fraction or non-finite number in a whole-number field, aliases
+// resolved. Errors are one line naming the problem.
+func ParseSpec(b []byte, yml bool) (*Spec, error) {
+	var s Spec
+	var err error
+	if yml {
+		err = decodeYAML(b, &s)
+	} else {
+		err = decodeJSON(b, &s)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("does not parse (%v): see `gitui presets -v` and README for the format", err)
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
 	return &s, nil
+}
+
+func decodeYAML(b []byte, s *Spec) error {
+	var root yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return errors.New("the file is empty")
+		}
+		return err
+	}
+	var second yaml.Node
+	if err := dec.Decode(&second); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return err
+		}
+		return errors.New("a second YAML document (---) follows the spec: keep one spec per file")
+	}
+	if err := checkWholeNumbers(&root); err != nil { // bounded: aliases expand at most 1<<20 nodes
+		return err
+	}
+	strict := yaml.NewDecoder(bytes.NewReader(b))
+	strict.KnownFields(true)
+	return strict.Decode(s)
+}
+
+func decodeJSON(b []byte, s *Spec) error {
+	if err := checkJSONKeys(b); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(s); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return fmt.Errorf("data after the spec at byte %d: keep one JSON object per file", dec.InputOffset())
+	}
+	return nil
+}
+
+// checkJSONKeys returns an error naming the first key that appears twice in one JSON
+// object (encoding/json would silently keep the last), or a syntax error.
+func checkJSONKeys(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	type frame struct {
+		obj  bool
+		keys map[string]bool
+		key  bool // the next token of an object is a key
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.obj && top.key {
+			if k, ok := tok.(string); ok {
+				if top.keys[k] {
+					return fmt.Errorf("key %q appears twice in one object: keep one", k)
+				}
+				top.keys[k] = true
+				top.key = false
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{obj: true, keys: map[string]bool{}, key: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, &frame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 && stack[len(stack)-1].obj {
+			stack[len(stack)-1].key = true // a value ended: a key comes next
+		}
+	}
 }
 
 // Set assigns value to the field at a dotted JSON path, e.g. "repeats=10",
@@ -246,6 +343,13 @@ func (s *Spec) Set(assign string) error {
 	key, val, ok := strings.Cut(assign, "=")
 	if !ok || key == "" {
 		return fmt.Errorf("--set %q: want key=value, e.g. --set repeats=10", assign)
+	}
+	if p := strings.Split(key, "."); len(p) >= 3 && p[0] == "methods" && MethodFieldOf(p[2]) == nil {
+		keys := make([]string, len(MethodFields))
+		for i, f := range MethodFields {
+			keys[i] = f.Key
+		}
+		return fmt.Errorf("--set %s: a method has no field %q: use one of %s (`gitui presets -v` says where each applies)", key, p[2], strings.Join(keys, ", "))
 	}
 	b, _ := json.Marshal(s)
 	var tree any
@@ -273,6 +377,9 @@ func (s *Spec) Set(assign string) error {
 // fraction for a whole number, text for a number, a scalar for a list.
 func setValueError(key, val string, err error) error {
 	field := key[strings.LastIndex(key, ".")+1:]
+	if parts := strings.Split(key, "."); field == "*" && len(parts) > 1 {
+		field = "every element of " + parts[len(parts)-2] // methods.*=1
+	}
 	if f, perr := strconv.ParseFloat(strings.TrimSpace(val), 64); (perr == nil || errors.Is(perr, strconv.ErrRange)) && (math.IsNaN(f) || math.IsInf(f, 0)) {
 		return fmt.Errorf("--set %s=%s: %s must be a finite number: give a finite value", key, val, field)
 	}
@@ -298,11 +405,16 @@ func setValueError(key, val string, err error) error {
 		return fmt.Errorf("--set %s=%s: %s takes a list, not %s: give e.g. %s=[100,200]", key, val, field, got, key)
 	case reflect.String:
 		return fmt.Errorf("--set %s=%s: %s takes text, not %s: give a name", key, val, field, got)
+	case reflect.Struct, reflect.Pointer:
+		return fmt.Errorf("--set %s=%s: %s takes an object, not %s: set one of its fields, e.g. %s.FIELD=VALUE (`gitui presets -v` lists them)", key, val, field, got, key)
 	}
 	return fmt.Errorf("--set %s=%s: %s does not take %s: see the spec printed by `gitui presets -v`", key, val, field, got)
 }
 
 func setPath(node any, path []string, v any, full string) error {
+	if len(path) == 0 || path[0] == "" {
+		return fmt.Errorf("--set %s: the key has an empty part: give a dotted path such as methods.0.bins", full)
+	}
 	switch n := node.(type) {
 	case map[string]any:
 		if len(path) == 1 {
@@ -320,6 +432,12 @@ func setPath(node any, path []string, v any, full string) error {
 		return setPath(child, path[1:], v, full)
 	case []any:
 		if path[0] == "*" {
+			if len(path) == 1 { // sizes.*=1: every element
+				for i := range n {
+					n[i] = v
+				}
+				return nil
+			}
 			for _, c := range n {
 				if err := setPath(c, path[1:], v, full); err != nil {
 					return err

@@ -29,7 +29,7 @@ func TestValidateDefaults(t *testing.T) {
 	if s.Sampling != "balanced" {
 		t.Errorf("xperm sampling defaulted to %q, want balanced", s.Sampling)
 	}
-	if got := s.Methods[1].Name; got != "CDF(5,5) RLS" {
+	if got := s.Methods[1].DisplayName(); got != "CDF(5,5) RLS" {
 		t.Errorf("method name %q, want CDF(5,5) RLS", got)
 	}
 }
@@ -87,7 +87,7 @@ func TestLoadSpecFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "mine" || s.Methods[0].Name != "bag-of-words RLS" || s.Seed != 3 {
+	if s.Name != "mine" || s.Methods[0].DisplayName() != "bag-of-words RLS" || s.Seed != 3 {
 		t.Errorf("LoadSpec: %+v", s)
 	}
 	j := filepath.Join(dir, "s.json")
@@ -143,5 +143,24 @@ func TestBuildGroupErrors(t *testing.T) {
 	g, err = BuildGroup(GroupSpec{Kind: "permutation", Size: 10}, []int{5, 8}, 1)
 	if err != nil || g.Len() != 10 {
 		t.Fatalf("sampled permutations: %v, want |G| = 10", err)
+	}
+}
+
+// TestControlCharactersRefused: an ESC sequence in a spec or method name is refused,
+// alone and quoted, before it can reach a terminal.
+func TestControlCharactersRefused(t *testing.T) {
+	s := &Spec{Name: "x\x1b[2Jy", Protocol: ProtocolCurve, Data: DataSpec{Name: "xperm"}, Group: GroupSpec{Kind: "permutation"},
+		Methods: []Method{{Name: "evil\x1b]0;title\x07", Features: "raw"}}, Sizes: []int{20}}
+	err := s.Validate()
+	if err == nil {
+		t.Fatal("control characters accepted")
+	}
+	msg := err.Error()
+	if strings.ContainsAny(msg, "\x1b\x07") || !strings.Contains(msg, `name "x\x1b[2Jy" holds control characters`) || !strings.Contains(msg, "methods.0.name") {
+		t.Errorf("message %q", msg)
+	}
+	s.Name, s.Methods[0].Name = "fine", ""
+	if err := s.Validate(); err != nil {
+		t.Errorf("clean spec refused: %v", err)
 	}
 }

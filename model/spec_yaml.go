@@ -52,8 +52,13 @@ func numberFields(t reflect.Type) (whole, real map[string]bool) {
 // bins: yaml.v3 truncates a float decoded into an int, so `degree: 2.5` would otherwise
 // run degree 2. Integral floats (8.0) pass.
 func checkWholeNumbers(root *yaml.Node) error {
+	inside := map[*yaml.Node]bool{} // anchors being walked: a cyclic alias would recurse forever
+	budget := 1 << 20               // nodes, aliases expanded: a spec has a few hundred
 	var walk func(n *yaml.Node, path []string, field string) error
 	walk = func(n *yaml.Node, path []string, field string) error {
+		if budget--; budget < 0 {
+			return fmt.Errorf("the YAML expands to more than %d values through its aliases: write the spec out", 1<<20)
+		}
 		switch n.Kind {
 		case yaml.DocumentNode:
 			for _, c := range n.Content {
@@ -74,6 +79,16 @@ func checkWholeNumbers(root *yaml.Node) error {
 					return err
 				}
 			}
+		case yaml.AliasNode: // *anchor: check the value it stands for, under this key
+			if n.Alias == nil {
+				return nil
+			}
+			if inside[n.Alias] {
+				return fmt.Errorf("line %d: the alias *%s refers to a value that contains it: remove the cycle", n.Line, n.Value)
+			}
+			inside[n.Alias] = true
+			defer delete(inside, n.Alias)
+			return walk(n.Alias, path, field)
 		case yaml.ScalarNode:
 			if !wholeFields[field] || n.ShortTag() != "!!float" {
 				return nil

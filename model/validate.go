@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode"
 
 	"gitui/core/group"
 )
@@ -36,9 +37,10 @@ const (
 )
 
 // Defaults fills zero values with their documented defaults: repeats 1, sampling
-// "stratified" ("balanced" for xperm), learner "rls", base "rbf" for the Haar kernel,
-// template kind "gaussian", thresholds "theory", group kind "none", and a method name
-// derived as the papers name their rows (MethodName).
+// "stratified" ("balanced" for xperm), group kind "none", and for each method the
+// defaults of its fields (Method.Defaults). It leaves method names empty: an empty name
+// is derived from the settings when a series is named (Method.DisplayName), so that a
+// later `--set methods.2.bins=7` renames the series too.
 func (s *Spec) Defaults() {
 	if s.Repeats == 0 {
 		s.Repeats = 1
@@ -53,106 +55,98 @@ func (s *Spec) Defaults() {
 		s.Group.Kind = "none"
 	}
 	for i := range s.Methods {
-		m := &s.Methods[i]
-		if m.Learner == "" {
-			m.Learner = "rls"
+		s.Methods[i].Defaults()
+	}
+}
+
+// Defaults fills the zero fields of m that have a documented default where they apply
+// (MethodFields: learner "rls", base "rbf" for the Haar kernel, fit "best" and translation
+// "cyclic" with an invariance, template kind "gaussian", thresholds "theory"), and
+// rotations -20..20 degrees (9) for RI without a polar grid. Name is left as it is.
+func (m *Method) Defaults() {
+	if m.Learner == "" {
+		m.Learner = "rls"
+	}
+	for _, f := range MethodFields {
+		if f.Default == "" || f.Kind != KindEnum {
+			continue
 		}
-		if m.Kernel == "haar" && m.Base == "" {
-			m.Base = "rbf"
+		if v := m.value(f.Key); v.String() == "" && (f.applies == nil || f.applies(*m)) {
+			v.SetString(f.Default)
 		}
-		if m.Invariance != "" {
-			if m.Fit == "" {
-				m.Fit = "best"
-			}
-			if strings.Contains(m.Invariance, "TI") && m.Translation == "" {
-				m.Translation = "cyclic"
-			}
-			if strings.Contains(m.Invariance, "RI") && m.Rotations == nil && m.Polar == nil {
-				m.Rotations = &AngleSpec{From: -20, To: 20, Count: 9}
-			}
+	}
+	if m.ri() && m.Rotations == nil && m.Polar == nil {
+		m.Rotations = &AngleSpec{From: -20, To: 20, Count: 9}
+	}
+}
+
+// DisplayName returns the series name of m: Name when the user wrote one, else the name
+// derived from its settings (with their defaults) as the papers name their rows
+// (MethodName).
+func (m Method) DisplayName() string {
+	if m.Name != "" {
+		return m.Name
+	}
+	m.Defaults()
+	return MethodName(m)
+}
+
+// UniqueName returns the name to give method i of s so that no other method of s has
+// the same DisplayName: "" (keep the derived name) when it is already unique, else the
+// derived name followed by " (k)" with the smallest free k >= 2, e.g. "raw RLS (2)".
+func (s *Spec) UniqueName(i int) string {
+	taken := map[string]bool{}
+	for j, m := range s.Methods {
+		if j != i {
+			taken[m.DisplayName()] = true
 		}
-		if m.Features == "cdf" || m.Features == "moments" {
-			if m.TemplateOf == "" {
-				m.TemplateOf = "gaussian"
-			}
-			if m.Thresholds == "" && m.Features == "cdf" {
-				m.Thresholds = "theory"
-			}
-		}
-		if m.Name == "" {
-			m.Name = MethodName(*m)
+	}
+	mi := s.Methods[i]
+	mi.Name = ""
+	base := mi.DisplayName()
+	if !taken[base] {
+		return ""
+	}
+	for k := 2; ; k++ {
+		if n := fmt.Sprintf("%s (%d)", base, k); !taken[n] {
+			return n
 		}
 	}
 }
 
-// MethodName names a method as the papers name their rows: "raw RLS", "bag-of-words RLS",
-// "CDF(n,m) RLS", "moments(m) RLS", "Haar RLS", "RBF RLS", "raw 1-NN", and for Liu et
-// al.'s kernels with the svm learner "SVM", "TI-SVM", "L-TI-RI-SVM", "RI-SVM
-// (average-fit)", "TI-SVM (zero-fill)"; "VSV" and "invariant SVM" for Chapelle and
-// Schoelkopf's learners.
-func MethodName(m Method) string {
-	switch m.Learner {
-	case "vsv":
-		return "VSV"
-	case "invariant-svm":
-		return "invariant SVM"
+// controlChars refuses names and descriptions holding control characters (ESC, CR, ...):
+// they are printed in tables, logs and the TUI, where an escape sequence would move the
+// cursor, recolour or clear the user's terminal. The message quotes them escaped.
+func (s *Spec) controlChars() error {
+	var errs []error
+	check := func(field, v string) {
+		if strings.ContainsFunc(v, unicode.IsControl) {
+			errs = append(errs, fmt.Errorf("%s %q holds control characters: remove them (names are printed on the terminal)", field, v))
+		}
 	}
-	if m.Learner == "svm" || m.Invariance != "" || m.Locality != nil {
-		var head string
-		if m.Locality != nil {
-			head = "L-"
-		}
-		if m.Invariance != "" {
-			head += m.Invariance + "-"
-		}
-		l := map[string]string{"svm": "SVM", "rls": "RLS", "1nn": "1-NN"}[m.Learner]
-		name := head + l
-		if m.Fit == "average" {
-			name += " (average-fit)"
-		}
-		if strings.Contains(m.Invariance, "TI") && m.Translation == "zero-fill" {
-			name += " (zero-fill)"
-		}
-		if m.Polar != nil && strings.Contains(m.Invariance, "RI") {
-			name += " (polar)"
-		}
-		return name
+	check("name", s.Name)
+	check("description", s.Description)
+	for i, m := range s.Methods {
+		check(fmt.Sprintf("methods.%d.name", i), m.Name)
 	}
-	var head string
-	switch {
-	case m.Kernel == "haar":
-		head = "Haar"
-		if m.Base == "linear" {
-			head = "Haar-linear"
-		}
-	case m.Kernel == "rbf":
-		head = "RBF"
-	case m.Kernel == "linear":
-		head = "linear"
-	case m.Kernel == "poly":
-		head = "poly"
-	case m.Features == "bow":
-		head = "bag-of-words"
-	case m.Features == "cdf":
-		head = fmt.Sprintf("CDF(%d,%d)", m.Bins, m.Templates)
-	case m.Features == "moments":
-		head = fmt.Sprintf("moments(%d)", m.Templates)
-	default:
-		head = m.Features
-	}
-	l := "RLS"
-	if m.Learner == "1nn" {
-		l = "1-NN"
-	}
-	return head + " " + l
+	return errors.Join(errs...)
 }
 
 // Validate checks the spec after Defaults and returns every problem found, one per line,
 // each naming the field, the bad value and what to use instead.
 func (s *Spec) Validate() error {
 	s.Defaults()
+	if err := s.controlChars(); err != nil {
+		return err // alone: the other messages would quote the name raw
+	}
 	var errs []error
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	said := map[string]bool{}
+	bad := func(format string, a ...any) { // each problem once (sizes [1,1,1] is one mistake)
+		if e := fmt.Errorf(format, a...); !said[e.Error()] {
+			said[e.Error()] = true
+			errs = append(errs, e)
+		}
+	}
 	oneOf := func(field, v string, allowed []string) {
 		for _, a := range allowed {
 			if v == a {
@@ -194,10 +188,18 @@ func (s *Spec) Validate() error {
 	if len(s.Methods) == 0 && s.Protocol != ProtocolApprox {
 		bad("methods is empty: add at least one method, e.g. {features: cdf, bins: 25, templates: 25}")
 	}
+	seen := map[string]int{}
 	for i, m := range s.Methods {
 		s.validateMethod(i, m, bad)
+		n := m.DisplayName()
+		if j, dup := seen[n]; dup {
+			bad("methods.%d and methods.%d are both named %q, and their results would be pooled into one series: give methods.%d a different name (name: ...)", j, i, n, i)
+		} else {
+			seen[n] = i
+		}
 	}
 	s.validateAudio(bad)
+	s.validateApplies(bad)
 	switch s.Protocol {
 	case ProtocolCurve:
 		if len(s.Sizes) == 0 {
@@ -263,132 +265,126 @@ func (s *Spec) Validate() error {
 }
 
 func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
-	at := fmt.Sprintf("methods.%d (%s)", i, m.Name)
-	if (m.Features == "") == (m.Kernel == "") {
-		bad("%s: set exactly one of features (raw, bow, cdf, moments) or kernel (linear, rbf, haar)", at)
+	at := fmt.Sprintf("methods.%d (%s)", i, m.DisplayName())
+	validateMethodFields(i, m, at, bad)
+	if (m.Invariance != "" || m.Locality != nil) && familyOf(m) == familyLiu && s.Group.Kind != "none" {
+		bad("%s: invariance and locality set the transformations themselves: set group.kind to none", at)
 	}
-	if m.Features != "" && !in(m.Features, FeatureNames) {
-		bad("%s: features %q is unknown: use one of %s", at, m.Features, strings.Join(FeatureNames, ", "))
+	if m.pooled() && s.Group.Kind == "none" && s.Protocol != ProtocolApprox {
+		bad("%s: %s pooling averages over a group, and group.kind is none: set group.kind (e.g. permutation, rotation+shift)", at, m.Features)
 	}
-	if m.Kernel != "" && !in(m.Kernel, KernelNames) {
-		bad("%s: kernel %q is unknown: use one of %s", at, m.Kernel, strings.Join(KernelNames, ", "))
+	if m.usesRBF() && m.Gamma == 0 && s.Protocol == ProtocolPD {
+		bad("%s: gamma 0 (auto) is chosen on the training pool, which protocol pd does not draw: set gamma > 0", at)
 	}
-	if m.Kernel == "haar" && !in(m.Base, []string{"linear", "rbf"}) {
-		bad("%s: base %q is unknown: use linear or rbf", at, m.Base)
-	}
-	if !in(m.Learner, LearnerNames) {
-		bad("%s: learner %q is unknown: use one of %s", at, m.Learner, strings.Join(LearnerNames, ", "))
-	}
-	if m.Lambda < 0 || math.IsNaN(m.Lambda) || math.IsInf(m.Lambda, 0) {
-		bad("%s: lambda %g must be >= 0 and finite (0 picks it by leave-one-out)", at, m.Lambda)
-	}
-	if m.Gamma < 0 || math.IsNaN(m.Gamma) || math.IsInf(m.Gamma, 0) {
-		bad("%s: gamma %g must be >= 0 and finite (0 picks 1/(2 median squared distance))", at, m.Gamma)
-	}
-	if m.Eps < 0 || m.Eps > 100 || math.IsNaN(m.Eps) {
-		bad("%s: eps %g is out of range: use 0..100 (s = 1 + eps)", at, m.Eps)
-	}
-	if m.Features == "cdf" {
-		checkBins(m.Bins, at+": bins", bad)
-	}
-	if m.Features == "cdf" || m.Features == "moments" {
-		checkTemplates(m.Templates, at+": templates", bad)
-		if !in(m.TemplateOf, TemplateKinds) {
-			bad("%s: template_kind %q is unknown: use gaussian, sphere or data", at, m.TemplateOf)
+	if m.Kernel == "haar" {
+		switch {
+		case s.Group.Kind == "none":
+			bad("%s: the Haar kernel averages over a group, and group.kind is none: set group.kind to permutation or cyclic-shift", at)
+		case s.Group.Kind != "permutation" && s.Group.Kind != "cyclic-shift":
+			bad("%s: the Haar kernel averages over a whole group, and group.kind %s is not one (not closed under composition): use permutation or cyclic-shift, or CDF features for local invariance", at, s.Group.Kind)
+		case s.Group.Size > 0:
+			bad("%s: the Haar kernel averages over the whole group, and group.size %d keeps a sample of it: set group.size to 0, or use CDF features with a sampled group", at, s.Group.Size)
+		case s.Protocol == ProtocolGroupSize:
+			bad("%s: the group-size protocol samples the group, and the Haar kernel needs the whole group: use CDF features, or protocol sample-complexity", at)
 		}
 	}
-	if m.Features == "cdf" && !in(m.Thresholds, ThresholdKinds) {
-		bad("%s: thresholds %q is unknown: use theory or range", at, m.Thresholds)
-	}
-	s.validateKernelMethod(at, m, bad)
 }
 
-// validateKernelMethod checks the fields of Liu et al.'s kernels and of the SVM learners.
-func (s *Spec) validateKernelMethod(at string, m Method, bad func(string, ...any)) {
-	svm := m.Learner == "svm" || m.Learner == "invariant-svm" || m.Learner == "vsv"
-	if svm && m.Kernel == "" {
-		bad("%s: learner %s needs a kernel: set kernel to linear, rbf or poly", at, m.Learner)
+// specField is a spec-level field that applies only to some protocols, group kinds or
+// data sets: set reports whether s gives it a value, applies whether it applies, where
+// says where in words, and now what s has instead.
+type specField struct {
+	key          string
+	set, applies func(s *Spec) bool
+	where        string
+	now          func(s *Spec) string
+	clear        func(s *Spec)
+	zero         string // the --set value that unsets it
+}
+
+func protocolIs(ps ...string) func(s *Spec) bool {
+	return func(s *Spec) bool { return in(s.Protocol, ps) }
+}
+func groupIs(ks ...string) func(s *Spec) bool {
+	return func(s *Spec) bool { return in(s.Group.Kind, ks) }
+}
+func nowProtocol(s *Spec) string { return "protocol " + s.Protocol }
+func nowGroup(s *Spec) string    { return "group.kind " + s.Group.Kind }
+
+// specFields lists the spec-level fields that do not apply everywhere.
+var specFields = []specField{
+	{"sizes", func(s *Spec) bool { return len(s.Sizes) > 0 }, protocolIs(ProtocolCurve, ProtocolGroupSize),
+		"protocols sample-complexity and group-size (grid, sweep and pd have their own size)", nowProtocol, func(s *Spec) { s.Sizes = nil }, "[]"},
+	{"nested", func(s *Spec) bool { return s.Nested }, protocolIs(ProtocolCurve), "protocol sample-complexity", nowProtocol, func(s *Spec) { s.Nested = false }, "false"},
+	{"grid", func(s *Spec) bool { return s.Grid != nil }, protocolIs(ProtocolCurve, ProtocolGrid), "protocols grid and sample-complexity", nowProtocol, func(s *Spec) { s.Grid = nil }, "null"},
+	{"group_sizes", func(s *Spec) bool { return len(s.GroupSizes) > 0 }, protocolIs(ProtocolGroupSize), "protocol group-size", nowProtocol, func(s *Spec) { s.GroupSizes = nil }, "[]"},
+	{"approx", func(s *Spec) bool { return s.Approx != nil }, protocolIs(ProtocolApprox), "protocol kernel-approx", nowProtocol, func(s *Spec) { s.Approx = nil }, "null"},
+	{"pd", func(s *Spec) bool { return s.PD != nil }, protocolIs(ProtocolPD), "protocol pd", nowProtocol, func(s *Spec) { s.PD = nil }, "null"},
+	{"sweep", func(s *Spec) bool { return s.Sweep != nil }, protocolIs(ProtocolSweep), "protocol sweep", nowProtocol, func(s *Spec) { s.Sweep = nil }, "null"},
+	{"group.radius", func(s *Spec) bool { return s.Group.Radius != 0 }, groupIs("local-shift", "rotation+shift"),
+		"group kinds local-shift and rotation+shift", nowGroup, func(s *Spec) { s.Group.Radius = 0 }, "0"},
+	{"group.angles", func(s *Spec) bool { return s.Group.Angles != nil }, groupIs("rotation", "rotation+shift"),
+		"group kinds rotation and rotation+shift", nowGroup, func(s *Spec) { s.Group.Angles = nil }, "null"},
+	{"group.size", func(s *Spec) bool { return s.Group.Size > 0 }, func(s *Spec) bool { return s.Group.Kind != "none" },
+		"a group (group.kind other than none)", nowGroup, func(s *Spec) { s.Group.Size = 0 }, "0"},
+	{"data.test_size", func(s *Spec) bool { return s.Data.TestSize > 0 }, func(s *Spec) bool {
+		// With a holdout, test_size still sizes the split of xperm, circle and a single file.
+		d := s.Data
+		return d.Holdout == 0 || d.Name == "xperm" || d.Name == "circle" || d.Name == "file" && d.TestPath == ""
+	}, "the test set, which data.holdout replaces", func(s *Spec) string {
+		return fmt.Sprintf("data.holdout %d with data.name %s", s.Data.Holdout, s.Data.Name)
+	}, func(s *Spec) { s.Data.TestSize = 0 }, "0"},
+	{"data.path", func(s *Spec) bool { return s.Data.Path != "" }, func(s *Spec) bool { return s.Data.Name == "file" || in(s.Data.Name, AudioDataNames) },
+		"data.name file", func(s *Spec) string { return "data.name " + s.Data.Name }, func(s *Spec) { s.Data.Path = "" }, `""`},
+	{"data.test_path", func(s *Spec) bool { return s.Data.TestPath != "" }, func(s *Spec) bool {
+		return s.Data.Name == "file" || in(s.Data.Name, AudioDataNames) && s.Data.Audio != nil && s.Data.Audio.Split == "corpus"
+	}, "data.name file", func(s *Spec) string { return "data.name " + s.Data.Name }, func(s *Spec) { s.Data.TestPath = "" }, `""`},
+}
+
+// Tidy clears every field that does not apply where it is (spec-level fields and method
+// fields, see MethodFields): what the TUI does after an edit that changes the protocol,
+// the group kind, the data set or a method's family, so that the values left behind by the
+// old choice do not block the run. The command line never tidies: there a field that does
+// not apply is refused by Validate.
+func (s *Spec) Tidy() {
+	s.Defaults()
+	for _, f := range specFields {
+		if f.set(s) && !f.applies(s) {
+			f.clear(s)
+		}
 	}
-	if svm && m.Kernel == "haar" {
-		bad("%s: learner %s does not take the haar kernel: use linear, rbf or poly (with invariance for Liu's kernels)", at, m.Learner)
+	for i := range s.Methods {
+		s.Methods[i].Tidy()
 	}
-	if svm && (!(m.C > 0) || math.IsInf(m.C, 0)) {
-		bad("%s: c %g must be > 0 and finite: set c, e.g. 1000 (on the Gram divided by its diagonal mean)", at, m.C)
-	}
-	if !svm && (m.C < 0 || math.IsNaN(m.C) || math.IsInf(m.C, 0)) {
-		bad("%s: c %g must be finite and > 0 (it is used by the svm learners only: drop it)", at, m.C)
-	}
-	if m.Kernel == "poly" {
-		if m.Degree < 1 || m.Degree > 64 {
-			bad("%s: degree %d is out of range: use 1..64 (the paper uses 8)", at, m.Degree)
-		}
-		if m.Gamma == 0 {
-			bad("%s: gamma is 0: set gamma > 0 for (1 + gamma <x,z>)^degree, e.g. 0.01 on [0,1] pixels", at)
-		}
-	} else if m.Degree != 0 {
-		bad("%s: degree %d is set but kernel is %q: use kernel poly or drop degree", at, m.Degree, m.Kernel)
-	}
-	if m.Invariance != "" || m.Locality != nil {
-		if !in(m.Invariance, append([]string{""}, Invariances...)) {
-			bad("%s: invariance %q is unknown: use one of %s", at, m.Invariance, strings.Join(Invariances, ", "))
-		}
-		if m.Features != "" || m.Kernel == "haar" || m.Kernel == "" {
-			bad("%s: invariance and locality need kernel linear, rbf or poly (not features)", at)
-		}
-		if !in(m.Learner, []string{"svm", "rls"}) {
-			bad("%s: invariance and locality work with learner svm or rls, not %s", at, m.Learner)
-		}
-		if s.Group.Kind != "none" {
-			bad("%s: invariance sets the transformations itself: set group.kind to none", at)
-		}
-	}
-	if m.Invariance != "" {
-		if !in(m.Fit, FitNames) {
-			bad("%s: fit %q is unknown: use best or average", at, m.Fit)
-		}
-		if strings.Contains(m.Invariance, "TI") && !in(m.Translation, Translations) {
-			bad("%s: translation %q is unknown: use cyclic or zero-fill", at, m.Translation)
-		}
-		if a := m.Rotations; a != nil {
-			if p := angleProblem(a, 360); p != "" {
-				bad("%s: rotations: %s: give finite from and to and a count in 1..360 of angles distinct modulo 360, e.g. {from: -20, to: 20, count: 9}", at, p)
+}
+
+// Tidy sets every field of m that does not apply to it to its zero value (Name excepted).
+func (m *Method) Tidy() {
+	for range 3 { // a cleared field can make another one inapplicable (invariance, then fit)
+		m.Defaults()
+		for _, f := range MethodFields {
+			if f.applies != nil && !f.applies(*m) && !f.isUnset(*m) {
+				m.value(f.Key).SetZero()
 			}
 		}
-		if p := m.Polar; p != nil && (p.Annuli < 1 || p.Sectors < 2 || p.Annuli > 1000 || p.Sectors > 3600) {
-			bad("%s: polar needs annuli >= 1 and sectors >= 2, e.g. {annuli: 14, sectors: 36}", at)
-		}
-		if m.Polar != nil && m.Invariance == "TI-RI" {
-			bad("%s: polar RI cannot be combined with TI: use rotations for TI-RI", at)
+	}
+}
+
+// validateApplies refuses every spec-level field set where it does not apply, and a
+// sweep over a field that does not apply to every method.
+func (s *Spec) validateApplies(bad func(string, ...any)) {
+	for _, f := range specFields {
+		if f.set(s) && !f.applies(s) {
+			bad("%s applies to %s, not %s: drop it (on a preset: --set %s=%s)", f.key, f.where, f.now(s), f.key, f.zero)
 		}
 	}
-	if m.Shifts < 0 || m.Shifts > 64 {
-		bad("%s: shifts %d is out of range: use 0..64 pixels (0 means 3)", at, m.Shifts)
-	}
-	if l := m.Locality; l != nil {
-		if l.K1 < 1 || l.K1%2 == 0 || l.D1 < 1 || l.D2 < 1 {
-			bad("%s: locality needs an odd k1 >= 1 and degrees d1, d2 >= 1, e.g. {k1: 5, d1: 2, d2: 4}", at)
-		}
-		if l.K2 < 0 || (l.K2 > 0 && (l.K2%2 == 0 || l.D3 < 1)) {
-			bad("%s: locality layer 2 needs an odd k2 and d3 >= 1 (or k2 = 0 for one layer)", at)
-		}
-		if l.Scale < 0 || l.Scale2 < 0 || math.IsNaN(l.Scale) || math.IsNaN(l.Scale2) || math.IsInf(l.Scale, 0) || math.IsInf(l.Scale2, 0) {
-			bad("%s: locality scale and scale2 must be finite and >= 0 (0 means 1)", at)
-		}
-	}
-	if m.Learner == "invariant-svm" || m.Learner == "vsv" {
-		if len(m.Tangents) == 0 && m.Learner == "vsv" {
-			bad("%s: vsv needs tangents naming its transformations, e.g. [hshift, vshift]", at)
-		}
-		for _, t := range m.Tangents {
-			if !in(t, TangentNames) {
-				bad("%s: tangent %q is unknown: use one of %s", at, t, strings.Join(TangentNames, ", "))
+	if s.Protocol == ProtocolSweep && s.Sweep != nil {
+		if f := MethodFieldOf(s.Sweep.Field); f != nil {
+			for i, m := range s.Methods {
+				if !f.Applies(m) {
+					bad("sweep.field %s applies to %s, not methods.%d (%s): sweep another field or drop the method", f.Key, f.AppliesTo, i, m.DisplayName())
+				}
 			}
-		}
-		if m.InvGamma < 0 || m.InvGamma >= 1 || math.IsNaN(m.InvGamma) {
-			bad("%s: inv_gamma %g is out of range: use 0 <= inv_gamma < 1", at, m.InvGamma)
-		}
-		if m.Smooth < 0 || math.IsNaN(m.Smooth) || math.IsInf(m.Smooth, 0) {
-			bad("%s: smooth %g must be finite and >= 0 (pixels)", at, m.Smooth)
 		}
 	}
 }

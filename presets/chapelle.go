@@ -17,8 +17,8 @@ func ChapelleToy(quick bool) *model.Spec {
 		Protocol: model.ProtocolSweep,
 		Data:     model.DataSpec{Name: "circle", Pool: 1000, TestSize: 10000, Normalize: &noNormalize},
 		Methods: []model.Method{
-			{Name: "SVM", Kernel: "rbf", Gamma: 1, C: 1000, Learner: "svm"},
-			rbf("vsv", 0, "VSV"),
+			{Kernel: "rbf", Gamma: 1, C: 1000, Learner: "svm"},
+			rbf("vsv", 0, ""),
 			rbf("invariant-svm", 0.9, "invariant SVM (inv_gamma=0.9)"),
 			rbf("invariant-svm", 0.999, "invariant SVM (inv_gamma=0.999)"),
 		},
@@ -67,9 +67,9 @@ func ChapelleDigits(quick bool) *model.Spec {
 	tangents := []string{"hshift", "vshift", "rotation"}
 	meths := func() []model.Method {
 		return []model.Method{
-			{Name: "SVM", Kernel: "rbf", Gamma: 1.0 / 32, C: 1000, Learner: "svm"},
-			{Name: "VSV", Kernel: "rbf", Gamma: 1.0 / 32, C: 1000, Learner: "vsv", Tangents: tangents},
-			{Name: "invariant SVM", Kernel: "rbf", Gamma: 1.0 / 32, C: 1000, Learner: "invariant-svm", InvGamma: 0.99,
+			{Kernel: "rbf", Gamma: 1.0 / 32, C: 1000, Learner: "svm"},
+			{Kernel: "rbf", Gamma: 1.0 / 32, C: 1000, Learner: "vsv", Tangents: tangents},
+			{Kernel: "rbf", Gamma: 1.0 / 32, C: 1000, Learner: "invariant-svm", InvGamma: 0.99,
 				Tangents: tangents},
 		}
 	}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -26,13 +27,25 @@ import (
 // Options configure the workbench. DataDir is the resolved data directory ("" when
 // none); Presets are offered by the picker (cmd/gitui passes presets.All()); Initial
 // is the spec loaded at start (nil: the first preset's quick variant, preferring
-// xperm-curve); OutDir is where s saves results (and where a panic saves the partial
-// result).
+// xperm-curve); OutDir is where s exports results (and where a panic saves the partial
+// result of a run that is not in the store).
+//
+// Store is the run store: every run started with r is saved into a new directory
+// there (model.RunDirName), with the layout of `gitui run --out` plus log.txt. Run
+// fills it with model.StoreDir() when empty; an App made with New and no Store saves
+// nothing (tests).
+//
+// Hangup, when set, delivers SIGHUP (a closed terminal or SSH connection): Run then
+// restores the terminal as far as it still can, stops drawing and reading, lets the
+// current run finish into the store and returns ErrHangup. cmd/gitui passes a channel
+// on which SIGHUP does not cancel the context.
 type Options struct {
 	DataDir string
 	Presets []model.Preset
 	Initial *model.Spec
 	OutDir  string
+	Store   string
+	Hangup  <-chan os.Signal
 }
 
 // runState is the engine side of the current run, as the UI sees it.
@@ -48,6 +61,7 @@ type runState struct {
 	outcome    *eval.Outcome
 	err        error
 	result     *model.Result // set when the run finished
+	job        *job          // the run's way into the store (set at start)
 	gotMatrix  bool
 	gotDone    bool
 }
@@ -96,6 +110,7 @@ type App struct {
 	heat   heatmap.Model
 
 	r        runState
+	jobs     []*job // every run started, for the program to wait on at exit
 	pins     []*model.Result
 	gramTag  int
 	confirm  confirmKind
@@ -195,8 +210,17 @@ func fallbackSpec() *model.Spec {
 	return s
 }
 
-// Init loads the data preview; nothing ticks until a run starts.
-func (a *App) Init() tea.Cmd { return a.data.Load() }
+// Init loads the data preview and lists the newest runs of the store in the run log;
+// nothing ticks until a run starts.
+func (a *App) Init() tea.Cmd {
+	if a.opts.Store == "" {
+		return a.data.Load()
+	}
+	return tea.Batch(a.data.Load(), listStore(a.opts.Store, storeShown))
+}
+
+// storeShown is how many of the store's newest runs the run log names at start-up.
+const storeShown = 3
 
 // setFocus moves the focus to p.
 func (a *App) setFocus(p paneID) {
@@ -284,7 +308,14 @@ func (a *App) updateKeys() {
 	a.keys.Presets.SetEnabled(len(a.opts.Presets) > 0)
 }
 
-func (a *App) setStatus(s string, isErr bool) { a.status, a.statusEr = s, isErr }
+// setStatus shows s in the header (shortened when it does not fit); an error also
+// goes whole into the run log (wrapped there), unless it is the one shown already.
+func (a *App) setStatus(s string, isErr bool) {
+	if isErr && s != "" && (s != a.status || !a.statusEr) {
+		a.run.Logf(a.now(), "%s", s)
+	}
+	a.status, a.statusEr = s, isErr
+}
 
 // Update is the root of the Elm loop: global messages first, then run events, then
 // keys to the focused pane; unknown messages go to the configuration panes.
@@ -296,15 +327,20 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.relayout()
 	case tea.KeyMsg:
 		cmd = a.handleKey(msg)
-	case runStartedMsg, runEventsMsg, runFinishedMsg, tickedMsg, gramComputedMsg, savedMsg:
+	case runEventsMsg, runFinishedMsg, tickedMsg, gramComputedMsg, savedMsg:
 		cmd = a.handleRun(msg)
 	case redrawDueMsg:
 		a.redrawTimer, a.holdCharts = false, false
 	case heatmap.RequestMsg:
 		cmd = a.requestGram(msg.N)
+	case storeListedMsg:
+		a.logStore(msg)
 	case errMsg:
 		a.setStatus(msg.Error(), true)
 	case form.ChangedMsg:
+		// Values left by the old protocol, group kind, data set or method family would
+		// block the run (Validate refuses fields that do not apply): drop them.
+		a.spec.Tidy()
 		cmd = a.fanOut(msg)
 		a.setStatus("", false)
 	default:

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"reflect"
@@ -221,13 +222,7 @@ func TestRunPendingKeysAndStaleMessages(t *testing.T) {
 		}()
 		return ch
 	}
-	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
-	msg := cmd()
-	if b, ok := msg.(tea.BatchMsg); ok {
-		msg = b[0]()
-	}
-	started := msg.(runStartedMsg)
-	_, pump := a.Update(started)
+	_, pump := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")}) // the first batch (no tick in tests)
 	if !a.r.running || !a.keys.Cancel.Enabled() {
 		t.Fatal("run not going or cancel disabled")
 	}
@@ -348,5 +343,69 @@ func TestRunesTypedTogetherAreSplit(t *testing.T) {
 	press(t, a, "3", "jjj")                                                 // one message holding three j's, as a fast terminal sends them
 	if f, _ := a.method.Form().Selected(); f.Key != "methods.0.templates" { // features, kernel, bins, templates
 		t.Fatalf("selected %s after jjj, want methods.0.templates", f.Key)
+	}
+}
+
+// longError is a failure of several joined lines, each longer than a pane is wide.
+var longError = errors.New("methods.0.kernel_norm applies to kernels rbf, poly and linear with a base kernel, not to raw features with the RLS learner: remove it or choose a kernel\n" +
+	"data.path: /a/very/long/directory/name/that/does/not/fit/in/one/line/of/the/run/pane/train.csv does not exist: give an existing file")
+
+// TestLongErrorsWrapAndMarkTabs makes a run fail with a long two-line error and the spec
+// hold problems, at 120x40 (grid) and 80x24 (tabs), and checks that every word of the
+// error is on screen in the run pane (wrapped, not cut), that no line is wider than
+// the window, and that the tabs and titles of the panes holding an error carry a "!".
+func TestLongErrorsWrapAndMarkTabs(t *testing.T) {
+	for _, sz := range [][2]int{{120, 40}, {80, 24}} {
+		a := newTestApp(t, sz[0], sz[1])
+		a.start = func(ctx context.Context, _ *model.Spec, _ model.RunOptions) <-chan eval.Event {
+			ch := make(chan eval.Event, 2)
+			ch <- eval.Done{Err: longError}
+			close(ch)
+			return ch
+		}
+		press(t, a, "r")
+		if !a.run.Failed() || !a.hasError(paneRun) {
+			t.Fatalf("%dx%d: run did not fail: %q", sz[0], sz[1], a.run.Result())
+		}
+		a.setFocus(paneRun)
+		v := ansi.Strip(a.View())
+		uitest.CheckFits(t, a.View(), sz[0], sz[1])
+		// Wrapping only turns spaces into line breaks and indents: without white
+		// space, each line of the error is in the pane whole.
+		squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+		runPane := squeeze(ansi.Strip(a.run.View()))
+		for _, line := range strings.Split(longError.Error(), "\n") {
+			if !strings.Contains(runPane, squeeze(line)) {
+				t.Errorf("%dx%d: the error line %q is not whole in the run pane:\n%s", sz[0], sz[1], line, a.run.View())
+			}
+		}
+		if !strings.Contains(v, "4 Run!") {
+			t.Errorf("%dx%d: the Run tab is not marked:\n%s", sz[0], sz[1], v)
+		}
+		t.Run(fmt.Sprintf("%dx%d-run-failed", sz[0], sz[1]), func(t *testing.T) { golden.RequireEqual(t, []byte(v)) })
+
+		// Spec problems: the tabs of the panes that hold them are marked, the problems
+		// are wrapped in their forms.
+		a.spec.Methods[0].Bins = -3
+		a.spec.Methods[0].Templates = -2
+		a.spec.Data.TestSize = -5
+		a.revalidate()
+		if len(a.issues) < 2 || !a.hasError(paneMethod) {
+			t.Fatalf("%dx%d: no spec problem for negative bins: %q", sz[0], sz[1], a.issues)
+		}
+		a.setFocus(paneMethod)
+		v = ansi.Strip(a.View())
+		uitest.CheckFits(t, a.View(), sz[0], sz[1])
+		if !strings.Contains(v, "3 Method!") || !strings.Contains(v, "1 Data!") || strings.Contains(v, "5 Curves!") || strings.Contains(v, "2 Group!") {
+			t.Errorf("%dx%d: tabs marked wrongly:\n%s", sz[0], sz[1], v)
+		}
+		press(t, a, "r")
+		log := strings.Join(a.run.LogLines(), "\n")
+		for _, is := range a.issues {
+			if !strings.Contains(log, is) {
+				t.Errorf("%dx%d: refused r does not list %q in the run log", sz[0], sz[1], is)
+			}
+		}
+		t.Run(fmt.Sprintf("%dx%d-spec-problems", sz[0], sz[1]), func(t *testing.T) { golden.RequireEqual(t, []byte(ansi.Strip(a.View()))) })
 	}
 }

@@ -22,16 +22,6 @@ const (
 // starter starts the engine for a spec; model.Start in production, a fake in tests.
 type starter func(ctx context.Context, spec *model.Spec, opts model.RunOptions) <-chan eval.Event
 
-// startRun returns the command that starts run id of spec under parent and reports
-// runStartedMsg with the coalesced event batches and the cancel function.
-func startRun(parent context.Context, start starter, id int, spec *model.Spec, opts model.RunOptions) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithCancel(parent)
-		ev := start(ctx, spec, opts)
-		return runStartedMsg{id: id, batches: coalesce(ev, batchWait, batchMax), cancel: cancel}
-	}
-}
-
 // nextBatch returns the command that waits for the next batch of run id; when the
 // channel is closed it reports runFinishedMsg. Update issues it again after every batch.
 func nextBatch(id int, in <-chan []eval.Event) tea.Cmd {

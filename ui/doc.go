@@ -8,7 +8,21 @@
 // ui/grouppane, ui/methodpane on top of ui/form), the run (ui/runpane), the curves
 // (ui/curves) and the Gram matrices (ui/heatmap). Keys: tab/shift+tab or 1-6 between
 // panes, arrows/hjkl inside them, enter to edit, r run, esc/x cancel, p presets,
-// P pin, s save, ? full help, q quit (asks while a run is going), ctrl+c quits at once.
+// P pin, s export, ? full help, q quit (asks while a run is going), ctrl+c quits at
+// once (the run is cancelled, its finished cells kept).
+//
+// # The run store
+//
+// Every run is saved without s: r opens a new run directory in Options.Store
+// (model.StoreDir(): $XDG_DATA_HOME/gitui/runs/TIME-NAME) with model.OpenRunDir, and
+// model.Start journals each finished cell into it. A job goroutine between the engine
+// and the UI writes result.json (partial after a cancel or a failure) and log.txt when
+// the engine is done, before the UI sees the run end; a run that ended with an error
+// before its first cell leaves nothing (RunDir.Discard). At start-up the run log names
+// the store's newest runs and their status. When the program stops, Run waits until
+// every run is written: cancelled after q, ctrl+c or SIGINT/SIGTERM (ErrInterrupted);
+// left to finish after SIGHUP (Options.Hangup: the terminal is restored as far as it
+// can be and no longer read or drawn; ErrHangup).
 //
 // A run clones the spec and starts model.Start in the background. Its events are
 // coalesced (at most 512 events or 50 ms per batch) and pumped into Update one batch
@@ -26,13 +40,15 @@
 //
 // Bad input stays in its field with an inline message; spec problems are listed in
 // their pane and disable r. Engine errors end the run with a message in the run pane.
-// Run returns ErrNotTerminal without a terminal, and an error wrapping
-// tea.ErrProgramPanic (after saving the partial result) if the UI panicked.
+// Long messages are wrapped (theme.Wrap), never cut; a tab whose pane holds an error
+// carries a red "!". Run returns ErrNotTerminal without a terminal, and an error
+// wrapping tea.ErrProgramPanic (after saving the partial result) if the UI panicked.
 //
 // # Concurrency
 //
-// Update never blocks: data loading, group building, Gram matrices, saving and the
-// engine run in goroutines started by commands, each recovering its panics and
-// reporting them as messages. The model holds no mutex; messages carry a run id or a
-// request tag, and stale ones are dropped.
+// Update never blocks on work: data loading, group building, Gram matrices, exports and
+// the engine run in goroutines, each recovering its panics and reporting them as
+// messages (starting a run opens its directory in Update: a few small files). The
+// model holds no mutex; messages carry a run id or a request tag, and stale ones are
+// dropped.
 package ui

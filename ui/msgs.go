@@ -1,17 +1,8 @@
 package ui
 
 import (
-	"context"
-
 	"gitui/core/eval"
 )
-
-// runStartedMsg: the engine of run id started; its events arrive in batches.
-type runStartedMsg struct {
-	id      int
-	batches <-chan []eval.Event
-	cancel  context.CancelFunc
-}
 
 // runEventsMsg: a coalesced batch of events of run id.
 type runEventsMsg struct {

@@ -6,46 +6,162 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"golang.org/x/term"
 
+	"gitui/core/eval"
+	"gitui/model"
 	"gitui/ui/theme"
 )
 
 // ErrNotTerminal is returned by Run when stdout is not a terminal or TERM is dumb.
 var ErrNotTerminal = errors.New("not a terminal: use `gitui run PRESET` (or a terminal with TERM set)")
 
-// Run opens the workbench on the terminal and returns when the user quits. It returns
-// ErrNotTerminal when stdout is not a terminal or TERM=dumb; context.Canceled-wrapping
-// errors when ctx ends; and, after a panic anywhere in the UI, an error wrapping
-// tea.ErrProgramPanic that names where the result so far was saved (the terminal is
-// restored first). The colour profile and background are probed once, before the
-// program owns the terminal; NO_COLOR turns colours off.
+// ErrInterrupted is returned by Run after ctrl+c, or when its context was cancelled
+// (SIGINT, SIGTERM): the run going then was cancelled and its finished cells saved
+// into the store (a partial result) before Run returned. It wraps context.Canceled.
+var ErrInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
+
+// ErrHangup is returned by Run after SIGHUP on Options.Hangup (the terminal or SSH
+// connection was closed): the run going then was not cancelled but finished into the
+// store before Run returned. cmd/gitui exits 129 on it.
+var ErrHangup = errors.New("hung up (SIGHUP): the terminal was closed; the run was finished into the run store")
+
+// Run opens the workbench on the terminal and returns when the user quits. Every run is
+// saved into opts.Store (model.StoreDir() when empty). It returns ErrNotTerminal when
+// stdout is not a terminal or TERM=dumb; ErrInterrupted after ctrl+c or when ctx ends;
+// ErrHangup after a SIGHUP on opts.Hangup; and, after a panic anywhere in the UI, an
+// error wrapping tea.ErrProgramPanic that names where the result so far was saved (the
+// terminal is restored first). In every case a run in flight has been written to the
+// store when Run returns, and a line on stderr says where. The colour profile and
+// background are probed once, before the program owns the terminal; NO_COLOR turns
+// colours off.
 func Run(ctx context.Context, opts Options) error {
 	if os.Getenv("TERM") == "dumb" || !term.IsTerminal(int(os.Stdout.Fd())) {
 		return ErrNotTerminal
 	}
+	var storeErr error
+	if opts.Store == "" {
+		opts.Store, storeErr = model.StoreDir()
+	}
 	r := lipgloss.NewRenderer(os.Stdout)
 	r.SetHasDarkBackground(lipgloss.HasDarkBackground())
 	app := New(ctx, opts, theme.NewStyles(r, theme.Default()))
-	return runProgram(ctx, app, os.Stdin, os.Stdout)
+	if storeErr != nil {
+		app.run.Logf(time.Now(), "runs are not saved: %v; s exports them", storeErr)
+	}
+	return runProgram(ctx, app, os.Stdin, os.Stdout, os.Stderr)
 }
 
-// runProgram runs app on in/out with the workbench's program options.
-func runProgram(ctx context.Context, app *App, in io.Reader, out io.Writer) error {
+// runProgram runs app on in/out with the workbench's program options, then sees its
+// runs into the store: cancelled after ctrl+c, q, a cancelled ctx or a panic; left
+// to finish after a hang-up (SIGHUP on app.opts.Hangup, or the terminal failing under
+// the program), when the program has already let go of the terminal. Bubble Tea's own
+// SIGINT/SIGTERM handler is off: the caller's ctx carries those signals.
+func runProgram(ctx context.Context, app *App, in io.Reader, out io.Writer, errw io.Writer) error {
 	p := tea.NewProgram(app, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out),
-		tea.WithAltScreen(), tea.WithFPS(60)) // charts redraw at most every frameEvery; keys show at once
+		tea.WithAltScreen(), tea.WithFPS(60), // charts redraw at most every frameEvery; keys show at once
+		tea.WithoutSignalHandler())
+	var hupped atomic.Bool
+	stop := make(chan struct{})
+	defer close(stop)
+	if app.opts.Hangup != nil {
+		go func() {
+			select {
+			case <-app.opts.Hangup:
+				hupped.Store(true)
+				p.Kill() // restores the terminal as far as it can; write errors are ignored
+			case <-stop:
+			}
+		}()
+	}
 	_, err := p.Run()
-	app.cancelRun()
-	if errors.Is(err, tea.ErrProgramPanic) {
+	switch {
+	case errors.Is(err, tea.ErrProgramPanic):
+		app.cancelRun()
+		if dir := app.wait(); dir != "" {
+			return fmt.Errorf("%w: the result so far was saved to %s", err, dir)
+		}
 		path, serr := savePartial(app.opts.OutDir, app.partial, time.Now())
 		if serr != nil {
 			return fmt.Errorf("%w (no partial result saved: %v)", err, serr)
 		}
 		return fmt.Errorf("%w: the result so far was saved to %s", err, path)
+	case ctx.Err() != nil || errors.Is(err, tea.ErrInterrupted):
+		app.cancelRun()
+		app.wait()
+		app.report(errw)
+		return ErrInterrupted
+	case hupped.Load() || err != nil:
+		// The terminal is gone (SIGHUP, or reading it failed): the program has let
+		// go of it; the run goes on without it.
+		return app.detached(ctx, errw, err, &hupped)
 	}
-	return err
+	app.cancelRun() // q asks before quitting a run; y cancels it
+	app.wait()
+	app.report(errw)
+	return nil
+}
+
+// detached lets the run in flight finish into the store after the terminal was lost,
+// then returns ErrHangup (ErrInterrupted if ctx was cancelled meanwhile by SIGINT or
+// SIGTERM, which cancels the run too; the terminal's error when there was no SIGHUP).
+// Messages go to errw and to the run's log.txt; write errors are ignored.
+func (a *App) detached(ctx context.Context, errw io.Writer, termErr error, hupped *atomic.Bool) error {
+	signal.Ignore(syscall.SIGPIPE) // stderr may be a pipe whose reader went with the terminal
+	now := time.Now()
+	if j := a.r.job; a.r.running && j != nil {
+		where := "it is not saved (no run store)"
+		if dir := j.Dir(); dir != "" {
+			where = "into " + dir + " (its log: " + dir + "/" + LogFile + ")"
+		}
+		fmt.Fprintf(errw, "gitui: the terminal was closed: %s goes on without it %s\n", a.r.label, where)
+		why := "SIGHUP"
+		if !hupped.Load() {
+			why = fmt.Sprintf("reading it failed: %v", termErr)
+		}
+		j.logLine(now, fmt.Sprintf("the terminal was closed (%s): the run goes on without it; process %d exits when it is saved", why, os.Getpid()))
+	}
+	a.wait()
+	a.report(errw)
+	switch {
+	case ctx.Err() != nil:
+		return ErrInterrupted
+	case hupped.Load():
+		return ErrHangup
+	}
+	return fmt.Errorf("the terminal failed (%w); the run was finished and saved", termErr)
+}
+
+// wait drains the events of every run of the session (so no job is blocked on a
+// workbench that stopped reading) and waits until each has written its result. It
+// returns the directory of the current run ("" when none or not saved). Call it only
+// after the program stopped.
+func (a *App) wait() string {
+	for _, j := range a.jobs {
+		go func(ch <-chan []eval.Event) {
+			for range ch {
+			}
+		}(j.batches)
+	}
+	for _, j := range a.jobs {
+		<-j.done
+	}
+	if a.r.job == nil {
+		return ""
+	}
+	return a.r.job.saved.dir
+}
+
+// report writes where the session's last run went, one line on errw (after wait).
+func (a *App) report(errw io.Writer) {
+	if j := a.r.job; j != nil && j.saved.note != "" {
+		fmt.Fprintf(errw, "gitui: %s: %s\n", j.label, j.saved.note)
+	}
 }

@@ -43,7 +43,7 @@ func TestPanicSavesPartialResult(t *testing.T) {
 	inR, inW := io.Pipe()
 	defer inW.Close()
 	done := make(chan error, 1)
-	go func() { done <- runProgram(context.Background(), a, inR, io.Discard) }()
+	go func() { done <- runProgram(context.Background(), a, inR, io.Discard, io.Discard) }()
 	// r is refused while the data preview loads: press it until the run starts (a
 	// later r only asks whether to restart).
 	var err error

@@ -5,13 +5,13 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// handleKey routes a key: ctrl+c always quits; a pending question or the preset
+// handleKey routes a key: ctrl+c always quits (interrupted: Run returns ErrInterrupted); a pending question or the preset
 // picker take every key; a text edit in the focused pane takes every key; then the
 // global keys; the rest goes to the focused pane.
 func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if key.Matches(k, a.keys.ForceQuit) {
-		a.cancelRun()
-		return tea.Quit
+		a.cancelRun() // the program exits 130 once the finished cells are saved
+		return tea.Interrupt
 	}
 	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste && !a.editing() {
 		// Keys typed faster than the terminal is read arrive as one message ("jjj"):
@@ -63,7 +63,7 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 		}
 		return a.startRun()
 	case k.String() == "r":
-		a.setStatus("cannot run: "+a.blocker(), true)
+		a.refuse(a.blocker())
 	case key.Matches(k, a.keys.Presets):
 		a.picker.open = true
 		a.picker.quick = a.quick

@@ -13,10 +13,11 @@ import (
 )
 
 // startRun starts a new run of a copy of the spec (edits made while it runs do not
-// change it). The caller has checked that no run is going.
+// change it), saved into a new directory of the run store. The caller has checked that
+// no run is going.
 func (a *App) startRun() tea.Cmd {
 	if b := a.blocker(); b != "" {
-		a.setStatus("cannot run: "+b, true)
+		a.refuse(b)
 		return nil
 	}
 	id := a.r.id + 1
@@ -28,7 +29,29 @@ func (a *App) startRun() tea.Cmd {
 	a.curves.Reset(label)
 	a.run.Start(label, now)
 	a.setStatus("", false)
-	return tea.Batch(startRun(a.ctx, a.start, id, spec, model.RunOptions{DataDir: a.opts.DataDir, Quick: a.quick}), a.tick(id))
+	j, note := newJob(id, label, a.opts.Store, spec, model.RunMeta{DataDir: a.opts.DataDir, Quick: a.quick}, now)
+	if note != "" {
+		a.run.Logf(now, "%s", note)
+	}
+	ctx, cancel := context.WithCancel(a.ctx)
+	ev := a.start(ctx, spec, model.RunOptions{DataDir: a.opts.DataDir, Quick: a.quick, Dir: j.rd})
+	j.batches = coalesce(j.pipe(ev), batchWait, batchMax)
+	a.jobs = append(a.jobs, j)
+	a.r.job, a.r.cancel, a.r.batches = j, cancel, j.batches
+	return tea.Batch(nextBatch(id, a.r.batches), a.tick(id))
+}
+
+// refuse says why r does not run (why, from blocker): in the status line and, whole,
+// in the run log, with every problem of the spec on its own line (the status line has
+// room for the first only).
+func (a *App) refuse(why string) {
+	a.setStatus("cannot run: "+why, true)
+	if len(a.issues) > 1 {
+		now := a.now()
+		for _, is := range a.issues[1:] {
+			a.run.Logf(now, "  %s", is)
+		}
+	}
 }
 
 // cancelRun asks the current run to stop; its finished cells and Done still arrive.
@@ -60,20 +83,6 @@ func (a *App) abandonRun() {
 // stale and dropped (a stale started run is cancelled and drained).
 func (a *App) handleRun(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case runStartedMsg:
-		if msg.id != a.r.id || !a.r.running {
-			msg.cancel()
-			go func() {
-				for range msg.batches {
-				}
-			}()
-			return nil
-		}
-		a.r.cancel, a.r.batches = msg.cancel, msg.batches
-		if a.r.cancelling {
-			msg.cancel()
-		}
-		return nextBatch(msg.id, msg.batches)
 	case runEventsMsg:
 		if msg.id != a.r.id || !a.r.running {
 			return nil
@@ -159,8 +168,14 @@ func (a *App) finish() tea.Cmd {
 		npts += len(s.Points)
 	}
 	a.run.Finish(err, fmt.Sprintf("%d points in %d series", npts, len(a.curves.Current().Series)), now)
+	if j := a.r.job; j != nil && j.saved.note != "" {
+		a.run.Logf(now, "%s", j.saved.note)
+		if j.saved.err != nil {
+			a.status, a.statusEr = a.r.label+": "+j.saved.note, true // logged just above
+		}
+	}
 	if err != nil && !errors.Is(err, context.Canceled) {
-		a.setStatus(a.r.label+" failed: "+err.Error(), true)
+		a.status, a.statusEr = a.r.label+" failed: "+err.Error(), true // the run log has it whole
 	}
 	if err == nil && !a.r.gotMatrix && a.r.spec.Protocol != model.ProtocolApprox {
 		return a.requestGram(a.heat.Samples())

@@ -27,12 +27,12 @@ func (a *App) View() string {
 	case a.picker.open:
 		body = a.box(a.lay.body, "Presets", true, a.pickerView)
 	case a.lay.tabs:
-		body = a.box(a.lay.body, a.focus.String(), true, func(int, int) string { return a.paneView(a.focus) })
+		body = a.box(a.lay.body, a.focus.String()+a.errMark(a.focus), true, func(int, int) string { return a.paneView(a.focus) })
 	default:
 		left := a.box(a.lay.config, a.configTitle(), a.focus <= paneMethod, func(int, int) string { return a.paneView(a.config) }) + "\n" +
-			a.box(a.lay.run, "Run", a.focus == paneRun, func(int, int) string { return a.paneView(paneRun) })
+			a.box(a.lay.run, "Run"+a.errMark(paneRun), a.focus == paneRun, func(int, int) string { return a.paneView(paneRun) })
 		right := a.box(a.lay.curves, "Curves", a.focus == paneCurves, func(int, int) string { return a.paneView(paneCurves) }) + "\n" +
-			a.box(a.lay.heat, "Heatmap", a.focus == paneHeat, func(int, int) string { return a.paneView(paneHeat) })
+			a.box(a.lay.heat, "Heatmap"+a.errMark(paneHeat), a.focus == paneHeat, func(int, int) string { return a.paneView(paneHeat) })
 		body = theme.JoinColumns(left, right)
 	}
 	// Every box is exactly its rectangle, so only the header and footer need clipping.
@@ -43,12 +43,38 @@ func (a *App) configTitle() string {
 	var parts []string
 	for p := paneData; p <= paneMethod; p++ {
 		if p == a.config {
-			parts = append(parts, "["+p.String()+"]")
+			parts = append(parts, "["+p.String()+"]"+a.errMark(p))
 		} else {
-			parts = append(parts, p.String())
+			parts = append(parts, p.String()+a.errMark(p))
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// hasError reports whether pane p shows an error: a spec problem of its fields, a
+// data set or group that does not load, a failed run or Gram computation.
+func (a *App) hasError(p paneID) bool {
+	switch p {
+	case paneData:
+		return len(a.data.Form().Issues()) > 0 || a.data.Err() != nil
+	case paneGroup:
+		return len(a.group.Form().Issues()) > 0 || a.group.Err() != nil
+	case paneMethod:
+		return len(a.method.Form().Issues()) > 0
+	case paneRun:
+		return a.run.Failed()
+	case paneHeat:
+		return a.heat.Failed()
+	}
+	return false
+}
+
+// errMark is the mark on the tab and title of a pane that holds an error ("" when none).
+func (a *App) errMark(p paneID) string {
+	if a.hasError(p) {
+		return a.st.Error.Render("!")
+	}
+	return ""
 }
 
 func (a *App) paneView(p paneID) string {
@@ -107,19 +133,25 @@ type boxCache struct {
 	out     string
 }
 
-// header is the tab bar (with pane numbers) and the status on the right.
+// header is the tab bar (with pane numbers, and a red ! on the tabs of panes that
+// hold an error) and the status on the right, shortened with … when it does not fit
+// (an error's whole text is in the run log).
 func (a *App) header() string {
 	var tabs []string
 	for p := paneData; p < numPanes; p++ {
 		label := fmt.Sprintf("%d %s", p+1, p)
+		style := a.st.Tab
 		if p == a.focus {
-			tabs = append(tabs, a.st.TabActive.Render(label))
-		} else {
-			tabs = append(tabs, a.st.Tab.Render(label))
+			style = a.st.TabActive
 		}
+		if a.hasError(p) { // the ! takes the tab's right padding
+			tabs = append(tabs, style.PaddingRight(0).Render(label)+a.st.Error.Render("!"))
+			continue
+		}
+		tabs = append(tabs, style.Render(label))
 	}
 	left := a.st.Bold.Render("gitui ") + strings.Join(tabs, "")
-	right := a.statusText()
+	right := a.statusText(a.w - ansi.StringWidth(left) - 1)
 	gap := a.w - ansi.StringWidth(left) - ansi.StringWidth(right)
 	if gap < 1 {
 		return theme.Clip(left+" "+right, a.w, 1)
@@ -127,12 +159,19 @@ func (a *App) header() string {
 	return left + strings.Repeat(" ", gap) + right
 }
 
-func (a *App) statusText() string {
+// statusText is the status in at most w columns.
+func (a *App) statusText(w int) string {
+	fit := func(s string) string {
+		if ansi.StringWidth(s) > w && w > 1 {
+			return ansi.Truncate(s, w, "…")
+		}
+		return s
+	}
 	switch {
 	case a.status != "" && a.statusEr:
-		return a.st.Error.Render(a.status)
+		return a.st.Error.Render(fit(a.status))
 	case a.status != "":
-		return a.st.Muted.Render(a.status)
+		return a.st.Muted.Render(fit(a.status))
 	case a.r.running && a.r.cancelling:
 		return a.st.Warn.Render("cancelling " + a.r.label)
 	case a.r.running:

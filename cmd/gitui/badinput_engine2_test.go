@@ -135,7 +135,7 @@ sizes: [10]
 		{"group rotation on 4x6 images", cdf("rect_x.npy"), []string{"group rotation+shift rotates images and needs square ones", "pad or crop"}},
 		{"rotation tangent on 4x6 images", chapelle("rect_x.npy", `methods.1.tangents=["rotation"]`), []string{"VSV: tangent rotation rotates images and needs square ones"}},
 		{"L-TI shifts larger than the image", liu("sq_x.npy", "methods.5.shifts=10"),
-			[]string{"L-TI-SVM: shifts 10 is too large for the 6x6 image", "use a radius of at most 2 with cyclic translations"}},
+			[]string{"L-TI-SVM (±10): shifts 10 is too large for the 6x6 image", "use a radius of at most 2 with cyclic translations"}},
 		{"L-TI cyclic shifts that wrap onto each other", liu("sq_x.npy", "methods.5.shifts=3"), []string{"shifts 3 is too large for the 6x6 image"}},
 		{"L-TI zero-fill shifts larger than the image", liu("sq_x.npy", "methods.5.shifts=6", "methods.5.translation=zero-fill"),
 			[]string{"shifts 6 is too large for the 6x6 image", "at most 5 with zero-fill translations"}},

@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -41,6 +43,57 @@ func cmdPresets(args []string, stdout io.Writer) error {
 			fmt.Fprintf(stdout, "  %s\n", b)
 		}
 	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if *verbose {
+		return printMethodSchema(stdout)
+	}
+	return nil
+}
+
+// printMethodSchema prints the method families and every method field from the schema
+// (model.Families, model.MethodFields): key, values, what zero or empty means, where
+// the field applies, and its help, so a spec can be written without reading the code.
+func printMethodSchema(w io.Writer) error {
+	fmt.Fprintln(w, "\nmethod families (a method sets features or kernel, and a learner):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, f := range model.Families {
+		fmt.Fprintf(tw, "  %s\tlearners %s\t%s\n", f.Key, strings.Join(f.Learners, ", "), f.Help)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nmethod fields (methods.N.KEY; a field set where it does not apply is refused):")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  KEY\tVALUES\tZERO / DEFAULT\tAPPLIES TO\tHELP\n")
+	for _, f := range model.MethodFields {
+		vals := f.Kind.String()
+		switch f.Kind {
+		case model.KindEnum, model.KindList:
+			vals = strings.Join(f.Choices, "|")
+		case model.KindInt, model.KindFloat, model.KindLogFloat:
+			hi := fmt.Sprint(f.Max)
+			if f.Max == math.MaxFloat64 {
+				hi = ""
+			}
+			vals = fmt.Sprintf("%s %v..%s", vals, f.Min, hi)
+		}
+		zero := f.Zero
+		if f.Default != "" {
+			zero = "default " + f.Default
+		}
+		if f.Key == "gamma" {
+			zero = "rbf: auto 1/(2 median d²); poly: required"
+		}
+		if f.Key == "name" {
+			zero = "derived from the settings"
+		}
+		if zero == "" {
+			zero = "required"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", f.Key, vals, zero, f.AppliesTo, f.Help)
+	}
 	return tw.Flush()
 }
 
@@ -68,12 +121,19 @@ func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		return tw.Flush()
 	case len(pos) == 2 && pos[0] == "fetch":
+		if _, err := fetch.Lookup(pos[1]); err != nil {
+			return usageError{err} // a name, not a path: nothing is fetched
+		}
+		drawn := false
 		got, err := fetch.Fetch(ctx, pos[1], dir, fetch.Options{Progress: func(done, total int64) {
 			if total > 0 {
 				fmt.Fprintf(stderr, "\r%s: %d/%d kB", pos[1], done/1024, total/1024)
+				drawn = true
 			}
 		}})
-		fmt.Fprintln(stderr)
+		if drawn {
+			fmt.Fprintln(stderr)
+		}
 		if err != nil {
 			return err
 		}
@@ -205,10 +265,14 @@ func cmdExport(args []string, stdout io.Writer) error {
 	return nil
 }
 
-func cmdTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// cmdTUI opens the workbench. ctx is cancelled by SIGINT and SIGTERM (the run going is
+// cancelled, its finished cells saved: exit 130); hup delivers SIGHUP, on which the
+// workbench lets go of the closed terminal and lets its run finish into the store
+// before returning ui.ErrHangup (exit 129).
+func cmdTUI(ctx context.Context, hup <-chan os.Signal, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gitui", flag.ContinueOnError)
 	dataFlag := fs.String("data", "", "data directory holding mnist/ (default $GITUI_DATA, else the user cache directory)")
-	out := fs.String("out", "gitui-results", "directory where s saves results")
+	out := fs.String("out", "gitui-results", "directory where s exports results (every run is saved in the run store anyway)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -220,5 +284,5 @@ func cmdTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return usageError{err}
 	}
-	return ui.Run(ctx, ui.Options{DataDir: dir, Presets: presets.All(), OutDir: *out})
+	return ui.Run(ctx, ui.Options{DataDir: dir, Presets: presets.All(), OutDir: *out, Hangup: hup})
 }

@@ -11,8 +11,10 @@
 //	gitui version
 //
 // Exit status: 0 done; 2 bad usage or bad input (one line on stderr, no result written);
-// 1 a failure while running; 130 interrupted by SIGINT or SIGTERM, 129 by SIGHUP (the
-// finished cells are kept: in the run's journal and a partial result.json).
+// 1 a failure while running; 130 interrupted by SIGINT or SIGTERM (or ctrl+c in the
+// TUI), 129 by SIGHUP (the finished cells are kept: in the run's journal and a partial
+// result.json). The TUI does not stop its run on SIGHUP: it lets go of the closed
+// terminal, finishes the run into its run store, then exits 129.
 package main
 
 import (
@@ -22,9 +24,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"syscall"
+
+	"gitui/model"
+	"gitui/ui"
 )
 
 // Exit codes (DESIGN.md, "Command line").
@@ -47,7 +53,8 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 const usage = `gitui: learning with group-invariant features and kernels
 
 usage:
-  gitui [--data DIR] [--out DIR]         open the workbench (TUI); s saves into --out
+  gitui [--data DIR] [--out DIR]         open the workbench (TUI): every run is saved in the run
+                                         store ($XDG_DATA_HOME/gitui/runs); s exports into --out
   gitui run PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]...
                                          journals every finished cell into DIR (cells.jsonl)
   gitui resume DIR [--data DIR]          finish an interrupted run from its journal
@@ -68,8 +75,9 @@ func main() {
 
 // run dispatches a command line and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, sig, stop := notify(stderr)
-	defer stop()
+	if limit, ok := model.SoftMemoryLimit(); ok {
+		debug.SetMemoryLimit(limit) // collect hard near the limit rather than die of it
+	}
 	var err error
 	cmd := ""
 	if len(args) > 0 {
@@ -78,9 +86,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if strings.HasPrefix(cmd, "-") && cmd != "-h" && cmd != "--help" && cmd != "-v" && cmd != "--version" {
 		cmd, args = "", append([]string{cmd}, args...) // gitui --data DIR: flags of the TUI
 	}
+	ctx, sig, hup, stop := notify(stderr, cmd == "")
+	defer stop()
 	switch cmd {
 	case "":
-		err = cmdTUI(ctx, args, stdout, stderr)
+		err = cmdTUI(ctx, hup, args, stdout, stderr)
 	case "run":
 		err = cmdRun(ctx, args, stdout, stderr)
 	case "resume":
@@ -112,10 +122,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 // journal then, and the command writes a partial result and exits 130 (129 for SIGHUP).
 // A second signal means "now": the process exits at once with that status, and
 // `gitui resume` rebuilds the result from the journal.
-func notify(stderr io.Writer) (ctx context.Context, sig func() os.Signal, stop func()) {
+//
+// With tui set (the workbench), SIGHUP does not cancel the context: it is delivered on
+// hup instead (the workbench detaches from the closed terminal and lets its run
+// finish), and later ones are ignored. hup is nil otherwise.
+func notify(stderr io.Writer, tui bool) (ctx context.Context, sig func() os.Signal, hup <-chan os.Signal, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	var hupCh chan os.Signal
+	if tui {
+		hupCh = make(chan os.Signal, 1) // a full channel drops the repeats: never the default action
+		signal.Notify(hupCh, syscall.SIGHUP)
+		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	} else {
+		signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	}
 	var got atomic.Value
 	quit := make(chan struct{})
 	go func() {
@@ -141,7 +162,18 @@ func notify(stderr io.Writer) (ctx context.Context, sig func() os.Signal, stop f
 		s, _ := got.Load().(os.Signal)
 		return s
 	}
-	return ctx, sig, func() { signal.Stop(ch); close(quit); cancel() }
+	stop = func() {
+		signal.Stop(ch)
+		if hupCh != nil {
+			signal.Stop(hupCh)
+		}
+		close(quit)
+		cancel()
+	}
+	if hupCh != nil {
+		hup = hupCh
+	}
+	return ctx, sig, hup, stop
 }
 
 // exitCode prints err as one line and maps it to the exit status of DESIGN.md.
@@ -151,6 +183,9 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	var ue usageError
 	switch {
+	case errors.Is(err, ui.ErrHangup): // the TUI finished its run after the terminal was closed
+		fmt.Fprintln(stderr, "gitui: "+err.Error())
+		return exitHangup
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "gitui: interrupted")
 		return exitInterrupted
@@ -163,15 +198,8 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 }
 
-// oneLine joins a multi-line error (errors.Join) with "; " so stderr gets one line.
+// oneLine joins a multi-line error (errors.Join) with "; " so stderr gets one line, and
+// escapes every other control character (see printable).
 func oneLine(s string) string {
-	out := []rune{}
-	for _, r := range s {
-		if r == '\n' {
-			out = append(out, ';', ' ')
-			continue
-		}
-		out = append(out, r)
-	}
-	return string(out)
+	return printable(strings.ReplaceAll(s, "\n", "; "))
 }

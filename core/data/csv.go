@@ -92,7 +92,7 @@ func readCSV(r io.Reader, file string, opts CSVOptions) (*Dataset, error) {
 	if comma == 0 {
 		comma = sniffComma(br)
 	}
-	cr := csv.NewReader(br)
+	cr := csv.NewReader(newLineLimiter(br, file, maxCSVLineBytes))
 	cr.Comma = comma
 	cr.ReuseRecord = true
 	cr.TrimLeadingSpace = comma != '\t'
@@ -155,7 +155,7 @@ func readCSV(r io.Reader, file string, opts CSVOptions) (*Dataset, error) {
 			if j == label {
 				continue
 			}
-			if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err != nil {
+			if _, err := parseDecimal(strings.TrimSpace(f)); err != nil {
 				header = true
 				break
 			}
@@ -196,8 +196,11 @@ func readCSV(r io.Reader, file string, opts CSVOptions) (*Dataset, error) {
 			if f == "" {
 				return perr(line, j+1, "empty value: fill in or remove missing values")
 			}
-			v, err := strconv.ParseFloat(f, 64)
+			v, err := parseDecimal(f)
 			if err != nil {
+				if errors.Is(err, errNotDecimal) {
+					return perr(line, j+1, fmt.Sprintf("%q is not a decimal number: write values as plain decimals such as 0.25, 1000 or 1e-3 (no hexadecimal, no digit separators)", f))
+				}
 				if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 					return perr(line, j+1, fmt.Sprintf("value %q is out of range: rescale the data", f))
 				}
@@ -226,8 +229,8 @@ func readCSV(r io.Reader, file string, opts CSVOptions) (*Dataset, error) {
 		if err := row(rec, line); err != nil {
 			return nil, err
 		}
-		if len(x) > maxElements {
-			return nil, fmt.Errorf("%s: more than %d values: split the file or use a binary format", file, maxElements)
+		if uint64(len(x)) > MaxValues {
+			return nil, fmt.Errorf("%s: more than %s: split the file or use a binary format", file, valuesLimitMsg())
 		}
 	}
 	if len(y) == 0 {
@@ -238,6 +241,21 @@ func readCSV(r io.Reader, file string, opts CSVOptions) (*Dataset, error) {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return &Dataset{Name: opts.Name, X: mat.NewDense(len(y), d, x), Y: y, Classes: classes.classes, Shape: shape}, nil
+}
+
+// errNotDecimal marks a field that strconv.ParseFloat would read but that is Go syntax,
+// not a decimal number: hexadecimal floats (0x1p-2) and digit separators (1_000).
+var errNotDecimal = errors.New("not a decimal number")
+
+// parseDecimal parses a decimal float as CSV writers (numpy, pandas, R, spreadsheets)
+// write them: digits, a point, an exponent, a sign, and the names NaN and Inf (which
+// checkFinite then refuses with their own fix). strconv.ParseFloat's Go-only syntax
+// is refused with errNotDecimal.
+func parseDecimal(s string) (float64, error) {
+	if strings.ContainsAny(s, "_xXpP") {
+		return 0, errNotDecimal
+	}
+	return strconv.ParseFloat(s, 64)
 }
 
 // validDelim mirrors encoding/csv's rule for a usable separator.

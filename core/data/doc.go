@@ -39,7 +39,9 @@
 // file name ("load PATH: ..."). Text formats return *ParseError with the line and
 // field. Missing named data sets wrap ErrNotFound. Header sizes never drive an
 // allocation by themselves: memory grows with the bytes actually read, and sizes past
-// 2^30 values are rejected. Programmer errors (negative sizes, labels outside [0, k)
+// MaxValues (2^28 values, $GITUI_MAX_VALUES) are rejected; a gzip stream is read up to
+// MaxDecompressedBytes (2 GiB, $GITUI_MAX_DECOMPRESSED_BYTES, ErrDecompressedTooLarge);
+// text lines are bounded while they are read (CSV 2 MiB, LIBSVM 16 MiB). Programmer errors (negative sizes, labels outside [0, k)
 // passed to Draw or ClassCounts) panic with the prefix "data: ".
 //
 // # Concurrency

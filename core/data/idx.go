@@ -22,11 +22,6 @@ const (
 	idxLabelsMagic = 0x00000801
 )
 
-// maxElements bounds the number of float64 entries a reader will allocate for X
-// (2^30 entries = 8 GiB; full MNIST is 4.7e7). Headers claiming more are rejected
-// before any allocation.
-const maxElements = 1 << 30
-
 // Images holds the pixels of an IDX images file: N images of Rows×Cols unsigned bytes,
 // row-major, image after image (len(Pix) == N*Rows*Cols).
 type Images struct {
@@ -50,7 +45,7 @@ func maybeGunzip(r io.Reader) (io.Reader, error) {
 		if err != nil {
 			return nil, fmt.Errorf("bad gzip header (%v): the file is corrupt, re-download it", err)
 		}
-		return bufio.NewReaderSize(zr, 1<<16), nil
+		return bufio.NewReaderSize(&limitedReader{r: zr, left: MaxDecompressedBytes, n: MaxDecompressedBytes}, 1<<16), nil
 	}
 	return br, nil
 }
@@ -123,8 +118,8 @@ func ReadIDXImages(r io.Reader) (*Images, error) {
 	}
 	hi, d := bits.Mul64(rows, cols)
 	hi2, total := bits.Mul64(n, d)
-	if hi != 0 || hi2 != 0 || total > maxElements {
-		return nil, fmt.Errorf("IDX images header declares %d images of %dx%d pixels, more than the limit of %d values: the file is corrupt or not an images file", n, rows, cols, uint64(maxElements))
+	if hi != 0 || hi2 != 0 || total > MaxValues {
+		return nil, fmt.Errorf("IDX images header declares %d images of %dx%d pixels, more than %s: the file is corrupt, not an images file, or too large to load", n, rows, cols, valuesLimitMsg())
 	}
 	pix, err := readBody(r, total, "images")
 	if err != nil {
@@ -147,8 +142,8 @@ func ReadIDXLabels(r io.Reader) ([]uint8, error) {
 	if sz[0] == 0 {
 		return nil, errors.New("IDX labels header declares 0 labels: the file holds no data, re-download it")
 	}
-	if sz[0] > maxElements {
-		return nil, fmt.Errorf("IDX labels header declares %d labels, more than the limit of %d: the file is corrupt", sz[0], uint64(maxElements))
+	if sz[0] > MaxValues {
+		return nil, fmt.Errorf("IDX labels header declares %d labels, more than %s: the file is corrupt or too large to load", sz[0], valuesLimitMsg())
 	}
 	return readBody(r, sz[0], "labels")
 }
@@ -299,13 +294,23 @@ func readIDXFile(path, what string, read func(io.Reader) (any, error)) (any, err
 	return v, nil
 }
 
-// idxCount reads only the header of an IDX file (gzipped or raw) and returns its sizes.
+// idxCount reads only the header of an IDX file (gzipped or raw) and returns its sizes,
+// after checking the header's claim against the file: a raw file must hold exactly the
+// header and the bytes its sizes declare; a gzip file must say so in its trailer (ISIZE,
+// the decompressed size modulo 2^32, RFC 1952). So `gitui data list` never shows a
+// header's claim of 2^31 images as if it were real.
 func idxCount(path string, magic uint32, dims int) ([]uint64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	var head [2]byte
+	k, _ := io.ReadFull(f, head[:])
+	gz := k == 2 && bytes.Equal(head[:], gzipMagic)
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
 	r, err := maybeGunzip(f)
 	if err != nil {
 		return nil, err
@@ -314,5 +319,42 @@ func idxCount(path string, magic uint32, dims int) ([]uint64, error) {
 	if magic == idxLabelsMagic {
 		what = "labels"
 	}
-	return readHeader(r, magic, what, dims)
+	sz, err := readHeader(r, magic, what, dims)
+	if err != nil {
+		return nil, err
+	}
+	claim := uint64(4 * (dims + 1))
+	body := uint64(1)
+	for _, s := range sz {
+		hi, lo := bits.Mul64(body, s)
+		if hi != 0 {
+			return nil, fmt.Errorf("IDX %s header declares sizes %v, more than any file holds: the file is corrupt, re-download it", what, sz)
+		}
+		body = lo
+	}
+	claim += body
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	var have uint64
+	var ok bool
+	if gz {
+		var tail [4]byte
+		if fi.Size() < 18 {
+			return nil, fmt.Errorf("IDX %s file is a truncated gzip stream: re-download it", what)
+		}
+		if _, err := f.ReadAt(tail[:], fi.Size()-4); err != nil {
+			return nil, err
+		}
+		have = uint64(binary.LittleEndian.Uint32(tail[:]))
+		ok = have == claim%(1<<32) && claim/1032 <= uint64(fi.Size()) // deflate expands at most ~1032:1
+	} else {
+		have = uint64(fi.Size())
+		ok = have == claim
+	}
+	if !ok {
+		return nil, fmt.Errorf("IDX %s header declares %v (%d bytes with the header) but the file holds %d bytes: the file is corrupt or truncated, re-download it", what, sz, claim, have)
+	}
+	return sz, nil
 }

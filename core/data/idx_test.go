@@ -153,22 +153,23 @@ func TestIDXErrors(t *testing.T) {
 	}
 }
 
-// TestIDXHugeHeaderNoAlloc checks that a header claiming 2^20 images of 28×28 (822 MB)
+// TestIDXHugeHeaderNoAlloc checks that a header claiming 2^18 images of 28×28 (206 MB,
+// under MaxValues)
 // followed by a few bytes fails as truncated without allocating anything near the claim.
 func TestIDXHugeHeaderNoAlloc(t *testing.T) {
-	hdr := []byte{0, 0, 8, 3, 0, 0x10, 0, 0, 0, 0, 0, 28, 0, 0, 0, 28, 1, 2, 3}
+	hdr := []byte{0, 0, 8, 3, 0, 0x04, 0, 0, 0, 0, 0, 28, 0, 0, 0, 28, 1, 2, 3}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	_, err := ReadIDXImages(bytes.NewReader(hdr))
 	runtime.ReadMemStats(&after)
-	if err == nil || !strings.Contains(err.Error(), "expected 822083584 bytes") || !strings.Contains(err.Error(), "got 3") {
+	if err == nil || !strings.Contains(err.Error(), "expected 205520896 bytes") || !strings.Contains(err.Error(), "got 3") {
 		t.Fatalf("err = %v", err)
 	}
 	// Budget: the 1 MiB initial buffer plus bufio buffers; 8 MiB leaves room for the runtime.
 	if d := after.TotalAlloc - before.TotalAlloc; d > 8<<20 {
 		t.Fatalf("allocated %d bytes for a 19-byte input", d)
 	}
-	// Past the 2^30 limit the header alone is rejected.
+	// Past MaxValues the header alone is rejected.
 	huge := []byte{0, 0, 8, 3, 0x80, 0, 0, 0, 0, 0, 0, 28, 0, 0, 0, 28}
 	if _, err := ReadIDXImages(bytes.NewReader(huge)); err == nil || !strings.Contains(err.Error(), "more than the limit") {
 		t.Fatalf("err = %v", err)

@@ -2,6 +2,7 @@ package data
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -34,7 +35,7 @@ func ReadLIBSVM(r io.Reader, file string, dim int) (*Dataset, error) {
 	if dim < 0 {
 		panic("data: negative LIBSVM dimension")
 	}
-	br := bufio.NewReaderSize(r, 1<<16)
+	br := bufio.NewReaderSize(newLineLimiter(r, file, maxLIBSVMLineBytes), 1<<16)
 	var (
 		rowStart = []int{0}
 		idx      []int
@@ -57,8 +58,8 @@ func ReadLIBSVM(r io.Reader, file string, dim int) (*Dataset, error) {
 				continue
 			}
 			j, err := strconv.Atoi(t[:c])
-			if err != nil || j < 1 || j > maxElements {
-				return perr(line, k+2, fmt.Sprintf("feature index %q is not an integer in 1..%d: indices are 1-based (0:... appears only in precomputed-kernel files)", t[:c], maxElements))
+			if err != nil || j < 1 || uint64(j) > MaxValues {
+				return perr(line, k+2, fmt.Sprintf("feature index %q is not an integer in 1..%d: indices are 1-based (0:... appears only in precomputed-kernel files)", t[:c], MaxValues))
 			}
 			if dim > 0 && j > dim {
 				return perr(line, k+2, fmt.Sprintf("feature index %d exceeds the dimension %d: raise the dimension or fix the file", j, dim))
@@ -91,6 +92,12 @@ func ReadLIBSVM(r io.Reader, file string, dim int) (*Dataset, error) {
 				return perr(line, 0, fmt.Sprintf("feature index %d appears twice: give each index once per line", idx[i]+1))
 			}
 		}
+		// The rows stay sparse while they are read; the dense matrix they make has at
+		// least lines × the largest index so far, which is checked as it grows (as
+		// svm-train reads a sparse file), so a few lines with a huge index stop here.
+		if dense := uint64(len(y)+1) * uint64(max(maxIdx, dim)); dense > MaxValues {
+			return perr(line, 0, fmt.Sprintf("%d lines with feature indices up to %d make a dense matrix above %s: reduce the largest feature index or the number of lines", len(y)+1, max(maxIdx, dim), valuesLimitMsg()))
+		}
 		y = append(y, classes.add(strconv.FormatFloat(lv, 'g', -1, 64)))
 		rowStart = append(rowStart, len(idx))
 		return nil
@@ -109,8 +116,8 @@ func ReadLIBSVM(r io.Reader, file string, dim int) (*Dataset, error) {
 		return nil, fmt.Errorf("%s: no features on any line: write features as index:value", file)
 	}
 	dense := uint64(len(y)) * uint64(d)
-	if dense > maxElements {
-		return nil, fmt.Errorf("%s: a dense %d×%d matrix exceeds %d values: reduce the largest feature index or the number of lines", file, len(y), d, maxElements)
+	if dense > MaxValues {
+		return nil, fmt.Errorf("%s: a dense %d×%d matrix exceeds %s: reduce the largest feature index or the number of lines", file, len(y), d, valuesLimitMsg())
 	}
 	if dense > 1<<24 && dense > 1024*uint64(len(idx)+len(y)) {
 		return nil, fmt.Errorf("%s: the dense %d×%d matrix would be over 1024 times larger than the %d values in the file: check the feature indices (the largest is %d)", file, len(y), d, len(idx), maxIdx)
@@ -132,6 +139,10 @@ func ReadLIBSVM(r io.Reader, file string, dim int) (*Dataset, error) {
 func labelledLines(br *bufio.Reader, file string, fn func(line int, label float64, rest []string) error) error {
 	for line := 1; ; line++ {
 		text, err := br.ReadString('\n')
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			return err // a line past maxLIBSVMLineBytes: already names the file and line
+		}
 		if err != nil && err != io.EOF {
 			return fmt.Errorf("%s: %w", file, err)
 		}

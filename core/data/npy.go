@@ -73,8 +73,8 @@ func readNPY(r io.Reader) (*ndarray, error) {
 	for _, s := range h.shape {
 		var hi uint64
 		hi, count = bits.Mul64(count, uint64(s))
-		if hi != 0 || count > maxElements {
-			return nil, fmt.Errorf(".npy shape %v has more than %d elements: split the array", h.shape, maxElements)
+		if hi != 0 || count > MaxValues {
+			return nil, fmt.Errorf(".npy shape %v has more than %d elements, %s: split the array", h.shape, MaxValues, valuesLimitMsg())
 		}
 	}
 	want := count * uint64(dt.size)

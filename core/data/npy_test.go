@@ -172,7 +172,7 @@ func TestNPYErrors(t *testing.T) {
 		{"length mismatch", rawNPY("<f8", false, "(3, 1)", f8(1, 2, 3)), ylab, "3 samples but 2 labels"},
 		{"2-D labels", rawNPY("<f8", false, "(2, 1)", f8(1, 2)), rawNPY("<f8", false, "(1, 2)", f8(0, 1)), "1-D array"},
 		{"empty", rawNPY("<f8", false, "(0, 4)", nil), ylab, "no data"},
-		{"huge shape", rawNPY("<f8", false, "(100000, 100000)", nil), ylab, "more than 1073741824 elements"},
+		{"huge shape", rawNPY("<f8", false, "(100000, 100000)", nil), ylab, "more than 268435456 elements"},
 		{"version 9", []byte("\x93NUMPY\x09\x00"), ylab, "version 9.0"},
 	}
 	for _, c := range cases {

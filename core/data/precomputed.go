@@ -32,7 +32,7 @@ func LoadPrecomputedKernel(path string) (*Dataset, error) {
 // number, or a NaN or infinite value is a *ParseError naming the line and field (the
 // label is field 1). An empty file and n² above the size limit are errors too.
 func ReadPrecomputedKernel(r io.Reader, file string) (*Dataset, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
+	br := bufio.NewReaderSize(newLineLimiter(r, file, maxLIBSVMLineBytes), 1<<16)
 	perr := func(line, field int, msg string) error {
 		return &ParseError{File: file, Line: line, Field: field, Msg: msg}
 	}
@@ -58,8 +58,8 @@ func ReadPrecomputedKernel(r io.Reader, file string) (*Dataset, error) {
 			if n == 0 {
 				return perr(line, 0, "no kernel values after 0:1: write 1:K(1,1) ... n:K(1,n)")
 			}
-			if uint64(n)*uint64(n) > maxElements {
-				return perr(line, 0, fmt.Sprintf("%d kernel values a line make a matrix above %d values: use fewer samples", n, maxElements))
+			if uint64(n)*uint64(n) > MaxValues {
+				return perr(line, 0, fmt.Sprintf("%d kernel values a line make a matrix above %s: use fewer samples", n, valuesLimitMsg()))
 			}
 		}
 		if len(row) != n {

@@ -29,6 +29,13 @@ type Fitter interface {
 	FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *Clock) ([]int, error)
 }
 
+// Scorer is a Fitter that can also return, for each test row, the decision value behind
+// its prediction: the learner's score of the predicted class. The protocol asks for it
+// only where it keeps predictions (Arm.Keep); pred must equal FitPredict's.
+type Scorer interface {
+	FitScore(ctx context.Context, idx []int, rng *rand.Rand, clk *Clock) (pred []int, score []float64, err error)
+}
+
 // Arm is one curve point to estimate: Method trained on Size pool samples, reported as
 // series Series at abscissa X, over the protocol's repeats.
 type Arm struct {
@@ -103,6 +110,9 @@ type Cell struct {
 	AccT, BAccT *float64
 	Seconds     float64
 	Pred        []int
+	// Score holds the decision value of each prediction in Pred when the method's Fitter
+	// is a Scorer, else nil.
+	Score []float64
 }
 
 // Key returns the cell's identity.
@@ -376,9 +386,18 @@ func (p *Protocol) runCell(ctx context.Context, st Stage, arm, rep int, fitters 
 		return cellResult{arm: arm, err: err}
 	}
 	fitRNG := rand.New(rand.NewPCG(p.Seed^0x9e3779b97f4a7c15, uint64(rep)<<32|uint64(arm)))
-	pred, err := fitters[a.Method].FitPredict(ctx, idx, fitRNG, clk)
+	var pred []int
+	var score []float64
+	if sc, ok := fitters[a.Method].(Scorer); ok && a.Keep {
+		pred, score, err = sc.FitScore(ctx, idx, fitRNG, clk)
+	} else {
+		pred, err = fitters[a.Method].FitPredict(ctx, idx, fitRNG, clk)
+	}
 	if err != nil {
 		return cellResult{arm: arm, err: err}
+	}
+	if score != nil && len(score) != len(pred) {
+		score = nil
 	}
 	y, k := p.Test.Y, len(p.Test.Classes)
 	if len(pred) != len(y) {
@@ -394,7 +413,7 @@ func (p *Protocol) runCell(ctx context.Context, st Stage, arm, rep int, fitters 
 		c.Acc, c.BAcc = Scores(y, pred, k)
 	}
 	if a.Keep {
-		c.Pred = pred
+		c.Pred, c.Score = pred, score
 	}
 	c.Seconds = time.Since(t0).Seconds()
 	res.cell = c

@@ -40,6 +40,13 @@
 // that a rotation is a cyclic shift of sectors. [Locality] is the multi-scale locality
 // kernel (patch sums by box filters).
 //
+// [Liu] composes these into the kernels of Liu et al.'s tables from typed
+// [LiuOptions]: a base or locality kernel, made invariant to translations (TI: every
+// cyclic or zero-fill shift by FFT, or the (2r+1)² shifts of radius Shifts through
+// GEMM), rotations (RI: rotated copies or a polar grid) or both (TI-RI), by the best or
+// average fit; it picks the engine path and gives the training Gram, the test × training
+// block and the test samples' own values.
+//
 // [MinEigen] returns the smallest eigenvalue of a symmetric Gram matrix; [Gershgorin]
 // bounds it from the discs; [PDPrefix] and [LargestPD] give the largest n at which
 // the Gram of a nested draw stays positive definite (Liu et al., Table I).

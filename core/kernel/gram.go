@@ -25,7 +25,7 @@ var ErrGramTooLarge = errors.New("Gram matrix too large")
 func checkSize(rows, cols int) error {
 	need := int64(rows) * int64(cols) * 8
 	if need > MaxGramBytes {
-		return fmt.Errorf("kernel: a %d×%d Gram matrix needs %.2f GiB, above the limit of %.2f GiB: use fewer samples or raise kernel.MaxGramBytes: %w",
+		return fmt.Errorf("kernel: a %d×%d Gram matrix needs %.2f GiB, above the limit of %.2f GiB: use fewer samples (in a spec: sizes, data.test_size or data.pool): %w",
 			rows, cols, float64(need)/(1<<30), float64(MaxGramBytes)/(1<<30), ErrGramTooLarge)
 	}
 	return nil

@@ -152,7 +152,7 @@ func (m *Model) preview(w, h int) string {
 	case m.loading:
 		out = append(out, m.st.Muted.Render("loading "+m.spec.Data.Name+"…"))
 	case m.err != nil:
-		out = append(out, m.st.Error.Render("✗ "+m.err.Error()))
+		out = append(out, theme.WrapLines(m.st.Error.Render, "✗ "+m.err.Error(), w, 2)...) // wrapped, never cut
 	case m.pool != nil:
 		out = append(out, m.summary(w)...)
 		out = append(out, m.samples(w, h-len(out)-4)...)

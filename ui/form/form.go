@@ -235,26 +235,31 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func changed(k string) tea.Cmd { return func() tea.Msg { return ChangedMsg{Key: k} } }
 
 // commit parses text for f and assigns it to the spec. A method whose name was the
-// automatic one (MethodName) is renamed to follow its new settings.
+// automatic one (empty, or the derived name made unique by a " (k)" suffix) keeps
+// following its settings, and stays distinct from the other methods' names.
 func (m *Model) commit(f Field, text string) error {
 	v, err := parse(f, text)
 	if err != nil {
 		return err
 	}
 	mi := -1
-	var auto string
-	if strings.HasPrefix(f.Key, "methods.") {
-		if i, err := strconv.Atoi(strings.Split(f.Key, ".")[1]); err == nil && i < len(m.spec.Methods) {
+	auto := false
+	if parts := strings.Split(f.Key, "."); len(parts) > 2 && parts[0] == "methods" && parts[2] != "name" {
+		if i, err := strconv.Atoi(parts[1]); err == nil && i < len(m.spec.Methods) {
 			mi = i
-			auto = model.MethodName(m.spec.Methods[i])
+			mt := m.spec.Methods[i]
+			name := mt.Name
+			mt.Name = ""
+			derived := mt.DisplayName()
+			auto = name == "" || name == derived || strings.HasPrefix(name, derived+" (") && strings.HasSuffix(name, ")")
 		}
 	}
 	if err := m.spec.Set(f.Key + "=" + v); err != nil {
 		return fmt.Errorf("%s: %w", f.Label, err)
 	}
-	if mi >= 0 && (m.spec.Methods[mi].Name == auto || m.spec.Methods[mi].Name == "") {
+	if mi >= 0 && auto {
 		m.spec.Methods[mi].Name = ""
-		m.spec.Methods[mi].Name = model.MethodName(m.spec.Methods[mi])
+		m.spec.Methods[mi].Name = m.spec.UniqueName(mi)
 	}
 	delete(m.errs, f.Key)
 	return nil

@@ -147,8 +147,8 @@ func TestEditorAndRename(t *testing.T) {
 	}
 	r := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 	send(tea.KeyMsg{Type: tea.KeyEnter}, tea.KeyMsg{Type: tea.KeyBackspace}, r("2"), r("5"), tea.KeyMsg{Type: tea.KeyEnter})
-	if s.Methods[0].Bins != 25 || s.Methods[0].Name != "CDF(25,5) RLS" {
-		t.Fatalf("bins %d name %q: the automatic name must follow", s.Methods[0].Bins, s.Methods[0].Name)
+	if s.Methods[0].Bins != 25 || s.Methods[0].DisplayName() != "CDF(25,5) RLS" {
+		t.Fatalf("bins %d name %q: the automatic name must follow", s.Methods[0].Bins, s.Methods[0].DisplayName())
 	}
 	send(tea.KeyMsg{Type: tea.KeyEnter}, r("q"))
 	if m.FieldError(bins.Key) == "" || !m.Editing() {
@@ -160,5 +160,32 @@ func TestEditorAndRename(t *testing.T) {
 	send(tea.KeyMsg{Type: tea.KeyEsc})
 	if m.Editing() || s.Methods[0].Bins != 25 {
 		t.Fatal("esc must discard the edit")
+	}
+}
+
+// TestLongIssuesWrap checks that spec problems longer than the form is wide are wrapped
+// whole, and that when they would take the whole form they are cut to leave
+// minFieldRows rows of fields, the last line saying how many lines are left out.
+func TestLongIssuesWrap(t *testing.T) {
+	fields := func(*model.Spec) []Field { return []Field{bins, bins, bins, bins} }
+	long := "methods.0.bins applies to features cdf, not raw: remove it or set features: cdf (the other fields stay as they are)"
+	m := New(uitest.Styles(), spec(), fields, nil)
+	m.SetSize(30, 14)
+	m.SetIssues([]string{long})
+	v := m.View()
+	uitest.CheckFits(t, v, 30, 14)
+	if got := strings.Join(strings.Fields(v), ""); !strings.Contains(got, "!"+strings.Join(strings.Fields(long), "")) {
+		t.Fatalf("the problem is not whole in the form:\n%s", v)
+	}
+	m.SetSize(30, 8)
+	m.SetIssues([]string{long, long, long})
+	v = m.View()
+	uitest.CheckFits(t, v, 30, 8)
+	lines := strings.Split(v, "\n")
+	if n := strings.Count(v, "bins n"); n < minFieldRows {
+		t.Errorf("%d field rows left, want >= %d:\n%s", n, minFieldRows, v)
+	}
+	if !strings.Contains(lines[len(lines)-1], "lines (r lists all)") {
+		t.Errorf("the cut is not said:\n%s", v)
 	}
 }

@@ -1,12 +1,16 @@
 package form
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"gitui/ui/theme"
 )
+
+// minFieldRows is how many rows of fields the form keeps when its problems are long.
+const minFieldRows = 3
 
 // View renders the fields (label, value, inline errors), the selected field's help and
 // the form's spec-level issues, within the size set by SetSize; it scrolls to keep the
@@ -27,7 +31,9 @@ func (m *Model) View() string {
 		}
 		rows = append(rows, m.row(f, getIn(t, f.Key), i == m.cur, lw))
 		if e := m.FieldError(f.Key); e != "" {
-			rows = append(rows, m.st.Error.Render("   ✗ "+e))
+			for _, l := range theme.WrapLines(m.st.Error.Render, "✗ "+e, m.w-3, 2) {
+				rows = append(rows, "   "+l)
+			}
 		}
 	}
 	var tail []string
@@ -35,10 +41,14 @@ func (m *Model) View() string {
 		tail = append(tail, m.st.Muted.Render(f.Help))
 	}
 	for _, is := range m.issues {
-		tail = append(tail, m.st.Error.Render("! "+is))
+		tail = append(tail, theme.WrapLines(m.st.Error.Render, "! "+is, m.w, 2)...) // wrapped, never cut
+	}
+	if keep := m.h - minFieldRows; len(tail) > keep {
+		// Keep some fields in view; the Run pane lists every problem when r is pressed.
+		tail = append(tail[:max(0, keep-1):max(0, keep-1)], m.st.Error.Render(fmt.Sprintf("… +%d lines (r lists all)", len(tail)-keep+1)))
 	}
 	room := m.h - len(tail)
-	if room < 3 {
+	if room < 1 {
 		room = m.h
 		tail = nil
 	}

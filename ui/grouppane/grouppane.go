@@ -260,7 +260,7 @@ func (m *Model) preview(w, h int) string {
 	case m.busy:
 		out = append(out, m.st.Muted.Render("building the group…"))
 	case o.err != nil:
-		out = append(out, m.st.Error.Render("✗ "+o.err.Error()))
+		out = append(out, theme.WrapLines(m.st.Error.Render, "✗ "+o.err.Error(), w, 2)...) // wrapped, never cut
 	default:
 		out = append(out, m.st.Bold.Render(fmt.Sprintf("|G| = %d", o.size))+m.st.Muted.Render("  "+o.name))
 		if o.spectrogram {

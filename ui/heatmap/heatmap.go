@@ -69,7 +69,11 @@ func (m *Model) Focus(on bool) { m.focused = on }
 // Samples returns the sample size the next Compute request asks for.
 func (m *Model) Samples() int { return m.n }
 
-// SetStatus shows a one-line status (isErr selects the error style); "" clears it.
+// Failed reports whether the pane shows an error (a Gram computation failed).
+func (m *Model) Failed() bool { return m.isErr && m.status != "" }
+
+// SetStatus shows a status under the matrices (isErr selects the error style, and an
+// error is wrapped over as many lines as it needs); "" clears it.
 func (m *Model) SetStatus(s string, isErr bool) {
 	m.status, m.isErr, m.dirty = s, isErr, true
 }
@@ -184,7 +188,7 @@ func (m *Model) draw() string {
 	status := ""
 	if m.status != "" {
 		if m.isErr {
-			status = m.st.Error.Render(m.status)
+			status = strings.Join(theme.WrapLines(m.st.Error.Render, m.status, m.w, 2), "\n") // wrapped, never cut
 		} else {
 			status = m.st.Muted.Render(m.status)
 		}
@@ -202,7 +206,7 @@ func (m *Model) draw() string {
 	}
 	bh := m.h - 1 // title
 	if status != "" {
-		bh--
+		bh = max(1, bh-strings.Count(status, "\n")-1)
 	}
 	var blocks []string
 	for i := 0; i < k; i++ {

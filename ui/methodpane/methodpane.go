@@ -13,62 +13,34 @@ import (
 	"gitui/ui/theme"
 )
 
-// Fields returns the protocol fields and the fields of method i of s (only those that
-// apply to its feature map, kernel and learner).
+// Fields returns the fields of method i of s that apply to its feature map, kernel and
+// learner (from the schema model.MethodFields: nested objects and lists are edited in a
+// spec file), then the protocol fields.
 func Fields(s *model.Spec, i int) []form.Field {
 	var fs []form.Field
 	if i < len(s.Methods) {
 		mt := s.Methods[i]
-		p := fmt.Sprintf("methods.%d.", i)
-		fs = append(fs,
-			form.Field{Key: p + "features", Label: "features", Kind: form.Enum, Options: append([]string{""}, model.FeatureNames...), Zero: "none (kernel)",
-				Help: "raw, bag-of-words, cdf (I-theory CDF pooling) or moments pooling; or leave empty and pick a kernel"},
-			form.Field{Key: p + "kernel", Label: "kernel", Kind: form.Enum, Options: append([]string{""}, model.KernelNames...), Zero: "none (features)",
-				Help: "linear, rbf, poly ((1 + gamma <x,z>)^degree) or haar (integration over the group of the base kernel)"})
-		if mt.Kernel == "haar" {
-			fs = append(fs, form.Field{Key: p + "base", Label: "base kernel", Kind: form.Enum, Options: []string{"linear", "rbf"}, Help: "base kernel of the Haar integration"})
+		for _, f := range model.MethodFields {
+			kind, ok := kinds[f.Kind]
+			if !ok || !f.Applies(mt) {
+				continue
+			}
+			ff := form.Field{Key: fmt.Sprintf("methods.%d.%s", i, f.Key), Label: f.Label, Kind: kind, Help: f.Help,
+				Min: f.Min, Max: f.Max, Step: f.Step, Zero: f.ZeroText(mt)}
+			if f.UIMax > 0 {
+				ff.Min, ff.Max = f.UIMin, f.UIMax
+			}
+			if f.Kind == model.KindEnum {
+				ff.Options = f.Choices
+				if ff.Zero != "" {
+					ff.Options = append([]string{""}, f.Choices...)
+				}
+			}
+			if ff.Zero == "" && (kind == form.LogFloat) {
+				ff.Zero = "unset: must be > 0"
+			}
+			fs = append(fs, ff)
 		}
-		if mt.Kernel == "rbf" || (mt.Kernel == "haar" && mt.Base != "linear") {
-			fs = append(fs, form.Field{Key: p + "gamma", Label: "gamma", Kind: form.LogFloat, Min: 1e-8, Max: 1e8, Zero: "auto: 1/(2 median d²)", Help: "RBF width exp(-gamma ||x-z||²); ←/→ step by 10×"})
-		}
-		if mt.Kernel == "poly" {
-			fs = append(fs,
-				form.Field{Key: p + "gamma", Label: "gamma", Kind: form.LogFloat, Min: 1e-8, Max: 1e8, Zero: "unset: must be > 0", Help: "scale of (1 + gamma <x,z>)^degree, e.g. 1/784 on [0,1] pixels; ←/→ step by 10×"},
-				form.Field{Key: p + "degree", Label: "degree", Kind: form.Int, Min: 1, Max: 64, Help: "polynomial degree (Liu et al. use 8)"})
-		}
-		if mt.Kernel != "" && mt.Kernel != "haar" && (mt.Learner == "svm" || mt.Invariance != "" || mt.Locality != nil) {
-			fs = append(fs,
-				form.Field{Key: p + "invariance", Label: "invariance", Kind: form.Enum, Options: []string{"", "TI", "RI", "TI-RI"}, Zero: "none",
-					Help: "Liu et al.: TI all cyclic translations (FFT), RI rotated copies or polar grid, TI-RI both"},
-				form.Field{Key: p + "fit", Label: "fit", Kind: form.Enum, Options: []string{"", "best", "average"}, Zero: "best",
-					Help: "best: max over the transformations of k(Tx, z); average: their mean (PSD, like data augmentation)"},
-				form.Field{Key: p + "psd", Label: "psd", Kind: form.Enum, Options: []string{"", "clip", "flip"}, Zero: "as is",
-					Help: "make the training Gram PSD: clip negative eigenvalues (test rows carried along); best-fit Grams are indefinite"},
-				form.Field{Key: p + "kernel_norm", Label: "kernel norm", Kind: form.Enum, Options: []string{"", "cosine"}, Zero: "diagonal mean",
-					Help: "cosine: K(x,z)/sqrt(K(x,x)K(z,z)); else K divided by the mean of its training diagonal"})
-		}
-		if mt.Features == "cdf" {
-			fs = append(fs, form.Field{Key: p + "bins", Label: "bins n", Kind: form.Int, Min: 1, Max: model.MaxBins, Help: "CDF thresholds tau_k = s k/n, k = -n..n (2n+1 bins)"})
-		}
-		if mt.Features == "cdf" || mt.Features == "moments" {
-			fs = append(fs,
-				form.Field{Key: p + "templates", Label: "templates m", Kind: form.Int, Min: 1, Max: model.MaxTemplates, Step: 5, Help: "number of random templates t_j"},
-				form.Field{Key: p + "template_kind", Label: "template kind", Kind: form.Enum, Options: model.TemplateKinds, Help: "gaussian N(0,I/d) with rejection, uniform on the sphere, or drawn from the data"})
-		}
-		if mt.Features == "cdf" {
-			fs = append(fs,
-				form.Field{Key: p + "eps", Label: "eps (s=1+eps)", Kind: form.Float, Min: 0, Max: 100, Step: 0.1, Help: "threshold range s = 1 + eps"},
-				form.Field{Key: p + "thresholds", Label: "thresholds", Kind: form.Enum, Options: model.ThresholdKinds, Help: "theory grid s k/n, or fitted to the projections' range (no labels used)"})
-		}
-		fs = append(fs, form.Field{Key: p + "learner", Label: "learner", Kind: form.Enum, Options: model.LearnerNames, Help: "rls: one-vs-all regularized least squares; 1nn: nearest neighbour"})
-		if mt.Learner == "svm" || mt.Learner == "invariant-svm" || mt.Learner == "vsv" {
-			fs = append(fs, form.Field{Key: p + "c", Label: "C", Kind: form.LogFloat, Min: 1e-6, Max: 1e12, Zero: "unset: must be > 0",
-				Help: "SVM cost on the Gram divided by its diagonal mean (Liu et al.: 1000); ←/→ step by 10×"})
-		}
-		if mt.Learner != "1nn" {
-			fs = append(fs, form.Field{Key: p + "lambda", Label: "lambda", Kind: form.LogFloat, Min: 1e-12, Max: 1e6, Zero: "auto: leave-one-out", Help: "Tikhonov regularization; ←/→ step by 10×, 0 picks it by leave-one-out"})
-		}
-		fs = append(fs, form.Field{Key: p + "name", Label: "series name", Kind: form.Text, Help: "name of the curve (automatic names follow the settings)"})
 	}
 	fs = append(fs,
 		form.Field{Key: "protocol", Label: "protocol", Kind: form.Enum, Options: model.Protocols, Help: "sample-complexity: accuracy vs training size; grid: bins × templates; group-size: vs |G|; kernel-approx: Theorem 1"})
@@ -95,6 +67,12 @@ func Fields(s *model.Spec, i int) []form.Field {
 		form.Field{Key: "sampling", Label: "sampling", Kind: form.Enum, Options: model.SamplingKinds, Help: "how training sets are drawn from the pool"},
 		form.Field{Key: "seed", Label: "seed", Kind: form.Int, Min: 0, Max: 1e15, Help: "seed of every random choice (PCG)"})
 	return fs
+}
+
+// kinds maps the schema's field kinds to the form's editors.
+var kinds = map[model.FieldKind]form.Kind{
+	model.KindInt: form.Int, model.KindFloat: form.Float, model.KindLogFloat: form.LogFloat,
+	model.KindEnum: form.Enum, model.KindText: form.Text,
 }
 
 // IssueOf selects the Validate lines about methods and the protocol.
@@ -215,6 +193,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			}
 			m.spec.Methods = append(m.spec.Methods, c)
 			m.spec.Defaults()
+			// A copy would share its source's series and pool with it: "raw RLS (2)".
+			m.spec.Methods[n].Name = m.spec.UniqueName(n)
 			*m.cur = len(m.spec.Methods) - 1
 			return m, changed
 		case key.Matches(km, m.keys.Delete) && n > 1:
@@ -233,10 +213,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m *Model) View() string {
 	var tabs []string
 	for i, mt := range m.spec.Methods {
-		name := mt.Name
-		if name == "" {
-			name = model.MethodName(mt)
-		}
+		name := mt.DisplayName()
 		if i == *m.cur {
 			tabs = append(tabs, m.st.TabActive.Render(fmt.Sprintf("%d %s", i+1, name)))
 		} else {
@@ -259,25 +236,12 @@ func (m *Model) View() string {
 	body := m.form.View()
 	body = theme.Pad(body, m.w, m.h-m.footer()-1)
 	foot := []string{m.st.Muted.Render("headless:")}
-	cmd := m.cmd
-	room := (m.footer() - 1) * m.w
-	if ansi.StringWidth(cmd) > room {
-		cmd = ansi.Truncate(cmd, room, "…")
+	// The command wraps at spaces (never inside "--set"); past the footer's rows it is cut with "…".
+	lines := strings.Split(theme.Wrap(m.cmd, m.w), "\n")
+	if rows := m.footer() - 1; rows >= 1 && len(lines) > rows {
+		lines = lines[:rows]
+		lines[rows-1] = ansi.Truncate(lines[rows-1], m.w-1, "") + "…"
 	}
-	foot = append(foot, wrap(cmd, m.w)...)
+	foot = append(foot, lines...)
 	return theme.Clip(head+"\n"+body+"\n"+strings.Join(foot, "\n"), m.w, m.h)
-}
-
-// wrap breaks s into lines of at most w columns (hard wrap).
-func wrap(s string, w int) []string {
-	if w < 1 {
-		return nil
-	}
-	var out []string
-	r := []rune(s)
-	for len(r) > w {
-		out = append(out, string(r[:w]))
-		r = r[w:]
-	}
-	return append(out, string(r))
 }

@@ -17,6 +17,9 @@ import (
 // maxLog bounds the log kept in memory (oldest lines are dropped).
 const maxLog = 1000
 
+// logIndent indents the continuation lines of a wrapped log line past its time stamp.
+const logIndent = len("15:04:05 ")
+
 type stage struct {
 	name        string
 	done, total int
@@ -149,6 +152,9 @@ func (m *Model) Finish(err error, summary string, now time.Time) {
 // Result returns the one-line outcome of the last finished run ("" while running).
 func (m *Model) Result() string { return m.result }
 
+// Failed reports whether the last finished run failed (its error is shown, wrapped).
+func (m *Model) Failed() bool { return m.result != "" && m.resultErr && !m.running }
+
 // ShortHelp returns the keys that work now.
 func (m Model) ShortHelp() []key.Binding { return []key.Binding{m.keys.Older, m.keys.Newer} }
 
@@ -200,7 +206,7 @@ func (m *Model) View() string {
 	case m.running:
 		out = append(out, m.st.Accent.Render("● running "+m.label)+m.st.Muted.Render(" "+dur(m.now.Sub(m.started))))
 	case m.result != "" && m.resultErr:
-		out = append(out, m.st.Error.Render("✗ "+m.result))
+		out = append(out, theme.WrapLines(m.st.Error.Render, "✗ "+m.result, m.w, 2)...) // wrapped, never cut
 	case m.result != "":
 		out = append(out, m.st.OK.Render("✓ "+m.result)+m.st.Muted.Render(" in "+dur(m.ended.Sub(m.started))))
 	default:
@@ -211,11 +217,13 @@ func (m *Model) View() string {
 	}
 	room := m.h - len(out)
 	if room > 0 && len(m.log) > 0 {
-		end := len(m.log) - m.scroll
-		start := max(0, end-room)
-		for _, l := range m.log[start:end] {
-			out = append(out, m.st.Muted.Render(l))
+		// The newest entries that fit, each wrapped under its time stamp; the
+		// oldest of them loses its first lines when it does not fit whole.
+		var tail []string
+		for i := len(m.log) - m.scroll - 1; i >= 0 && len(tail) < room; i-- {
+			tail = append(theme.WrapLines(m.st.Muted.Render, m.log[i], m.w, logIndent), tail...)
 		}
+		out = append(out, tail[max(0, len(tail)-room):]...)
 	}
 	return theme.Clip(strings.Join(out, "\n"), m.w, m.h)
 }

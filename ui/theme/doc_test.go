@@ -50,3 +50,32 @@ func TestProfiles(t *testing.T) {
 		}
 	}
 }
+
+func TestWrap(t *testing.T) {
+	s := "data.path: /very/long/directory/name/file.csv does not exist: give an existing file"
+	for _, w := range []int{1, 7, 20, 33, 80, 200} {
+		got := Wrap(s, w)
+		lines := strings.Split(got, "\n")
+		for _, l := range lines {
+			if ansi.StringWidth(l) > w {
+				t.Fatalf("w=%d: line %q is wider", w, l)
+			}
+		}
+		// Nothing is lost: the lines hold every non-space character, in order.
+		if strings.ReplaceAll(strings.Join(lines, ""), " ", "") != strings.ReplaceAll(s, " ", "") {
+			t.Fatalf("w=%d: wrapped text %q lost characters", w, got)
+		}
+		if w >= len(s) && got != s {
+			t.Fatalf("w=%d: a line that fits was changed: %q", w, got)
+		}
+	}
+	// Words break at spaces and after '/', not inside, when they fit.
+	if got := Wrap("open /a/bb/ccc now", 8); got != "open /a/\nbb/ccc\nnow" {
+		t.Fatalf("Wrap = %q", got)
+	}
+	ls := WrapLines(func(s ...string) string { return "[" + strings.Join(s, "") + "]" }, "one two three four\nfive", 10, 2)
+	want := []string{"[one two]", "  [three]", "  [four]", "  [five]"}
+	if strings.Join(ls, "|") != strings.Join(want, "|") {
+		t.Fatalf("WrapLines = %q, want %q", ls, want)
+	}
+}

@@ -2,6 +2,7 @@ package theme
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -173,6 +174,75 @@ func Clip(s string, w, h int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Wrap breaks every line of the plain text s (no escape sequences: wrap first, then
+// style) into lines of at most w columns: at a space (dropped) or after '/', ',' or
+// '-' when it can, so paths and lists break where they read well, and inside a word
+// only when no such break leaves text on the line. Panes wrap error messages with it
+// instead of cutting them (Clip). w <= 0 returns s.
+func Wrap(s string, w int) string {
+	if w <= 0 {
+		return s
+	}
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		for ansi.StringWidth(l) > w {
+			head := ansi.Truncate(l, w, "")
+			k := len(head)
+			if k == 0 { // one rune wider than w: it gets a line of its own
+				_, k = utf8.DecodeRuneInString(l)
+			} else if l[k] != ' ' {
+				if i := lastBreak(head); i > 0 && strings.TrimSpace(head[:i]) != "" {
+					k = i
+					if head[i] != ' ' {
+						k++
+					}
+				}
+			}
+			out = append(out, strings.TrimRight(l[:k], " "))
+			l = strings.TrimLeft(l[k:], " ")
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// lastBreak returns the index of the last place in head where a line may break: a space,
+// or after '/' or ',', or after the hyphen of a hyphenated word ("zero-fill"), never
+// after a minus sign or the dashes of a flag ("-3", "--set"); -1 if there is none.
+func lastBreak(head string) int {
+	word := func(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' }
+	for i := len(head) - 1; i > 0; i-- {
+		switch head[i] {
+		case ' ', '/', ',':
+			return i
+		case '-':
+			if word(head[i-1]) && i+1 < len(head) && word(head[i+1]) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// WrapLines wraps the plain text s (lines joined by \n) to w columns (Wrap) and returns
+// the lines rendered one by one with render (so each carries the whole style), all but
+// the first indented by indent columns (within w).
+func WrapLines(render func(...string) string, s string, w, indent int) []string {
+	if indent >= w {
+		indent = 0
+	}
+	pad := strings.Repeat(" ", indent)
+	var out []string
+	for i, l := range strings.Split(Wrap(s, w-indent), "\n") {
+		if i > 0 {
+			out = append(out, pad+render(l))
+		} else {
+			out = append(out, render(l))
+		}
+	}
+	return out
 }
 
 // Pad makes s exactly w columns wide and h lines tall (clipping or filling with spaces).

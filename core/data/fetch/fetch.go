@@ -301,6 +301,7 @@ func (f *fetcher) file(ctx context.Context, fl File) error {
 		}
 		var te transientError
 		if !errors.As(err, &te) || attempt >= f.retries || f.retries < 0 {
+			removeEmpty(part) // a 404 or 500 leaves no empty part file behind
 			return err
 		}
 		f.opts.note(fmt.Sprintf("%s: %v; resuming (attempt %d of %d)", fl.Name, err, attempt+2, f.retries+1))
@@ -407,14 +408,35 @@ func (f *fetcher) attempt(ctx context.Context, fl File, part string) (err error)
 	default:
 		return fmt.Errorf("download %s: HTTP %s: check the base URL, or download by hand into %s", url, resp.Status, f.dir)
 	}
-	return f.copy(ctx, pf, resp.Body, have, url)
+	return f.copy(ctx, pf, resp.Body, have, fl, url)
 }
 
-// copy appends body to pf, reporting progress, until EOF, an error or cancellation.
-func (f *fetcher) copy(ctx context.Context, pf *os.File, body io.Reader, have int64, url string) error {
+// MaxUnknownSize bounds the download of a file whose size is not listed (File.Size 0):
+// 4 GiB, far above any data set Fetch knows.
+const MaxUnknownSize = 4 << 30
+
+// ErrTooLong is wrapped by the error of a download whose server sends more bytes than
+// the file has (File.Size, or MaxUnknownSize when unknown).
+var ErrTooLong = errors.New("server sent more than the file's size")
+
+// copy appends body to pf, reporting progress, until EOF, an error or cancellation. It
+// never writes past the file's known size: the copy is limited to one byte more than
+// the bytes missing, and that byte means the server sends too much (a body that never
+// ends would otherwise fill the disk); the part file is then deleted.
+func (f *fetcher) copy(ctx context.Context, pf *os.File, body io.Reader, have int64, fl File, url string) error {
+	size := fl.Size
+	if size <= 0 {
+		size = MaxUnknownSize
+	}
+	body = io.LimitReader(body, size-have+1)
 	buf := make([]byte, 64<<10)
 	for {
 		n, rerr := body.Read(buf)
+		if have+int64(n) > size {
+			restart(pf)
+			os.Remove(pf.Name())
+			return fmt.Errorf("download %s: the server sent more than the %d bytes of %s: %w; the part file is deleted: retry, or download by hand into %s", url, size, fl.Name, ErrTooLong, f.dir)
+		}
 		if n > 0 {
 			if _, err := pf.Write(buf[:n]); err != nil {
 				return fmt.Errorf("write %s: %w: free disk space or choose another data directory", pf.Name(), err)
@@ -431,6 +453,13 @@ func (f *fetcher) copy(ctx context.Context, pf *os.File, body io.Reader, have in
 			}
 			return transientError{fmt.Errorf("download %s: broke off after %d bytes: %w", url, have, rerr)}
 		}
+	}
+}
+
+// removeEmpty deletes the file at path if it exists and is empty.
+func removeEmpty(path string) {
+	if fi, err := os.Stat(path); err == nil && fi.Size() == 0 {
+		os.Remove(path)
 	}
 }
 

@@ -242,9 +242,15 @@ func TestFetchChecksumMismatch(t *testing.T) {
 
 func TestFetchSizeMismatch(t *testing.T) {
 	files, list := fixture()
-	list[1].Size = 999 // the server sends 1000 bytes
+	list[1].Size = 999 // the server sends 1000 bytes: one too many, stopped at byte 1000
 	url := newServer(t, &testServer{files: files})
 	_, err := Fetch(context.Background(), "mnist", t.TempDir(), Options{BaseURL: url, Files: list, SystemDirs: []string{}})
+	if !errors.Is(err, ErrTooLong) || !strings.Contains(err.Error(), "999 bytes") {
+		t.Fatalf("error %v, want ErrTooLong naming the 999 bytes", err)
+	}
+	// A server that sends fewer bytes than the size fails the size check.
+	list[1].Size = 1001
+	_, err = Fetch(context.Background(), "mnist", t.TempDir(), Options{BaseURL: url, Files: list, SystemDirs: []string{}, Retries: -1})
 	var ce *ChecksumError
 	if !errors.As(err, &ce) || ce.Got != "1000 bytes" {
 		t.Fatalf("error %v, want a size *ChecksumError with 1000 bytes", err)
@@ -413,6 +419,80 @@ func TestContentRangeStart(t *testing.T) {
 		got, ok := contentRangeStart(in)
 		if (want < 0) == ok || (ok && got != want) {
 			t.Errorf("contentRangeStart(%q) = %d, %v; want %d", in, got, ok, want)
+		}
+	}
+}
+
+// endlessServer answers every request with 200 and a body that never ends (no
+// Content-Length), counting the bytes it managed to send.
+type endlessServer struct {
+	mu   sync.Mutex
+	sent int64
+}
+
+func (s *endlessServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	buf := make([]byte, 32<<10)
+	for r.Context().Err() == nil {
+		n, err := w.Write(buf)
+		s.mu.Lock()
+		s.sent += int64(n)
+		s.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+// TestFetchEndlessBody checks issue 13's disk filler: against a server whose body never
+// ends, Fetch writes at most the file's known size (300,000 bytes), fails with an error
+// wrapping ErrTooLong that names the size, deletes the part file, and does not retry
+// (a retry would only stream again).
+func TestFetchEndlessBody(t *testing.T) {
+	_, list := fixture()
+	ts := httptest.NewServer(&endlessServer{})
+	t.Cleanup(ts.Close)
+	url := ts.URL
+	cache := t.TempDir()
+	done := make(chan error, 1)
+	var maxSeen int64
+	go func() {
+		_, err := Fetch(context.Background(), "mnist", cache, Options{BaseURL: url, Files: list[:1], SystemDirs: []string{},
+			Progress: func(d, _ int64) { maxSeen = max(maxSeen, d) }})
+		done <- err
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Fetch still streaming after 30 s")
+	}
+	if !errors.Is(err, ErrTooLong) || !strings.Contains(err.Error(), "300000 bytes") {
+		t.Fatalf("error %v, want ErrTooLong naming the 300000 bytes", err)
+	}
+	if maxSeen > list[0].Size {
+		t.Errorf("wrote %d bytes of a %d-byte file", maxSeen, list[0].Size)
+	}
+	ents, _ := os.ReadDir(filepath.Join(cache, "mnist"))
+	if len(ents) != 0 {
+		t.Errorf("left %v in the cache", ents)
+	}
+}
+
+// TestFetchErrorLeavesNoEmptyPart checks that a 404 and a persistent 500 leave no empty
+// .part file behind.
+func TestFetchErrorLeavesNoEmptyPart(t *testing.T) {
+	_, list := fixture()
+	for _, code := range []int{http.StatusNotFound, http.StatusInternalServerError} {
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", code) }))
+		t.Cleanup(ts.Close)
+		url := ts.URL
+		cache := t.TempDir()
+		_, err := Fetch(context.Background(), "mnist", cache, Options{BaseURL: url, Files: list[:1], SystemDirs: []string{}, Retries: -1})
+		if err == nil || !strings.Contains(err.Error(), strconv.Itoa(code)) {
+			t.Errorf("HTTP %d: error %v", code, err)
+		}
+		if _, serr := os.Stat(filepath.Join(cache, "mnist", "big.bin.part")); serr == nil {
+			t.Errorf("HTTP %d: empty big.bin.part left behind", code)
 		}
 	}
 }

@@ -1,0 +1,40 @@
+// Package model holds the nouns the interface, the command line and the presets share:
+// the experiment Spec (declarative, strict), the Result of a run, and the engine entry
+// point that turns a spec into core objects and runs it.
+//
+// # Overview
+//
+// A Spec names a data set, a transformation group, a protocol with its sizes, and a list
+// of methods. Each Method belongs to one Family (family.go): feature methods (raw,
+// bag-of-words, CDF and moment pooling; Mroueh et al.), kernel RLS and 1-NN (linear, RBF,
+// Haar), Liu et al.'s SVM kernels (TI, RI, TI-RI, locality; best or average fit) and
+// Chapelle and Schoelkopf's learners (invariant SVM, VSV). The fields of a method are
+// declared once in MethodFields, with their kind, range or choices, default, help and a
+// predicate saying when each applies. Defaults, Validate, DisplayName, the builders, the
+// TUI's method pane, `--set` messages and `gitui presets -v` read that table.
+//
+// # Specs are strict
+//
+// Validate refuses, before anything runs and one line per problem naming the field and
+// the fix: a value out of range or unknown; a field set (to a value other than zero or
+// its default) where it does not apply, e.g. "methods.0.bins applies to features cdf,
+// not raw"; two methods with one series name; and combinations that cannot run (the Haar
+// kernel on a sampled group). ParseSpec also refuses unknown keys, duplicate keys and
+// data after the spec. The TUI calls Tidy after an edit, so that values left behind by a
+// change of protocol, group kind or method family are dropped instead of refused.
+//
+// # Names
+//
+// A method's series name is Name when the user wrote one, else derived from its settings
+// when the run starts (DisplayName), so that `--set methods.2.bins=7` renames the series.
+//
+// # Errors
+//
+// Bad input (a spec, a data file, a size larger than the pool) is an *InputError, which
+// the command line maps to exit status 2; a cancelled run returns ctx.Err().
+//
+// # Concurrency
+//
+// Start runs a spec in goroutines and reports on a channel of eval.Event; a Spec is not
+// safe for concurrent mutation, and the engine works on a clone.
+package model

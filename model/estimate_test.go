@@ -1,0 +1,199 @@
+package model
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// xpermData is X_perm as the quick presets load it: 30,768 pool and 2,000 test sequences
+// of 5 blocks × 8 symbols, 2 classes.
+var xpermData = DataSize{Pool: 30768, Test: 2000, Shape: []int{5, 8}, Classes: 2}
+
+// item returns the bytes of the first estimate term whose description contains what.
+func item(t *testing.T, e Estimate, what string) float64 {
+	t.Helper()
+	for _, it := range e.Items {
+		if strings.Contains(it.What, what) {
+			return it.Bytes
+		}
+	}
+	t.Fatalf("no term %q in %+v", what, e.Items)
+	return 0
+}
+
+// near reports whether got is within a relative 1e-9 of want (the formulas are exact
+// products; the tolerance only absorbs float64 rounding).
+func near(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Abs(want) }
+
+// TestEstimateIssueCases checks the estimate against the byte counts of issue 13, worked
+// out by hand from what the engine allocates:
+//
+//	CDF(1000, 100000) on X_perm: 32768 samples · 100000 · 2001 · 8 B = 5.2455e13 B (47.7 TiB, "49 TB")
+//	CDF(1000, 2000):             32768 · 2000 · 2001 · 8 B           = 1.0491e12 B ("1 TB")
+//	moments(100000):             32768 · 300000 · 8 B                = 7.8643e10 B ("77 GB")
+//	12! - 1 permutations of 12 blocks: 479001599 · (12·8 + 24 + 12 + 88) B = 1.0538e11 B
+//	rotation+shift, 3600 angles, radius 13 on 28×28: |G| = 3600 · 27² = 2,624,400; one
+//	    template's transformed copies in float32: 4 · 2624400 · 784 B = 8.23e9 B, twice
+//	    (the pool's, garbage but not yet collected, and the test set's): 1.65e10 B
+//
+// and that each is refused by CheckMemory under 8 GiB with one line naming GiB or TiB.
+func TestEstimateIssueCases(t *testing.T) {
+	cdf := func(bins, templates int) *Spec {
+		return &Spec{Protocol: ProtocolCurve, Data: DataSpec{Name: "xperm"}, Group: GroupSpec{Kind: "permutation"},
+			Methods: []Method{{Features: "cdf", Bins: bins, Templates: templates}}, Sizes: []int{100, 500}}
+	}
+	cases := []struct {
+		name string
+		spec *Spec
+		ds   DataSize
+		term string
+		want float64
+	}{
+		{"CDF(1000,100000)", cdf(1000, 100000), xpermData, "CDF(1000,100000) RLS features", 32768 * 100000 * 2001 * 8.0},
+		{"CDF(1000,2000)", cdf(1000, 2000), xpermData, "CDF(1000,2000) RLS features", 32768 * 2000 * 2001 * 8.0},
+		{"moments(100000)", &Spec{Protocol: ProtocolCurve, Data: DataSpec{Name: "xperm"}, Group: GroupSpec{Kind: "permutation"},
+			Methods: []Method{{Features: "moments", Templates: 100000}}, Sizes: []int{100}}, xpermData, "moments(100000) RLS features", 32768 * 300000 * 8.0},
+		{"12!-1 permutations", &Spec{Protocol: ProtocolCurve, Group: GroupSpec{Kind: "permutation", Size: 479001599},
+			Methods: []Method{{Features: "raw"}}, Sizes: []int{10}}, DataSize{Pool: 100, Test: 100, Shape: []int{12, 3}, Classes: 2}, "permutations", 479001599 * (12*8 + 24 + 12 + 88.0)},
+		{"rotation+shift 3600x13", &Spec{Protocol: ProtocolCurve, Group: GroupSpec{Kind: "rotation+shift", Radius: 13, Angles: &AngleSpec{From: 0, To: 359.9, Count: 3600}},
+			Methods: []Method{{Features: "cdf", Bins: 5, Templates: 5}}, Sizes: []int{10}}, DataSize{Pool: 1000, Test: 1000, Shape: []int{28, 28}, Classes: 10}, "transformed templates", 2 * 4 * 2624400 * 784.0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.spec.Defaults()
+			e := EstimateBytes(c.spec, c.ds)
+			if got := item(t, e, c.term); !near(got, c.want) {
+				t.Errorf("%s = %.6g B, want %.6g", c.term, got, c.want)
+			}
+			if e.Bytes < c.want {
+				t.Errorf("total %.4g B below its term %.4g", e.Bytes, c.want)
+			}
+			err := CheckMemory(e, 8<<30, "test")
+			var ie *InputError
+			if !errors.As(err, &ie) || !errors.Is(err, ErrTooMuchMemory) {
+				t.Fatalf("CheckMemory: %v, want an *InputError wrapping ErrTooMuchMemory", err)
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "\n") || !strings.Contains(msg, "8.00 GiB available") || !strings.Contains(msg, MemoryEnv) || !strings.Contains(msg, "use ") {
+				t.Errorf("message %q: want one line with the limit, the fix and %s", msg, MemoryEnv)
+			}
+		})
+	}
+}
+
+// TestEstimateKernelCells checks the Gram terms: kernel RLS with the rbf kernel at n =
+// 6000 on 2,000 test samples holds, per cell, 3 n² (Gram, its reduced copy, the basis)
+// + 2000 n doubles = 9.6e8 B, times GOMAXPROCS cells at once; n = 40,000 needs a
+// 40000² · 8 = 12.8e9 B Gram, above kernel.MaxGramBytes (8 GiB): refused whatever
+// the memory, naming the matrix and data.test_size.
+func TestEstimateKernelCells(t *testing.T) {
+	s := &Spec{Protocol: ProtocolCurve, Methods: []Method{{Kernel: "rbf", Gamma: 1}}, Sizes: []int{6000}}
+	s.Defaults()
+	ds := DataSize{Pool: 50000, Test: 2000, Shape: []int{2}, Classes: 2}
+	e := EstimateBytes(s, ds)
+	w := float64(runtime.GOMAXPROCS(0))
+	if got, want := item(t, e, "cells at once"), w*8*(3*6000*6000+2000*6000.0); !near(got, want) {
+		t.Errorf("cells = %.6g B, want %.6g", got, want)
+	}
+	if err := CheckMemory(e, 1<<40, "test"); err != nil {
+		t.Errorf("n = 6000 under 1 TiB: %v", err)
+	}
+	s.Sizes = []int{40000}
+	e = EstimateBytes(s, ds)
+	if !near(e.Gram, 8*40000*40000.0) {
+		t.Errorf("largest Gram %.6g B, want 1.28e10", e.Gram)
+	}
+	err := CheckMemory(e, 1<<50, "test")
+	if !errors.Is(err, ErrTooMuchMemory) || !strings.Contains(err.Error(), "40000 x 40000") || !strings.Contains(err.Error(), "data.test_size") {
+		t.Errorf("n = 40000: %v, want a refusal naming the 40000 x 40000 matrix and data.test_size", err)
+	}
+}
+
+// TestEstimateQuickFits checks that ordinary specs are not refused: the X_perm curve of
+// the quick preset (CDF(25,25), n <= 500) needs well under 1 GiB (its measured peak RSS is
+// 0.68 GB, data and runtime included).
+func TestEstimateQuickFits(t *testing.T) {
+	s := &Spec{Protocol: ProtocolCurve, Group: GroupSpec{Kind: "permutation"},
+		Methods: []Method{{Features: "raw"}, {Features: "bow"}, {Features: "cdf", Bins: 25, Templates: 25}}, Sizes: []int{20, 100, 500}}
+	s.Defaults()
+	e := EstimateBytes(s, xpermData)
+	if e.Bytes > 1<<30 || e.Bytes < 32768*1275*8 {
+		t.Errorf("estimate %.3g B: want between the CDF features (3.3e8 B) and 1 GiB", e.Bytes)
+	}
+	if err := CheckMemory(e, 1<<30, "test"); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestParseBytes checks the units of GITUI_MEMORY_LIMIT and its refusals.
+func TestParseBytes(t *testing.T) {
+	for in, want := range map[string]int64{"8GiB": 8 << 30, "512 MiB": 512 << 20, "2e9": 2e9, "1.5GB": 15e8, "3 tib": 3 << 40, "64m": 64e6} {
+		if got, err := ParseBytes(in); err != nil || got != want {
+			t.Errorf("ParseBytes(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "lots", "8XB", "-1GiB", "NaN", "1e400", "100", "1KiB"} {
+		if _, err := ParseBytes(in); err == nil {
+			t.Errorf("ParseBytes(%q) accepted", in)
+		}
+	}
+}
+
+// TestMemoryLimitEnv checks the override and its one-line refusal of a bad value.
+func TestMemoryLimitEnv(t *testing.T) {
+	t.Setenv(MemoryEnv, "3GiB")
+	if b, src, err := MemoryLimit(); err != nil || b != 3<<30 || src != MemoryEnv {
+		t.Errorf("MemoryLimit() = %d, %q, %v; want 3 GiB from %s", b, src, err, MemoryEnv)
+	}
+	t.Setenv(MemoryEnv, "plenty")
+	_, _, err := MemoryLimit()
+	wantInputError(t, "bad "+MemoryEnv, err, MemoryEnv, "e.g. 8GiB")
+	t.Setenv(MemoryEnv, "")
+	if b, _, err := MemoryLimit(); err != nil || b <= 0 {
+		t.Errorf("MemoryLimit() without the override = %d, %v", b, err)
+	}
+}
+
+// TestSampleGramRefusesGroupTables checks the heatmap's path: SampleGram with a sample of
+// 12! - 1 permutations of 12 blocks (1.05e11 B of tables) is refused under 1 GiB before
+// the group is built (it would take hours and 100 GB), naming the permutations.
+func TestSampleGramRefusesGroupTables(t *testing.T) {
+	t.Setenv(MemoryEnv, "1GiB")
+	dir := t.TempDir()
+	const n = 40
+	x := make([]float64, n*12*2)
+	y := make([]float64, n)
+	for i := range n {
+		x[i*24+(i%12)*2+i%2] = 1
+		y[i] = float64(i % 2)
+	}
+	writeNPYFile(t, filepath.Join(dir, "seq_x.npy"), "(40, 12, 2)", x)
+	writeNPYFile(t, filepath.Join(dir, "seq_y.npy"), "(40,)", y)
+	s := &Spec{Protocol: ProtocolCurve, Data: DataSpec{Name: "file", Path: filepath.Join(dir, "seq_x.npy")},
+		Group:   GroupSpec{Kind: "permutation", Size: 479001599},
+		Methods: []Method{{Features: "cdf", Bins: 2, Templates: 2}}, Sizes: []int{10}}
+	_, _, err := SampleGram(context.Background(), s, "", 10)
+	wantInputError(t, "SampleGram", err, "permutations of 12 blocks", "group.size")
+}
+
+// writeNPYFile writes a little-endian float64 .npy file (format 1.0) of the given shape.
+func writeNPYFile(t *testing.T, path, shape string, v []float64) {
+	t.Helper()
+	h := "{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }"
+	h += strings.Repeat(" ", (64-(10+len(h)+1)%64)%64) + "\n"
+	b := append([]byte("\x93NUMPY\x01\x00"), byte(len(h)), byte(len(h)>>8))
+	b = append(b, h...)
+	for _, f := range v {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,603 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+
+	"gitui/core/eval"
+	"gitui/core/group"
+	"gitui/core/kernel"
+)
+
+// This file is the one schema of a method: which families of methods there are, which
+// fields each has, when a field applies, its range, default and help, and how a family
+// names and builds its methods. Validate, Defaults, DisplayName, the builders, the TUI's
+// method pane, `--set` messages and `gitui presets -v` all read it. Adding a field is one
+// entry of MethodFields (plus its use in a builder).
+
+// FieldKind is the type of a method field's value; it decides parsing, checking and how
+// the TUI edits it.
+type FieldKind int
+
+// Field kinds.
+const (
+	KindInt      FieldKind = iota // whole number in Min..Max
+	KindFloat                     // real number in Min..Max, linear steps
+	KindLogFloat                  // positive real in Min..Max, stepped by factors
+	KindEnum                      // one of Choices
+	KindText                      // free text
+	KindList                      // a list of Choices
+	KindObject                    // a nested object (its own keys)
+)
+
+// String returns the kind's name as `gitui presets -v` prints it.
+func (k FieldKind) String() string {
+	return [...]string{"int", "float", "float", "choice", "text", "list", "object"}[k]
+}
+
+// MethodField describes one field of Method: its JSON key, kind, range or choices, what
+// its zero value means, its default, a one-line help, and when it applies.
+//
+// A field applies to a method when Applies(m) holds (after m.Defaults()). Where it does not
+// apply, Validate refuses any value other than zero or Default ("methods.0.bins applies to
+// features cdf, not raw"). Where it applies, Validate checks the value: within Min..Max
+// (zero is allowed when Zero is not empty) for numbers, one of Choices for enumerations
+// and lists, and the field's own check.
+type MethodField struct {
+	Key     string // JSON and YAML key, e.g. "bins"
+	Label   string // short label in the TUI, e.g. "bins n"
+	Kind    FieldKind
+	Choices []string // KindEnum, KindList
+	// Min and Max bound a number where the field applies; UIMin and UIMax, when set, are
+	// the narrower range the TUI offers. Step is the TUI's increment (KindInt, KindFloat)
+	// or factor (KindLogFloat).
+	Min, Max, UIMin, UIMax, Step float64
+	// Zero says what the zero or empty value means ("auto: leave-one-out"); empty when
+	// zero is not a valid value where the field applies.
+	Zero string
+	// Default is the value Defaults fills in where the field applies and is empty (enums).
+	Default string
+	Help    string
+	// AppliesTo says in words where the field applies, e.g. "features cdf".
+	AppliesTo string
+
+	applies func(m Method) bool
+	// not says what m is instead, for the refusal: "raw" in "applies to features cdf, not raw".
+	not func(m Method) string
+	// unset reports whether m leaves the field at its zero or default value (default: the
+	// zero value or Default).
+	unset func(m Method) bool
+	// zero overrides Zero for m (gamma: auto for RBF, required for poly).
+	zero func(m Method) string
+	// check returns what is wrong with the value where the field applies ("" if nothing),
+	// after the generic range and choice checks pass.
+	check func(m Method) string
+	// message overrides the generic out-of-range message (with the value formatted by %v).
+	message string
+}
+
+// Applies reports whether the field applies to m (with m's defaults filled in).
+func (f *MethodField) Applies(m Method) bool {
+	m.Defaults()
+	return f.applies == nil || f.applies(m)
+}
+
+// ZeroText returns what the zero value of the field means for m ("" if it is not allowed).
+func (f *MethodField) ZeroText(m Method) string {
+	if f.zero != nil {
+		return f.zero(m)
+	}
+	return f.Zero
+}
+
+// methodFieldIndex maps a JSON key of Method to its struct field index.
+var methodFieldIndex = func() map[string]int {
+	t := reflect.TypeOf(Method{})
+	idx := map[string]int{}
+	for i := range t.NumField() {
+		k, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		idx[k] = i
+	}
+	return idx
+}()
+
+// value returns the field key of m.
+func (m *Method) value(key string) reflect.Value {
+	i, ok := methodFieldIndex[key]
+	if !ok {
+		panic("model: Method has no field " + key)
+	}
+	return reflect.ValueOf(m).Elem().Field(i)
+}
+
+// isUnset reports whether m leaves f at its zero or default value.
+func (f *MethodField) isUnset(m Method) bool {
+	if f.unset != nil {
+		return f.unset(m)
+	}
+	v := m.value(f.Key)
+	switch v.Kind() {
+	case reflect.Slice:
+		return v.Len() == 0
+	case reflect.String:
+		return v.String() == "" || v.String() == f.Default
+	}
+	return v.IsZero()
+}
+
+// zeroLiteral returns the JSON value that unsets the field with --set.
+func (f *MethodField) zeroLiteral() string {
+	switch f.Kind {
+	case KindInt, KindFloat, KindLogFloat:
+		return "0"
+	case KindEnum, KindText:
+		return `""`
+	case KindList:
+		return "[]"
+	}
+	return "null"
+}
+
+// problem returns what is wrong with f's value in m where f applies, or "".
+func (f *MethodField) problem(m Method) string {
+	v := m.value(f.Key)
+	switch f.Kind {
+	case KindInt, KindFloat, KindLogFloat:
+		x := 0.0
+		if v.Kind() == reflect.Int {
+			x = float64(v.Int())
+		} else {
+			x = v.Float()
+		}
+		out := math.IsNaN(x) || math.IsInf(x, 0) || x < f.Min || x > f.Max
+		if x == 0 {
+			// Zero is allowed when it means something; a check explains a zero itself.
+			out = f.ZeroText(m) == "" && f.check == nil
+		}
+		if out {
+			if f.message != "" {
+				return fmt.Sprintf(f.message, x)
+			}
+			return fmt.Sprintf("%s %v is out of range: use %v..%v", f.Key, x, f.Min, f.Max)
+		}
+	case KindEnum:
+		s := v.String()
+		if (s == "" && f.ZeroText(m) == "") || (s != "" && !in(s, f.Choices)) {
+			return fmt.Sprintf("%s %q is unknown: use one of %s", f.Key, s, strings.Join(f.Choices, ", "))
+		}
+	case KindList:
+		for i := range v.Len() {
+			if s := v.Index(i).String(); !in(s, f.Choices) {
+				return fmt.Sprintf("%s %q is unknown: use one of %s", strings.TrimSuffix(f.Key, "s"), s, strings.Join(f.Choices, ", "))
+			}
+		}
+	}
+	if f.check != nil {
+		return f.check(m)
+	}
+	return ""
+}
+
+// Predicates on a method (with defaults filled in), shared by the fields and families.
+func (m Method) pooled() bool { return m.Features == "cdf" || m.Features == "moments" }
+func (m Method) cdf() bool    { return m.Features == "cdf" }
+func (m Method) svmLearner() bool {
+	return m.Learner == "svm" || m.Learner == "invariant-svm" || m.Learner == "vsv"
+}
+func (m Method) chapelle() bool { return m.Learner == "invariant-svm" || m.Learner == "vsv" }
+func (m Method) ti() bool       { return strings.Contains(m.Invariance, "TI") }
+func (m Method) ri() bool       { return strings.Contains(m.Invariance, "RI") }
+
+// liuBase reports whether m's kernel is one of Liu et al.'s bases (linear, rbf, poly).
+func (m Method) liuBase() bool {
+	return m.Kernel == "linear" || m.Kernel == "rbf" || m.Kernel == "poly"
+}
+
+// usesRBF reports whether m's kernel is the Gaussian exp(-gamma ||x-z||²), whose gamma 0
+// means the median heuristic.
+func (m Method) usesRBF() bool { return m.Kernel == "rbf" || m.Kernel == "haar" && m.Base == "rbf" }
+
+// What a method is, for "applies to X, not Y" messages.
+func notFeatures(m Method) string {
+	if m.Features == "" {
+		return "kernel " + m.Kernel
+	}
+	return m.Features
+}
+func notKernel(m Method) string {
+	if m.Kernel == "" {
+		return "features " + m.Features
+	}
+	return "kernel " + m.Kernel
+}
+func notLearner(m Method) string { return "learner " + m.Learner }
+func notInvariance(m Method) string {
+	if m.Invariance == "" {
+		return "a method without invariance"
+	}
+	return "invariance " + m.Invariance
+}
+func notFamily(m Method) string {
+	if f := familyOf(m); f != nil {
+		return f.Title
+	}
+	return notKernel(m)
+}
+
+// MethodFields is the schema of a method, in the order the TUI lists them (filled by init:
+// its checks refer back to it through Defaults).
+var MethodFields []*MethodField
+
+func init() { MethodFields = methodFields() }
+
+func methodFields() []*MethodField {
+	return []*MethodField{
+		{Key: "features", Label: "features", Kind: KindEnum, Choices: FeatureNames, Zero: "none (kernel)", AppliesTo: "every method",
+			Help: "raw, bag-of-words, cdf (I-theory CDF pooling) or moments pooling; or leave empty and pick a kernel"},
+		{Key: "kernel", Label: "kernel", Kind: KindEnum, Choices: KernelNames, Zero: "none (features)", AppliesTo: "every method",
+			Help: "linear, rbf, poly ((1 + gamma <x,z>)^degree) or haar (integration over the group of the base kernel)"},
+		{Key: "base", Label: "base kernel", Kind: KindEnum, Choices: []string{"linear", "rbf"}, Default: "rbf", AppliesTo: "kernel haar",
+			Help: "base kernel of the Haar integration", applies: func(m Method) bool { return m.Kernel == "haar" }, not: notKernel},
+		{Key: "gamma", Label: "gamma", Kind: KindLogFloat, Min: 0, Max: math.MaxFloat64, UIMin: 1e-8, UIMax: 1e8, Step: 10, AppliesTo: "kernels rbf and poly, and haar with base rbf",
+			Help:    "RBF width exp(-gamma ||x-z||²), or the scale of (1 + gamma <x,z>)^degree; ←/→ step by 10×",
+			applies: func(m Method) bool { return m.usesRBF() || m.Kernel == "poly" }, not: notKernel,
+			zero: func(m Method) string {
+				if m.Kernel == "poly" {
+					return ""
+				}
+				return "auto: 1/(2 median d²)"
+			},
+			message: "gamma %g must be >= 0 and finite (0 picks 1/(2 median squared distance) for rbf): give e.g. 0.01",
+			check: func(m Method) string {
+				if m.Kernel == "poly" && m.Gamma == 0 {
+					return "gamma is 0: set gamma > 0 for (1 + gamma <x,z>)^degree, e.g. 0.01 on [0,1] pixels"
+				}
+				return ""
+			}},
+		{Key: "degree", Label: "degree", Kind: KindInt, Min: 1, Max: 64, AppliesTo: "kernel poly",
+			Help: "polynomial degree (Liu et al. use 8)", applies: func(m Method) bool { return m.Kernel == "poly" }, not: notKernel,
+			message: "degree %v is out of range: use 1..64 (the paper uses 8)"},
+		{Key: "invariance", Label: "invariance", Kind: KindEnum, Choices: Invariances, Zero: "none",
+			AppliesTo: "kernels linear, rbf and poly with learner svm or rls",
+			Help:      "Liu et al.: TI all cyclic translations (FFT), RI rotated copies or polar grid, TI-RI both",
+			applies:   func(m Method) bool { return m.liuBase() && (m.Learner == "svm" || m.Learner == "rls") }, not: notFamily},
+		{Key: "fit", Label: "fit", Kind: KindEnum, Choices: FitNames, Default: "best", AppliesTo: "an invariance (TI, RI, TI-RI)",
+			Help:    "best: max over the transformations of k(Tx, z); average: their mean (PSD, like data augmentation)",
+			applies: func(m Method) bool { return m.Invariance != "" }, not: notInvariance},
+		{Key: "psd", Label: "psd", Kind: KindEnum, Choices: []string{"clip", "flip"}, Zero: "as is", AppliesTo: "Liu et al.'s kernels (learner svm, or an invariance or locality)",
+			Help:    "make the training Gram PSD: clip negative eigenvalues (test rows carried along); best-fit Grams are indefinite",
+			applies: func(m Method) bool { return familyOf(m) == familyLiu }, not: notFamily},
+		{Key: "kernel_norm", Label: "kernel norm", Kind: KindEnum, Choices: []string{"cosine"}, Zero: "diagonal mean", AppliesTo: "Liu et al.'s kernels (learner svm, or an invariance or locality)",
+			Help:    "cosine: K(x,z)/sqrt(K(x,x)K(z,z)); else K divided by the mean of its training diagonal",
+			applies: func(m Method) bool { return familyOf(m) == familyLiu }, not: notFamily},
+		{Key: "translation", Label: "translation", Kind: KindEnum, Choices: Translations, Default: "cyclic", AppliesTo: "invariance TI or TI-RI",
+			Help:    "cyclic: wrap around (the paper's); zero-fill: no wrap-around",
+			applies: func(m Method) bool { return m.ti() }, not: notInvariance},
+		{Key: "shifts", Label: "shifts", Kind: KindInt, Min: 0, Max: 64, Zero: "full range (3 with locality)", AppliesTo: "invariance TI or TI-RI, or locality",
+			Help:    "largest shift |dy|, |dx| in pixels of the translations",
+			applies: func(m Method) bool { return m.ti() || m.Locality != nil }, not: notInvariance,
+			message: "shifts %v is out of range: use 0..64 pixels (0 means the default)"},
+		{Key: "rotations", Label: "rotations", Kind: KindObject, Zero: "-20..20 degrees, 9 angles", AppliesTo: "invariance RI or TI-RI without polar",
+			Help:    "rotation angles {from, to, count} in degrees (default -20..20, 9)",
+			applies: func(m Method) bool { return m.ri() && m.Polar == nil }, not: notInvariance,
+			unset: func(m Method) bool {
+				return m.Rotations == nil || *m.Rotations == AngleSpec{From: -20, To: 20, Count: 9}
+			},
+			check: func(m Method) string {
+				if p := angleProblem(m.Rotations, 360); p != "" {
+					return "rotations: " + p + ": give finite from and to and a count in 1..360 of angles distinct modulo 360, e.g. {from: -20, to: 20, count: 9}"
+				}
+				return ""
+			}},
+		{Key: "polar", Label: "polar", Kind: KindObject, Zero: "none: rotated copies", AppliesTo: "invariance RI",
+			Help:    "RI on a polar grid {annuli, sectors}: rotations become cyclic shifts of the sectors",
+			applies: func(m Method) bool { return m.ri() }, not: notInvariance,
+			check: func(m Method) string {
+				if p := m.Polar; p != nil && (p.Annuli < 1 || p.Sectors < 2 || p.Annuli > 1000 || p.Sectors > 3600) {
+					return "polar needs annuli >= 1 and sectors >= 2, e.g. {annuli: 14, sectors: 36}"
+				}
+				if m.Polar != nil && m.Invariance == "TI-RI" {
+					return "polar RI cannot be combined with TI: use rotations for TI-RI"
+				}
+				if m.Polar != nil && m.Locality != nil {
+					return "the locality kernel composes with rotated copies, not the polar grid: drop polar"
+				}
+				return ""
+			}},
+		{Key: "locality", Label: "locality", Kind: KindObject, Zero: "none: the plain base kernel", AppliesTo: "kernels linear, rbf and poly with learner svm or rls",
+			Help:    "Liu et al.'s locality kernel {k1, d1, d2, k2, d3, scale, scale2} as the base kernel",
+			applies: func(m Method) bool { return m.liuBase() && (m.Learner == "svm" || m.Learner == "rls") }, not: notFamily,
+			check: func(m Method) string {
+				l := m.Locality
+				switch {
+				case l == nil:
+				case l.K1 < 1 || l.K1%2 == 0 || l.D1 < 1 || l.D2 < 1:
+					return "locality needs an odd k1 >= 1 and degrees d1, d2 >= 1, e.g. {k1: 5, d1: 2, d2: 4}"
+				case l.K2 < 0 || (l.K2 > 0 && (l.K2%2 == 0 || l.D3 < 1)):
+					return "locality layer 2 needs an odd k2 and d3 >= 1 (or k2 = 0 for one layer)"
+				case l.K2 == 0 && l.D3 != 0:
+					return "locality.d3 applies to the second layer: set k2 or drop d3"
+				case l.K2 == 0 && l.Scale2 != 0:
+					return "locality.scale2 applies to the second layer: set k2 or drop scale2"
+				case !(l.Scale >= 0) || !(l.Scale2 >= 0) || math.IsInf(l.Scale, 0) || math.IsInf(l.Scale2, 0):
+					return "locality scale and scale2 must be finite and >= 0 (0 means 1)"
+				}
+				return ""
+			}},
+		{Key: "bins", Label: "bins n", Kind: KindInt, Min: 1, Max: MaxBins, AppliesTo: "features cdf",
+			Help: "CDF thresholds tau_k = s k/n, k = -n..n (2n+1 bins)", applies: Method.cdf, not: notFeatures,
+			message: fmt.Sprintf("bins %%v is out of range: use 1..%d bins (2n+1 thresholds)", MaxBins)},
+		{Key: "group", Label: "own group", Kind: KindObject, Zero: "the spec's group", AppliesTo: "features cdf and moments",
+			Help:    "this method's own group, e.g. {kind: pitch-tempo, size: 1} (the identity only) beside the spec's group",
+			applies: Method.pooled, not: notFeatures},
+		{Key: "templates", Label: "templates m", Kind: KindInt, Min: 1, Max: MaxTemplates, Step: 5, AppliesTo: "features cdf and moments",
+			Help: "number of random templates t_j", applies: Method.pooled, not: notFeatures,
+			message: fmt.Sprintf("templates %%v is out of range: use 1..%d templates", MaxTemplates)},
+		{Key: "template_kind", Label: "template kind", Kind: KindEnum, Choices: TemplateKinds, Default: "gaussian", AppliesTo: "features cdf and moments",
+			Help: "gaussian N(0,I/d) with rejection, uniform on the sphere, or drawn from the data", applies: Method.pooled, not: notFeatures},
+		{Key: "eps", Label: "eps (s=1+eps)", Kind: KindFloat, Min: 0, Max: 100, Step: 0.1, Zero: "0", AppliesTo: "features cdf, and moments with gaussian templates",
+			Help:    "threshold range s = 1 + eps (and the rejection radius of gaussian templates)",
+			applies: func(m Method) bool { return m.cdf() || m.Features == "moments" && m.TemplateOf == "gaussian" }, not: notFeatures,
+			message: "eps %g is out of range: use 0..100 (s = 1 + eps)"},
+		{Key: "thresholds", Label: "thresholds", Kind: KindEnum, Choices: ThresholdKinds, Default: "theory", AppliesTo: "features cdf",
+			Help: "theory grid s k/n, or fitted to the projections' range (no labels used)", applies: Method.cdf, not: notFeatures},
+		{Key: "learner", Label: "learner", Kind: KindEnum, Choices: LearnerNames, Default: "rls", AppliesTo: "every method",
+			Help: "rls: one-vs-all regularized least squares; 1nn: nearest neighbour; svm; invariant-svm and vsv (Chapelle and Schoelkopf)"},
+		{Key: "c", Label: "C", Kind: KindLogFloat, Min: 0, Max: math.MaxFloat64, UIMin: 1e-6, UIMax: 1e12, Step: 10, AppliesTo: "learners svm, invariant-svm and vsv",
+			Help:    "SVM cost on the Gram divided by its diagonal mean (Liu et al.: 1000); ←/→ step by 10×",
+			applies: Method.svmLearner, not: notLearner,
+			message: "c %g must be > 0 and finite: set c, e.g. 1000 (on the Gram divided by its diagonal mean)"},
+		{Key: "lambda", Label: "lambda", Kind: KindLogFloat, Min: 0, Max: math.MaxFloat64, UIMin: 1e-12, UIMax: 1e6, Step: 10, Zero: "auto: leave-one-out", AppliesTo: "learner rls",
+			Help:    "Tikhonov regularization; ←/→ step by 10×, 0 picks it by leave-one-out",
+			applies: func(m Method) bool { return m.Learner == "rls" }, not: notLearner,
+			message: "lambda %g must be >= 0 and finite (0 picks it by leave-one-out)"},
+		{Key: "tangents", Label: "tangents", Kind: KindList, Zero: "none (vsv needs one)", Choices: TangentNames, AppliesTo: "learners invariant-svm and vsv",
+			Help: "tangent vectors (invariant-svm) or transformations (vsv): hshift, vshift, rotation", applies: Method.chapelle, not: notLearner,
+			check: func(m Method) string {
+				if m.Learner == "vsv" && len(m.Tangents) == 0 {
+					return "vsv needs tangents naming its transformations, e.g. [hshift, vshift]"
+				}
+				return ""
+			}},
+		{Key: "inv_gamma", Label: "inv gamma", Kind: KindFloat, Min: 0, Max: 0.999999, Step: 0.1, Zero: "0: the plain SVM", AppliesTo: "learner invariant-svm",
+			Help:    "Chapelle and Schoelkopf's gamma in [0,1): weight of the tangent covariance",
+			applies: func(m Method) bool { return m.Learner == "invariant-svm" }, not: notLearner,
+			message: "inv_gamma %g is out of range: use 0 <= inv_gamma < 1"},
+		{Key: "smooth", Label: "smooth", Kind: KindFloat, Min: 0, Max: 100, Step: 0.5, Zero: "none", AppliesTo: "learner invariant-svm",
+			Help:    "Gaussian smoothing (pixels) of the images before their tangents are taken",
+			applies: func(m Method) bool { return m.Learner == "invariant-svm" }, not: notLearner,
+			message: "smooth %g must be finite and in 0..100 (pixels)"},
+		{Key: "name", Label: "series name", Kind: KindText, AppliesTo: "every method",
+			Help: "name of the curve; empty: derived from the settings, and it follows them",
+			zero: func(m Method) string { m.Name = ""; return m.DisplayName() }},
+	}
+}
+
+// MethodFieldOf returns the field with JSON key key, or nil.
+func MethodFieldOf(key string) *MethodField {
+	for _, f := range MethodFields {
+		if f.Key == key {
+			return f
+		}
+	}
+	return nil
+}
+
+// Family is a kind of method: which methods it covers, which learners it takes, how it
+// names its methods and how it builds them.
+type Family struct {
+	Key   string // "features", "kernel", "liu", "chapelle"
+	Title string // in messages: "kernel RLS/1-NN"
+	Help  string
+	// Learners the family takes.
+	Learners []string
+	match    func(m Method) bool
+	name     func(m Method) string
+	build    func(b *builder, m Method, g group.Action) (eval.Method, error)
+}
+
+// The families of methods, in the order FamilyOf tries them.
+var (
+	familyFeatures = &Family{Key: "features", Title: "feature methods", Learners: []string{"rls", "1nn"},
+		Help:  "a feature map (raw, bag-of-words, CDF or moment pooling; Mroueh et al.) and RLS or 1-NN",
+		match: func(m Method) bool { return m.Features != "" }, name: featureName}
+	familyChapelle = &Family{Key: "chapelle", Title: "Chapelle and Schoelkopf's learners", Learners: []string{"invariant-svm", "vsv"},
+		Help:  "the invariant SVM (tangent vectors) and virtual support vectors, on kernel linear, rbf or poly",
+		match: func(m Method) bool { return m.Kernel != "" && m.chapelle() }, name: chapelleName}
+	familyLiu = &Family{Key: "liu", Title: "Liu et al.'s kernels", Learners: []string{"svm", "rls"},
+		Help: "kernels linear, rbf, poly with SVM (or RLS), made invariant (TI, RI, TI-RI; best or average fit) and local",
+		match: func(m Method) bool {
+			return m.liuBase() && (m.Learner == "svm" || m.Invariance != "" || m.Locality != nil || m.Kernel == "poly")
+		}, name: liuName}
+	familyKernel = &Family{Key: "kernel", Title: "kernel RLS/1-NN", Learners: []string{"rls", "1nn"},
+		Help:  "kernel RLS or 1-NN with kernel linear, rbf or haar (Haar integration over the group)",
+		match: func(m Method) bool { return m.Kernel == "linear" || m.Kernel == "rbf" || m.Kernel == "haar" }, name: kernelName}
+	// Families lists every family.
+	Families = []*Family{familyFeatures, familyChapelle, familyLiu, familyKernel}
+)
+
+func init() {
+	familyFeatures.build = buildFeatures
+	familyChapelle.build = func(b *builder, m Method, g group.Action) (eval.Method, error) {
+		return newChapelleMethod(m, b.pool.Shape)
+	}
+	familyLiu.build = buildLiu
+	familyKernel.build = buildKernel
+}
+
+// FamilyOf returns the family of m (with defaults filled in), or nil when m sets neither
+// features nor a known kernel.
+func FamilyOf(m Method) *Family {
+	m.Defaults()
+	return familyOf(m)
+}
+
+// familyOf is FamilyOf on a method whose defaults are filled in already.
+func familyOf(m Method) *Family {
+	for _, f := range Families {
+		if f.match(m) {
+			return f
+		}
+	}
+	return nil
+}
+
+// MethodName names a method as the papers name their rows: "raw RLS", "bag-of-words RLS",
+// "CDF(n,m) RLS", "moments(m) RLS", "Haar RLS", "RBF RLS", "raw 1-NN", and for Liu et
+// al.'s kernels with the svm learner "SVM", "TI-SVM", "L-TI-RI-SVM", "RI-SVM
+// (average-fit)", "TI-SVM (zero-fill)", "TI-SVM (±2 cyclic)" (shifts 2 instead of the
+// full range), "L-TI-SVM (±2)"; "VSV" and "invariant SVM" for Chapelle and
+// Schoelkopf's learners. It ignores m.Name (see DisplayName).
+func MethodName(m Method) string {
+	if f := FamilyOf(m); f != nil {
+		return f.name(m)
+	}
+	return strings.TrimSpace(m.Features + m.Kernel + " " + learnerName(m.Learner))
+}
+
+func featureName(m Method) string {
+	head := m.Features
+	switch m.Features {
+	case "bow":
+		head = "bag-of-words"
+	case "cdf":
+		head = fmt.Sprintf("CDF(%d,%d)", m.Bins, m.Templates)
+	case "moments":
+		head = fmt.Sprintf("moments(%d)", m.Templates)
+	}
+	return head + " " + learnerName(m.Learner)
+}
+
+func kernelName(m Method) string {
+	head := map[string]string{"rbf": "RBF", "linear": "linear", "poly": "poly", "haar": "Haar"}[m.Kernel]
+	if m.Kernel == "haar" && m.Base == "linear" {
+		head = "Haar-linear"
+	}
+	return head + " " + learnerName(m.Learner)
+}
+
+func chapelleName(m Method) string {
+	if m.Learner == "vsv" {
+		return "VSV"
+	}
+	return "invariant SVM"
+}
+
+func liuName(m Method) string {
+	if m.Learner != "svm" && m.Invariance == "" && m.Locality == nil {
+		return kernelName(m) // poly RLS
+	}
+	var head string
+	if m.Locality != nil {
+		head = "L-"
+	}
+	if m.Invariance != "" {
+		head += m.Invariance + "-"
+	}
+	name := head + map[string]string{"svm": "SVM", "rls": "RLS", "1nn": "1-NN"}[m.Learner]
+	if m.Fit == "average" {
+		name += " (average-fit)"
+	}
+	switch {
+	case m.ti() && m.Locality == nil && m.Shifts > 0:
+		name += fmt.Sprintf(" (±%d %s)", m.Shifts, m.Translation) // local shifts, not the full range
+	case m.ti() && m.Locality != nil && m.Shifts > 0 && m.Shifts != 3:
+		name += fmt.Sprintf(" (±%d)", m.Shifts)
+		if m.Translation == "zero-fill" {
+			name += " (zero-fill)"
+		}
+	case m.ti() && m.Translation == "zero-fill":
+		name += " (zero-fill)"
+	}
+	if m.Polar != nil && m.ri() {
+		name += " (polar)"
+	}
+	return name
+}
+
+func learnerName(l string) string {
+	switch l {
+	case "1nn":
+		return "1-NN"
+	case "svm":
+		return "SVM"
+	}
+	return "RLS"
+}
+
+// baseKernel returns the kernel k0 of m: linear, Gaussian exp(-gamma ||x-z||²) or
+// polynomial (1 + gamma <x,z>)^degree, for the Haar kernel its base. Errors name the
+// method and the field to fix.
+func baseKernel(m Method) (kernel.Base, error) {
+	var k kernel.Base
+	switch {
+	case m.Kernel == "linear", m.Kernel == "haar" && m.Base == "linear":
+		k = kernel.Linear{}
+	case m.usesRBF():
+		if m.Gamma == 0 {
+			return nil, inputErr(fmt.Errorf("%s: gamma is 0: set gamma > 0 for the Gaussian kernel exp(-gamma ||x-z||^2)", m.Name))
+		}
+		k = kernel.RBF{Gamma: m.Gamma}
+	case m.Kernel == "poly":
+		k = kernel.Poly{Gamma: m.Gamma, Degree: m.Degree}
+	default:
+		return nil, inputErr(fmt.Errorf("%s: kernel %q is unknown: use one of %s", m.Name, m.Kernel, strings.Join(KernelNames, ", ")))
+	}
+	if err := k.Validate(); err != nil {
+		return nil, inputErr(fmt.Errorf("%s: %w", m.Name, err))
+	}
+	return k, nil
+}
+
+// validateMethodFields checks method i of s against the schema: its family and learner,
+// every field that applies (range, choices, own check), and refuses every field set
+// where it does not apply. at prefixes the messages about values.
+func validateMethodFields(i int, m Method, at string, bad func(string, ...any)) {
+	if (m.Features == "") == (m.Kernel == "") {
+		bad("%s: set exactly one of features (raw, bow, cdf, moments) or kernel (linear, rbf, poly, haar)", at)
+		return
+	}
+	for _, f := range MethodFields[:2] { // features, kernel: the family depends on them
+		if p := f.problem(m); p != "" {
+			bad("%s: %s", at, p)
+			return
+		}
+	}
+	if p := MethodFieldOf("learner").problem(m); p != "" {
+		bad("%s: %s", at, p)
+		return
+	}
+	fam := familyOf(m)
+	if !in(m.Learner, fam.Learners) {
+		switch {
+		case fam == familyLiu && (m.Invariance != "" || m.Locality != nil):
+			// The invariance made it one of Liu's kernels: it is the field that does not apply.
+			key := "invariance"
+			if m.Invariance == "" {
+				key = "locality"
+			}
+			bad("methods.%d.%s applies to %s, not learner %s: use learner svm or rls, or drop it (on a preset: --set methods.%d.%s=%s)",
+				i, key, MethodFieldOf(key).AppliesTo, m.Learner, i, key, MethodFieldOf(key).zeroLiteral())
+		case fam == familyFeatures && m.svmLearner():
+			bad("%s: learner %s needs a kernel: set kernel to linear, rbf or poly instead of features", at, m.Learner)
+		case m.Kernel == "haar":
+			bad("%s: learner %s does not take the haar kernel: use rls or 1nn, or kernel linear, rbf or poly (with invariance for Liu's kernels)", at, m.Learner)
+		default:
+			bad("%s: learner %s does not work with %s: use %s", at, m.Learner, fam.Title, strings.Join(fam.Learners, " or "))
+		}
+		return
+	}
+	for _, f := range MethodFields {
+		if f.Applies(m) {
+			if p := f.problem(m); p != "" {
+				bad("%s: %s", at, p)
+			}
+			continue
+		}
+		if !f.isUnset(m) {
+			bad("methods.%d.%s applies to %s, not %s: drop it (on a preset: --set methods.%d.%s=%s)", i, f.Key, f.AppliesTo, f.not(m), i, f.Key, f.zeroLiteral())
+		}
+	}
+}
