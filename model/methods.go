@@ -189,6 +189,11 @@ func poolingMap(m Method, g group.Action, pool *data.Dataset, seed uint64) (feat
 	switch m.TemplateOf {
 	case "sphere":
 		tpl = feature.SphereTemplates(m.Templates, d, rng)
+	case "smooth":
+		if len(pool.Shape) != 2 {
+			return nil, inputErr(fmt.Errorf("%s: template_kind smooth needs samples with a 2-D shape (images, spectrograms), the data have shape %v: use gaussian", m.Name, pool.Shape))
+		}
+		tpl = feature.SmoothTemplates(m.Templates, pool.Shape[0], pool.Shape[1], feature.SmoothRadius, rng)
 	case "data":
 		var err error
 		if tpl, err = feature.DataTemplates(pool.X, m.Templates, rng); err != nil {

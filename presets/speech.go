@@ -18,8 +18,10 @@ var speechGroup = model.GroupSpec{Kind: "pitch-tempo"}
 // speechMethods returns the rows every speech preset compares at (n, m) = (25, 50): the
 // raw spectrogram, CDF features with |G| = 1 (the identity only) and |G| = 25, with
 // Gaussian templates, and |G| = 25 with utterance templates (spectrograms drawn from the
-// training pool). The |G| = 25 Gaussian row comes first among the CDF rows, so that a
-// bins × templates grid runs on it. Thresholds are fitted to the range of the pool's
+// training pool), and both with smooth templates (Gaussian noise box-filtered over 7×7
+// bands × frames, feature.SmoothTemplates), which keep their statistics under the
+// interpolated tempo warps. The |G| = 25 Gaussian row comes first among the CDF rows, so
+// that a bins × templates grid runs on it. Thresholds are fitted to the range of the pool's
 // projections (no labels used): the projections of a unit-norm spectrogram on Gaussian
 // N(0, I/d) templates have a spread of about 1/sqrt(4096) = 1/64, so the theory grid
 // s·k/n over [-s, s] puts nearly all of them in one or two bins (measured on the quick
@@ -32,6 +34,9 @@ func speechMethods() []model.Method {
 			Group: &model.GroupSpec{Kind: "pitch-tempo", Size: 1}},
 		{Name: "CDF(25,50) |G|=25 RLS (utterance templates)", Features: "cdf", Bins: 25, Templates: 50, TemplateOf: "data", Thresholds: "range"},
 		{Name: "CDF(25,50) |G|=1 RLS (utterance templates)", Features: "cdf", Bins: 25, Templates: 50, TemplateOf: "data", Thresholds: "range",
+			Group: &model.GroupSpec{Kind: "pitch-tempo", Size: 1}},
+		{Name: "CDF(25,50) |G|=25 RLS (smooth templates)", Features: "cdf", Bins: 25, Templates: 50, TemplateOf: "smooth", Thresholds: "range"},
+		{Name: "CDF(25,50) |G|=1 RLS (smooth templates)", Features: "cdf", Bins: 25, Templates: 50, TemplateOf: "smooth", Thresholds: "range",
 			Group: &model.GroupSpec{Kind: "pitch-tempo", Size: 1}},
 	}
 }
