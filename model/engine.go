@@ -62,7 +62,8 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 		p.Test, p.TransformedTest = tt, true
 		logf("test_transform %s: %d test samples also scored as transformed copies", tg.Name(), test.Len())
 	}
-	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes, logf: logf}
+	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes, logf: logf, noMatrices: opts.NoMatrices}
+	defer b.waitMatrices() // before Start sends Done and closes ch
 	if spec.Nested && spec.Protocol == ProtocolCurve && len(spec.Sizes) > 0 {
 		p.Nest = slices.Max(spec.Sizes)
 	}
@@ -96,11 +97,12 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 			if gp.Stages, err = b.gridStages(spec.Grid, g); err != nil {
 				return nil, err
 			}
-			out, err := runWith(ctx, p, pool, ch)
+			applyShard(opts, logf, p, &gp)
+			out, err := b.runWith(ctx, p, ch)
 			if err != nil {
 				return out, err
 			}
-			gout, err := runWith(ctx, &gp, pool, ch)
+			gout, err := b.runWith(ctx, &gp, ch)
 			return merge(out, gout), err
 		}
 	case ProtocolSweep:
@@ -157,11 +159,46 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 			p.Stages = append(p.Stages, st)
 		}
 	}
-	return runWith(ctx, p, pool, ch)
+	applyShard(opts, logf, p)
+	return b.runWith(ctx, p, ch)
 }
 
-// runWith checks every arm's training size against the pool, then runs the protocol.
-func runWith(ctx context.Context, p *eval.Protocol, pool *data.Dataset, ch chan<- eval.Event) (*eval.Outcome, error) {
+// applyShard sets Only on the protocols of one run: none with opts.NoRun, else the cells
+// that eval.AssignShards gives to opts.Shard over all of them together, so that the
+// shards of a run are balanced over its curve and grid alike.
+func applyShard(opts RunOptions, logf func(string, ...any), ps ...*eval.Protocol) {
+	if opts.NoRun {
+		for _, p := range ps {
+			p.Only = func(eval.CellKey) bool { return false }
+		}
+		return
+	}
+	if opts.Shard.Count <= 0 {
+		return
+	}
+	var cells []eval.CellCost
+	for _, p := range ps {
+		cells = append(cells, p.CellCosts()...)
+	}
+	assign := eval.AssignShards(cells, opts.Shard.Count)
+	mine, cost, total := 0, 0.0, 0.0
+	for _, c := range cells {
+		total += c.Cost
+		if assign[c.Key] == opts.Shard.Index {
+			mine++
+			cost += c.Cost
+		}
+	}
+	for _, p := range ps {
+		p.Only = func(k eval.CellKey) bool { return assign[k] == opts.Shard.Index }
+	}
+	logf("shard %s: %d of %d cells (%.0f%% of the estimated cost)", opts.Shard, mine, len(cells), 100*cost/max(total, 1))
+}
+
+// runWith checks every arm's training size against the pool, starts the heatmap's
+// matrices (once per run) and runs the protocol.
+func (b *builder) runWith(ctx context.Context, p *eval.Protocol, ch chan<- eval.Event) (*eval.Outcome, error) {
+	pool := b.pool
 	for _, st := range p.Stages {
 		for _, a := range st.Arms {
 			rng := rand.New(rand.NewPCG(0, 0)) // a trial draw: only its error matters
@@ -170,6 +207,7 @@ func runWith(ctx context.Context, p *eval.Protocol, pool *data.Dataset, ch chan<
 			}
 		}
 	}
+	b.startMatrices(ctx, b.group, ch)
 	return p.Run(ctx, ch)
 }
 
@@ -216,6 +254,7 @@ func merge(a, b *eval.Outcome) *eval.Outcome {
 	}
 	a.Series = append(a.Series, b.Series...)
 	a.Tables = append(a.Tables, b.Tables...)
+	a.Missing = append(a.Missing, b.Missing...)
 	for k, v := range b.Stages {
 		a.Stages[k] += v
 	}

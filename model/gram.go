@@ -3,12 +3,9 @@ package model
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
-	"sort"
 
 	"gonum.org/v1/gonum/mat"
 
-	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/core/feature"
 	"gitui/core/kernel"
@@ -28,19 +25,10 @@ func SampleGram(ctx context.Context, spec *Spec, dataDir string, n int) (base, i
 	if err != nil {
 		return base, invariant, err
 	}
-	if n > pool.Len() {
-		n = pool.Len()
-	}
-	if n < 2 {
-		return base, invariant, inputErr(fmt.Errorf("a Gram sample needs at least 2 samples, got %d", n))
-	}
-	rng := rand.New(rand.NewPCG(s.Seed, 0x6a4d))
-	idx, err := data.Draw(rng, pool.Y, n, data.DrawOptions{Mode: data.Stratified, Classes: len(pool.Classes)})
+	sub, err := GramSample(pool, s.Seed, n)
 	if err != nil {
-		return base, invariant, inputErr(err)
+		return base, invariant, err
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return pool.Y[idx[a]] < pool.Y[idx[b]] })
-	sub := pool.Subset(idx)
 	if err := checkGroupMemory(s.Group, pool.Shape); err != nil {
 		return base, invariant, err
 	}

@@ -32,6 +32,10 @@ type builder struct {
 	gamma float64   // the median heuristic's gamma, once computed (autoGamma)
 	// logf, when set, reports a line in the run's log (the automatic gamma).
 	logf func(format string, a ...any)
+	// noMatrices turns off the heatmap's sample Gram matrices (startMatrices), heat
+	// runs them.
+	noMatrices bool
+	heat       matrixSender
 }
 
 // draws returns every training draw of the run (all sizes, all repeats).

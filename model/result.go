@@ -21,7 +21,9 @@ type Result struct {
 	Tables []Table         `json:"tables,omitempty"`
 	Timing Timing          `json:"timing"`
 	Env    Env             `json:"env"`
-	// Partial is true when the run was cancelled or failed: the series hold the finished cells only.
+	// Partial is true when the run was cancelled or failed, or when cells are missing (a
+	// shard, or a merge of incomplete shards; Error names them): the series hold the
+	// finished cells only.
 	Partial bool   `json:"partial,omitempty"`
 	Error   string `json:"error,omitempty"`
 	// ResumedCells counts the cells taken from the journal of an earlier, interrupted run

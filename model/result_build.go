@@ -55,6 +55,10 @@ func NewResult(spec *Spec, out *eval.Outcome, err error, wall time.Duration) *Re
 			r.Timing.Stages[k] = v
 		}
 	}
+	if err == nil && out != nil && len(out.Missing) > 0 {
+		r.Partial = true
+		r.Error = MissingLine(out.Missing)
+	}
 	if err != nil {
 		r.Partial = true
 		if !errors.Is(err, context.Canceled) {

@@ -15,12 +15,25 @@ type RunOptions struct {
 	// and supplies the cells an earlier run of the same spec already journaled, which
 	// are not run again.
 	Dir *RunDir
+	// NoMatrices skips the heatmap's Gram matrices of a training sample (eval.Matrix
+	// events; see Start), for a consumer that does not show them (the headless runner).
+	NoMatrices bool
+	// Shard, when Count > 0, runs only shard Index of Count: the cells eval.AssignShards
+	// gives it over every stage of the run; the others are listed in Outcome.Missing.
+	Shard eval.Shard
+	// NoRun runs no cell at all: the outcome holds only the cells of Dir's journal and
+	// lists the others as Missing (gitui merge derives a result this way).
+	NoRun bool
 }
 
 // Start validates spec, builds the engine objects (data, group, methods) and runs its
 // protocol in background goroutines. It returns at once with the event channel: Progress,
 // Point, Matrix and Log events, and exactly one final eval.Done holding the (possibly
-// partial) outcome, after which the channel is closed. Cancelling ctx stops the run
+// partial) outcome, after which the channel is closed. Once the spec is built and checked,
+// and while the cells run, the training Gram matrices of a class-sorted sample of at most
+// GramSamples pool rows arrive as Matrix events: the linear kernel on the inputs first,
+// then each method's kernel, named as the method (sample-complexity, sweep, grid and
+// group-size protocols; not with NoMatrices). Cancelling ctx stops the run
 // promptly (finished cells are kept in Done.Outcome, Done.Err is context.Canceled).
 // A spec or data error is reported as Done.Err before any other event; its message is one
 // line naming the problem and the fix. A panic while building the engine objects (a

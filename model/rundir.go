@@ -33,10 +33,14 @@ const (
 
 // RunMeta is what a run needs besides its spec to be resumed: where its data came from.
 type RunMeta struct {
-	DataDir string    `json:"data_dir,omitempty"`
-	Quick   bool      `json:"quick,omitempty"`
-	Started time.Time `json:"started"`
-	Version string    `json:"version"`
+	DataDir string `json:"data_dir,omitempty"`
+	Quick   bool   `json:"quick,omitempty"`
+	// Shard is "i/N" for a run of shard i of N (gitui run --shard), else empty.
+	Shard string `json:"shard,omitempty"`
+	// Complete is set once every cell of the run (of its shard, for a shard) is journaled.
+	Complete bool      `json:"complete,omitempty"`
+	Started  time.Time `json:"started"`
+	Version  string    `json:"version"`
 }
 
 // CellRecord is one line of cells.jsonl: a finished cell (eval.Cell) as JSON. Floats are

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -21,6 +22,7 @@ import (
 	"gitui/ui/heatmap"
 	"gitui/ui/methodpane"
 	"gitui/ui/runpane"
+	"gitui/ui/runs"
 	"gitui/ui/theme"
 )
 
@@ -39,13 +41,22 @@ import (
 // restores the terminal as far as it still can, stops drawing and reading, lets the
 // current run finish into the store and returns ErrHangup. cmd/gitui passes a channel
 // on which SIGHUP does not cancel the context.
+//
+// Open lists further run directories, folders of run directories and result.json
+// files for the Runs pane (`gitui open`); with StartRuns (or a non-empty Open) the
+// workbench starts on the Runs pane. Mouse turns on mouse capture: a click focuses a pane or a tab, the wheel
+// scrolls the focused pane (it is off by default, as capture stops the terminal's own
+// text selection).
 type Options struct {
-	DataDir string
-	Presets []model.Preset
-	Initial *model.Spec
-	OutDir  string
-	Store   string
-	Hangup  <-chan os.Signal
+	DataDir   string
+	Presets   []model.Preset
+	Initial   *model.Spec
+	OutDir    string
+	Store     string
+	Hangup    <-chan os.Signal
+	Open      []string
+	StartRuns bool
+	Mouse     bool
 }
 
 // runState is the engine side of the current run, as the UI sees it.
@@ -72,12 +83,17 @@ const (
 	confirmNone confirmKind = iota
 	confirmQuit
 	confirmRestart
+	confirmDelete
 )
 
 type picker struct {
 	open  bool
-	cur   int
+	cur   int // index into the presets shown (after the filter)
 	quick bool
+	// filter narrows the presets to those whose name or summary holds every word of
+	// it; filtering is true while it is typed (after /).
+	filter    string
+	filtering bool
 }
 
 // App is the root model: it owns the spec the panes edit, the run, the layout and the
@@ -108,6 +124,8 @@ type App struct {
 	run    runpane.Model
 	curves curves.Model
 	heat   heatmap.Model
+	runs   runs.Model
+	zoom   bool // the focused pane fills the body (z)
 
 	r        runState
 	jobs     []*job // every run started, for the program to wait on at exit
@@ -159,7 +177,11 @@ func New(ctx context.Context, opts Options, st theme.Styles) *App {
 	a.run = runpane.New(st)
 	a.curves = curves.New(st)
 	a.heat = heatmap.New(st)
+	a.runs = runs.New(st)
 	a.setFocus(paneData)
+	if len(opts.Open) > 0 || opts.StartRuns {
+		a.setFocus(paneRuns)
+	}
 	a.revalidate()
 	return a
 }
@@ -213,10 +235,28 @@ func fallbackSpec() *model.Spec {
 // Init loads the data preview and lists the newest runs of the store in the run log;
 // nothing ticks until a run starts.
 func (a *App) Init() tea.Cmd {
-	if a.opts.Store == "" {
-		return a.data.Load()
+	cmds := []tea.Cmd{a.data.Load()}
+	if a.opts.Store != "" {
+		cmds = append(cmds, listStore(a.opts.Store, storeShown))
 	}
-	return tea.Batch(a.data.Load(), listStore(a.opts.Store, storeShown))
+	if a.focus == paneRuns {
+		cmds = append(cmds, a.loadRuns())
+	}
+	return tea.Batch(cmds...)
+}
+
+// loadRuns returns the command that reads the runs of the store and of Options.Open
+// for the Runs pane (nil when there is nothing to read).
+func (a *App) loadRuns() tea.Cmd {
+	var src []string
+	if a.opts.Store != "" {
+		src = append(src, a.opts.Store)
+	}
+	src = append(src, a.opts.Open...)
+	if len(src) == 0 {
+		return func() tea.Msg { return runs.LoadedMsg{} }
+	}
+	return runs.LoadCmd(src, a.opts.Store != "")
 }
 
 // storeShown is how many of the store's newest runs the run log names at start-up.
@@ -234,6 +274,10 @@ func (a *App) setFocus(p paneID) {
 	a.run.Focus(p == paneRun)
 	a.curves.Focus(p == paneCurves)
 	a.heat.Focus(p == paneHeat)
+	a.runs.Focus(p == paneRuns)
+	if a.zoom {
+		a.relayout()
+	}
 }
 
 // focusedHelp returns the key help of the focused pane.
@@ -252,6 +296,8 @@ func (a *App) focusedHelp() interface {
 		return a.run
 	case paneCurves:
 		return a.curves
+	case paneRuns:
+		return a.runs
 	}
 	return a.heat
 }
@@ -265,6 +311,8 @@ func (a *App) editing() bool {
 		return a.group.Form().Editing()
 	case paneMethod:
 		return a.method.Form().Editing()
+	case paneRuns:
+		return a.runs.Editing()
 	}
 	return false
 }
@@ -335,6 +383,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = a.requestGram(msg.N)
 	case storeListedMsg:
 		a.logStore(msg)
+	case runs.LoadedMsg:
+		a.runs, cmd = a.runs.Update(msg)
+	case runs.OpenMsg:
+		a.openRuns(msg.Entries)
+	case tea.MouseMsg:
+		cmd = a.handleMouse(msg)
 	case errMsg:
 		a.setStatus(msg.Error(), true)
 	case form.ChangedMsg:
@@ -382,6 +436,7 @@ func (a *App) relayout() {
 		a.run.SetSize(w, h)
 		a.curves.SetSize(w, h)
 		a.heat.SetSize(w, h)
+		a.runs.SetSize(w, h)
 		return
 	}
 	w, h := inner(a.lay.config)
@@ -391,4 +446,83 @@ func (a *App) relayout() {
 	a.run.SetSize(inner(a.lay.run))
 	a.curves.SetSize(inner(a.lay.curves))
 	a.heat.SetSize(inner(a.lay.heat))
+	a.runs.SetSize(inner(a.lay.body))
+	if a.zoom {
+		bw, bh := inner(a.lay.body)
+		a.sizePane(a.focus, bw, bh)
+	}
+}
+
+// sizePane sets the content size of pane p.
+func (a *App) sizePane(p paneID, w, h int) {
+	switch p {
+	case paneData:
+		a.data.SetSize(w, h)
+	case paneGroup:
+		a.group.SetSize(w, h)
+	case paneMethod:
+		a.method.SetSize(w, h)
+	case paneRun:
+		a.run.SetSize(w, h)
+	case paneCurves:
+		a.curves.SetSize(w, h)
+	case paneHeat:
+		a.heat.SetSize(w, h)
+	case paneRuns:
+		a.runs.SetSize(w, h)
+	}
+}
+
+// fullBody reports whether the focused pane fills the body: always in tab mode, and
+// in grid mode for the Runs pane and a zoomed pane.
+func (a *App) fullBody() bool {
+	return a.lay.tabs || a.zoom || a.focus == paneRuns
+}
+
+// openRuns overlays the curves of past runs (enter in the Runs pane or its compare
+// view) as pinned runs, labelled as the compare view labels them, and shows the
+// Curves pane; s then exports them with the rest.
+func (a *App) openRuns(es []runs.Entry) {
+	var opened []string
+	for k, e := range es {
+		if len(e.Series) == 0 {
+			continue
+		}
+		label := e.ID
+		if !e.Time.IsZero() {
+			label = e.Name + " " + e.Time.Format("01-02 15:04:05")
+		}
+		if len(es) > 1 {
+			label = runs.RunLabel(k, e)
+		}
+		a.curves.AddRun(curves.Run{Label: label, Series: e.Series})
+		a.pins = append(a.pins, resultOf(e, label))
+		opened = append(opened, e.ID)
+	}
+	if len(opened) == 0 {
+		a.setStatus("no points in "+es[0].ID+" yet", true)
+		return
+	}
+	a.setFocus(paneCurves)
+	a.setStatus("pinned "+strings.Join(opened, ", ")+" in the Curves pane (u unpins, s exports)", false)
+}
+
+// resultOf is the result of a listed run, for s (save) to write with the pins; its
+// preset is label, which names the run in the exported legends as in the TUI's.
+func resultOf(e runs.Entry, label string) *model.Result {
+	r := &model.Result{Schema: model.ResultSchema, Preset: label, Spec: e.Spec, Partial: e.Status != "done"}
+	var sp struct {
+		Seed uint64 `json:"seed"`
+	}
+	if json.Unmarshal(e.Spec, &sp) == nil {
+		r.Seed = sp.Seed
+	}
+	for _, s := range e.Series {
+		ms := model.Series{Name: s.Name, XLabel: s.XLabel, YLabel: s.YLabel}
+		for _, p := range s.Points {
+			ms.Points = append(ms.Points, model.Point{X: p.X, Mean: p.Mean, Std: p.Std, Runs: p.Runs})
+		}
+		r.Series = append(r.Series, ms)
+	}
+	return r
 }

@@ -160,7 +160,7 @@ func TestGoldenPanes(t *testing.T) {
 			t.Fatalf("%dx%d: run did not finish: %s", sz[0], sz[1], a.run.Result())
 		}
 		for p := paneData; p < numPanes; p++ {
-			a.setFocus(p)
+			exec(t, a, a.focusTo(p))
 			t.Run(fmt.Sprintf("%dx%d-%s", sz[0], sz[1], p), func(t *testing.T) {
 				v := a.View()
 				uitest.CheckFits(t, v, sz[0], sz[1])

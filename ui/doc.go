@@ -6,10 +6,14 @@
 // Run opens it; cmd/gitui calls Run when gitui is started without arguments. The root
 // model (App) owns the spec that the data, group and method panes edit (ui/datapane,
 // ui/grouppane, ui/methodpane on top of ui/form), the run (ui/runpane), the curves
-// (ui/curves) and the Gram matrices (ui/heatmap). Keys: tab/shift+tab or 1-6 between
-// panes, arrows/hjkl inside them, enter to edit, r run, esc/x cancel, p presets,
-// P pin, s export, ? full help, q quit (asks while a run is going), ctrl+c quits at
-// once (the run is cancelled, its finished cells kept).
+// (ui/curves), the Gram matrices (ui/heatmap) and the past runs (ui/runs: the Runs pane
+// and its compare view, over the run store and Options.Open). Keys: tab/shift+tab or
+// 1-7 between panes, arrows/hjkl inside them, enter to edit, r run, esc/x cancel,
+// p presets (/ filters them), P pin, s export, z zoom the focused pane, ctrl+z suspend,
+// ? full help, q quit (asks while a run is going), ctrl+c quits at once (the run is
+// cancelled, its finished cells kept). D asks before deleting a method. The focused
+// pane's title starts with ▸ (focus shows without colour). Options.Mouse (GITUI_MOUSE=1)
+// turns on click-to-focus and the wheel.
 //
 // # The run store
 //
@@ -34,7 +38,8 @@
 //
 // The layout needs at least 80×24. Below 120 columns or 34 rows one pane is shown at
 // a time and the header's tabs reach the others; wider terminals show the focused
-// configuration pane, the run, the curves and the heatmap at once.
+// configuration pane, the run, the curves and the heatmap at once. The Runs pane, and
+// any pane zoomed with z, fills the body.
 //
 // # Errors
 //

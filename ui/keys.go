@@ -7,15 +7,18 @@ import "github.com/charmbracelet/bubbles/key"
 // nothing now.
 type keyMap struct {
 	NextPane, PrevPane, Jump, Run, Cancel, Presets, Save, Pin, Help, Quit, ForceQuit key.Binding
+	Zoom, Suspend                                                                    key.Binding
 	// picker and confirmation keys
-	Up, Down, Load, Toggle, Close, Yes, No key.Binding
+	Up, Down, Load, Toggle, Close, Yes, No, Filter key.Binding
 }
 
 func defaultKeys() keyMap {
 	return keyMap{
 		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
-		Jump:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-6", "go to pane")),
+		Jump:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7"), key.WithHelp("1-7", "go to pane (7 runs)")),
+		Zoom:      key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom pane")),
+		Suspend:   key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend")),
 		Run:       key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run")),
 		Cancel:    key.NewBinding(key.WithKeys("esc", "x"), key.WithHelp("esc/x", "cancel run")),
 		Presets:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "presets")),
@@ -31,6 +34,7 @@ func defaultKeys() keyMap {
 		Close:     key.NewBinding(key.WithKeys("esc", "p", "q"), key.WithHelp("esc", "close")),
 		Yes:       key.NewBinding(key.WithKeys("y", "Y", "enter"), key.WithHelp("y", "yes")),
 		No:        key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "no")),
+		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 	}
 }
 
@@ -53,7 +57,7 @@ func (g globalHelp) FullHelp() [][]key.Binding {
 	cols := [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Jump, k.Help},
 		{k.Run, k.Cancel, k.Pin, k.Save},
-		{k.Presets, k.Quit, k.ForceQuit},
+		{k.Presets, k.Zoom, k.Suspend, k.Quit, k.ForceQuit},
 	}
 	return append(cols, g.pane.FullHelp()...)
 }

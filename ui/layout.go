@@ -10,10 +10,11 @@ const (
 	paneRun
 	paneCurves
 	paneHeat
+	paneRuns
 	numPanes
 )
 
-var paneNames = [numPanes]string{"Data", "Group", "Method", "Run", "Curves", "Heatmap"}
+var paneNames = [numPanes]string{"Data", "Group", "Method", "Run", "Curves", "Heatmap", "Runs"}
 
 func (p paneID) String() string { return paneNames[p] }
 
@@ -25,7 +26,8 @@ type rect struct{ x, y, w, h int }
 
 // layout is where each pane goes. In tab mode one pane fills the body and the others
 // are reached by the tab bar; in grid mode the focused (or last) configuration pane
-// is top left, the run pane bottom left, curves top right, heatmap bottom right.
+// is top left, the run pane bottom left, curves top right, heatmap bottom right. The
+// Runs pane, and any pane zoomed with z, fills the body in both modes.
 type layout struct {
 	tabs                      bool
 	tooSmall                  bool

@@ -41,10 +41,13 @@ var ErrHangup = errors.New("hung up (SIGHUP): the terminal was closed; the run w
 // terminal is restored first). In every case a run in flight has been written to the
 // store when Run returns, and a line on stderr says where. The colour profile and
 // background are probed once, before the program owns the terminal; NO_COLOR turns
-// colours off.
+// colours off. GITUI_MOUSE=1 turns mouse capture on (Options.Mouse).
 func Run(ctx context.Context, opts Options) error {
 	if os.Getenv("TERM") == "dumb" || !term.IsTerminal(int(os.Stdout.Fd())) {
 		return ErrNotTerminal
+	}
+	if os.Getenv("GITUI_MOUSE") == "1" {
+		opts.Mouse = true
 	}
 	var storeErr error
 	if opts.Store == "" {
@@ -65,9 +68,13 @@ func Run(ctx context.Context, opts Options) error {
 // the program), when the program has already let go of the terminal. Bubble Tea's own
 // SIGINT/SIGTERM handler is off: the caller's ctx carries those signals.
 func runProgram(ctx context.Context, app *App, in io.Reader, out io.Writer, errw io.Writer) error {
-	p := tea.NewProgram(app, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out),
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out),
 		tea.WithAltScreen(), tea.WithFPS(60), // charts redraw at most every frameEvery; keys show at once
-		tea.WithoutSignalHandler())
+		tea.WithoutSignalHandler()}
+	if app.opts.Mouse {
+		popts = append(popts, tea.WithMouseCellMotion())
+	}
+	p := tea.NewProgram(app, popts...)
 	var hupped atomic.Bool
 	stop := make(chan struct{})
 	defer close(stop)

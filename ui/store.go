@@ -1,19 +1,16 @@
 package ui
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
-	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"gitui/model"
+	"gitui/ui/runs"
 )
 
 // storedRun is one run directory of the store as the start-up summary shows it.
@@ -71,36 +68,14 @@ func newestRuns(store string, n int) (int, []storedRun, error) {
 	return len(names), runs, nil
 }
 
-// runStatus returns the status of the run directory dir (see newestRuns).
+// runStatus returns the status of the run directory dir (runs.Status; an interrupted
+// run says how to finish it).
 func runStatus(dir string) string {
-	if b, err := os.ReadFile(filepath.Join(dir, model.LockFile)); err == nil {
-		var pid int
-		var host string
-		fmt.Sscan(string(b), &pid, &host)
-		me, _ := os.Hostname()
-		if pid > 0 && (host == "" || host == me) && syscall.Kill(pid, 0) == nil {
-			return "running (process " + strconv.Itoa(pid) + ")"
-		}
-	}
-	if b, err := os.ReadFile(filepath.Join(dir, model.ResultFile)); err == nil {
-		var r struct {
-			Partial bool   `json:"partial"`
-			Error   string `json:"error"`
-		}
-		if json.Unmarshal(b, &r) == nil {
-			switch {
-			case !r.Partial:
-				return "done"
-			case r.Error != "":
-				return "partial (failed)"
-			}
-			return "partial"
-		}
-	}
-	if fi, err := os.Stat(filepath.Join(dir, model.CellsFile)); err == nil && fi.Size() > 0 {
+	st := runs.Status(dir)
+	if st == "interrupted" {
 		return "interrupted (gitui resume finishes it)"
 	}
-	return "empty"
+	return st
 }
 
 // logStore writes the start-up summary of the store into the run pane's log.

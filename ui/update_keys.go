@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -12,6 +14,9 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if key.Matches(k, a.keys.ForceQuit) {
 		a.cancelRun() // the program exits 130 once the finished cells are saved
 		return tea.Interrupt
+	}
+	if key.Matches(k, a.keys.Suspend) {
+		return tea.Suspend // the run goes on; fg brings the workbench back
 	}
 	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste && !a.editing() {
 		// Keys typed faster than the terminal is read arrive as one message ("jjj"):
@@ -35,13 +40,21 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if a.editing() {
 		return a.toFocused(k)
 	}
+	if a.focus == paneRuns && k.Type == tea.KeyEsc && (a.runs.Comparing() || len(a.runs.Entries()) < a.runs.Total()) {
+		return a.toFocused(k) // esc closes the compare view or clears the filter, not the run
+	}
 	switch {
 	case key.Matches(k, a.keys.NextPane):
-		a.setFocus((a.focus + 1) % numPanes)
+		return a.focusTo((a.focus + 1) % numPanes)
 	case key.Matches(k, a.keys.PrevPane):
-		a.setFocus((a.focus + numPanes - 1) % numPanes)
+		return a.focusTo((a.focus + numPanes - 1) % numPanes)
 	case key.Matches(k, a.keys.Jump):
-		a.setFocus(paneID(k.Runes[0] - '1'))
+		return a.focusTo(paneID(k.Runes[0] - '1'))
+	case key.Matches(k, a.keys.Zoom):
+		a.zoom = !a.zoom
+		a.relayout()
+	case a.focus == paneMethod && k.String() == "D" && len(a.spec.Methods) > 1:
+		a.confirm = confirmDelete
 	case key.Matches(k, a.keys.Help):
 		a.help.ShowAll = !a.help.ShowAll
 		a.relayout()
@@ -67,6 +80,7 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, a.keys.Presets):
 		a.picker.open = true
 		a.picker.quick = a.quick
+		a.picker.filter, a.picker.filtering = "", false
 		for i, p := range a.opts.Presets {
 			if p.Name == a.preset {
 				a.picker.cur = i
@@ -98,8 +112,20 @@ func (a *App) toFocused(k tea.KeyMsg) tea.Cmd {
 		a.curves, cmd = a.curves.Update(k)
 	case paneHeat:
 		a.heat, cmd = a.heat.Update(k)
+	case paneRuns:
+		a.runs, cmd = a.runs.Update(k)
 	}
 	return cmd
+}
+
+// focusTo moves the focus to p; entering the Runs pane re-reads the runs.
+func (a *App) focusTo(p paneID) tea.Cmd {
+	was := a.focus
+	a.setFocus(p)
+	if p == paneRuns && was != paneRuns {
+		return a.loadRuns()
+	}
+	return nil
 }
 
 func (a *App) handleConfirm(k tea.KeyMsg) tea.Cmd {
@@ -107,6 +133,9 @@ func (a *App) handleConfirm(k tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, a.keys.Yes):
 		a.confirm = confirmNone
+		if what == confirmDelete {
+			return a.toFocused(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("D")})
+		}
 		if what == confirmQuit {
 			a.cancelRun()
 			return tea.Quit
@@ -120,8 +149,31 @@ func (a *App) handleConfirm(k tea.KeyMsg) tea.Cmd {
 }
 
 func (a *App) handlePicker(k tea.KeyMsg) tea.Cmd {
-	n := len(a.opts.Presets)
+	if a.picker.filtering {
+		switch k.Type {
+		case tea.KeyEnter:
+			a.picker.filtering = false
+		case tea.KeyEsc:
+			a.picker.filtering, a.picker.filter = false, ""
+		case tea.KeyBackspace:
+			if r := []rune(a.picker.filter); len(r) > 0 {
+				a.picker.filter = string(r[:len(r)-1])
+			}
+		case tea.KeyRunes, tea.KeySpace:
+			a.picker.filter += string(k.Runes)
+		}
+		a.picker.cur = min(a.picker.cur, max(0, len(a.pickerShown())-1))
+		return nil
+	}
+	shown := a.pickerShown()
+	n := len(shown)
 	switch {
+	case key.Matches(k, a.keys.Filter):
+		a.picker.filtering = true
+		a.picker.cur = 0
+	case k.Type == tea.KeyEsc && a.picker.filter != "":
+		a.picker.filter = ""
+		a.picker.cur = 0
 	case key.Matches(k, a.keys.Up):
 		a.picker.cur = (a.picker.cur + n - 1) % max(n, 1)
 	case key.Matches(k, a.keys.Down):
@@ -130,11 +182,29 @@ func (a *App) handlePicker(k tea.KeyMsg) tea.Cmd {
 		a.picker.quick = !a.picker.quick
 	case key.Matches(k, a.keys.Load) && n > 0:
 		a.picker.open = false
-		return a.loadPreset(a.picker.cur, a.picker.quick)
+		return a.loadPreset(shown[a.picker.cur], a.picker.quick)
 	case key.Matches(k, a.keys.Close):
 		a.picker.open = false
 	}
 	return nil
+}
+
+// pickerShown returns the indices of the presets whose name or summary holds every
+// word of the picker's filter (ignoring case), in order.
+func (a *App) pickerShown() []int {
+	terms := strings.Fields(strings.ToLower(a.picker.filter))
+	var out []int
+	for i, p := range a.opts.Presets {
+		hay := strings.ToLower(p.Name + " " + p.Summary)
+		ok := true
+		for _, t := range terms {
+			ok = ok && strings.Contains(hay, t)
+		}
+		if ok {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // loadPreset puts preset i (quick or full) into the panes.

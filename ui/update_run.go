@@ -27,6 +27,7 @@ func (a *App) startRun() tea.Cmd {
 	a.r = runState{id: id, label: label, spec: spec, running: true, started: now}
 	*a.partial = partial{spec: spec, started: now}
 	a.curves.Reset(label)
+	a.heat.Clear() // the new run sends its own matrices
 	a.run.Start(label, now)
 	a.setStatus("", false)
 	j, note := newJob(id, label, a.opts.Store, spec, model.RunMeta{DataDir: a.opts.DataDir, Quick: a.quick}, now)
@@ -93,7 +94,11 @@ func (a *App) handleRun(msg tea.Msg) tea.Cmd {
 		if msg.id != a.r.id || !a.r.running {
 			return nil
 		}
-		return a.finish()
+		cmd := a.finish()
+		if a.focus == paneRuns { // the run's result.json is written: list it
+			return tea.Batch(cmd, a.loadRuns())
+		}
+		return cmd
 	case tickedMsg:
 		if msg.id != a.r.id || !a.r.running {
 			return nil // idle: the tick stops here
@@ -134,6 +139,9 @@ func (a *App) apply(evs []eval.Event) {
 		switch e := e.(type) {
 		case eval.Progress:
 			a.run.Progress(e, now)
+			if e.Stage == "cells" {
+				a.curves.SetProgress(e.Done, e.Total)
+			}
 		case eval.Point:
 			pts = append(pts, e)
 		case eval.Matrix:

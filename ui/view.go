@@ -26,8 +26,12 @@ func (a *App) View() string {
 	switch {
 	case a.picker.open:
 		body = a.box(a.lay.body, "Presets", true, a.pickerView)
-	case a.lay.tabs:
-		body = a.box(a.lay.body, a.focus.String()+a.errMark(a.focus), true, func(int, int) string { return a.paneView(a.focus) })
+	case a.fullBody():
+		title := a.focus.String() + a.errMark(a.focus)
+		if a.zoom && !a.lay.tabs {
+			title += a.st.Muted.Render(" (zoomed: z restores)")
+		}
+		body = a.box(a.lay.body, title, true, func(int, int) string { return a.paneView(a.focus) })
 	default:
 		left := a.box(a.lay.config, a.configTitle(), a.focus <= paneMethod, func(int, int) string { return a.paneView(a.config) }) + "\n" +
 			a.box(a.lay.run, "Run"+a.errMark(paneRun), a.focus == paneRun, func(int, int) string { return a.paneView(paneRun) })
@@ -87,6 +91,8 @@ func (a *App) paneView(p paneID) string {
 		return a.method.View()
 	case paneRun:
 		return a.run.View()
+	case paneRuns:
+		return a.runs.View()
 	case paneCurves:
 		if a.holdCharts && a.curves.Dirty() {
 			return a.curves.Cached()
@@ -119,6 +125,7 @@ func (a *App) box(r rect, title string, focused bool, content func(w, h int) str
 	frame, ts := a.st.Frame, a.st.Title
 	if focused {
 		frame, ts = a.st.FrameFocused, a.st.TitleFocused
+		title = "▸ " + title // focus shows without colour too (NO_COLOR)
 	}
 	out := theme.Box(frame, theme.Pad(ts.Render(title)+"\n"+body, iw, ih), iw, ih)
 	a.boxes[r] = boxCache{title: title, focused: focused, body: body, out: out}
@@ -187,9 +194,16 @@ func (a *App) footerView() string {
 		return a.st.Warn.Render("A run is going. Cancel it and quit? ") + a.st.Bold.Render("y/n")
 	case confirmRestart:
 		return a.st.Warn.Render("A run is going. Cancel it and start a new one? ") + a.st.Bold.Render("y/n")
+	case confirmDelete:
+		return a.st.Warn.Render(fmt.Sprintf("Delete method %d of %d? ", a.method.Method()+1, len(a.spec.Methods))) + a.st.Bold.Render("y/n")
 	}
 	if a.picker.open {
-		return a.help.ShortHelpView([]key.Binding{a.keys.Up, a.keys.Down, a.keys.Load, a.keys.Toggle, a.keys.Close})
+		if a.picker.filtering {
+			return a.help.ShortHelpView([]key.Binding{
+				key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply filter")),
+				key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"))})
+		}
+		return a.help.ShortHelpView([]key.Binding{a.keys.Up, a.keys.Down, a.keys.Load, a.keys.Filter, a.keys.Toggle, a.keys.Close})
 	}
 	return a.help.View(globalHelp{k: a.keys, pane: a.focusedHelp()})
 }
@@ -201,6 +215,13 @@ func (a *App) pickerView(w, h int) string {
 		mode = "full"
 	}
 	lines := []string{a.st.Muted.Render("enter loads the preset into the panes · f toggles quick/full · now: ") + a.st.Bold.Render(mode), ""}
+	if a.picker.filter != "" || a.picker.filtering {
+		cursor := ""
+		if a.picker.filtering {
+			cursor = "▏"
+		}
+		lines[1] = a.st.Bold.Render("filter: "+a.picker.filter+cursor) + a.st.Muted.Render(fmt.Sprintf("  (%d of %d presets)", len(a.pickerShown()), len(a.opts.Presets)))
+	}
 	if len(a.opts.Presets) == 0 {
 		lines = append(lines, a.st.Muted.Render("no presets were given"))
 	}
@@ -208,7 +229,12 @@ func (a *App) pickerView(w, h int) string {
 	for _, p := range a.opts.Presets {
 		nw = max(nw, len(p.Name))
 	}
-	for i, p := range a.opts.Presets {
+	shown := a.pickerShown()
+	if len(shown) == 0 && len(a.opts.Presets) > 0 {
+		lines = append(lines, a.st.Muted.Render("no preset matches the filter (esc clears it)"))
+	}
+	for i, k := range shown {
+		p := a.opts.Presets[k]
 		name := p.Name + strings.Repeat(" ", nw-len(p.Name))
 		if i == a.picker.cur {
 			lines = append(lines, a.st.Accent.Render("▸ ")+a.st.Selected.Render(name)+" "+p.Summary)

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -24,8 +25,41 @@ import (
 	"gitui/ui/export"
 )
 
+// versionLine is what `gitui version` prints: the module version, the VCS commit the
+// binary was built from, the Go version, the platform and the BLAS.
+//
+//	gitui v0.1.0 (commit 4e2f4c7d0a1b+modified, go1.26, linux/amd64, BLAS: gonum (pure Go))
 func versionLine() string {
-	return fmt.Sprintf("gitui %s (%s, %s/%s, BLAS: %s)", model.VersionString(), runtime.Version(), runtime.GOOS, runtime.GOARCH, linalg.BLAS())
+	bi, _ := debug.ReadBuildInfo()
+	return fmt.Sprintf("gitui %s (commit %s, %s, %s/%s, BLAS: %s)", model.VersionString(), vcsCommit(bi), runtime.Version(), runtime.GOOS, runtime.GOARCH, linalg.BLAS())
+}
+
+// vcsCommit returns the commit recorded in the build info (vcs.revision, its first 12
+// hex digits, with "+modified" when vcs.modified is true), or "unknown" when the binary
+// carries none: built with -buildvcs=false, outside a repository, or by go run / go test.
+func vcsCommit(bi *debug.BuildInfo) string {
+	if bi == nil {
+		return "unknown"
+	}
+	rev, modified := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "unknown"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified {
+		rev += "+modified"
+	}
+	return rev
 }
 
 func cmdPresets(args []string, stdout io.Writer) error {
@@ -234,35 +268,81 @@ var benchDefault = []string{"features", "ti-gram", "test-gram", "smo"}
 // svm_precomputed.sh 500).
 var benchDefaultN = map[string]int{"features": 10000, "ti-gram": 1000, "test-gram": 500, "smo": 500}
 
-func cmdExport(args []string, stdout io.Writer) error {
+// cmdExport is `gitui export RESULT.json... [--png F] [--svg F] [--pdf F] [--csv F|-]`:
+// the results overlaid in one figure per image flag (series "name · run" when there
+// are several, run being what tells their specs apart), and their points as CSV ("-":
+// standard output, and the "wrote" lines go to stderr). An image file whose extension
+// is not its flag's, or a result that cannot be read, is bad usage (exit 2, nothing
+// written).
+func cmdExport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	png := fs.String("png", "", "write the curves as PNG")
-	svg := fs.String("svg", "", "write the curves as SVG")
-	csv := fs.String("csv", "", "write the points as CSV")
+	png := fs.String("png", "", "write the curves as PNG (150 dpi) to `FILE`.png")
+	svg := fs.String("svg", "", "write the curves as SVG to `FILE`.svg")
+	pdf := fs.String("pdf", "", "write the curves as PDF to `FILE`.pdf")
+	csv := fs.String("csv", "", "write the points as CSV to `FILE` (- for standard output)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 || *png == "" && *svg == "" && *csv == "" {
-		return usagef("usage: gitui export RESULT.json --png FILE | --svg FILE | --csv FILE")
+	if len(pos) == 0 || *png == "" && *svg == "" && *pdf == "" && *csv == "" {
+		return usagef("usage: gitui export RESULT.json... --png FILE | --svg FILE | --pdf FILE | --csv FILE|-")
 	}
-	r, err := model.ReadResult(pos[0])
-	if err != nil {
-		return usageError{err}
-	}
-	for _, job := range []struct {
-		path  string
-		write func(*model.Result, string) error
-	}{{*png, export.PNG}, {*svg, export.SVG}, {*csv, export.CSV}} {
-		if job.path == "" {
+	images := []struct{ flag, path string }{{"png", *png}, {"svg", *svg}, {"pdf", *pdf}}
+	for _, im := range images {
+		if im.path == "" {
 			continue
 		}
-		if err := job.write(r, job.path); err != nil {
+		if im.path == "-" {
+			return usagef("export: --%s -: images go to a file: name it FILE.%s", im.flag, im.flag)
+		}
+		if f, err := export.FormatOf(im.path); err != nil || f != im.flag {
+			return usagef("export: --%s %s: the file name must end in .%s (or use --%s for this extension)", im.flag, im.path, im.flag, extFlag(im.path))
+		}
+	}
+	results := make([]*model.Result, len(pos))
+	for i, p := range pos {
+		if results[i], err = model.ReadResult(p); err != nil {
+			return usageError{err}
+		}
+	}
+	msg := stdout
+	if *csv == "-" {
+		msg = stderr // stdout carries the CSV
+	}
+	overlay := export.Overlay{Results: results}
+	for _, im := range images {
+		if im.path == "" {
+			continue
+		}
+		if err := overlay.WriteFile(im.path); err != nil {
+			if errors.Is(err, export.ErrNothingToPlot) {
+				return usageError{err}
+			}
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s\n", job.path)
+		fmt.Fprintf(msg, "wrote %s\n", im.path)
+	}
+	switch *csv {
+	case "":
+	case "-":
+		if err := export.WriteCSV(stdout, results...); err != nil {
+			return fmt.Errorf("export: writing CSV to standard output: %w", err)
+		}
+	default:
+		if err := export.CSVAll(*csv, results...); err != nil {
+			return err
+		}
+		fmt.Fprintf(msg, "wrote %s\n", *csv)
 	}
 	return nil
+}
+
+// extFlag names the image flag that fits path's extension, or "png" when none does.
+func extFlag(path string) string {
+	if f, err := export.FormatOf(path); err == nil {
+		return f
+	}
+	return "png, --svg or --pdf with a matching name"
 }
 
 // cmdTUI opens the workbench. ctx is cancelled by SIGINT and SIGTERM (the run going is
@@ -273,9 +353,14 @@ func cmdTUI(ctx context.Context, hup <-chan os.Signal, args []string, stdout, st
 	fs := flag.NewFlagSet("gitui", flag.ContinueOnError)
 	dataFlag := fs.String("data", "", "data directory holding mnist/ (default $GITUI_DATA, else the user cache directory)")
 	out := fs.String("out", "gitui-results", "directory where s exports results (every run is saved in the run store anyway)")
+	colorFlag := fs.String("color", "", "colours: auto (detect from TERM, NO_COLOR), always or never (default $GITUI_COLOR, else auto)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
+	}
+	mode, err := colorMode(*colorFlag, os.Getenv("GITUI_COLOR"))
+	if err != nil {
+		return usageError{err}
 	}
 	if len(pos) > 0 {
 		return usagef("unknown command %q: run `gitui help` for the list", pos[0])
@@ -284,5 +369,6 @@ func cmdTUI(ctx context.Context, hup <-chan os.Signal, args []string, stdout, st
 	if err != nil {
 		return usageError{err}
 	}
+	applyColorMode(mode)
 	return ui.Run(ctx, ui.Options{DataDir: dir, Presets: presets.All(), OutDir: *out, Hangup: hup})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"io"
 	"strings"
@@ -14,12 +15,20 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // parseInterleaved parses fs from args where flags and positional arguments may be mixed
 // (gitui run PRESET --quick and gitui run --quick PRESET both work), returning the positionals.
+// -h, -help or --help anywhere returns a *helpRequest carrying fs, and nothing else is done.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, usagef("%v: run `gitui help`", err)
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, &helpRequest{fs: fs}
+			}
+			name := fs.Name()
+			if name == "gitui" {
+				name = "tui"
+			}
+			return nil, usagef("%v: run `gitui help %s`", err, name)
 		}
 		args = fs.Args()
 		if len(args) == 0 {

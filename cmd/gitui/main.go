@@ -7,11 +7,19 @@
 //	gitui data list | fetch NAME           what data is available and where; download with SHA-256 checks
 //	gitui bench [NAME...] [--n N] [--test T] [--gram FILE] [--data DIR] [--json]
 //	gitui resume DIR                       finish an interrupted run from its journal
-//	gitui export RESULT.json --png FILE | --svg FILE | --csv FILE
-//	gitui version
+//	gitui merge OUT [SHARD_DIR...]         combine sharded runs (run --shard i/N) into OUT/result.json
+//	gitui slurm SPEC --out DIR [--tasks N] [--submit] ...   a Slurm job array over shards, then a merge
+//	gitui export RESULT.json... [--png F] [--svg F] [--pdf F] [--csv F|-]
+//	gitui completion bash|zsh|fish         shell completion (gitui __complete does the work)
+//	gitui version                          module version and VCS commit
+//	gitui help [CMD] | gitui CMD --help    that command's usage and flags, exit 0
+//
+// Commands are registered in a table (help.go: register) that drives dispatch, help
+// and completion.
 //
 // Exit status: 0 done; 2 bad usage or bad input (one line on stderr, no result written);
-// 1 a failure while running; 130 interrupted by SIGINT or SIGTERM (or ctrl+c in the
+// 1 a failure while running (or a merge with missing cells); 130 interrupted by SIGINT,
+// SIGTERM or SIGUSR1 (Slurm's time-limit warning; or ctrl+c in the
 // TUI), 129 by SIGHUP (the finished cells are kept: in the run's journal and a partial
 // result.json). The TUI does not stop its run on SIGHUP: it lets go of the closed
 // terminal, finishes the run into its run store, then exits 129.
@@ -50,25 +58,6 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
-const usage = `gitui: learning with group-invariant features and kernels
-
-usage:
-  gitui [--data DIR] [--out DIR]         open the workbench (TUI): every run is saved in the run
-                                         store ($XDG_DATA_HOME/gitui/runs); s exports into --out
-  gitui run PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]...
-                                         journals every finished cell into DIR (cells.jsonl)
-  gitui resume DIR [--data DIR]          finish an interrupted run from its journal
-  gitui presets [-v]                     list presets (-v prints each spec)
-  gitui data list | fetch NAME           data sets available, and where; download mnist|fashion-mnist
-  gitui bench [NAME...] [--n N] [--test T] [--gram FILE] [--data DIR] [--json]
-                                         time the hot paths on this machine: features, ti-gram,
-                                         test-gram, smo (no NAME: all four)
-  gitui export RESULT.json --png FILE | --svg FILE | --csv FILE
-  gitui version
-
-data directory: --data, else $GITUI_DATA, else the user cache directory (gitui data list shows it).
-`
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -86,29 +75,36 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if strings.HasPrefix(cmd, "-") && cmd != "-h" && cmd != "--help" && cmd != "-v" && cmd != "--version" {
 		cmd, args = "", append([]string{cmd}, args...) // gitui --data DIR: flags of the TUI
 	}
-	ctx, sig, hup, stop := notify(stderr, cmd == "")
+	tui := cmd == ""
+	if c, ok := commands[cmd]; ok && c.TUI {
+		tui = true
+	}
+	ctx, sig, hup, stop := notify(stderr, tui)
 	defer stop()
+	ctx = withHangup(ctx, hup)
+	c := tuiCommand
 	switch cmd {
 	case "":
 		err = cmdTUI(ctx, hup, args, stdout, stderr)
-	case "run":
-		err = cmdRun(ctx, args, stdout, stderr)
-	case "resume":
-		err = cmdResume(ctx, args, stdout, stderr)
-	case "presets":
-		err = cmdPresets(args, stdout)
-	case "data":
-		err = cmdData(ctx, args, stdout, stderr)
-	case "bench":
-		err = cmdBench(ctx, args, stdout, stderr)
-	case "export":
-		err = cmdExport(args, stdout)
-	case "version", "--version", "-v":
+	case completeCmd:
+		cmdComplete(args, stdout)
+		return exitOK
+	case "--version", "-v":
 		fmt.Fprintln(stdout, versionLine())
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+	case "-h", "--help":
+		printUsage(stdout)
 	default:
-		err = usagef("unknown command %q: run `gitui help` for the list", cmd)
+		var ok bool
+		if c, ok = commands[cmd]; !ok {
+			err = usagef("unknown command %q: run `gitui help` for the list", cmd)
+			break
+		}
+		err = c.Run(ctx, args, stdout, stderr)
+	}
+	var hr *helpRequest
+	if errors.As(err, &hr) { // gitui CMD --help: that command's usage, on stdout
+		printCommandHelp(stdout, c, hr.fs)
+		return exitOK
 	}
 	code := exitCode(err, stderr)
 	if code == exitInterrupted && sig() == syscall.SIGHUP {
@@ -117,7 +113,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// notify returns a context cancelled by the first SIGINT, SIGTERM or SIGHUP, and a func
+// notify returns a context cancelled by the first SIGINT, SIGTERM, SIGHUP or (headless)
+// SIGUSR1, the warning Slurm sends before a time limit, and a func
 // that tells which signal it was (nil if none). Every finished cell is already in the
 // journal then, and the command writes a partial result and exits 130 (129 for SIGHUP).
 // A second signal means "now": the process exits at once with that status, and
@@ -135,7 +132,8 @@ func notify(stderr io.Writer, tui bool) (ctx context.Context, sig func() os.Sign
 		signal.Notify(hupCh, syscall.SIGHUP)
 		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	} else {
-		signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		// SIGUSR1 is Slurm's warning before a time limit (gitui slurm: --signal=B:USR1@90).
+		signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGUSR1)
 	}
 	var got atomic.Value
 	quit := make(chan struct{})

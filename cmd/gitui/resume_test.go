@@ -18,10 +18,15 @@ import (
 )
 
 // childEnv makes the test binary run the gitui command line in its arguments instead of
-// the tests (TestMain), so that a test can kill a real gitui process.
+// the tests (TestMain), so that a test can kill a real gitui process: "1" reads the
+// arguments from childEnv_ARGS, "argv" takes them from the command line (the binary
+// then stands in for gitui in job scripts).
 const childEnv = "GITUI_TEST_CHILD"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "argv" { // the binary stands in for gitui (job scripts of gitui slurm)
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	if os.Getenv(childEnv) == "1" {
 		var args []string
 		json.Unmarshal([]byte(os.Getenv(childEnv+"_ARGS")), &args)
@@ -149,7 +154,8 @@ func journalLines(t *testing.T, path string) int {
 	return n
 }
 
-// TestSignalsKeepCells: SIGINT, SIGTERM and SIGHUP to a running child keep its finished
+// TestSignalsKeepCells: SIGINT, SIGTERM, SIGHUP and SIGUSR1 (Slurm's time-limit warning)
+// to a running child keep its finished
 // cells: a partial result.json, exit 130 (129 for SIGHUP); resume then completes it.
 func TestSignalsKeepCells(t *testing.T) {
 	ref := t.TempDir()
@@ -159,7 +165,7 @@ func TestSignalsKeepCells(t *testing.T) {
 	for _, c := range []struct {
 		sig  syscall.Signal
 		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 130}, {syscall.SIGHUP, 129}} {
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 130}, {syscall.SIGHUP, 129}, {syscall.SIGUSR1, 130}} {
 		dir := filepath.Join(t.TempDir(), "run")
 		cmd := child(t, append(journalArgs, "--set", "repeats=200", "--out", dir)...)
 		var stderr bytes.Buffer

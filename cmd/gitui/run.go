@@ -59,6 +59,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	out := fs.String("out", "", "run directory: spec.json, cells.jsonl, result.json (default runs/TIME-NAME)")
 	dataFlag := fs.String("data", "", "data directory holding mnist/ (default $GITUI_DATA)")
 	seed := fs.Int64("seed", -1, "seed of every random draw (default: the preset's)")
+	shardFlag := fs.String("shard", "", "run only shard i of N (0 <= i < N) of the cells: i/N (gitui merge combines the shards)")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field: key=value (repeatable), e.g. --set repeats=10")
 	pos, err := parseInterleaved(fs, args)
@@ -68,8 +69,15 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if len(pos) != 1 {
 		return usagef("run needs one PRESET or SPEC file: `gitui presets` lists the presets")
 	}
+	shard, err := parseShard(*shardFlag)
+	if err != nil {
+		return err
+	}
 	spec, err := loadSpec(pos[0], *quick, *seed, sets)
 	if err != nil {
+		return err
+	}
+	if err := shardable(spec, shard); err != nil {
 		return err
 	}
 	dir, err := data.ResolveDir(*dataFlag)
@@ -80,11 +88,20 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if outDir == "" {
 		outDir = filepath.Join("runs", model.RunDirName(spec.Name, time.Now()))
 	}
-	rd, err := model.OpenRunDir(outDir, spec, model.RunMeta{DataDir: dir, Quick: *quick})
+	meta := model.RunMeta{DataDir: dir, Quick: *quick}
+	if shard.Count > 0 {
+		meta.Shard = shard.String()
+	}
+	rd, err := model.OpenRunDir(outDir, spec, meta)
 	if err != nil {
 		return usageError{err}
 	}
-	return execute(ctx, rd, dir, stdout, stderr)
+	if rd.Meta.Shard != meta.Shard {
+		rd.Close()
+		return usagef("%s holds shard %q of this run, not %q: give each shard its own --out", outDir, rd.Meta.Shard, meta.Shard)
+	}
+	_, err = executeWith(ctx, rd, model.RunOptions{DataDir: dir, Shard: shard}, stdout, stderr)
+	return err
 }
 
 func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -112,7 +129,15 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		rd.Close()
 		return usageError{err}
 	}
-	return execute(ctx, rd, dir, stdout, stderr)
+	var shard eval.Shard
+	if rd.Meta.Shard != "" {
+		if shard, err = parseShard(rd.Meta.Shard); err != nil {
+			rd.Close()
+			return usagef("%s: its run.json names shard %q: %v", pos[0], rd.Meta.Shard, err)
+		}
+	}
+	_, err = executeWith(ctx, rd, model.RunOptions{DataDir: dir, Shard: shard}, stdout, stderr)
+	return err
 }
 
 // execute runs the spec of the run directory rd (journaling every cell into it), prints
@@ -122,7 +147,17 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // which every cell was already journaled and whose result.json is complete rewrites
 // nothing. An interrupted or failed run writes a partial result, never over a complete one.
 func execute(ctx context.Context, rd *model.RunDir, dataDir string, stdout, stderr io.Writer) error {
+	_, err := executeWith(ctx, rd, model.RunOptions{DataDir: dataDir}, stdout, stderr)
+	return err
+}
+
+// executeWith is execute with run options (a shard, or NoRun for a merge; Quick and Dir
+// are taken from rd). It returns the result it wrote (nil when nothing was written).
+// A run that ends without error has every cell it was meant to run journaled: run.json
+// then says so (Complete), which `gitui slurm --resubmit` reads.
+func executeWith(ctx context.Context, rd *model.RunDir, opts model.RunOptions, stdout, stderr io.Writer) (*model.Result, error) {
 	defer rd.Close()
+	dataDir := opts.DataDir
 	if rd.Warning != "" {
 		fmt.Fprintln(stderr, "gitui: "+rd.Warning)
 	}
@@ -133,7 +168,8 @@ func execute(ctx context.Context, rd *model.RunDir, dataDir string, stdout, stde
 	prog := newProgress(stderr)
 	var outcome *eval.Outcome
 	var runErr error
-	for e := range model.Start(ctx, rd.Spec, model.RunOptions{DataDir: dataDir, Quick: rd.Meta.Quick, Dir: rd}) {
+	opts.DataDir, opts.Quick, opts.Dir, opts.NoMatrices = dataDir, rd.Meta.Quick, rd, true
+	for e := range model.Start(ctx, rd.Spec, opts) {
 		switch e := e.(type) {
 		case eval.Progress:
 			prog.progress(e)
@@ -147,21 +183,26 @@ func execute(ctx context.Context, rd *model.RunDir, dataDir string, stdout, stde
 	var ie *model.InputError
 	if errors.As(runErr, &ie) && rd.Added() == 0 && rd.Resumed == 0 {
 		rd.Discard() // nothing ran: leave nothing behind
-		return usageError{runErr}
+		return nil, usageError{runErr}
 	}
 	res := rd.Result(outcome, runErr, time.Since(start))
 	printSummary(stdout, res)
+	if runErr == nil && (outcome == nil || len(outcome.Missing) == 0 || opts.Shard.Count > 0) && !rd.Meta.Complete {
+		if err := rd.MarkComplete(); err != nil {
+			return nil, err
+		}
+	}
 	if runErr == nil && rd.Added() == 0 {
 		if old, err := model.ReadResult(rd.ResultPath()); err == nil && !old.Partial {
 			fmt.Fprintf(stderr, "result: %s is complete: nothing to do\n", rd.ResultPath())
-			return nil
+			return old, nil
 		}
 	}
 	if err := rd.Finish(res); err != nil {
-		return fmt.Errorf("%w (the finished cells are in %s: `gitui resume %s` writes the result)", err, filepath.Join(rd.Path, model.CellsFile), rd.Path)
+		return nil, fmt.Errorf("%w (the finished cells are in %s: `gitui resume %s` writes the result)", err, filepath.Join(rd.Path, model.CellsFile), rd.Path)
 	}
 	fmt.Fprintf(stderr, "result: %s (%.1f s)\n", rd.ResultPath(), res.Timing.WallSeconds)
-	return runErr
+	return res, runErr
 }
 
 // printSummary writes one table per (x label, y label): a row per series, a column per

@@ -75,4 +75,7 @@ type Outcome struct {
 	Series []Series
 	Tables []Table
 	Stages map[string]float64 // seconds per stage: "features", "gram", "fit", "predict"
+	// Missing lists the cells neither done nor run because Protocol.Only refused them
+	// (cells of other shards), in run order; empty for a whole run.
+	Missing []CellKey
 }

@@ -85,6 +85,12 @@ type Protocol struct {
 	// goroutine, before the cell's Point is sent; a non-nil error (a journal that cannot
 	// be written) stops the run with that error.
 	OnCell func(Cell) error
+	// Only, if set, restricts the run to the cells it accepts (a shard of a run sharded
+	// with AssignShards). A cell it refuses is treated like a done one for scheduling
+	// (not run, and a stage or method whose remaining cells are all refused is not
+	// prepared) but is not counted: it is listed in Outcome.Missing instead. Every cell
+	// keeps its own seeds, so the union of the shards equals the unsharded run.
+	Only func(CellKey) bool
 }
 
 // TransformedSuffix ends the name of the series that scores a method on the transformed
@@ -145,15 +151,20 @@ func (p *Protocol) Run(ctx context.Context, ev chan<- Event) (*Outcome, error) {
 	clk := NewClock()
 	agg := newAggregator(p.XLabel, p.Stages, p.TransformedTest)
 	var runErr error
+	var missing []CellKey
 	totalCells, done := 0, 0
 	for _, st := range p.Stages {
 		for _, a := range st.Arms {
 			for r := range p.repeatsOf(a) {
-				totalCells++
-				if c, ok := p.Done[CellKey{st.Name, a.Series, a.X, r}]; ok {
+				k := CellKey{st.Name, a.Series, a.X, r}
+				if c, ok := p.Done[k]; ok {
 					agg.add(c) // journaled by an earlier run: counted, not rerun
 					done++
+				} else if p.Only != nil && !p.Only(k) {
+					missing = append(missing, k) // another shard's
+					continue
 				}
+				totalCells++
 			}
 		}
 	}
@@ -182,26 +193,46 @@ func (p *Protocol) Run(ctx context.Context, ev chan<- Event) (*Outcome, error) {
 	}
 	out := agg.outcome()
 	out.Stages = clk.Snapshot()
+	out.Missing = missing
 	return out, runErr
 }
 
-// stageDone reports whether every cell of st is in p.Done.
+// pending reports whether cell k is to be run now: not done, and accepted by Only.
+func (p *Protocol) pending(k CellKey) bool {
+	if _, ok := p.Done[k]; ok {
+		return false
+	}
+	return p.Only == nil || p.Only(k)
+}
+
+// armPending reports whether arm a of stage st has a cell to run now.
+func (p *Protocol) armPending(st Stage, a Arm) bool {
+	for r := range p.repeatsOf(a) {
+		if p.pending(CellKey{st.Name, a.Series, a.X, r}) {
+			return true
+		}
+	}
+	return false
+}
+
+// stageDone reports whether no cell of st is pending (all done, or left to other shards).
 func (p *Protocol) stageDone(st Stage) bool {
 	for _, a := range st.Arms {
-		for r := range p.repeatsOf(a) {
-			if _, ok := p.Done[CellKey{st.Name, a.Series, a.X, r}]; !ok {
-				return false
-			}
+		if p.armPending(st, a) {
+			return false
 		}
 	}
 	return true
 }
 
-// prepare calls Prepare once per distinct Method of the stage.
+// prepare calls Prepare once per distinct Method of the stage that has a pending cell.
 func (p *Protocol) prepare(ctx context.Context, st Stage, clk *Clock, ev chan<- Event) (map[Method]Fitter, error) {
 	fitters := map[Method]Fitter{}
 	var ms []Method
 	for _, a := range st.Arms {
+		if !p.armPending(st, a) {
+			continue
+		}
 		if _, ok := fitters[a.Method]; !ok {
 			fitters[a.Method] = nil
 			ms = append(ms, a.Method)
@@ -284,10 +315,7 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 		defer close(cells)
 		for r := 0; r < p.Repeats; r++ {
 			for a, arm := range st.Arms {
-				if r >= p.repeatsOf(arm) {
-					continue
-				}
-				if _, ok := p.Done[CellKey{st.Name, arm.Series, arm.X, r}]; ok {
+				if r >= p.repeatsOf(arm) || !p.pending(CellKey{st.Name, arm.Series, arm.X, r}) {
 					continue
 				}
 				select {
@@ -304,7 +332,7 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, fitters map[Method]Fi
 	want := 0
 	for _, a := range st.Arms {
 		for r := range p.repeatsOf(a) {
-			if _, ok := p.Done[CellKey{st.Name, a.Series, a.X, r}]; !ok {
+			if p.pending(CellKey{st.Name, a.Series, a.X, r}) {
 				want++
 			}
 		}

@@ -70,15 +70,17 @@ func (r Run) clone() Run {
 
 // KeyMap lists the keys of the curves pane.
 type KeyMap struct {
-	Bars, Log, Unpin key.Binding
+	Bars, Log, Unpin, LegendUp, LegendDown key.Binding
 }
 
 // DefaultKeyMap returns the curves pane's default bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Bars:  key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bars/band")),
-		Log:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log x on/off")),
-		Unpin: key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "unpin last")),
+		Bars:       key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bars/band")),
+		Log:        key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log x on/off")),
+		Unpin:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "unpin last")),
+		LegendUp:   key.NewBinding(key.WithKeys("{", "pgup"), key.WithHelp("{/}", "scroll legend")),
+		LegendDown: key.NewBinding(key.WithKeys("}", "pgdown"), key.WithHelp("}", "scroll legend down")),
 	}
 }
 
@@ -98,6 +100,11 @@ type Model struct {
 	dirty   bool
 	frame   string
 	cells   map[cellKey]string // rendered (style, rune) pairs, reused across draws
+	// legendTop is the first legend entry shown when the legend scrolls; -1 follows
+	// the end (the newest series).
+	legendTop int
+	// cellsDone and cellsTotal are the run's cell progress, said while it has no points.
+	cellsDone, cellsTotal int
 }
 
 // cellKey identifies how one canvas cell renders: its rune and the style attributes
@@ -110,7 +117,7 @@ type cellKey struct {
 
 // New returns an empty curves pane drawing with st.
 func New(st theme.Styles) Model {
-	return Model{st: st, keys: DefaultKeyMap(), dirty: true}
+	return Model{st: st, keys: DefaultKeyMap(), dirty: true, legendTop: -1}
 }
 
 // SetSize sets the outer size of the pane's content area, w columns by h rows.
@@ -126,6 +133,30 @@ func (m *Model) Focus(on bool) { m.focused = on }
 // Reset starts a new current run with the given label and no points.
 func (m *Model) Reset(label string) {
 	m.cur = Run{Label: label}
+	m.cellsDone, m.cellsTotal = 0, 0
+	m.legendTop = -1
+	m.dirty = true
+}
+
+// SetProgress records that done of total cells of the current run are finished; while
+// the run has no points the pane says "running: done of total cells done".
+func (m *Model) SetProgress(done, total int) {
+	if done != m.cellsDone || total != m.cellsTotal {
+		m.cellsDone, m.cellsTotal = done, total
+		if len(m.cur.Series) == 0 {
+			m.dirty = true
+		}
+	}
+}
+
+// AddRun overlays r as a pinned run under its own label (a past run opened from the
+// Runs pane, or one run of a comparison). Runs without series are ignored.
+func (m *Model) AddRun(r Run) {
+	if len(r.Series) == 0 {
+		return
+	}
+	m.pinned = append(m.pinned, r.clone())
+	m.legendTop = -1
 	m.dirty = true
 }
 
@@ -188,7 +219,9 @@ func (m *Model) Unpin() bool {
 func (m Model) ShortHelp() []key.Binding {
 	k := m.keys
 	k.Unpin.SetEnabled(len(m.pinned) > 0)
-	return []key.Binding{k.Bars, k.Log, k.Unpin}
+	k.LegendUp.SetEnabled(m.legendScrolls())
+	k.LegendDown.SetEnabled(false) // listed with LegendUp
+	return []key.Binding{k.Bars, k.Log, k.Unpin, k.LegendUp}
 }
 
 // FullHelp returns the pane's keys as one help column.
@@ -216,6 +249,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.dirty = true
 	case key.Matches(km, m.keys.Unpin):
 		m.Unpin()
+	case key.Matches(km, m.keys.LegendUp):
+		m.scrollLegend(-1)
+	case key.Matches(km, m.keys.LegendDown):
+		m.scrollLegend(1)
 	}
 	return m, nil
 }
@@ -240,21 +277,48 @@ func (m *Model) View() string {
 type entry struct {
 	s     eval.Series
 	label string
-	idx   int
+	idx   int // glyph: unique per drawn series
+	col   int // colour: one per series name, so a method has the same colour in every run
 }
 
+// entries lists every drawn series, pinned runs first. Where several runs are drawn a
+// series is labelled "name · run", else by its name alone.
 func (m *Model) entries() []entry {
 	var es []entry
-	for pi, r := range m.pinned {
+	runs := 0
+	for _, r := range m.pinned {
+		if len(r.Series) > 0 {
+			runs++
+		}
+	}
+	if len(m.cur.Series) > 0 {
+		runs++
+	}
+	label := func(name, run string) string {
+		if runs > 1 && run != "" {
+			return name + " · " + run
+		}
+		return name
+	}
+	for _, r := range m.pinned {
 		for _, s := range r.Series {
-			es = append(es, entry{s: s, label: fmt.Sprintf("[pin %d] %s", pi+1, s.Name)})
+			es = append(es, entry{s: s, label: label(s.Name, r.Label)})
 		}
 	}
 	for _, s := range m.cur.Series {
-		es = append(es, entry{s: s, label: s.Name})
+		es = append(es, entry{s: s, label: label(s.Name, m.cur.Label)})
+	}
+	names := map[string]int{}
+	colourOf := func(name string) int {
+		if k, ok := names[name]; ok {
+			return k
+		}
+		names[name] = len(names)
+		return names[name]
 	}
 	for i := range es {
 		es[i].idx = i
+		es[i].col = colourOf(es[i].s.Name)
 	}
 	return es
 }
@@ -298,35 +362,80 @@ func (m *Model) draw() string {
 	}
 	if len(es) == 0 {
 		body := m.st.Muted.Render("no points yet: press r to run (p picks a preset)")
+		if m.cellsTotal > 0 {
+			body = m.st.Accent.Render(fmt.Sprintf("running: %d of %d cells done", m.cellsDone, m.cellsTotal)) +
+				"\n" + m.st.Muted.Render("the curves appear when the first cell's draws are in")
+		}
 		return theme.Clip(title+"\n\n"+body, m.w, m.h)
 	}
-	maxLegend := max(1, (m.h-6)/3)
-	legendRows := min(len(es), maxLegend)
-	if len(es) > legendRows {
-		legendRows++ // "+k more"
-	}
+	legendRows := m.legendRows(len(es))
 	ch := m.h - 2 - legendRows // title, x label
-	if ch < 4 {
-		ch, legendRows = max(4, m.h-2), 0
-	}
-	chart := m.chart(es, logX, m.w, ch)
+	chart := m.chart(es, logX, m.w, ch, yl == "accuracy")
 	lines := []string{title, chart, center(m.st.Muted.Render(xl), m.w)}
 	lines = append(lines, m.legend(es, legendRows)...)
 	return theme.Clip(strings.Join(lines, "\n"), m.w, m.h)
 }
 
+// legendRows is how many rows the legend of n series takes: one per series, up to a
+// third of the pane (less when the chart would keep fewer than 4 rows); when the
+// series do not fit, one of the rows says which are shown and how to scroll.
+func (m *Model) legendRows(n int) int {
+	room := max(1, (m.h-2)/3)
+	if m.h-2-room < 4 {
+		room = max(0, m.h-2-4)
+	}
+	if n <= room {
+		return n
+	}
+	return room
+}
+
+// legendScrolls reports whether the legend holds more series than it shows.
+func (m *Model) legendScrolls() bool {
+	n := len(m.entries())
+	return n > 0 && n > m.legendRows(n)
+}
+
+// scrollLegend moves the legend by d entries (clamped when drawn).
+func (m *Model) scrollLegend(d int) {
+	n := len(m.entries())
+	rows := m.legendRows(n)
+	if n <= rows {
+		return
+	}
+	page := max(1, rows-1)
+	top := m.legendTop
+	if top < 0 {
+		top = n - page
+	}
+	top = min(max(0, top+d), n-page)
+	m.legendTop = top
+	if top == n-page {
+		m.legendTop = -1
+	}
+	m.dirty = true
+}
+
+// legend lists the series in rows lines: every series when they fit, else a window of
+// rows-1 of them (scrolled with { and }, following the newest by default) under a line
+// saying which are shown. No series is ever folded away.
 func (m *Model) legend(es []entry, rows int) []string {
 	if rows == 0 {
 		return nil
 	}
 	show := es
-	more := 0
-	if len(es) > rows {
-		show, more = es[len(es)-(rows-1):], len(es)-(rows-1)
-	}
 	var out []string
+	if len(es) > rows {
+		page := max(1, rows-1)
+		top := m.legendTop
+		if top < 0 || top > len(es)-page {
+			top = len(es) - page
+		}
+		show = es[top : top+page]
+		out = append(out, m.st.Muted.Render(fmt.Sprintf("legend %d–%d of %d series ({ } scroll)", top+1, top+page, len(es))))
+	}
 	for _, e := range show {
-		st := m.st.SeriesStyle(e.idx)
+		st := m.st.SeriesStyle(e.col)
 		mark := st.Render(string(theme.Glyph(e.idx)) + "━━")
 		last := ""
 		if n := len(e.s.Points); n > 0 {
@@ -334,9 +443,6 @@ func (m *Model) legend(es []entry, rows int) []string {
 			last = m.st.Muted.Render(fmt.Sprintf("  x=%s %.3f±%.3f (%d runs)", fmtX(p.X), p.Mean, p.Std, p.Runs))
 		}
 		out = append(out, mark+" "+e.label+last)
-	}
-	if more > 0 {
-		out = append([]string{m.st.Muted.Render(fmt.Sprintf("(+%d earlier series not listed)", more))}, out...)
 	}
 	return out
 }
@@ -348,8 +454,9 @@ func fmtX(x float64) string {
 	return fmt.Sprintf("%.3g", x)
 }
 
-// ranges returns the plotted x (log10 when logX) and y ranges, padded and never empty.
-func ranges(es []entry, logX bool) (x0, x1, y0, y1 float64) {
+// ranges returns the plotted x (log10 when logX) and y ranges, padded and never empty;
+// for an accuracy (acc) the y range stays within [0, 1].
+func ranges(es []entry, logX, acc bool) (x0, x1, y0, y1 float64) {
 	x0, x1, y0, y1 = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, e := range es {
 		for _, p := range e.s.Points {
@@ -374,6 +481,12 @@ func ranges(es []entry, logX bool) (x0, x1, y0, y1 float64) {
 	if y0 < 0 && y1 <= 1.05 {
 		y0 = math.Max(y0, 0)
 	}
+	if acc {
+		y0, y1 = math.Max(y0, 0), math.Min(y1, 1)
+		if y1-y0 < 0.05 {
+			y0 = y1 - 0.05
+		}
+	}
 	return x0, x1, y0, y1
 }
 
@@ -385,8 +498,8 @@ func px(x float64, logX bool) float64 {
 }
 
 // chart draws the axes, the bands or error bars, the mean lines and the point glyphs.
-func (m *Model) chart(es []entry, logX bool, w, h int) string {
-	x0, x1, y0, y1 := ranges(es, logX)
+func (m *Model) chart(es []entry, logX bool, w, h int, acc bool) string {
+	x0, x1, y0, y1 := ranges(es, logX, acc)
 	// x tick labels at the abscissae of the data: the formatter sees every column
 	// (xStep 1) and labels only columns that hold a point.
 	lc := linechart.New(w, h, x0, x1, y0, y1,
@@ -404,7 +517,7 @@ func (m *Model) chart(es []entry, logX bool, w, h int) string {
 		}
 	}
 	for _, e := range es {
-		st := m.st.SeriesStyle(e.idx)
+		st := m.st.SeriesStyle(e.col)
 		pts := e.s.Points
 		for i := 0; i+1 < len(pts); i++ {
 			lc.DrawBrailleLineWithStyle(
@@ -413,7 +526,7 @@ func (m *Model) chart(es []entry, logX bool, w, h int) string {
 		}
 	}
 	for _, e := range es {
-		st := m.st.SeriesStyle(e.idx)
+		st := m.st.SeriesStyle(e.col)
 		for _, p := range e.s.Points {
 			x := px(p.X, logX)
 			if !m.band && p.Std > 0 {
@@ -488,7 +601,7 @@ func (m *Model) xTicks(lc *linechart.Model, es []entry, logX bool, w int) {
 // mean+std of e (a dotted rune where the cell is empty, so it shows without colour).
 func (m *Model) drawBand(lc *linechart.Model, e entry, logX bool) {
 	pts := e.s.Points
-	st := m.st.SeriesStyle(e.idx).Faint(true)
+	st := m.st.SeriesStyle(e.col).Faint(true)
 	for i := 0; i+1 < len(pts); i++ {
 		a, b := pts[i], pts[i+1]
 		xa, xb := px(a.X, logX), px(b.X, logX)
@@ -515,3 +628,6 @@ func center(s string, w int) string {
 	}
 	return strings.Repeat(" ", pad) + s
 }
+
+// Dims returns the size set by SetSize.
+func (m *Model) Dims() (w, h int) { return m.w, m.h }

@@ -93,7 +93,7 @@ func TestPinUnpinAndLegend(t *testing.T) {
 		t.Fatalf("pinned run changed with the current one: %+v", p)
 	}
 	v := ansi.Strip(m.View())
-	for _, want := range []string{"[pin 1] raw RLS", "[pin 1] CDF(5,25) RLS", "accuracy vs training set size (log)"} {
+	for _, want := range []string{"raw RLS · pin 1: ", "CDF(5,25) RLS · pin 1: ", "raw RLS · next", "accuracy vs training set size (log)"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
@@ -107,10 +107,93 @@ func TestRangesNeverEmpty(t *testing.T) {
 	// One point with zero std: the ranges must still have positive width (no division by zero).
 	es := []entry{{s: eval.Series{Points: []eval.SeriesPoint{{X: 100, Mean: 1}}}}}
 	for _, logX := range []bool{false, true} {
-		x0, x1, y0, y1 := ranges(es, logX)
-		if !(x1 > x0) || !(y1 > y0) || math.IsNaN(x0+x1+y0+y1) {
-			t.Fatalf("logX=%v: degenerate ranges %g %g %g %g", logX, x0, x1, y0, y1)
+		for _, acc := range []bool{false, true} {
+			x0, x1, y0, y1 := ranges(es, logX, acc)
+			if !(x1 > x0) || !(y1 > y0) || math.IsNaN(x0+x1+y0+y1) {
+				t.Fatalf("logX=%v acc=%v: degenerate ranges %g %g %g %g", logX, acc, x0, x1, y0, y1)
+			}
+			if acc && (y1 > 1 || y0 < 0) {
+				t.Fatalf("accuracy range [%g, %g] leaves [0, 1]", y0, y1)
+			}
 		}
+	}
+}
+
+// TestAccuracyAxisStopsAtOne: a mean of 0.99 ± 0.05 would pad the y axis past 1; the
+// top tick label of an accuracy chart must be at most 1.00.
+func TestAccuracyAxisStopsAtOne(t *testing.T) {
+	m := New(uitest.Styles())
+	m.SetSize(80, 24)
+	m.Add(eval.Point{Series: "a", YLabel: "accuracy", X: 10, Mean: 0.9, Std: 0.05, Runs: 3},
+		eval.Point{Series: "a", YLabel: "accuracy", X: 100, Mean: 0.99, Std: 0.05, Runs: 3})
+	v := ansi.Strip(m.View())
+	top := -1.0
+	for _, l := range strings.Split(v, "\n") {
+		var y float64
+		if _, err := fmt.Sscanf(strings.TrimSpace(l), "%f", &y); err == nil && strings.Contains(l, "│") {
+			top = math.Max(top, y)
+		}
+	}
+	if top < 0.9 || top > 1 {
+		t.Fatalf("top y label is %g, want in [0.9, 1]:\n%s", top, v)
+	}
+}
+
+// TestLegendKeepsEveryPinnedSeries: 12 pinned series at 80×24 do not fit; the legend
+// says which are shown and scrolling with { and } reaches every one of them, and no
+// series is ever folded into a "not listed" line.
+func TestLegendKeepsEveryPinnedSeries(t *testing.T) {
+	m := New(uitest.Styles())
+	m.SetSize(80, 24)
+	m.Focus(true)
+	for r := 0; r < 4; r++ {
+		var ss []eval.Series
+		for k := 0; k < 3; k++ {
+			ss = append(ss, eval.Series{Name: fmt.Sprintf("m%d", k), YLabel: "accuracy",
+				Points: []eval.SeriesPoint{{X: 10, Mean: 0.5 + 0.1*float64(k), Runs: 1}, {X: 100, Mean: 0.6 + 0.1*float64(r), Runs: 1}}})
+		}
+		m.AddRun(Run{Label: fmt.Sprintf("run%d", r), Series: ss})
+	}
+	seen := map[string]bool{}
+	collect := func() string {
+		v := ansi.Strip(m.View())
+		uitest.CheckFits(t, v, 80, 24)
+		for r := 0; r < 4; r++ {
+			for k := 0; k < 3; k++ {
+				if l := fmt.Sprintf("m%d · run%d", k, r); strings.Contains(v, l) {
+					seen[l] = true
+				}
+			}
+		}
+		return v
+	}
+	v := collect()
+	if strings.Contains(v, "not listed") || !strings.Contains(v, "of 12 series") {
+		t.Fatalf("legend folds series or does not say what it shows:\n%s", v)
+	}
+	for i := 0; i < 12; i++ {
+		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("{")})
+		collect()
+	}
+	if len(seen) != 12 {
+		t.Fatalf("scrolling the legend showed %d of 12 series: %v", len(seen), seen)
+	}
+}
+
+// TestProgressBeforePoints: while the run has no points, the pane says how many cells
+// are done instead of "press r to run"; the first point replaces it with the chart.
+func TestProgressBeforePoints(t *testing.T) {
+	m := New(uitest.Styles())
+	m.SetSize(80, 24)
+	m.Reset("run 1")
+	m.SetProgress(3, 12)
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "running: 3 of 12 cells done") || strings.Contains(v, "press r") {
+		t.Fatalf("no progress line:\n%s", v)
+	}
+	m.Add(fixture()...)
+	if v := ansi.Strip(m.View()); strings.Contains(v, "cells done") {
+		t.Fatalf("progress line stays after points arrived:\n%s", v)
 	}
 }
 
@@ -120,5 +203,30 @@ func TestFitsManySizes(t *testing.T) {
 		m.SetSize(sz[0], sz[1])
 		m.Add(fixture()...)
 		uitest.CheckFits(t, m.View(), sz[0], sz[1])
+	}
+}
+
+// TestColourPerSeriesGlyphPerLine: the same method in two runs is drawn in one colour
+// (its name's) and with two glyphs, so runs stay apart without colour and a method is
+// recognised across runs with it.
+func TestColourPerSeriesGlyphPerLine(t *testing.T) {
+	m := New(uitest.Styles())
+	m.Add(fixture()...)
+	m.Pin()
+	m.Reset("run 2")
+	m.Add(fixture()...)
+	es := m.entries()
+	if len(es) != 4 {
+		t.Fatalf("%d entries", len(es))
+	}
+	glyphs := map[int]bool{}
+	for _, e := range es {
+		glyphs[e.idx] = true
+	}
+	if len(glyphs) != 4 {
+		t.Errorf("glyph indices %v are not distinct", glyphs)
+	}
+	if es[0].s.Name != es[2].s.Name || es[0].col != es[2].col || es[1].col != es[3].col || es[0].col == es[1].col {
+		t.Errorf("colours: %s %d, %s %d, %s %d, %s %d", es[0].s.Name, es[0].col, es[1].s.Name, es[1].col, es[2].s.Name, es[2].col, es[3].s.Name, es[3].col)
 	}
 }

@@ -8,14 +8,18 @@
 // earlier one of the same series and X. Pin copies the current run into an overlay for
 // comparison. The x axis is logarithmic when every x is positive and they span a factor
 // of 8 or more (L toggles it). Error bars are drawn by default; b switches to a band.
-// Series are told apart by colour and by point glyph (● ■ ▲ ...), so they stay
-// distinguishable without colour.
+// Every drawn series has its own point glyph (● ■ ▲ ...), so series stay apart without
+// colour; the colour follows the series name, so a method has one colour in every run
+// (current, pinned or compared).
 //
 // # Shapes
 //
 // The pane draws into exactly the w×h set by SetSize: a title, the chart, the x-axis
-// label and one legend line per series (the oldest are folded into one line when there
-// is no room).
+// label and one legend line per series, up to a third of the pane. When the series do
+// not fit, the legend shows a window of them under a line "legend a–b of N series"
+// and { and } scroll it: no pinned or compared series is ever left out. Where several
+// runs are drawn, series are labelled "name · run". An accuracy axis never goes above 1.
+// While a run has no points yet, the pane says "running: N of M cells done".
 //
 // # Errors
 //

@@ -32,7 +32,7 @@ func Fields(s *model.Spec) []form.Field {
 	}
 	if s.Data.Name == "file" {
 		fs = append(fs,
-			form.Field{Key: "data.path", Label: "training file", Kind: form.Text, Zero: "none", Help: "path of a CSV, NPY, LIBSVM or IDX file (label in the first CSV column)"},
+			form.Field{Key: "data.path", Label: "training file", Kind: form.Text, Zero: "none", Help: "path of a CSV, NPY, LIBSVM or IDX file (a CSV holds one sample per row, its label in the last column)"},
 			form.Field{Key: "data.test_path", Label: "test file", Kind: form.Text, Zero: "hold out test_size samples", Help: "optional: a test file of the same shape"},
 		)
 	}

@@ -5,11 +5,16 @@
 //
 // # Overview
 //
-// Curves overlays any number of results ("current + pinned runs"): one panel per x-axis
-// label, each series a line with its points, a shaded band of mean ± std and error bars,
-// a legend naming "label: series", and a logarithmic x axis when the abscissae span more
-// than a decade (training-set sizes). PNG and SVG are Curves for one result in a fixed
-// format. HeatmapPNG and HeatmapSVG draw an eval.Matrix with class boundaries. CSV and
+// Overlay (and Curves, its shorthand) draws any number of results in one figure for a
+// paper draft ("current + pinned runs", `gitui export A.json B.json`): one panel per
+// x-axis label; each series a line with its points and ± std error bars (kept inside
+// [0, 1] for accuracies, curves dodged so bars at one x do not overlap); a colour and
+// marker per series name (hollow markers after the first run) and a dash per line; x
+// ticks at the measured abscissae, on a logarithmic axis when they span more than a
+// decade; an accuracy axis that stops at 1; the legend below the axes, naming
+// "series · run" when there are several runs, run being what tells their specs apart
+// (RunLabels). PNG, SVG and PDF are Overlay for one result in a fixed format.
+// HeatmapPNG and HeatmapSVG draw an eval.Matrix with class boundaries. CSV, CSVAll and
 // WriteCSV write one row per point.
 //
 // # Shapes

@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image/color"
@@ -10,6 +11,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -24,6 +26,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"gitui/model"
+	"gitui/ui/theme"
 )
 
 // Panel sizes of the curve figures, and the resolution of PNG files.
@@ -36,51 +39,140 @@ const (
 // ErrNothingToPlot is returned (wrapped) when the results hold no finite point.
 var ErrNothingToPlot = errors.New("no series with finite points: nothing to plot; export a result that finished at least one cell")
 
-// PNG writes the curves of r to path as a PNG image (150 dpi); see Curves.
+// PNG writes the curves of r to path as a PNG image (150 dpi); see Overlay.
 func PNG(r *model.Result, path string) error {
-	return writeFile(path, "png", curvesTo([]*model.Result{r}))
+	return writeFile(path, "png", Overlay{Results: []*model.Result{r}}.Write)
 }
 
-// SVG writes the curves of r to path as an SVG document; see Curves.
+// SVG writes the curves of r to path as an SVG document; see Overlay.
 func SVG(r *model.Result, path string) error {
-	return writeFile(path, "svg", curvesTo([]*model.Result{r}))
+	return writeFile(path, "svg", Overlay{Results: []*model.Result{r}}.Write)
 }
 
-// PDF writes the curves of r to path as a PDF document; see Curves.
+// PDF writes the curves of r to path as a PDF document; see Overlay.
 func PDF(r *model.Result, path string) error {
-	return writeFile(path, "pdf", curvesTo([]*model.Result{r}))
+	return writeFile(path, "pdf", Overlay{Results: []*model.Result{r}}.Write)
 }
 
 // Curves draws the series of all results in one figure and writes it to path, in the
-// format its extension names (.png, .svg or .pdf). The figure has one panel per distinct
-// x_label (in order of first appearance, at most two panels per row); in a panel each
-// series is a line through its points with a shaded band
-//
-//	mean(x) - std(x) .. mean(x) + std(x)
-//
-// and error bars of the same height. A series name keeps one colour across results;
-// series of result k are dashed with pattern k (the first result solid) and marked
-// with glyph k, and each legend entry reads "Label(result): series" when
-// there are several results, the bare series name otherwise. The x axis is logarithmic
-// when every x is positive and max x > 10 min x. Axes are labelled from x_label and
-// y_label. Results must not hold nil (it panics); it returns an error wrapping
-// ErrNothingToPlot if no series has a finite point, and an error naming path if it
-// cannot be written.
+// format its extension names (.png, .svg or .pdf): Overlay{Results: results}.WriteFile.
 func Curves(results []*model.Result, path string) error {
-	format, err := formatOf(path)
-	if err != nil {
-		return err
-	}
-	return writeFile(path, format, curvesTo(results))
+	return Overlay{Results: results}.WriteFile(path)
 }
 
 // WriteCurves is Curves writing to w in format "png", "svg" or "pdf".
 func WriteCurves(w io.Writer, results []*model.Result, format string) error {
-	return curvesTo(results)(w, format)
+	return Overlay{Results: results}.Write(w, format)
 }
 
-// formatOf maps a file name's extension to a canvas format.
-func formatOf(path string) (string, error) {
+// Overlay is a figure of the curves of several results, drawn for a paper draft:
+//
+//   - one panel per distinct x_label (in order of first appearance, two per row);
+//   - each series a line through its points (mean) with error bars of ± std, the bars
+//     of an accuracy kept inside [0, 1]; the curves of a panel are drawn side by side,
+//     each shifted by a small step (dodger), so that bars at the same x do not overlap;
+//   - a series name keeps one colour and one marker shape across results (filled for
+//     the first result, hollow for the others: ● ■ ▲ ◆ as in the workbench), and every
+//     line of a panel has its own dash pattern, so the figure reads in grey too;
+//   - the x axis is logarithmic when every x is positive and max x > 10 min x, and its
+//     ticks are the measured abscissae (thinned where labels would collide);
+//   - an accuracy axis never goes above 1 (markers at 1 are not clipped: the data area
+//     is padded for them);
+//   - the legend sits below the axes, outside the data, one entry per line: the bare
+//     series name for one result, "series · run" for several, run being Labels[k].
+type Overlay struct {
+	Results []*model.Result
+	// Labels names the run of each result in legends; nil means RunLabels(Results).
+	// A non-nil Labels must have one entry per result (else the call panics).
+	Labels []string
+}
+
+// WriteFile writes the figure to path atomically, in the format its extension names
+// (.png, .svg or .pdf; any other is an error naming the accepted ones). It returns an
+// error wrapping ErrNothingToPlot if no series has a finite point, and an error naming
+// path if it cannot be written. A nil result panics.
+func (o Overlay) WriteFile(path string) error {
+	format, err := FormatOf(path)
+	if err != nil {
+		return err
+	}
+	return writeFile(path, format, o.Write)
+}
+
+// Write writes the figure to w in format "png", "svg" or "pdf"; see WriteFile.
+func (o Overlay) Write(w io.Writer, format string) error {
+	for i, r := range o.Results {
+		if r == nil {
+			panic(fmt.Sprintf("export: result %d is nil", i))
+		}
+	}
+	labs := o.Labels
+	if labs == nil {
+		labs = RunLabels(o.Results)
+	}
+	if len(labs) != len(o.Results) {
+		panic(fmt.Sprintf("export: %d labels for %d results", len(labs), len(o.Results)))
+	}
+	groups := collect(o.Results, labs)
+	if len(groups) == 0 {
+		return ErrNothingToPlot
+	}
+	cols := min(len(groups), 2)
+	rows := (len(groups) + cols - 1) / cols
+	plots := make([]*plot.Plot, len(groups))
+	legends := make([]plot.Legend, len(groups))
+	legH := vg.Length(0)
+	for g, cs := range groups {
+		p, leg, _, err := panel(cs)
+		if err != nil {
+			return err
+		}
+		plots[g], legends[g] = p, leg
+		legH = max(legH, legendHeight(&leg))
+	}
+	tileH := panelHeight + legH
+	c, err := newCanvas(vg.Length(cols)*panelWidth, vg.Length(rows)*tileH, format)
+	if err != nil {
+		return err
+	}
+	dc := draw.New(c)
+	for g, p := range plots {
+		r, col := g/cols, g%cols
+		x0, y0 := vg.Length(col)*panelWidth, vg.Length(rows-1-r)*tileH
+		area := func(ymin, ymax vg.Length) draw.Canvas {
+			return draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
+				Min: vg.Point{X: x0 + vg.Millimeter*2, Y: ymin},
+				Max: vg.Point{X: x0 + panelWidth - vg.Millimeter*4, Y: ymax}}}
+		}
+		p.Draw(area(y0+legH, y0+tileH-vg.Millimeter*2))
+		if legH > 0 {
+			leg := legends[g]
+			la := area(y0+vg.Millimeter*2, y0+legH)
+			la.Min.X += legendIndent
+			leg.Draw(la)
+		}
+	}
+	_, err = c.WriteTo(w)
+	return err
+}
+
+// legendIndent aligns the legend below the panel with the data area (about the width
+// of the y axis's labels).
+const legendIndent = 16 * vg.Millimeter
+
+// legendHeight is the room the legend takes below the axes: its entries and a margin.
+func legendHeight(l *plot.Legend) vg.Length {
+	r := l.Rectangle(draw.Canvas{})
+	h := r.Max.Y - r.Min.Y
+	if h <= 0 {
+		return 0
+	}
+	return h + 5*vg.Millimeter
+}
+
+// FormatOf maps a file name's extension to a figure format: "png", "svg" or "pdf", or
+// an error naming the file and the accepted extensions.
+func FormatOf(path string) (string, error) {
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".png", ".svg", ".pdf":
 		return ext[1:], nil
@@ -116,8 +208,8 @@ func writeFile(path, format string, render func(io.Writer, string) error) error 
 	return nil
 }
 
-// Label returns the name of a result in legends and CSV files: its preset, else
-// "seed N", with " (partial)" appended when the run did not finish.
+// Label returns the name of a result in CSV files: its preset, else "seed N", with
+// " (partial)" appended when the run did not finish.
 func Label(r *model.Result) string {
 	l := r.Preset
 	if l == "" {
@@ -129,12 +221,11 @@ func Label(r *model.Result) string {
 	return l
 }
 
-// labels returns distinct labels for results: duplicates get " #k" appended.
-func labels(results []*model.Result) []string {
-	out := make([]string, len(results))
+// distinct appends " #k" to the k-th repeat (k >= 2) of a label.
+func distinct(labs []string) []string {
+	out := make([]string, len(labs))
 	count := map[string]int{}
-	for i, r := range results {
-		l := Label(r)
+	for i, l := range labs {
 		count[l]++
 		if count[l] > 1 {
 			l += " #" + strconv.Itoa(count[l])
@@ -144,18 +235,192 @@ func labels(results []*model.Result) []string {
 	return out
 }
 
+// maxLabelFields is how many differing spec fields RunLabels names before "…".
+const maxLabelFields = 3
+
+// RunLabels names each result for a legend by what tells it apart from the others, in
+// the manner of a parameter diff: the preset when presets differ, then up to three spec
+// fields whose values differ, as "key=value" (the last part of the dotted path, the
+// whole path when two differing fields share it), "…" when more differ. Results whose
+// specs are equal fall back to Label. " (partial)" marks an unfinished run, and repeated
+// labels get " #k". For a single result it is Label.
+func RunLabels(results []*model.Result) []string {
+	out := make([]string, len(results))
+	if len(results) < 2 {
+		for i, r := range results {
+			out[i] = Label(r)
+		}
+		return out
+	}
+	flat := make([]map[string]string, len(results))
+	keys := map[string]bool{}
+	for i, r := range results {
+		flat[i] = map[string]string{}
+		var tree any
+		if json.Unmarshal(r.Spec, &tree) == nil {
+			flatten(tree, "", flat[i])
+		}
+		flat[i]["seed"] = strconv.FormatUint(r.Seed, 10)
+		for k := range flat[i] {
+			keys[k] = true
+		}
+	}
+	var diff []string
+	presetsDiffer := false
+	for _, r := range results[1:] {
+		presetsDiffer = presetsDiffer || r.Preset != results[0].Preset
+	}
+	for k := range keys {
+		if k == "name" || k == "description" || strings.HasSuffix(k, ".name") && strings.HasPrefix(k, "methods.") {
+			continue
+		}
+		for _, f := range flat[1:] {
+			if f[k] != flat[0][k] {
+				diff = append(diff, k)
+				break
+			}
+		}
+	}
+	sort.Strings(diff)
+	fields := collapseMethods(diff, flat)
+	short := map[string]int{}
+	for _, f := range fields {
+		short[f.key[strings.LastIndex(f.key, ".")+1:]]++
+	}
+	for i, r := range results {
+		var parts []string
+		if presetsDiffer {
+			parts = append(parts, Label(r))
+		}
+		for j, f := range fields {
+			if j == maxLabelFields {
+				parts = append(parts, "…")
+				break
+			}
+			name := f.key[strings.LastIndex(f.key, ".")+1:]
+			if short[name] > 1 {
+				name = f.key
+			}
+			parts = append(parts, name+"="+f.vals[i])
+		}
+		l := strings.Join(parts, " ")
+		switch {
+		case l == "":
+			l = Label(r)
+		case r.Partial && !presetsDiffer:
+			l += " (partial)"
+		}
+		out[i] = l
+	}
+	return distinct(out)
+}
+
+// labelField is one differing spec field of RunLabels with its value in each result.
+type labelField struct {
+	key  string
+	vals []string
+}
+
+// collapseMethods turns the differing keys into label fields. A method field that
+// differs between results but has one value across every method of each result (as
+// after --set 'methods.*.lambda=…') becomes the single field "methods.*.KEY". Numbers
+// are written in their shortest form (1e-06, 0.1); a field a spec lacks is "unset".
+func collapseMethods(diff []string, flat []map[string]string) []labelField {
+	val := func(i int, k string) string {
+		v, ok := flat[i][k]
+		if !ok {
+			return "unset"
+		}
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return strconv.FormatFloat(f, 'g', -1, 64)
+		}
+		return v
+	}
+	var out []labelField
+	done := map[string]bool{}
+	for _, k := range diff {
+		if done[k] {
+			continue
+		}
+		parts := strings.SplitN(k, ".", 3)
+		if len(parts) == 3 && parts[0] == "methods" {
+			rest := parts[2]
+			var same []string
+			for _, k2 := range diff {
+				if p2 := strings.SplitN(k2, ".", 3); len(p2) == 3 && p2[0] == "methods" && p2[2] == rest {
+					same = append(same, k2)
+				}
+			}
+			if len(same) > 1 {
+				f := labelField{key: "methods.*." + rest, vals: make([]string, len(flat))}
+				uniform := true
+				for i := range flat {
+					f.vals[i] = val(i, same[0])
+					for _, k2 := range same[1:] {
+						uniform = uniform && val(i, k2) == f.vals[i]
+					}
+				}
+				if uniform {
+					out = append(out, f)
+					for _, k2 := range same {
+						done[k2] = true
+					}
+					continue
+				}
+			}
+		}
+		f := labelField{key: k, vals: make([]string, len(flat))}
+		for i := range flat {
+			f.vals[i] = val(i, k)
+		}
+		out = append(out, f)
+		done[k] = true
+	}
+	return out
+}
+
+// flatten stores the leaves of a decoded JSON tree under their dotted paths (array
+// elements by index), each as compact JSON (strings unquoted).
+func flatten(v any, prefix string, out map[string]string) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, c := range t {
+			flatten(c, prefix+k+".", out)
+		}
+	case []any:
+		if len(t) > 0 {
+			if _, ok := t[0].(map[string]any); ok {
+				for i, c := range t {
+					flatten(c, prefix+strconv.Itoa(i)+".", out)
+				}
+				return
+			}
+		}
+		b, _ := json.Marshal(t)
+		out[strings.TrimSuffix(prefix, ".")] = string(b)
+	case string:
+		out[strings.TrimSuffix(prefix, ".")] = t
+	default:
+		b, _ := json.Marshal(t)
+		out[strings.TrimSuffix(prefix, ".")] = string(b)
+	}
+}
+
+// maxLegendRunes bounds a legend entry so that it fits the panel's width at 9 pt.
+const maxLegendRunes = 90
+
 // curve is one series to draw: finite points sorted by x.
 type curve struct {
 	name       string // legend text
 	xLabel     string
 	yLabel     string
 	pts        []model.Point
-	run, color int // result index (dash pattern, glyph), series-name index (colour)
+	run, color int // result index (hollow markers after the first), series-name index (colour, shape)
 }
 
-// collect groups the drawable series by x label, in order of first appearance.
-func collect(results []*model.Result) (groups [][]curve) {
-	labs := labels(results)
+// collect groups the drawable series by x label, in order of first appearance; labs
+// names the run of each result.
+func collect(results []*model.Result, labs []string) (groups [][]curve) {
 	at := map[string]int{}
 	colors := map[string]int{} // the same series keeps its colour across results
 	for k, r := range results {
@@ -175,7 +440,10 @@ func collect(results []*model.Result) (groups [][]curve) {
 			slices.SortStableFunc(pts, func(a, b model.Point) int { return compare(a.X, b.X) })
 			name := s.Name
 			if len(results) > 1 {
-				name = labs[k] + ": " + s.Name
+				name = s.Name + " · " + labs[k]
+			}
+			if r := []rune(name); len(r) > maxLegendRunes {
+				name = string(r[:maxLegendRunes-1]) + "…"
 			}
 			g, ok := at[s.XLabel]
 			if !ok {
@@ -217,58 +485,108 @@ func useLogX(cs []curve) bool {
 	return lo > 0 && hi > 10*lo
 }
 
-// curvesTo returns a renderer of the overlay figure of results.
-func curvesTo(results []*model.Result) func(io.Writer, string) error {
-	return func(w io.Writer, format string) error {
-		for i, r := range results {
-			if r == nil {
-				panic(fmt.Sprintf("export: result %d is nil", i))
+// isAccuracy reports whether the panel plots accuracies (a y label naming accuracy and
+// every mean in [0, 1]): its axis and error bars are then kept inside [0, 1].
+func isAccuracy(cs []curve) bool {
+	for _, c := range cs {
+		if !strings.Contains(strings.ToLower(c.yLabel), "accuracy") {
+			return false
+		}
+		for _, p := range c.pts {
+			if p.Mean < 0 || p.Mean > 1 {
+				return false
 			}
 		}
-		groups := collect(results)
-		if len(groups) == 0 {
-			return ErrNothingToPlot
-		}
-		cols := min(len(groups), 2)
-		rows := (len(groups) + cols - 1) / cols
-		plots := make([][]*plot.Plot, rows)
-		for i := range plots {
-			plots[i] = make([]*plot.Plot, cols)
-		}
-		for g, cs := range groups {
-			p, err := panel(cs)
-			if err != nil {
-				return err
-			}
-			plots[g/cols][g%cols] = p
-		}
-		c, err := newCanvas(vg.Length(cols)*panelWidth, vg.Length(rows)*panelHeight, format)
-		if err != nil {
-			return err
-		}
-		dc := draw.New(c)
-		if rows == 1 && cols == 1 {
-			plots[0][0].Draw(dc)
-		} else {
-			tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
-				PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-			canvases := plot.Align(plots, tiles, dc)
-			for i := range plots {
-				for j, p := range plots[i] {
-					if p != nil {
-						p.Draw(canvases[i][j])
-					}
-				}
+	}
+	return true
+}
+
+// maxMeasuredTicks is the largest number of distinct abscissae that get a tick each;
+// beyond it the axis has the default ticks.
+const maxMeasuredTicks = 16
+
+// measuredTicks returns a tick at each distinct x of cs, labelled with the shortest
+// decimal form; a label that would sit closer than 1/10 of the axis (in log units on a
+// log axis) to the previous labelled one is left out (its tick stays). It returns nil
+// when there are more than maxMeasuredTicks distinct x.
+func measuredTicks(cs []curve, logX bool) plot.ConstantTicks {
+	seen := map[float64]bool{}
+	var xs []float64
+	for _, c := range cs {
+		for _, p := range c.pts {
+			if !seen[p.X] {
+				seen[p.X] = true
+				xs = append(xs, p.X)
 			}
 		}
-		_, err = c.WriteTo(w)
-		return err
+	}
+	if len(xs) > maxMeasuredTicks {
+		return nil
+	}
+	sort.Float64s(xs)
+	pos := func(x float64) float64 {
+		if logX {
+			return math.Log10(x)
+		}
+		return x
+	}
+	span := pos(xs[len(xs)-1]) - pos(xs[0])
+	ticks := make(plot.ConstantTicks, len(xs))
+	last := math.Inf(-1)
+	for i, x := range xs {
+		ticks[i].Value = x
+		if pos(x)-last >= span/10 || i == 0 {
+			ticks[i].Label = strconv.FormatFloat(x, 'g', -1, 64)
+			last = pos(x)
+		}
+	}
+	return ticks
+}
+
+// dodgeStep is the horizontal offset between neighbouring curves of a panel, as a
+// fraction of the x axis's span (in log units on a log axis), so that the error bars of
+// curves measured at the same x stand side by side instead of on top of each other.
+const dodgeStep = 0.005
+
+// dodger returns the abscissa at which curve i of cs draws a point measured at x:
+//
+//	x + (i - (K-1)/2) · dodgeStep · span        (linear axis)
+//	x · 10^((i - (K-1)/2) · dodgeStep · span)   (log axis, span in decades)
+//
+// for K curves; the axis ticks stay at the measured x.
+func dodger(cs []curve, logX bool) func(i int, x float64) float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range cs {
+		for _, p := range c.pts {
+			lo, hi = min(lo, p.X), max(hi, p.X)
+		}
+	}
+	span := hi - lo
+	if logX {
+		span = math.Log10(hi / lo)
+	}
+	k := float64(len(cs))
+	return func(i int, x float64) float64 {
+		off := (float64(i) - (k-1)/2) * dodgeStep * span
+		if logX {
+			return x * math.Pow(10, off)
+		}
+		return x + off
 	}
 }
 
-// panel draws the curves sharing one x label.
-func panel(cs []curve) (*plot.Plot, error) {
+// drawn is what panel added for one curve.
+type drawn struct {
+	line    *plotter.Line
+	scatter *plotter.Scatter
+	bars    *plotter.YErrorBars
+}
+
+// panel draws the curves sharing one x label and returns the plot, its legend (drawn
+// by the caller below the axes) and the plotters of each curve, in the order of cs.
+func panel(cs []curve) (*plot.Plot, plot.Legend, []drawn, error) {
 	p := plot.New()
+	leg := plot.NewLegend()
 	p.X.Label.Text = cs[0].xLabel
 	p.Y.Label.Text = cs[0].yLabel
 	for _, c := range cs[1:] {
@@ -279,83 +597,156 @@ func panel(cs []curve) (*plot.Plot, error) {
 	p.X.Label.TextStyle.Font.Size = 12
 	p.Y.Label.TextStyle.Font.Size = 12
 	p.Add(plotter.NewGrid())
-	if useLogX(cs) {
+	logX := useLogX(cs)
+	if logX {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
-	p.Legend.Top = false
-	p.Legend.Left = false
-	p.Legend.XOffs = -vg.Millimeter * 2
-	p.Legend.YOffs = vg.Millimeter * 2
-	p.Legend.TextStyle.Font.Size = font.Length(9)
-	p.Legend.ThumbnailWidth = vg.Millimeter * 8
-	for _, c := range cs {
-		col := plotutil.Color(c.color)
+	if t := measuredTicks(cs, logX); t != nil {
+		p.X.Tick.Marker = t
+	}
+	acc := isAccuracy(cs)
+	leg.Top, leg.Left = true, true
+	leg.TextStyle.Font.Size = font.Length(9)
+	leg.ThumbnailWidth = vg.Millimeter * 10
+	out := make([]drawn, 0, len(cs))
+	dodge := dodger(cs, logX)
+	for i, c := range cs {
+		col := SeriesColor(c.color)
 		xys := make(plotter.XYs, len(c.pts))
 		errs := make(plotter.YErrors, len(c.pts))
-		for i, pt := range c.pts {
-			xys[i] = plotter.XY{X: pt.X, Y: pt.Mean}
-			errs[i].Low, errs[i].High = pt.Std, pt.Std
-		}
-		if band := bandPolygon(c.pts, col); band != nil {
-			p.Add(band)
+		for j, pt := range c.pts {
+			xys[j] = plotter.XY{X: dodge(i, pt.X), Y: pt.Mean}
+			errs[j].Low, errs[j].High = pt.Std, pt.Std
+			if acc {
+				errs[j].Low, errs[j].High = min(pt.Std, pt.Mean), min(pt.Std, 1-pt.Mean)
+			}
 		}
 		line, scatter, err := plotter.NewLinePoints(xys)
 		if err != nil {
-			return nil, fmt.Errorf("series %q: %w", c.name, err)
+			return nil, leg, nil, fmt.Errorf("series %q: %w", c.name, err)
 		}
 		line.Color = col
-		line.Width = vg.Points(1.6)
-		line.Dashes = plotutil.Dashes(c.run)
+		line.Width = vg.Points(1.4)
+		line.Dashes = plotutil.Dashes(i)
 		scatter.Color = col
-		scatter.Shape = plotutil.Shape(c.run)
-		scatter.Radius = vg.Points(2.8)
+		scatter.Shape = marker{shape: c.color % len(markerShapes), hollow: c.run > 0}
+		scatter.Radius = vg.Points(3.6)
 		bars := &plotter.YErrorBars{XYs: xys, YErrors: errs,
-			LineStyle: draw.LineStyle{Color: col, Width: vg.Points(0.9)}, CapWidth: vg.Points(5)}
+			LineStyle: draw.LineStyle{Color: col, Width: vg.Points(0.8)}, CapWidth: vg.Points(4)}
 		p.Add(bars, line, scatter)
-		p.Legend.Add(c.name, line, scatter)
+		leg.Add(c.name, line, scatter)
+		out = append(out, drawn{line, scatter, bars})
 	}
-	return p, nil
+	if acc {
+		p.Y.Max = math.Min(p.Y.Max, 1)
+		p.Y.Min = math.Max(p.Y.Min, 0)
+	}
+	return p, leg, out, nil
 }
 
-// bandPolygon returns the shaded region between mean-std and mean+std, or nil when every
-// std is zero or there is a single point.
-func bandPolygon(pts []model.Point, col color.Color) *plotter.Polygon {
-	if len(pts) < 2 || !slices.ContainsFunc(pts, func(p model.Point) bool { return p.Std > 0 }) {
-		return nil
+// SeriesColor returns the colour of the i-th series name of a figure: the workbench
+// theme's series palette (theme.Default().Series, its true-colour values, cycling), so
+// that a series drawn with palette index i has one colour in the TUI and in files. A
+// colour that does not parse falls back to gonum's palette.
+func SeriesColor(i int) color.Color {
+	pal := theme.Default().Series
+	if len(pal) == 0 {
+		return plotutil.Color(i)
 	}
-	ring := make(plotter.XYs, 0, 2*len(pts))
-	for _, p := range pts {
-		ring = append(ring, plotter.XY{X: p.X, Y: p.Mean + p.Std})
+	hex := strings.TrimPrefix(pal[i%len(pal)].Light.TrueColor, "#")
+	v, err := strconv.ParseUint(hex, 16, 32)
+	if err != nil || len(hex) != 6 {
+		return plotutil.Color(i)
 	}
-	for i := len(pts) - 1; i >= 0; i-- {
-		ring = append(ring, plotter.XY{X: pts[i].X, Y: pts[i].Mean - pts[i].Std})
+	return color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
+}
+
+// markerShapes are the marker shapes of series 0, 1, 2, ... in order: the workbench's
+// ● ■ ▲ ◆ (theme.Glyphs), then a cross and a plus.
+var markerShapes = []string{"circle", "square", "triangle", "diamond", "cross", "plus"}
+
+// marker draws series marker shapes: filled, or hollow (an outline around a white
+// interior, for results after the first).
+type marker struct {
+	shape  int // index into markerShapes
+	hollow bool
+}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (m marker) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius // every shape stays inside the radius: the data area is padded by it
+	var path vg.Path
+	poly := func(pts ...vg.Point) {
+		path.Move(pts[0])
+		for _, q := range pts[1:] {
+			path.Line(q)
+		}
+		path.Close()
 	}
-	poly, err := plotter.NewPolygon(ring)
-	if err != nil {
-		return nil
+	switch markerShapes[m.shape] {
+	case "circle":
+		path.Move(vg.Point{X: pt.X + r*0.85, Y: pt.Y})
+		path.Arc(pt, r*0.85, 0, 2*math.Pi)
+		path.Close()
+	case "square":
+		s := r * 0.75
+		poly(vg.Point{X: pt.X - s, Y: pt.Y - s}, vg.Point{X: pt.X - s, Y: pt.Y + s}, vg.Point{X: pt.X + s, Y: pt.Y + s}, vg.Point{X: pt.X + s, Y: pt.Y - s})
+	case "triangle":
+		s := r
+		poly(vg.Point{X: pt.X, Y: pt.Y + s}, vg.Point{X: pt.X - s*0.866, Y: pt.Y - s*0.5}, vg.Point{X: pt.X + s*0.866, Y: pt.Y - s*0.5})
+	case "diamond":
+		s := r
+		poly(vg.Point{X: pt.X, Y: pt.Y + s}, vg.Point{X: pt.X - s, Y: pt.Y}, vg.Point{X: pt.X, Y: pt.Y - s}, vg.Point{X: pt.X + s, Y: pt.Y})
+	default: // cross and plus are strokes only
+		c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1.2)})
+		d := r
+		if markerShapes[m.shape] == "cross" {
+			d = r * 0.8
+			path.Move(vg.Point{X: pt.X - d, Y: pt.Y - d})
+			path.Line(vg.Point{X: pt.X + d, Y: pt.Y + d})
+			path.Move(vg.Point{X: pt.X - d, Y: pt.Y + d})
+			path.Line(vg.Point{X: pt.X + d, Y: pt.Y - d})
+		} else {
+			path.Move(vg.Point{X: pt.X - d, Y: pt.Y})
+			path.Line(vg.Point{X: pt.X + d, Y: pt.Y})
+			path.Move(vg.Point{X: pt.X, Y: pt.Y - d})
+			path.Line(vg.Point{X: pt.X, Y: pt.Y + d})
+		}
+		c.Stroke(path)
+		return
 	}
-	r, g, b, _ := col.RGBA()
-	poly.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x38}
-	poly.LineStyle.Width = 0
-	return poly
+	if m.hollow {
+		c.SetColor(color.White)
+		c.Fill(path)
+		c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1.1)})
+		c.Stroke(path)
+		return
+	}
+	c.SetColor(sty.Color)
+	c.Fill(path)
 }
 
 // CSV writes the points of r to path as CSV; see WriteCSV.
-func CSV(r *model.Result, path string) error {
-	return writeFile(path, "csv", func(w io.Writer, _ string) error { return WriteCSV(w, r) })
+func CSV(r *model.Result, path string) error { return CSVAll(path, r) }
+
+// CSVAll writes the points of every result to path as one CSV file (atomically); see
+// WriteCSV.
+func CSVAll(path string, results ...*model.Result) error {
+	return writeFile(path, "csv", func(w io.Writer, _ string) error { return WriteCSV(w, results...) })
 }
 
 // WriteCSV writes one line per point of every series of every result, after the header
 //
 //	result,series,x,mean,std,runs,x_label,y_label
 //
-// where result is Label (made distinct with " #k" for repeats). Numbers are written in
+// where result is the run's label of RunLabels (its preset, or what tells the runs
+// apart when there are several). Numbers are written in
 // the shortest form that parses back to the same float64, so the file round-trips.
 func WriteCSV(w io.Writer, results ...*model.Result) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"result", "series", "x", "mean", "std", "runs", "x_label", "y_label"})
-	labs := labels(results)
+	labs := RunLabels(results)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	for k, r := range results {
 		for _, s := range r.Series {

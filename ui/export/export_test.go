@@ -16,8 +16,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/plot/plotutil"
-
 	"gitui/core/eval"
 	"gitui/model"
 )
@@ -80,13 +78,14 @@ func TestPNG(t *testing.T) {
 		t.Fatal(err)
 	}
 	img := decodePNG(t, path)
-	// Two panels side by side, each 6.4 in × 4.4 in, at 150 dpi.
-	if b := img.Bounds(); b.Dx() != 1920 || b.Dy() != 660 {
-		t.Errorf("PNG is %dx%d, want 1920x660", b.Dx(), b.Dy())
+	// Two panels side by side, each 6.4 in wide and 4.4 in tall plus the legend below
+	// (two entries in the taller legend), at 150 dpi.
+	if b := img.Bounds(); b.Dx() != 1920 || b.Dy() <= 660 || b.Dy() > 660+150 {
+		t.Errorf("PNG is %dx%d, want 1920 wide and 660 + at most one inch of legend tall", b.Dx(), b.Dy())
 	}
 	// The first series is drawn in plotutil's first colour: its line, points and
 	// error bars cover many pixels.
-	if n := countNear(img, plotutil.Color(0), 10); n < 300 {
+	if n := countNear(img, SeriesColor(0), 10); n < 300 {
 		t.Errorf("%d pixels in the first series' colour, want at least 300", n)
 	}
 }
@@ -130,7 +129,7 @@ func TestCurvesFormatsAndOverlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Legends name the run: the second result of the same preset is told apart.
-	for _, want := range []string{"xperm-curve: CDF(25,25) RLS", "xperm-curve #2: raw RLS", "training set size", "templates m"} {
+	for _, want := range []string{"CDF(25,25) RLS · xperm-curve", "raw RLS · xperm-curve #2", "training set size", "templates m"} {
 		if !strings.Contains(svg.String(), want) {
 			t.Errorf("overlay SVG lacks %q", want)
 		}
@@ -365,14 +364,15 @@ func BenchmarkCurvesPNG(b *testing.B) {
 }
 
 func TestOverlayColoursBySeries(t *testing.T) {
-	groups := collect([]*model.Result{sampleResult("a", 0), sampleResult("b", 0)})
+	rs := []*model.Result{sampleResult("a", 0), sampleResult("b", 0)}
+	groups := collect(rs, RunLabels(rs))
 	if len(groups) != 2 || len(groups[0]) != 4 || len(groups[1]) != 2 {
 		t.Fatalf("groups of sizes %d, want panels of 4 and 2 curves", len(groups))
 	}
 	byName := map[string]int{}
 	for _, g := range groups {
 		for _, c := range g {
-			name := c.name[strings.Index(c.name, ": ")+2:]
+			name := c.name[:strings.Index(c.name, " · ")]
 			if col, ok := byName[name]; ok && col != c.color {
 				t.Errorf("%s has colours %d and %d", name, col, c.color)
 			}

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"gitui/core/eval"
 	"gitui/ui/theme"
@@ -20,17 +22,101 @@ type RequestMsg struct{ N int }
 
 // KeyMap lists the keys of the heatmap pane.
 type KeyMap struct {
-	Compute, Next, More, Less key.Binding
+	Compute, Next, Prev, Page, Scale, More, Less key.Binding
 }
 
 // DefaultKeyMap returns the heatmap pane's default bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Compute: key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "sample Gram")),
-		Next:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next matrices")),
-		More:    key.NewBinding(key.WithKeys("+", "l", "right"), key.WithHelp("+", "more samples")),
-		Less:    key.NewBinding(key.WithKeys("-", "h", "left"), key.WithHelp("-", "fewer samples")),
+		Compute: key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "sample Gram now")),
+		Next:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "next matrix")),
+		Prev:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "previous matrix")),
+		Page:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next pair")),
+		Scale:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "colour scale")),
+		More:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "more samples")),
+		Less:    key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "fewer samples")),
 	}
+}
+
+// Scale is how a matrix's values map to the colour scale. Every range is the matrix's
+// own, taken from all its entries before any resampling, so a matrix looks the same at
+// every pane size.
+type Scale int
+
+// The colour scales, in the order the Scale key cycles through them.
+const (
+	// MinMax maps [min K, max K] onto the colours.
+	MinMax Scale = iota
+	// DiagCentred puts the mean of the diagonal, d = mean_i K_ii (the typical
+	// self-similarity), at the middle colour, over [d - r, d + r] with
+	// r = max_ij |K_ij - d|: entries below d (pairs less alike than a sample with
+	// itself) take the lower half.
+	DiagCentred
+	// Quantile maps the 2% and 98% quantiles of the entries onto the ends of the scale
+	// (entries beyond them are clipped), so a few extreme entries (a dominant diagonal)
+	// do not wash out the rest.
+	Quantile
+	numScales
+)
+
+// String names the scale as the pane shows it.
+func (s Scale) String() string {
+	switch s {
+	case MinMax:
+		return "min–max"
+	case DiagCentred:
+		return "centred on diagonal mean"
+	case Quantile:
+		return "quantiles 2–98%"
+	}
+	return fmt.Sprintf("Scale(%d)", int(s))
+}
+
+// Range returns the colour range [lo, hi] of mat under scale s (lo == hi for a constant
+// matrix). It panics with a "heatmap:" prefix on an empty matrix.
+//
+//	MinMax:      lo = min K_ij, hi = max K_ij
+//	DiagCentred: lo = d - r, hi = d + r, d = mean_i K_ii, r = max_ij |K_ij - d|
+//	Quantile:    lo = q(0.02), hi = q(0.98), q the linear-interpolation quantile of all N² entries
+func Range(mat eval.Matrix, s Scale) (lo, hi float64) {
+	if mat.N == 0 || len(mat.Data) == 0 {
+		panic("heatmap: range of an empty matrix")
+	}
+	switch s {
+	case DiagCentred:
+		d := 0.0
+		for i := 0; i < mat.N; i++ {
+			d += mat.Data[i*mat.N+i]
+		}
+		d /= float64(mat.N)
+		r := 0.0
+		for _, v := range mat.Data {
+			r = math.Max(r, math.Abs(v-d))
+		}
+		return d - r, d + r
+	case Quantile:
+		v := append([]float64(nil), mat.Data...)
+		sort.Float64s(v)
+		return quantile(v, 0.02), quantile(v, 0.98)
+	default:
+		lo, hi = math.Inf(1), math.Inf(-1)
+		for _, v := range mat.Data {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+		return lo, hi
+	}
+}
+
+// quantile returns the q-quantile of the sorted values v, interpolating linearly
+// between order statistics at position q·(len(v)-1).
+func quantile(v []float64, q float64) float64 {
+	pos := q * float64(len(v)-1)
+	i := int(pos)
+	if i >= len(v)-1 {
+		return v[len(v)-1]
+	}
+	f := pos - float64(i)
+	return v[i]*(1-f) + v[i+1]*f
 }
 
 // Model is the kernel heatmap pane: Gram matrices sorted by class, block-averaged to
@@ -43,6 +129,9 @@ type Model struct {
 	w, h    int
 	focused bool
 	mats    []eval.Matrix
+	ranges  [][numScales][2]float64 // ranges[i][s]: Range(mats[i], s), computed once in Set
+	scale   Scale
+	bound   boundaryCells
 	first   int    // index of the first matrix shown
 	n       int    // sample size for the next Compute request
 	status  string // e.g. "computing…" or an error, shown under the matrices
@@ -53,8 +142,41 @@ type Model struct {
 
 // New returns an empty heatmap pane drawing with st; Compute requests n samples.
 func New(st theme.Styles) Model {
-	return Model{st: st, keys: DefaultKeyMap(), n: 200, dirty: true}
+	return Model{st: st, keys: DefaultKeyMap(), n: 200, dirty: true, bound: newBoundaryCells(st)}
 }
+
+// boundaryCells are the rendered '▀' cells of a class boundary pixel (in the text
+// colour) above or below a scale colour, built once: top[j] has the boundary on top and
+// scale colour j below, bottom[j] the reverse, both is boundary on both halves.
+type boundaryCells struct {
+	top, bottom []string
+	both        string
+}
+
+func newBoundaryCells(st theme.Styles) boundaryCells {
+	if !st.Color || len(st.Cells) == 0 || st.Renderer == nil {
+		return boundaryCells{}
+	}
+	bc := st.Text.GetForeground()
+	var b boundaryCells
+	for j := range st.Cells {
+		col := st.Cells[0][j].GetBackground()
+		b.top = append(b.top, st.Renderer.NewStyle().Foreground(bc).Background(col).Render("▀"))
+		b.bottom = append(b.bottom, st.Renderer.NewStyle().Foreground(col).Background(bc).Render("▀"))
+	}
+	b.both = st.Renderer.NewStyle().Foreground(bc).Background(bc).Render("▀")
+	return b
+}
+
+// SetScale selects the colour scale.
+func (m *Model) SetScale(s Scale) {
+	if s >= 0 && s < numScales && s != m.scale {
+		m.scale, m.dirty = s, true
+	}
+}
+
+// CurrentScale returns the colour scale in use.
+func (m *Model) CurrentScale() Scale { return m.scale }
 
 // SetSize sets the size of the pane's content area.
 func (m *Model) SetSize(w, h int) {
@@ -86,14 +208,21 @@ func (m *Model) Set(mat eval.Matrix) {
 		panic(fmt.Sprintf("heatmap: matrix %q has %d entries and %d labels for n=%d", mat.Name, len(mat.Data), len(mat.Labels), mat.N))
 	}
 	mat = SortByClass(mat)
+	var r [numScales][2]float64
+	if mat.N > 0 {
+		for s := range numScales {
+			r[s][0], r[s][1] = Range(mat, s)
+		}
+	}
 	for i := range m.mats {
 		if m.mats[i].Name == mat.Name {
-			m.mats[i] = mat
+			m.mats[i], m.ranges[i] = mat, r
 			m.dirty = true
 			return
 		}
 	}
 	m.mats = append(m.mats, mat)
+	m.ranges = append(m.ranges, r)
 	if len(m.mats) > 2 && m.first == len(m.mats)-3 {
 		m.first = len(m.mats) - 2 // follow new matrices
 	}
@@ -101,7 +230,7 @@ func (m *Model) Set(mat eval.Matrix) {
 }
 
 // Clear removes every matrix.
-func (m *Model) Clear() { m.mats, m.first, m.dirty = nil, 0, true }
+func (m *Model) Clear() { m.mats, m.ranges, m.first, m.dirty = nil, nil, 0, true }
 
 // Matrices returns the matrices held, in arrival order (shared; do not modify).
 func (m *Model) Matrices() []eval.Matrix { return m.mats }
@@ -134,7 +263,10 @@ func SortByClass(mat eval.Matrix) eval.Matrix {
 func (m Model) ShortHelp() []key.Binding {
 	k := m.keys
 	k.Next.SetEnabled(len(m.mats) > 2)
-	return []key.Binding{k.Compute, k.More, k.Less, k.Next}
+	k.Prev.SetEnabled(len(m.mats) > 2)
+	k.Page.SetEnabled(len(m.mats) > 2)
+	k.Scale.SetEnabled(len(m.mats) > 0)
+	return []key.Binding{k.Scale, k.Prev, k.Next, k.Page, k.Compute, k.More, k.Less}
 }
 
 // FullHelp returns the pane's keys as one help column.
@@ -159,11 +291,24 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case key.Matches(km, m.keys.Less):
 		m.n = max(10, m.n*2/3)
 		m.dirty = true
-	case key.Matches(km, m.keys.Next):
+	case key.Matches(km, m.keys.Page):
 		if len(m.mats) > 2 {
 			m.first = (m.first + 2) % len(m.mats)
 			m.dirty = true
 		}
+	case key.Matches(km, m.keys.Next):
+		if len(m.mats) > 2 {
+			m.first = (m.first + 1) % len(m.mats)
+			m.dirty = true
+		}
+	case key.Matches(km, m.keys.Prev):
+		if len(m.mats) > 2 {
+			m.first = (m.first + len(m.mats) - 1) % len(m.mats)
+			m.dirty = true
+		}
+	case key.Matches(km, m.keys.Scale):
+		m.scale = (m.scale + 1) % numScales
+		m.dirty = true
 	}
 	return m, nil
 }
@@ -184,7 +329,6 @@ func (m *Model) View() string {
 }
 
 func (m *Model) draw() string {
-	title := m.st.Bold.Render("kernel Gram matrices") + m.st.Muted.Render(fmt.Sprintf(" sorted by class · g computes n=%d", m.n))
 	status := ""
 	if m.status != "" {
 		if m.isErr {
@@ -194,23 +338,34 @@ func (m *Model) draw() string {
 		}
 	}
 	if len(m.mats) == 0 {
-		body := m.st.Muted.Render("no matrix yet: press g for the base vs invariant Gram of a pool sample")
-		return theme.Clip(strings.Join([]string{title, "", body, status}, "\n"), m.w, m.h)
+		title := m.title("")
+		body := theme.WrapLines(m.st.Muted.Render, "no matrix yet: a run shows its kernels' Gram matrices of a training sample while it builds them; g computes them for the spec now", m.w, 0)
+		return theme.Clip(strings.Join([]string{title, "", strings.Join(body, "\n"), status}, "\n"), m.w, m.h)
 	}
-	show := m.mats[m.first:]
-	k := min(2, len(show))
+	k := min(2, len(m.mats))
 	const gap = 3
 	cw := (m.w - gap*(k-1)) / k
 	if k == 2 && cw < 22 {
 		k, cw = 1, m.w
 	}
+	pos := ""
+	if len(m.mats) > k {
+		last := (m.first+k-1)%len(m.mats) + 1
+		pos = fmt.Sprintf("%d–%d", m.first+1, last)
+		if k == 1 {
+			pos = fmt.Sprint(m.first + 1)
+		}
+		pos = fmt.Sprintf("%s of %d ←/→", pos, len(m.mats))
+	}
+	title := m.title(pos)
 	bh := m.h - 1 // title
 	if status != "" {
 		bh = max(1, bh-strings.Count(status, "\n")-1)
 	}
 	var blocks []string
 	for i := 0; i < k; i++ {
-		blocks = append(blocks, m.block(show[i], cw, bh))
+		j := (m.first + i) % len(m.mats)
+		blocks = append(blocks, m.block(m.mats[j], m.ranges[j][m.scale], cw, bh))
 	}
 	sep := strings.Repeat(" ", gap)
 	body := lipgloss.JoinHorizontal(lipgloss.Top, joinWith(blocks, sep)...)
@@ -219,6 +374,29 @@ func (m *Model) draw() string {
 		out += "\n" + status
 	}
 	return theme.Clip(out, m.w, m.h)
+}
+
+// title is the pane's first line: "kernel Gram matrices", then as many of these as fit
+// the width, in this order: pos (which matrices are shown), the colour scale, "sorted
+// by class", the sample size g asks for.
+func (m *Model) title(pos string) string {
+	var parts []string
+	if pos != "" {
+		parts = append(parts, pos)
+	}
+	if len(m.mats) > 0 {
+		parts = append(parts, "c "+m.scale.String())
+	}
+	parts = append(parts, "sorted by class", fmt.Sprintf("g n=%d", m.n))
+	head := "kernel Gram matrices"
+	info := ""
+	for _, p := range parts {
+		if ansi.StringWidth(head+info+" · "+p) > m.w {
+			continue
+		}
+		info += " · " + p
+	}
+	return m.st.Bold.Render(head) + m.st.Muted.Render(info)
 }
 
 func joinWith(blocks []string, sep string) []string {
@@ -232,21 +410,27 @@ func joinWith(blocks []string, sep string) []string {
 	return out
 }
 
-// block renders one matrix with its name, class margin, colour bar and eigenvalue,
-// exactly w columns wide and at most h rows tall.
-func (m *Model) block(mat eval.Matrix, w, h int) string {
+// block renders one matrix, exactly w columns wide and at most h rows tall: its name,
+// the class labels above the columns where each class starts, the pixels with the
+// class labels in the left margin and class boundary lines, the colour bar of the
+// range r (the matrix's own, under the pane's scale), and the smallest eigenvalue.
+func (m *Model) block(mat eval.Matrix, r [2]float64, w, h int) string {
 	lines := []string{m.st.Bold.Render(mat.Name)}
-	ph := (h - 3) * 2 // pixel rows available (name, bar, eigenvalue lines)
-	p := min(w-1, ph) // one column of class labels
+	margin := labelWidth(mat)
+	ph := (h - 4) * 2      // pixel rows available (name, column labels, bar, eigenvalue lines)
+	p := min(w-margin, ph) // the margin holds the row labels
 	if p < 2 || mat.N == 0 {
 		return theme.Pad(strings.Join(append(lines, m.st.Muted.Render("(too small)")), "\n"), w, h)
 	}
 	if mat.N <= p {
 		p = mat.N * (p / mat.N)
 	}
-	px, lo, hi := Resample(mat, p)
-	lines = append(lines, m.render(px, p, lo, hi, classStarts(mat, p))...)
-	lines = append(lines, m.colourBar(lo, hi, min(w, max(p+1, 24))))
+	px, _, _ := Resample(mat, p)
+	lo, hi := r[0], r[1]
+	starts := classStarts(mat, p)
+	lines = append(lines, m.columnLabels(starts, margin))
+	lines = append(lines, m.render(px, p, lo, hi, starts, margin, m.boundaryLines(mat, p))...)
+	lines = append(lines, m.colourBar(lo, hi, min(w, max(p+margin, 24))))
 	eig := fmt.Sprintf("n=%d  λmin=%.3g  ", mat.N, mat.MinEig)
 	switch v := Verdict(mat); v {
 	case "not PD":
@@ -255,6 +439,62 @@ func (m *Model) block(mat eval.Matrix, w, h int) string {
 		lines = append(lines, m.st.Muted.Render(eig)+m.st.OK.Render(v))
 	}
 	return theme.Pad(strings.Join(lines, "\n"), w, h)
+}
+
+// boundaryLines reports whether class boundary lines fit a p-pixel image of mat: each
+// line takes the place of one pixel (of a text row of two without colour), so they are
+// drawn only when the smallest class spans at least 4 pixels (6 without colour, three
+// text rows); otherwise the labels alone mark where classes start.
+func (m *Model) boundaryLines(mat eval.Matrix, p int) bool {
+	if len(mat.Labels) != mat.N || mat.N == 0 {
+		return false
+	}
+	need := 4
+	if !m.st.Color {
+		need = 6
+	}
+	run := 0
+	for i, l := range mat.Labels {
+		if i > 0 && l != mat.Labels[i-1] {
+			if run*p < need*mat.N {
+				return false
+			}
+			run = 0
+		}
+		run++
+	}
+	return run*p >= need*mat.N
+}
+
+// labelWidth is the width of the widest class label of mat (at least 1).
+func labelWidth(mat eval.Matrix) int {
+	w := 1
+	for i, l := range mat.Labels {
+		if i == 0 || l != mat.Labels[i-1] {
+			w = max(w, len(strconv.Itoa(l)))
+		}
+	}
+	return w
+}
+
+// columnLabels is the line above the pixels: each class's label at the column where
+// the class starts (left out when it would run into the previous label).
+func (m *Model) columnLabels(starts []int, margin int) string {
+	line := []rune(strings.Repeat(" ", margin+len(starts)))
+	next := margin // first column free for a label
+	for b, l := range starts {
+		if l < 0 {
+			continue
+		}
+		lab := strconv.Itoa(l)
+		at := margin + b
+		if at < next || at+len(lab) > len(line) {
+			continue
+		}
+		copy(line[at:], []rune(lab))
+		next = at + len(lab) + 1
+	}
+	return m.st.Muted.Render(string(line))
 }
 
 // Resample block-averages the N×N matrix to p×p pixels (nearest-neighbour when N < p)
@@ -323,38 +563,72 @@ func level(v, lo, hi float64, k int) int {
 	return max(0, min(k-1, l))
 }
 
-func (m *Model) render(px []float64, p int, lo, hi float64, starts []int) []string {
-	var lines []string
+// render draws the p×p pixels two pixel rows per line ('▀': foreground the upper
+// pixel, background the lower), mapping [lo, hi] onto the colour scale, with the class
+// label right-aligned in a margin of the given width on the line where each class
+// starts, and, with lines set, a boundary line (in the text colour; '─', '│' and '┼'
+// without colour) along the first pixel row and column of every class but the first.
+func (m *Model) render(px []float64, p int, lo, hi float64, starts []int, margin int, lines bool) []string {
+	var out []string
 	k := len(m.st.CellStr)
+	colour := m.st.Color && k > 0 && len(m.bound.top) == k
+	edge := func(a int) bool { return lines && a > 0 && a < p && starts[a] >= 0 }
 	var sb strings.Builder
 	for r := 0; 2*r < p; r++ {
 		sb.Reset()
-		lab := " "
+		lab := ""
 		for _, a := range []int{2 * r, 2*r + 1} {
-			if a < p && starts[a] >= 0 && lab == " " {
-				lab = fmt.Sprint(starts[a] % 10)
+			if a < p && starts[a] >= 0 && lab == "" {
+				lab = strconv.Itoa(starts[a])
 			}
 		}
-		sb.WriteString(m.st.Muted.Render(lab))
+		sb.WriteString(m.st.Muted.Render(fmt.Sprintf("%*s", margin, lab)))
+		a0, a1 := 2*r, 2*r+1
 		for b := 0; b < p; b++ {
-			top := px[2*r*p+b]
-			if !m.st.Color || k == 0 {
-				v := top
-				if 2*r+1 < p {
-					v = (top + px[(2*r+1)*p+b]) / 2
+			top := px[a0*p+b]
+			if !colour {
+				rowEdge, colEdge := edge(a0) || edge(a1), edge(b)
+				switch {
+				case rowEdge && colEdge:
+					sb.WriteRune('┼')
+				case rowEdge:
+					sb.WriteRune('─')
+				case colEdge:
+					sb.WriteRune('│')
+				default:
+					v := top
+					if a1 < p {
+						v = (top + px[a1*p+b]) / 2
+					}
+					sb.WriteRune(theme.Shades[level(v, lo, hi, len(theme.Shades))])
 				}
-				sb.WriteRune(theme.Shades[level(v, lo, hi, len(theme.Shades))])
 				continue
 			}
-			if 2*r+1 < p {
-				sb.WriteString(m.st.CellStr[level(top, lo, hi, k)][level(px[(2*r+1)*p+b], lo, hi, k)])
-			} else {
-				sb.WriteString(m.st.ScaleFg[level(top, lo, hi, k)].Render("▀"))
+			upEdge := edge(a0) || edge(b)
+			if a1 >= p {
+				if upEdge {
+					sb.WriteString(m.st.Text.Render("▀"))
+				} else {
+					sb.WriteString(m.st.ScaleFg[level(top, lo, hi, k)].Render("▀"))
+				}
+				continue
+			}
+			downEdge := edge(a1) || edge(b)
+			lt, lb := level(top, lo, hi, k), level(px[a1*p+b], lo, hi, k)
+			switch {
+			case upEdge && downEdge:
+				sb.WriteString(m.bound.both)
+			case upEdge:
+				sb.WriteString(m.bound.top[lb])
+			case downEdge:
+				sb.WriteString(m.bound.bottom[lt])
+			default:
+				sb.WriteString(m.st.CellStr[lt][lb])
 			}
 		}
-		lines = append(lines, sb.String())
+		out = append(out, sb.String())
 	}
-	return lines
+	return out
 }
 
 func (m *Model) colourBar(lo, hi float64, w int) string {

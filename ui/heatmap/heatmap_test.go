@@ -5,8 +5,11 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -155,5 +158,163 @@ func TestVerdict(t *testing.T) {
 		if v := Verdict(id); v != c.want {
 			t.Errorf("λmin=%g: %q, want %q", c.eig, v, c.want)
 		}
+	}
+}
+
+// TestRange checks the three colour ranges on a 3×3 matrix computed by hand:
+//
+//	K = [[2 0 1] [0 4 1] [1 1 3]], entries sorted 0 0 1 1 1 1 2 3 4.
+//
+// min–max [0, 4]; the diagonal mean d = 3, r = max |K_ij - d| = 3: [0, 6]; quantiles
+// at positions 0.02·8 = 0.16 and 0.98·8 = 7.84: 0 and 3 + 0.84·(4-3) = 3.84.
+func TestRange(t *testing.T) {
+	m := eval.Matrix{N: 3, Data: []float64{2, 0, 1, 0, 4, 1, 1, 1, 3}}
+	for _, c := range []struct {
+		s      Scale
+		lo, hi float64
+	}{{MinMax, 0, 4}, {DiagCentred, 0, 6}, {Quantile, 0, 3.84}} {
+		lo, hi := Range(m, c.s)
+		if math.Abs(lo-c.lo) > 1e-12 || math.Abs(hi-c.hi) > 1e-12 {
+			t.Errorf("%v: [%g, %g], want [%g, %g]", c.s, lo, hi, c.lo, c.hi)
+		}
+	}
+}
+
+// barRange returns the numbers at both ends of the first colour bar in view.
+func barRange(t *testing.T, view string) (string, string) {
+	t.Helper()
+	for _, l := range strings.Split(ansi.Strip(view), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 3 && strings.ContainsAny(f[1], "░▒▓█ ") && !strings.HasPrefix(l, "n=") {
+			if _, err := strconv.ParseFloat(f[0], 64); err == nil {
+				return f[0], f[len(f)-1]
+			}
+		}
+	}
+	t.Fatalf("no colour bar in\n%s", ansi.Strip(view))
+	return "", ""
+}
+
+// TestRangeIsTheMatrixOwn checks that the colour range does not depend on the pane's
+// size: the 1.5 of the diagonal, which block averaging dilutes at every size here, is
+// the top of the bar at 80×24 and at 120×40, and 0.2 the bottom.
+func TestRangeIsTheMatrixOwn(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {50, 16}} {
+		m := New(uitest.Styles())
+		m.SetSize(sz[0], sz[1])
+		mat := blockMatrix("k", 200, 4, 0.1)
+		m.Set(mat)
+		if _, plo, phi := Resample(SortByClass(mat), 30); phi >= 1.5 || math.Abs(plo-0.2) > 1e-9 {
+			t.Fatalf("test premise: resampled range [%g, %g] should lose the diagonal's 1.5", plo, phi)
+		}
+		if lo, hi := barRange(t, m.View()); lo != "0.2" || hi != "1.5" {
+			t.Errorf("%dx%d: bar %s..%s, want 0.2..1.5", sz[0], sz[1], lo, hi)
+		}
+	}
+}
+
+// TestScaleKey checks that c cycles min–max → centred on the diagonal mean → quantiles
+// → min–max, the title naming the scale and the bar showing its range.
+func TestScaleKey(t *testing.T) {
+	m := New(uitest.Styles())
+	m.SetSize(80, 24)
+	m.Focus(true)
+	m.Set(blockMatrix("k", 60, 3, 0.1))
+	// Entries: 60 of 1.5 (diagonal), 1140 of 1 (within class), 2400 of 0.2. Diagonal
+	// mean 1.5, r = 1.3: [0.2, 2.8]. The quantiles at positions 0.02·3599 = 71.98 and
+	// 0.98·3599 = 3527.02 of the sorted entries (0.2 up to 2399, 1 up to 3539) are 0.2
+	// and 1: the dominant diagonal is clipped.
+	want := []struct{ name, lo, hi string }{
+		{"min–max", "0.2", "1.5"}, {"centred on diagonal mean", "0.2", "2.8"}, {"quantiles 2–98%", "0.2", "1"}, {"min–max", "0.2", "1.5"},
+	}
+	for i, w := range want {
+		v := m.View()
+		if !strings.Contains(ansi.Strip(v), "c "+w.name) {
+			t.Errorf("step %d: title lacks %q:\n%s", i, w.name, firstLine(ansi.Strip(v)))
+		}
+		if lo, hi := barRange(t, v); lo != w.lo || hi != w.hi {
+			t.Errorf("step %d (%s): bar %s..%s, want %s..%s", i, w.name, lo, hi, w.lo, w.hi)
+		}
+		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("c")})
+	}
+}
+
+func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+
+// TestPaging checks "a–b of N" in the title and ←/→ moving one matrix at a time,
+// wrapping at both ends.
+func TestPaging(t *testing.T) {
+	m := New(uitest.Styles())
+	m.SetSize(120, 40)
+	m.Focus(true)
+	for i := range 5 {
+		m.Set(blockMatrix(fmt.Sprintf("m%d", i), 20, 2, 0.1))
+	}
+	m.first = 0
+	m.dirty = true
+	press := func(k tea.KeyType) { m, _ = m.Update(tea.KeyMsg{Type: k}) }
+	check := func(want, left, right string) {
+		t.Helper()
+		v := ansi.Strip(m.View())
+		if !strings.Contains(firstLine(v), want+" of 5") {
+			t.Errorf("title %q, want %q of 5", firstLine(v), want)
+		}
+		names := strings.Fields(strings.Split(v, "\n")[1])
+		if len(names) != 2 || names[0] != left || names[1] != right {
+			t.Errorf("shown %v, want %s and %s", names, left, right)
+		}
+	}
+	check("1–2", "m0", "m1")
+	press(tea.KeyRight)
+	check("2–3", "m1", "m2")
+	press(tea.KeyLeft)
+	press(tea.KeyLeft)
+	check("5–1", "m4", "m0")
+}
+
+// TestClassBoundaries checks the class lines and labels: without colour, 3 classes
+// give one '┼' per pair of inner boundaries (2×2) and the labels 0 1 2 above the
+// columns; with colour the boundary cells are drawn in the text colour.
+func TestClassBoundaries(t *testing.T) {
+	m := New(uitest.Styles())
+	m.SetSize(40, 24)
+	m.Set(blockMatrix("k", 60, 3, 0.1))
+	v := ansi.Strip(m.View())
+	if n := strings.Count(v, "┼"); n != 4 {
+		t.Errorf("%d crossings, want 4:\n%s", n, v)
+	}
+	if f := strings.Fields(strings.Split(v, "\n")[2]); strings.Join(f, " ") != "0 1 2" {
+		t.Errorf("column labels %q, want 0 1 2", f)
+	}
+	c := New(uitest.ColorStyles())
+	c.SetSize(40, 24)
+	c.Set(blockMatrix("k", 60, 3, 0.1))
+	cv := c.View()
+	uitest.CheckFits(t, cv, 40, 24)
+	if !strings.Contains(cv, c.bound.both) || !strings.Contains(cv, c.bound.top[0]) {
+		t.Error("colour view draws no boundary cells")
+	}
+}
+
+// TestGoldenTenClasses is the pane as a run on digits shows it: 200 samples of 10
+// classes (a labels column wide enough for each), three matrices (so "1–2 of 3"), the
+// second under the quantile scale after two presses of c.
+func TestGoldenTenClasses(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := New(uitest.Styles())
+			m.SetSize(sz[0], sz[1])
+			m.Focus(true)
+			m.Set(blockMatrix("linear (input)", 200, 10, 0.02))
+			m.Set(blockMatrix("TI-SVM", 200, 10, -0.4))
+			m.Set(blockMatrix("TI-RI-SVM", 200, 10, -0.7))
+			press := func(k tea.KeyMsg) { m, _ = m.Update(k) }
+			press(tea.KeyMsg{Type: tea.KeyLeft}) // back to the first pair
+			press(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("c")})
+			press(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("c")})
+			v := m.View()
+			uitest.CheckFits(t, v, sz[0], sz[1])
+			golden.RequireEqual(t, []byte(ansi.Strip(v)))
+		})
 	}
 }

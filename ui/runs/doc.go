@@ -1,0 +1,37 @@
+// Package runs is the workbench's Runs pane and compare view: the terminal's take on
+// TensorBoard's HParams table, over the run store and the folders given to `gitui open`.
+//
+// # Overview
+//
+// Load reads run directories (spec.json, result.json, cells.jsonl, lock, run.json) and
+// lone result.json files into Entry values: name, start time, status (Status), data set,
+// group, methods, headline accuracy, the spec flattened to dotted keys (Flatten) and the
+// curves (result.json's, or rebuilt from the journal by RebuildSeries for a run with no
+// result). There is no index: the files of each run directory are the only source.
+//
+// Model lists the entries: o cycles the sort column and O reverses it, / filters (Match:
+// every term a substring of the names, status, methods or a key=value of the spec),
+// space marks, enter asks the workbench to open the run's curves (OpenMsg), c opens
+// the compare view of the marked runs (where enter pins them all into the Curves pane,
+// so that s exports their overlay).
+//
+// Compare shows the spec keys that differ (Diff), the accuracy at each x side by side
+// with the difference from the first run and whether it exceeds the draws' spread
+// (Rows), and the runs' curves overlaid in a curves.Model. Not implemented: grouping
+// by a field, filter expressions over metrics, parameter importance and parallel
+// coordinates.
+//
+// # Shapes
+//
+// Both views draw into exactly the w×h given to SetSize.
+//
+// # Errors
+//
+// A run that cannot be read is skipped and reported (one line naming its directory);
+// the others are listed.
+//
+// # Concurrency
+//
+// Load does file I/O and runs in a tea.Cmd (LoadCmd); the models are used from the
+// Bubble Tea loop only.
+package runs

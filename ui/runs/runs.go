@@ -1,0 +1,533 @@
+package runs
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"gitui/ui/theme"
+)
+
+// LoadedMsg carries the runs read by LoadCmd.
+type LoadedMsg struct {
+	Entries []Entry
+	Errs    []error
+}
+
+// LoadCmd returns the command that reads the runs of sources (see Load; store says
+// that the first source is the run store, which may not exist yet).
+func LoadCmd(sources []string, store bool) tea.Cmd {
+	return func() tea.Msg {
+		es, errs := Load(sources, store)
+		return LoadedMsg{Entries: es, Errs: errs}
+	}
+}
+
+// OpenMsg asks the workbench to open the curves of runs: the run under the cursor
+// (enter in the table), or every compared run (enter in the compare view).
+type OpenMsg struct{ Entries []Entry }
+
+// column is a sortable column of the table.
+type column int
+
+const (
+	colName column = iota
+	colTime
+	colStatus
+	colData
+	colGroup
+	colMethods
+	colAcc
+	numCols
+)
+
+var colNames = [numCols]string{"name", "started", "status", "data", "group", "methods", "acc"}
+
+// KeyMap lists the Runs pane's keys.
+type KeyMap struct {
+	Up, Down, Filter, Mark, Open, Sort, Reverse, Compare, Back, Toggle, Accept key.Binding
+}
+
+// DefaultKeyMap returns the Runs pane's default bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Filter:  key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Mark:    key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark")),
+		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open curves")),
+		Sort:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sort column")),
+		Reverse: key.NewBinding(key.WithKeys("O"), key.WithHelp("O", "reverse sort")),
+		Compare: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare marked")),
+		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Toggle:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "table/chart")),
+		Accept:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply filter")),
+	}
+}
+
+// Model is the Runs pane: the runs of the run store and of the folders given to
+// `gitui open`, one row each (name, start time, status, data set, group, methods,
+// headline accuracy), sortable by any column, filtered with /, marked with space for
+// the compare view (c), opened with enter.
+type Model struct {
+	st        theme.Styles
+	keys      KeyMap
+	w, h      int
+	focused   bool
+	loaded    bool
+	all       []Entry
+	errs      []error
+	shown     []int // indices into all, filtered and sorted
+	cur, top  int   // cursor and first row shown, in shown
+	marked    map[string]bool
+	sortCol   column
+	desc      bool
+	filter    string
+	filtering bool
+	cmp       *Compare
+}
+
+// New returns an empty Runs pane, sorted by start time, newest first.
+func New(st theme.Styles) Model {
+	return Model{st: st, keys: DefaultKeyMap(), marked: map[string]bool{}, sortCol: colTime, desc: true}
+}
+
+// SetSize sets the size of the pane's content area.
+func (m *Model) SetSize(w, h int) {
+	m.w, m.h = w, h
+	if m.cmp != nil {
+		m.cmp.SetSize(w, h)
+	}
+}
+
+// Focus gives or takes the keyboard focus.
+func (m *Model) Focus(on bool) { m.focused = on }
+
+// Editing reports whether the pane takes every key (the filter is being typed).
+func (m *Model) Editing() bool { return m.filtering }
+
+// Comparing reports whether the compare view is open.
+func (m *Model) Comparing() bool { return m.cmp != nil }
+
+// Compare returns the open compare view (nil when closed).
+func (m *Model) Compare() *Compare { return m.cmp }
+
+// Entries returns the runs shown, in the order shown (after filter and sort).
+func (m *Model) Entries() []Entry {
+	out := make([]Entry, len(m.shown))
+	for i, k := range m.shown {
+		out[i] = m.all[k]
+	}
+	return out
+}
+
+// Cursor returns the index, among the runs shown, of the run under the cursor.
+func (m *Model) Cursor() int { return m.cur }
+
+// Total returns the number of runs read (shown or filtered out).
+func (m *Model) Total() int { return len(m.all) }
+
+// Marked returns the marked runs, in the order shown.
+func (m *Model) Marked() []Entry {
+	var out []Entry
+	for _, k := range m.shown {
+		if m.marked[m.all[k].Path] {
+			out = append(out, m.all[k])
+		}
+	}
+	return out
+}
+
+// SetEntries replaces the runs listed (marks of runs still present are kept; the
+// cursor stays on the same run when it is still shown).
+func (m *Model) SetEntries(es []Entry, errs []error) {
+	var at string
+	if m.cur < len(m.shown) {
+		at = m.all[m.shown[m.cur]].Path
+	}
+	m.all, m.errs, m.loaded = es, errs, true
+	keep := map[string]bool{}
+	for _, e := range es {
+		if m.marked[e.Path] {
+			keep[e.Path] = true
+		}
+	}
+	m.marked = keep
+	m.refresh()
+	for i, k := range m.shown {
+		if m.all[k].Path == at {
+			m.cur = i
+		}
+	}
+	m.clamp()
+}
+
+// SetFilter sets the filter text (see Match) and re-filters.
+func (m *Model) SetFilter(f string) {
+	m.filter = f
+	m.refresh()
+}
+
+// Match reports whether e matches the filter f: every space-separated term of f is a
+// substring (ignoring case) of the run's name, folder, status, data set, group or
+// methods, or of one "key=value" of its flattened spec ("lambda=0.1" matches
+// methods.0.lambda=0.1). An empty filter matches every run. Filter expressions over
+// metrics (acc>0.9) are not supported.
+func Match(e Entry, f string) bool {
+	terms := strings.Fields(strings.ToLower(f))
+	if len(terms) == 0 {
+		return true
+	}
+	var hay strings.Builder
+	for _, s := range []string{e.Name, e.ID, e.Status, e.Data, e.Group, strings.Join(e.Methods, "\n")} {
+		hay.WriteString(strings.ToLower(s))
+		hay.WriteByte('\n')
+	}
+	for k, v := range e.Params {
+		hay.WriteString(strings.ToLower(k + "=" + v))
+		hay.WriteByte('\n')
+	}
+	h := hay.String()
+	for _, t := range terms {
+		if !strings.Contains(h, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// refresh recomputes the shown rows from the filter and the sort.
+func (m *Model) refresh() {
+	m.shown = m.shown[:0]
+	for i, e := range m.all {
+		if Match(e, m.filter) {
+			m.shown = append(m.shown, i)
+		}
+	}
+	less := func(a, b Entry) int {
+		switch m.sortCol {
+		case colName:
+			return strings.Compare(a.Name, b.Name)
+		case colStatus:
+			return strings.Compare(a.Status, b.Status)
+		case colData:
+			return strings.Compare(a.Data, b.Data)
+		case colGroup:
+			return strings.Compare(a.Group, b.Group)
+		case colMethods:
+			return strings.Compare(strings.Join(a.Methods, ","), strings.Join(b.Methods, ","))
+		case colAcc:
+			x, y := a.Acc, b.Acc
+			switch {
+			case math.IsNaN(x) && math.IsNaN(y):
+				return 0
+			case math.IsNaN(x):
+				return -1
+			case math.IsNaN(y):
+				return 1
+			case x < y:
+				return -1
+			case x > y:
+				return 1
+			}
+			return 0
+		}
+		return a.Time.Compare(b.Time)
+	}
+	sort.SliceStable(m.shown, func(i, j int) bool {
+		c := less(m.all[m.shown[i]], m.all[m.shown[j]])
+		if m.desc {
+			return c > 0
+		}
+		return c < 0
+	})
+	m.clamp()
+}
+
+func (m *Model) clamp() {
+	m.cur = min(max(0, m.cur), max(0, len(m.shown)-1))
+}
+
+// ShortHelp returns the keys that work now.
+func (m Model) ShortHelp() []key.Binding {
+	k := m.keys
+	if m.filtering {
+		return []key.Binding{k.Accept, k.Back}
+	}
+	if m.cmp != nil {
+		k.Open.SetHelp("enter", "pin all to Curves")
+		if m.cmp.split() {
+			return []key.Binding{k.Up, k.Down, k.Open, k.Back}
+		}
+		return []key.Binding{k.Up, k.Down, k.Toggle, k.Open, k.Back}
+	}
+	k.Compare.SetEnabled(len(m.Marked()) >= 2)
+	k.Open.SetEnabled(len(m.shown) > 0)
+	k.Mark.SetEnabled(len(m.shown) > 0)
+	return []key.Binding{k.Filter, k.Mark, k.Open, k.Compare, k.Sort, k.Reverse}
+}
+
+// FullHelp returns the pane's keys as one help column.
+func (m Model) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }
+
+// Init does nothing.
+func (m Model) Init() tea.Cmd { return nil }
+
+// Update handles the pane's keys (when focused) and LoadedMsg.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case LoadedMsg:
+		m.SetEntries(msg.Entries, msg.Errs)
+		return m, nil
+	case tea.KeyMsg:
+		if !m.focused {
+			return m, nil
+		}
+		if m.filtering {
+			m.filterKey(msg)
+			return m, nil
+		}
+		if m.cmp != nil {
+			if key.Matches(msg, m.keys.Back) {
+				m.cmp = nil
+				return m, nil
+			}
+			if key.Matches(msg, m.keys.Open) {
+				es := append([]Entry(nil), m.cmp.runs...)
+				return m, func() tea.Msg { return OpenMsg{Entries: es} }
+			}
+			m.cmp.Update(msg)
+			return m, nil
+		}
+		return m, m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *Model) filterKey(k tea.KeyMsg) {
+	switch k.Type {
+	case tea.KeyEnter:
+		m.filtering = false
+	case tea.KeyEsc:
+		m.filtering = false
+		m.SetFilter("")
+	case tea.KeyBackspace:
+		if r := []rune(m.filter); len(r) > 0 {
+			m.SetFilter(string(r[:len(r)-1]))
+		}
+	case tea.KeyRunes, tea.KeySpace:
+		m.SetFilter(m.filter + string(k.Runes))
+	}
+}
+
+func (m *Model) key(k tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, m.keys.Up):
+		m.cur--
+		m.clamp()
+	case key.Matches(k, m.keys.Down):
+		m.cur++
+		m.clamp()
+	case key.Matches(k, m.keys.Filter):
+		m.filtering = true
+	case key.Matches(k, m.keys.Back) && m.filter != "":
+		m.SetFilter("")
+	case key.Matches(k, m.keys.Mark) && len(m.shown) > 0:
+		p := m.all[m.shown[m.cur]].Path
+		if m.marked[p] {
+			delete(m.marked, p)
+		} else {
+			m.marked[p] = true
+		}
+		m.cur = min(m.cur+1, len(m.shown)-1)
+	case key.Matches(k, m.keys.Open) && len(m.shown) > 0:
+		e := m.all[m.shown[m.cur]]
+		return func() tea.Msg { return OpenMsg{Entries: []Entry{e}} }
+	case key.Matches(k, m.keys.Sort):
+		m.sortCol = (m.sortCol + 1) % numCols
+		m.refresh()
+	case key.Matches(k, m.keys.Reverse):
+		m.desc = !m.desc
+		m.refresh()
+	case key.Matches(k, m.keys.Compare):
+		if mk := m.Marked(); len(mk) >= 2 {
+			c := NewCompare(m.st, mk)
+			c.SetSize(m.w, m.h)
+			m.cmp = c
+		}
+	}
+	return nil
+}
+
+// Click moves the cursor to the run drawn on line y of the pane (0 is the first line),
+// as a mouse click does; it reports whether a run was there. The compare view ignores it.
+func (m *Model) Click(y int) bool {
+	if m.cmp != nil || m.filtering {
+		return false
+	}
+	head := 2 // summary and column names
+	if len(m.errs) > 0 {
+		head++
+	}
+	i := m.top + y - head
+	if y < head || i < 0 || i >= len(m.shown) || y >= m.h {
+		return false
+	}
+	m.cur = i
+	return true
+}
+
+// View draws the table, or the compare view when it is open.
+func (m *Model) View() string {
+	if m.cmp != nil {
+		return m.cmp.View()
+	}
+	return theme.Clip(strings.Join(m.lines(), "\n"), m.w, m.h)
+}
+
+// widths returns the width of each column for the pane's width (0: column hidden).
+func (m *Model) widths() [numCols]int {
+	var w [numCols]int
+	w[colName], w[colTime], w[colStatus], w[colAcc] = 4, 16, 6, 5
+	w[colData], w[colGroup] = 4, 5
+	for _, k := range m.shown {
+		e := m.all[k]
+		w[colName] = max(w[colName], min(20, ansi.StringWidth(e.Name)))
+		w[colStatus] = max(w[colStatus], min(11, ansi.StringWidth(e.Status)))
+		w[colData] = max(w[colData], min(12, ansi.StringWidth(e.Data)))
+		w[colGroup] = max(w[colGroup], min(12, ansi.StringWidth(e.Group)))
+	}
+	fixed := func() int {
+		s := 2 // cursor and mark
+		for c := colName; c < numCols; c++ {
+			if c != colMethods && w[c] > 0 {
+				s += w[c] + 1
+			}
+		}
+		return s
+	}
+	for _, drop := range []column{colGroup, colData, colStatus} {
+		if m.w-fixed() >= 12 {
+			break
+		}
+		w[drop] = 0
+	}
+	w[colMethods] = max(0, m.w-fixed()-1)
+	return w
+}
+
+func (m *Model) lines() []string {
+	var out []string
+	dir := "▲"
+	if m.desc {
+		dir = "▼"
+	}
+	head := plural(len(m.all), "run")
+	if !m.loaded {
+		head = "reading the run store…"
+	}
+	if m.filter != "" || m.filtering {
+		head = fmt.Sprintf("%d of %s · filter: %s", len(m.shown), plural(len(m.all), "run"), m.filter)
+		if m.filtering {
+			head += "▏"
+		}
+	}
+	if n := len(m.Marked()); n > 0 {
+		head += fmt.Sprintf(" · %d marked", n)
+		if n >= 2 {
+			head += " (c compares)"
+		}
+	}
+	out = append(out, m.st.Bold.Render(head)+m.st.Muted.Render(" · sort: "+colNames[m.sortCol]+" "+dir))
+	if len(m.errs) > 0 {
+		out = append(out, m.st.Error.Render(fmt.Sprintf("%d run(s) could not be read: %v", len(m.errs), m.errs[0])))
+	}
+	w := m.widths()
+	var hdr strings.Builder
+	hdr.WriteString("  ")
+	for c := colName; c < numCols; c++ {
+		if w[c] == 0 {
+			continue
+		}
+		name := colNames[c]
+		if c == m.sortCol {
+			name += dir
+		}
+		hdr.WriteString(cell(name, w[c], c == colAcc) + " ")
+	}
+	out = append(out, m.st.Muted.Render(strings.TrimRight(hdr.String(), " ")))
+	if m.loaded && len(m.all) == 0 {
+		out = append(out, "", m.st.Muted.Render("no runs yet: every run started with r is saved in the run store;"),
+			m.st.Muted.Render("gitui open DIR|RESULT.json lists runs written elsewhere"))
+		return out
+	}
+	if m.loaded && len(m.shown) == 0 {
+		out = append(out, "", m.st.Muted.Render("no run matches the filter (esc clears it)"))
+		return out
+	}
+	rows := max(1, m.h-len(out))
+	if m.cur < m.top {
+		m.top = m.cur
+	}
+	if m.cur >= m.top+rows {
+		m.top = m.cur - rows + 1
+	}
+	m.top = min(m.top, max(0, len(m.shown)-rows))
+	for i := m.top; i < min(len(m.shown), m.top+rows); i++ {
+		e := m.all[m.shown[i]]
+		var b strings.Builder
+		if i == m.cur {
+			b.WriteString("▸")
+		} else {
+			b.WriteString(" ")
+		}
+		if m.marked[e.Path] {
+			b.WriteString("●")
+		} else {
+			b.WriteString(" ")
+		}
+		vals := [numCols]string{e.Name, "", e.Status, e.Data, e.Group, strings.Join(e.Methods, ", "), "—"}
+		if !e.Time.IsZero() {
+			vals[colTime] = e.Time.Format("2006-01-02 15:04")
+		}
+		if !math.IsNaN(e.Acc) {
+			vals[colAcc] = fmt.Sprintf("%.3f", e.Acc)
+		}
+		for c := colName; c < numCols; c++ {
+			if w[c] > 0 {
+				b.WriteString(cell(vals[c], w[c], c == colAcc) + " ")
+			}
+		}
+		line := strings.TrimRight(b.String(), " ")
+		if i == m.cur && m.focused {
+			line = m.st.Selected.Render(theme.Pad(line, m.w, 1))
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// plural returns "n thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// cell fits s into w columns (cut with …), right-aligned when right.
+func cell(s string, w int, right bool) string {
+	if ansi.StringWidth(s) > w {
+		s = ansi.Truncate(s, w, "…")
+	}
+	pad := strings.Repeat(" ", w-ansi.StringWidth(s))
+	if right {
+		return pad + s
+	}
+	return s + pad
+}

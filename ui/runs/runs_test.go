@@ -1,0 +1,321 @@
+package runs
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"gitui/core/eval"
+	"gitui/model"
+	"gitui/ui/internal/uitest"
+)
+
+func TestMain(m *testing.M) {
+	uitest.Setup()
+	os.Exit(m.Run())
+}
+
+func spec(lambda float64) *model.Spec {
+	return &model.Spec{Name: "xperm-tiny", Protocol: model.ProtocolCurve,
+		Data:    model.DataSpec{Name: "xperm", TestSize: 500},
+		Group:   model.GroupSpec{Kind: "permutation"},
+		Methods: []model.Method{{Features: "cdf", Bins: 5, Templates: 5, Lambda: lambda}, {Features: "raw", Lambda: lambda}},
+		Sizes:   []int{20, 50}, Repeats: 2, Seed: 1}
+}
+
+func writeJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// store writes three run directories: a done run (λ=0.01), a partial run (λ=0.1), and
+// an interrupted one (λ=1) with a journal only; and returns the store.
+func store(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	mk := func(name string, lambda float64) string {
+		d := filepath.Join(dir, name)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeJSON(t, filepath.Join(d, model.SpecFile), spec(lambda))
+		return d
+	}
+	res := func(d string, lambda float64, partial bool, m0 float64) {
+		raw, _ := json.Marshal(spec(lambda))
+		r := &model.Result{Schema: model.ResultSchema, Spec: raw, Partial: partial, Series: []model.Series{
+			{Name: "CDF(5,5) RLS", XLabel: "training set size", YLabel: "accuracy", Points: []model.Point{{X: 20, Mean: m0, Std: 0.02, Runs: 2}, {X: 50, Mean: m0 + 0.1, Std: 0.01, Runs: 2}}},
+			{Name: "raw RLS", XLabel: "training set size", YLabel: "accuracy", Points: []model.Point{{X: 20, Mean: 0.5, Std: 0.03, Runs: 2}, {X: 50, Mean: 0.55, Std: 0.03, Runs: 2}}},
+		}}
+		if err := r.WriteFile(filepath.Join(d, model.ResultFile)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res(mk("20261126-010000-xperm-tiny", 0.01), 0.01, false, 0.7)
+	res(mk("20261126-020000-xperm-tiny", 0.1), 0.1, true, 0.75)
+	d := mk("20261126-030000-xperm-tiny", 1)
+	var lines []string
+	for _, c := range []model.CellRecord{
+		{Series: "raw RLS", X: 20, Rep: 0, Acc: 0.5}, {Series: "raw RLS", X: 20, Rep: 1, Acc: 0.7},
+		{Series: "raw RLS", X: 50, Rep: 1, Acc: 0.9},
+	} {
+		b, _ := json.Marshal(c)
+		lines = append(lines, string(b))
+	}
+	// a torn last line (a kill in mid-write) is ignored
+	if err := os.WriteFile(filepath.Join(d, model.CellsFile), []byte(strings.Join(lines, "\n")+"\n{\"series\":\"raw"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "not-a-run"), 0o755) // no spec.json nor result.json: skipped
+	return dir
+}
+
+// TestLoadStore: three run directories give three entries, newest first, with the
+// status of their files; the interrupted run's curve is rebuilt from its journal (mean
+// and sample std of the draws: 0.5 and 0.7 give 0.6 ± √0.02); the headline is the best
+// mean at the largest x.
+func TestLoadStore(t *testing.T) {
+	es, errs := Load([]string{store(t)}, true)
+	if len(errs) > 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	if len(es) != 3 {
+		t.Fatalf("%d entries, want 3", len(es))
+	}
+	wantStatus := []string{"interrupted", "partial", "done"}
+	for i, e := range es {
+		if e.Status != wantStatus[i] {
+			t.Errorf("entry %d (%s): status %q, want %q", i, e.ID, e.Status, wantStatus[i])
+		}
+		if e.Name != "xperm-tiny" || e.Data != "xperm" || e.Group != "permutation" {
+			t.Errorf("entry %d: %+v", i, e)
+		}
+	}
+	if got := es[2].Acc; math.Abs(got-0.8) > 1e-12 {
+		t.Errorf("headline of the done run %g, want 0.8 (CDF at x=50)", got)
+	}
+	s := es[0].Series
+	if len(s) != 1 || len(s[0].Points) != 2 {
+		t.Fatalf("rebuilt series %+v", s)
+	}
+	p := s[0].Points[0]
+	if p.X != 20 || math.Abs(p.Mean-0.6) > 1e-12 || math.Abs(p.Std-math.Sqrt(0.02)) > 1e-12 || p.Runs != 2 {
+		t.Errorf("rebuilt point %+v, want x=20 0.6±%.6f (2 runs)", p, math.Sqrt(0.02))
+	}
+	if q := s[0].Points[1]; q.Mean != 0.9 || q.Std != 0 || q.Runs != 1 {
+		t.Errorf("rebuilt single-draw point %+v", q)
+	}
+	if es[0].Params["methods.0.lambda"] != "1" || es[1].Params["methods.1.lambda"] != "0.1" {
+		t.Errorf("flattened params: %v", es[0].Params)
+	}
+}
+
+// TestStatusLocks: a lock held by this (live) process says running with its pid; one
+// of a process that is gone is ignored; one from another host says running on that
+// host when there is no result yet (a result.json wins over it).
+func TestStatusLocks(t *testing.T) {
+	dir := store(t)
+	done := filepath.Join(dir, "20261126-010000-xperm-tiny")
+	inter := filepath.Join(dir, "20261126-030000-xperm-tiny")
+	me, _ := os.Hostname()
+	for _, c := range []struct{ dir, lock, want string }{
+		{done, fmt.Sprintf("%d %s", os.Getpid(), me), fmt.Sprintf("running (process %d)", os.Getpid())},
+		{done, fmt.Sprintf("%d %s", 1<<22+12345, me), "done"}, // above the largest pid_max: no such process
+		{inter, fmt.Sprintf("%d %s", 1<<22+12345, me), "interrupted"},
+		{done, "77 other-host", "done"},
+		{inter, "77 other-host", "running on other-host (process 77)"},
+	} {
+		os.WriteFile(filepath.Join(c.dir, model.LockFile), []byte(c.lock), 0o644)
+		if got := Status(c.dir); got != c.want {
+			t.Errorf("%s, lock %q: status %q, want %q", filepath.Base(c.dir), c.lock, got, c.want)
+		}
+		os.Remove(filepath.Join(c.dir, model.LockFile))
+	}
+}
+
+// TestLoadSourcesAndErrors: a result.json given alone and a run directory given
+// directly are listed once each; a missing source is one error naming it; a missing
+// store is no error.
+func TestLoadSourcesAndErrors(t *testing.T) {
+	dir := store(t)
+	done := filepath.Join(dir, "20261126-010000-xperm-tiny")
+	es, errs := Load([]string{filepath.Join(dir, "nope"), done, filepath.Join(done, model.ResultFile), filepath.Join(dir, "missing")}, true)
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "missing") {
+		t.Fatalf("errors %v, want one naming the missing source", errs)
+	}
+	if len(es) != 2 {
+		t.Fatalf("%d entries, want the run dir and the lone result", len(es))
+	}
+	if _, errs := Load([]string{filepath.Join(dir, "nostore")}, true); len(errs) != 0 {
+		t.Fatalf("a missing store gave %v", errs)
+	}
+}
+
+// TestFlattenDiff: two specs that differ only in λ differ in exactly the λ of each method.
+func TestFlattenDiff(t *testing.T) {
+	a, _ := json.Marshal(spec(0.01))
+	b, _ := json.Marshal(spec(0.1))
+	pa, err := Flatten(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, _ := Flatten(b)
+	if pa["data.name"] != "xperm" || pa["sizes.1"] != "50" || pa["methods.0.features"] != "cdf" {
+		t.Fatalf("flatten: %v", pa)
+	}
+	if got, want := Diff(pa, pb), []string{"methods.0.lambda", "methods.1.lambda"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("diff %v, want %v", got, want)
+	}
+	if d := Diff(pa, pa); len(d) != 0 {
+		t.Fatalf("a spec differs from itself: %v", d)
+	}
+	delete(pb, "seed")
+	if d := Diff(pa, pb); !reflect.DeepEqual(d, []string{"methods.0.lambda", "methods.1.lambda", "seed"}) {
+		t.Fatalf("a missing key is not a difference: %v", d)
+	}
+}
+
+// TestRowsSpread: Δ and the spread test on hand values: 0.85−0.80 = 0.05 exceeds
+// √(0.01²+0.01²) ≈ 0.0141; 0.82−0.80 = 0.02 does not exceed √(0.05²+0.05²) ≈ 0.0707; a
+// point only one run has gives no Δ.
+func TestRowsSpread(t *testing.T) {
+	mk := func(pts ...eval.SeriesPoint) Entry {
+		return Entry{Series: []eval.Series{{Name: "m", Points: pts}}}
+	}
+	a := mk(eval.SeriesPoint{X: 10, Mean: 0.80, Std: 0.01}, eval.SeriesPoint{X: 20, Mean: 0.80, Std: 0.05}, eval.SeriesPoint{X: 40, Mean: 0.9})
+	b := mk(eval.SeriesPoint{X: 10, Mean: 0.85, Std: 0.01}, eval.SeriesPoint{X: 20, Mean: 0.82, Std: 0.05})
+	rows := Rows([]Entry{a, b})
+	if len(rows) != 3 {
+		t.Fatalf("%d rows, want 3", len(rows))
+	}
+	if r := rows[0]; math.Abs(r.Diff[1]-0.05) > 1e-12 || !r.Exceeds[1] {
+		t.Errorf("x=10: %+v", r)
+	}
+	if r := rows[1]; math.Abs(r.Diff[1]-0.02) > 1e-12 || r.Exceeds[1] {
+		t.Errorf("x=20: %+v", r)
+	}
+	if r := rows[2]; !math.IsNaN(r.Diff[1]) || r.Has[1] {
+		t.Errorf("x=40: %+v", r)
+	}
+}
+
+// TestFilterSortMarkCompare drives the pane by keys: "/lambda=0.1" keeps only the λ=0.1
+// run; esc clears; o sorts by the next column; space marks two runs and c opens a
+// compare view whose diff lists the λ of both methods and whose chart legend holds
+// both runs' series; enter there asks to open both runs.
+func TestFilterSortMarkCompare(t *testing.T) {
+	es, _ := Load([]string{store(t)}, true)
+	m := New(uitest.Styles())
+	m.SetSize(120, 38)
+	m.Focus(true)
+	m, _ = m.Update(LoadedMsg{Entries: es})
+	send := func(keys ...tea.KeyMsg) {
+		for _, k := range keys {
+			m, _ = m.Update(k)
+		}
+	}
+	runes := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+	send(runes("/"))
+	for _, r := range "lambda=0.1" {
+		send(runes(string(r)))
+	}
+	send(tea.KeyMsg{Type: tea.KeyEnter})
+	if got := m.Entries(); len(got) != 1 || got[0].Params["methods.0.lambda"] != "0.1" {
+		t.Fatalf("filter lambda=0.1 shows %d runs", len(got))
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "1 of 3 runs · filter: lambda=0.1") {
+		t.Fatalf("filter not shown:\n%s", v)
+	}
+	send(tea.KeyMsg{Type: tea.KeyEsc})
+	if len(m.Entries()) != 3 {
+		t.Fatal("esc did not clear the filter")
+	}
+	send(runes("o"), runes("o"), runes("o"), runes("o"), runes("o")) // time → status → data → group → methods → acc
+	if m.sortCol != colAcc {
+		t.Fatalf("sort column %v", m.sortCol)
+	}
+	accs := m.Entries()
+	if !(accs[0].Acc >= accs[1].Acc && accs[1].Acc >= accs[2].Acc) {
+		t.Fatalf("not sorted by accuracy, descending: %g %g %g", accs[0].Acc, accs[1].Acc, accs[2].Acc)
+	}
+	send(runes(" "), runes(" "), runes("c"))
+	c := m.Compare()
+	if c == nil {
+		t.Fatal("c with two marked runs opened no compare view")
+	}
+	if !reflect.DeepEqual(c.DiffKeys(), []string{"methods.0.lambda", "methods.1.lambda"}) {
+		t.Fatalf("diff keys %v", c.DiffKeys())
+	}
+	v := ansi.Strip(m.View())
+	uitest.CheckFits(t, v, 120, 38)
+	// sorted by accuracy: A is the interrupted λ=1 run (raw RLS only), B the λ=0.1 one
+	for _, want := range []string{"methods.0.lambda  1  0.1", "raw RLS · A ", "CDF(5,5) RLS · B ", "raw RLS · B "} {
+		if !strings.Contains(v, want) {
+			t.Errorf("compare view lacks %q:\n%s", want, v)
+		}
+	}
+	var cmd tea.Cmd
+	m, cmd = m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if cmd == nil {
+		t.Fatal("enter in the compare view asks for nothing")
+	}
+	if om, ok := cmd().(OpenMsg); !ok || len(om.Entries) != 2 || om.Entries[0].Path != c.Runs()[0].Path {
+		t.Fatalf("enter in the compare view: %#v, want OpenMsg of both runs", cmd())
+	}
+	send(tea.KeyMsg{Type: tea.KeyEsc})
+	if m.Comparing() {
+		t.Fatal("esc did not close the compare view")
+	}
+}
+
+// fixed returns entries with fixed times for goldens.
+func fixed(t *testing.T) []Entry {
+	es, errs := Load([]string{store(t)}, true)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for i := range es {
+		es[i].Time = time.Date(2026, 11, 26, 3-i, 0, 0, 0, time.UTC)
+	}
+	return es
+}
+
+func TestGolden(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		for _, view := range []string{"table", "compare", "compare-chart"} {
+			t.Run(fmt.Sprintf("%dx%d-%s", sz[0], sz[1], view), func(t *testing.T) {
+				m := New(uitest.Styles())
+				m.SetSize(sz[0], sz[1])
+				m.Focus(true)
+				m, _ = m.Update(LoadedMsg{Entries: fixed(t)})
+				if view != "table" {
+					m.marked[m.Entries()[1].Path] = true
+					m.marked[m.Entries()[2].Path] = true
+					m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("c")})
+				}
+				if view == "compare-chart" {
+					m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("v")})
+				}
+				v := m.View()
+				uitest.CheckFits(t, v, sz[0], sz[1])
+				golden.RequireEqual(t, []byte(ansi.Strip(v)))
+			})
+		}
+	}
+}

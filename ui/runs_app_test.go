@@ -1,0 +1,207 @@
+package ui
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"gitui/model"
+	"gitui/ui/internal/uitest"
+)
+
+// TestZoomFillsTheBody: at 120×40 (grid), z makes the focused pane fill the body (its
+// title says so and no other pane's title is drawn), follows tab, and z again restores
+// the grid.
+func TestZoomFillsTheBody(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	press(t, a, "5") // curves
+	if v := ansi.Strip(a.View()); !strings.Contains(v, "Heatmap") || !strings.Contains(v, "▸ Curves") {
+		t.Fatalf("grid lacks its panes:\n%s", v)
+	}
+	press(t, a, "z")
+	v := ansi.Strip(a.View())
+	if !strings.Contains(v, "▸ Curves (zoomed: z restores)") || strings.Contains(v, "│Heatmap") || strings.Contains(v, "[Data]") {
+		t.Fatalf("z did not zoom the curves pane:\n%s", v)
+	}
+	if w, h := a.curves.Dims(); w != 120-2 || h != 40-1-a.lay.footer-3 {
+		t.Errorf("zoomed curves are %d×%d", w, h)
+	}
+	press(t, a, "tab")
+	if v := ansi.Strip(a.View()); !strings.Contains(v, "▸ Heatmap (zoomed") {
+		t.Fatalf("zoom does not follow the focus:\n%s", v)
+	}
+	press(t, a, "z")
+	if v := ansi.Strip(a.View()); !strings.Contains(v, "Curves") || !strings.Contains(v, "▸ Heatmap") || strings.Contains(v, "zoomed") {
+		t.Fatalf("second z did not restore the grid:\n%s", v)
+	}
+}
+
+// TestDeleteMethodAsks: D in the method pane asks first; n keeps both methods, y
+// deletes the selected one.
+func TestDeleteMethodAsks(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	press(t, a, "3", "D")
+	if a.confirm != confirmDelete || len(a.spec.Methods) != 2 {
+		t.Fatalf("D deleted without asking (confirm %v, %d methods)", a.confirm, len(a.spec.Methods))
+	}
+	if v := ansi.Strip(a.View()); !strings.Contains(v, "Delete method 1 of 2? y/n") {
+		t.Fatalf("no question on screen:\n%s", v)
+	}
+	press(t, a, "n")
+	if a.confirm != confirmNone || len(a.spec.Methods) != 2 {
+		t.Fatal("n did not keep the method")
+	}
+	first := a.spec.Methods[1]
+	press(t, a, "D", "y")
+	if len(a.spec.Methods) != 1 || a.spec.Methods[0].Features != first.Features {
+		t.Fatalf("y did not delete method 1: %+v", a.spec.Methods)
+	}
+}
+
+// TestPickerFilter: / in the preset picker narrows it to the presets matching the
+// typed words; enter loads the one shown; esc clears the filter.
+func TestPickerFilter(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	press(t, a, "p", "/circle", "enter")
+	v := ansi.Strip(a.View())
+	if !strings.Contains(v, "filter: circle  (1 of 2 presets)") || strings.Contains(v, "xperm-tiny ") {
+		t.Fatalf("picker not filtered:\n%s", v)
+	}
+	press(t, a, "esc")
+	if len(a.pickerShown()) != 2 || !a.picker.open {
+		t.Fatal("esc did not clear the filter")
+	}
+	press(t, a, "/rbf", "enter", "enter")
+	if a.picker.open || a.preset != "circle-rbf" {
+		t.Fatalf("enter loaded %q", a.preset)
+	}
+}
+
+// TestMouseFocusAndSuspend: a left click on a grid pane or a header tab focuses it;
+// ctrl+z returns Bubble Tea's suspend command.
+func TestMouseFocusAndSuspend(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	c := a.lay.curves
+	a.Update(tea.MouseMsg{X: c.x + 3, Y: c.y + 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	if a.focus != paneCurves {
+		t.Fatalf("click on the curves focused %v", a.focus)
+	}
+	// "gitui " then tabs " 1 Data " " 2 Group " …: x=8 is inside the "1 Data" tab.
+	a.Update(tea.MouseMsg{X: 8, Y: 0, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	if a.focus != paneData {
+		t.Fatalf("click on tab 1 focused %v", a.focus)
+	}
+	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyCtrlZ})
+	if cmd == nil {
+		t.Fatal("ctrl+z returned no command")
+	}
+	if _, ok := cmd().(tea.SuspendMsg); !ok {
+		t.Fatal("ctrl+z does not suspend")
+	}
+}
+
+// TestOpenRunPinsItsCurves: Enter on a run of the store pins its curves in the Curves
+// pane under its name and time, and the Runs pane lists the store when entered with 7.
+func TestOpenRunPinsItsCurves(t *testing.T) {
+	store := t.TempDir()
+	d := filepath.Join(store, "20261126-010203-xperm-tiny")
+	os.MkdirAll(d, 0o755)
+	raw, _ := json.Marshal(tinySpec(true))
+	os.WriteFile(filepath.Join(d, model.SpecFile), raw, 0o644)
+	r := &model.Result{Schema: model.ResultSchema, Spec: raw, Series: []model.Series{{Name: "raw RLS", YLabel: "accuracy",
+		Points: []model.Point{{X: 20, Mean: 0.6, Std: 0.01, Runs: 2}, {X: 100, Mean: 0.8, Std: 0.01, Runs: 2}}}}}
+	if err := r.WriteFile(filepath.Join(d, model.ResultFile)); err != nil {
+		t.Fatal(err)
+	}
+	a := newTestApp(t, 120, 40)
+	a.opts.Store = store
+	press(t, a, "7")
+	if v := ansi.Strip(a.View()); !strings.Contains(v, "1 run ·") || !strings.Contains(v, "xperm-tiny") || !strings.Contains(v, "0.800") {
+		t.Fatalf("Runs pane does not list the store:\n%s", v)
+	}
+	press(t, a, "enter")
+	if a.focus != paneCurves || len(a.curves.Pinned()) != 1 || len(a.pins) != 1 {
+		t.Fatalf("enter did not pin the run (focus %v, %d pinned)", a.focus, len(a.curves.Pinned()))
+	}
+	// exports name the run as the TUI does (export.Label takes the preset)
+	if r := a.pins[0]; r.Preset != "xperm-tiny 11-26 01:02:03" || r.Seed != 1 || r.Partial {
+		t.Errorf("pinned result: preset %q seed %d partial %v", r.Preset, r.Seed, r.Partial)
+	}
+	if p, ok := a.curves.Pinned()[0].Point("raw RLS", 100); !ok || p.Mean != 0.8 {
+		t.Fatalf("pinned run lacks its point: %+v", p)
+	}
+	if v := ansi.Strip(a.View()); !strings.Contains(v, "raw RLS") {
+		t.Fatalf("curves pane lacks the opened run:\n%s", v)
+	}
+}
+
+// TestRunsPaneListsARunWhenItEnds: with the Runs pane open, a run started with r is
+// listed (done) as soon as it ends, without leaving the pane.
+func TestRunsPaneListsARunWhenItEnds(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	a.opts.Store = t.TempDir()
+	a.start = fakeStart
+	press(t, a, "7")
+	if len(a.runs.Entries()) != 0 {
+		t.Fatal("empty store lists runs")
+	}
+	press(t, a, "r")
+	if a.r.running {
+		t.Fatal("the fake run did not end")
+	}
+	es := a.runs.Entries()
+	if len(es) != 1 || es[0].Status != "done" || es[0].Name != "xperm-tiny" {
+		t.Fatalf("after the run the Runs pane lists %+v", es)
+	}
+}
+
+// TestRunsHelpFits: the full help with the Runs pane focused fits 80×24 and lists the
+// pane's keys.
+func TestRunsHelpFits(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	press(t, a, "7", "?")
+	v := a.View()
+	uitest.CheckFits(t, v, 80, 24)
+	for _, want := range []string{"/ ", "filter", "z ", "zoom pane", "ctrl+z", "suspend"} {
+		if !strings.Contains(ansi.Strip(v), want) {
+			t.Errorf("help lacks %q:\n%s", want, ansi.Strip(v))
+		}
+	}
+}
+
+// TestRunsMouse: in the Runs pane a click on the second run's row moves the cursor
+// there, and the wheel moves it back up.
+func TestRunsMouse(t *testing.T) {
+	store := t.TempDir()
+	raw, _ := json.Marshal(tinySpec(true))
+	for _, name := range []string{"20261126-010000-xperm-tiny", "20261126-020000-xperm-tiny"} {
+		os.MkdirAll(filepath.Join(store, name), 0o755)
+		os.WriteFile(filepath.Join(store, name, model.SpecFile), raw, 0o644)
+	}
+	a := newTestApp(t, 120, 40)
+	a.opts.Store = store
+	press(t, a, "7")
+	lines := strings.Split(ansi.Strip(a.View()), "\n")
+	row := -1
+	for y, l := range lines {
+		if strings.Contains(l, "2026-11-26 01:00") {
+			row = y
+		}
+	}
+	if row < 0 {
+		t.Fatalf("no row for the older run:\n%s", strings.Join(lines, "\n"))
+	}
+	a.Update(tea.MouseMsg{X: 10, Y: row, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	if a.runs.Cursor() != 1 {
+		t.Fatalf("click on screen line %d put the cursor on row %d", row, a.runs.Cursor())
+	}
+	a.Update(tea.MouseMsg{X: 10, Y: row, Button: tea.MouseButtonWheelUp})
+	if a.runs.Cursor() != 0 {
+		t.Fatalf("wheel up left the cursor on row %d", a.runs.Cursor())
+	}
+}
