@@ -94,6 +94,10 @@ func LoadData(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset
 			pool, test = data.Digits16(pool), data.Digits16(test)
 		}
 		pool.Name, test.Name = d.Name+"-train", d.Name+"-test"
+	case "spoken-digits", "fsdd", "audiomnist", "tidigits":
+		if pool, test, err = loadAudio(d, dataDir, seed); err != nil {
+			return nil, nil, err
+		}
 	case "embedded":
 		if pool, test, err = embedded.Digits(); err != nil {
 			return nil, nil, inputErr(err)
@@ -308,6 +312,14 @@ func BuildGroup(g GroupSpec, shape []int, seed uint64) (group.Action, error) {
 		case "rotation+shift":
 			// Rotate, then shift (as the numpy peer does): Product(a, b) applies b first.
 			a = group.Product(group.LocalShifts(h, w, g.Radius), group.Rotations(h, w, group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count)))
+		}
+	case "pitch-tempo", "pitch-tempo-paper":
+		if len(shape) != 2 {
+			return nil, inputErr(fmt.Errorf("group %s acts on spectrograms (bands x frames), the data have shape %v: use spoken-digit data with audio.representation spectrogram", g.Kind, shape))
+		}
+		a = group.DensePitchTempo(shape[0], shape[1], 12)
+		if g.Kind == "pitch-tempo-paper" {
+			a = group.PaperPitchTempo(shape[0], shape[1], 12)
 		}
 	default:
 		return nil, inputErr(fmt.Errorf("group.kind %q is unknown: use one of %v", g.Kind, GroupKinds))

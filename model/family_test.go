@@ -69,6 +69,7 @@ func nonDefault(f *MethodField) string {
 			"rotations": `{"from": -10, "to": 10, "count": 3}`,
 			"polar":     `{"annuli": 2, "sectors": 4}`,
 			"locality":  `{"k1": 3, "d1": 1, "d2": 1}`,
+			"group":     `{"kind": "none"}`,
 		}[f.Key]
 	}
 	panic("no value for " + f.Key)

@@ -62,6 +62,13 @@ func (b *builder) method(m Method, g group.Action) (eval.Method, error) {
 	if m.Name == "" {
 		m.Name = MethodName(m)
 	}
+	if m.Group != nil { // the method's own group (e.g. the identity only, |G| = 1)
+		mg, err := BuildGroup(*m.Group, b.pool.Shape, b.spec.Seed)
+		if err != nil {
+			return nil, err
+		}
+		g = mg
+	}
 	fam := familyOf(m)
 	if fam == nil {
 		return nil, inputErr(fmt.Errorf("%s: set features or kernel", m.Name))
@@ -187,6 +194,11 @@ func poolingMap(m Method, g group.Action, pool *data.Dataset, seed uint64) (feat
 	switch m.TemplateOf {
 	case "sphere":
 		tpl = feature.SphereTemplates(m.Templates, d, rng)
+	case "smooth":
+		if len(pool.Shape) != 2 {
+			return nil, inputErr(fmt.Errorf("%s: template_kind smooth needs samples with a 2-D shape (images, spectrograms), the data have shape %v: use gaussian", m.Name, pool.Shape))
+		}
+		tpl = feature.SmoothTemplates(m.Templates, pool.Shape[0], pool.Shape[1], feature.SmoothRadius, rng)
 	case "data":
 		var err error
 		if tpl, err = feature.DataTemplates(pool.X, m.Templates, rng); err != nil {

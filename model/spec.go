@@ -55,7 +55,8 @@ type Spec struct {
 // DataSpec names the data set. Name is one of "xperm", "circle", "mnist", "fashion-mnist",
 // "file" (Path, and TestPath or a held-out fraction), "embedded" (the built-in digits),
 // "mnist-translated" and "mnist-rotated" (Liu et al. Sec. IV-A, generated from MNIST with
-// the spec's seed), "digits16" (MNIST reduced to 16×16). Classes keeps only the listed
+// the spec's seed), "digits16" (MNIST reduced to 16×16), and the spoken digits
+// "spoken-digits", "fsdd", "audiomnist", "tidigits" (see AudioSpec). Classes keeps only the listed
 // labels (relabelled 0..k-1 in that order; matched by value when the labels are numbers,
 // else by position in label order); Holdout > 0 replaces the test set by that many
 // samples held out of the training pool (a validation split: choose gamma and C on it).
@@ -70,6 +71,8 @@ type DataSpec struct {
 	Normalize *bool  `json:"normalize,omitempty" yaml:"normalize,omitempty"` // unit-norm rows (default true)
 	Classes   []int  `json:"classes,omitempty" yaml:"classes,omitempty"`     // keep only these labels
 	Holdout   int    `json:"holdout,omitempty" yaml:"holdout,omitempty"`     // validation split of the pool
+	// Audio configures spoken-digit data (spoken-digits, fsdd, audiomnist, tidigits): see AudioSpec.
+	Audio *AudioSpec `json:"audio,omitempty" yaml:"audio,omitempty"`
 }
 
 // GroupSpec describes the transformation group. Kind is "none", "permutation" (blocks of a
@@ -117,7 +120,7 @@ type Method struct {
 	Lambda     float64 `json:"lambda,omitempty" yaml:"lambda,omitempty"`               // 0: leave-one-out over a grid
 	Bins       int     `json:"bins,omitempty" yaml:"bins,omitempty"`                   // n: 2n+1 thresholds
 	Templates  int     `json:"templates,omitempty" yaml:"templates,omitempty"`         // m
-	TemplateOf string  `json:"template_kind,omitempty" yaml:"template_kind,omitempty"` // "gaussian" | "sphere" | "data"
+	TemplateOf string  `json:"template_kind,omitempty" yaml:"template_kind,omitempty"` // "gaussian" | "sphere" | "data" | "smooth"
 	Eps        float64 `json:"eps,omitempty" yaml:"eps,omitempty"`                     // s = 1 + eps
 	Thresholds string  `json:"thresholds,omitempty" yaml:"thresholds,omitempty"`       // "theory" | "range"
 
@@ -135,6 +138,9 @@ type Method struct {
 	Smooth      float64       `json:"smooth,omitempty" yaml:"smooth,omitempty"`           // tangent smoothing (pixels)
 	PSD         string        `json:"psd,omitempty" yaml:"psd,omitempty"`                 // "" | "clip" | "flip": training Gram made PSD (kernel.MakePSD)
 	KernelNorm  string        `json:"kernel_norm,omitempty" yaml:"kernel_norm,omitempty"` // "" (divide by the training diagonal's mean) | "cosine"
+	// Group, when set, replaces the spec's group for this method's cdf or moments features
+	// (e.g. {kind: pitch-tempo, size: 1}, the identity only, beside the whole set).
+	Group *GroupSpec `json:"group,omitempty" yaml:"group,omitempty"`
 }
 
 // PolarSpec is a polar grid of Annuli × Sectors points (kernel.PolarGrid): rotations by
@@ -474,4 +480,7 @@ var optionalKeys = []string{
 	"pd", "sweep", "classes", "holdout", "c", "degree", "invariance", "fit", "translation",
 	"rotations", "polar", "shifts", "locality", "tangents", "inv_gamma", "smooth", "k2", "d3",
 	"scale", "scale2", "psd", "nested", "kernel_norm", "test_transform", "kind",
+	"audio", "split", "test_speakers", "test_fraction", "train_gender", "train_speed", "test_corpus",
+	"test_process", "representation", "rate", "frame_ms", "hop_ms", "bands", "min_hz", "bands_per_octave",
+	"frames", "floor_db", "group",
 }

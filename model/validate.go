@@ -12,8 +12,8 @@ import (
 
 // Known names for the enumerated fields of a Spec.
 var (
-	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16"}
-	GroupKinds     = []string{"none", "permutation", "cyclic-shift", "local-shift", "rotation", "rotation+shift"}
+	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits"}
+	GroupKinds     = []string{"none", "permutation", "cyclic-shift", "local-shift", "rotation", "rotation+shift", "pitch-tempo", "pitch-tempo-paper"}
 	FeatureNames   = []string{"raw", "bow", "cdf", "moments"}
 	KernelNames    = []string{"linear", "rbf", "poly", "haar"}
 	LearnerNames   = []string{"rls", "1nn", "svm", "invariant-svm", "vsv"}
@@ -22,7 +22,7 @@ var (
 	Translations   = []string{"cyclic", "zero-fill"}
 	TangentNames   = []string{"hshift", "vshift", "rotation"}
 	SweepFields    = []string{"gamma", "inv_gamma", "c"}
-	TemplateKinds  = []string{"gaussian", "sphere", "data"}
+	TemplateKinds  = []string{"gaussian", "sphere", "data", "smooth"}
 	ThresholdKinds = []string{"theory", "range"}
 	SamplingKinds  = []string{"balanced", "stratified", "uniform"}
 	Protocols      = []string{ProtocolCurve, ProtocolGrid, ProtocolGroupSize, ProtocolApprox, ProtocolPD, ProtocolSweep}
@@ -198,6 +198,7 @@ func (s *Spec) Validate() error {
 			seen[n] = i
 		}
 	}
+	s.validateAudio(bad)
 	s.validateApplies(bad)
 	switch s.Protocol {
 	case ProtocolCurve:
@@ -333,10 +334,11 @@ var specFields = []specField{
 	}, "the test set, which data.holdout replaces", func(s *Spec) string {
 		return fmt.Sprintf("data.holdout %d with data.name %s", s.Data.Holdout, s.Data.Name)
 	}, func(s *Spec) { s.Data.TestSize = 0 }, "0"},
-	{"data.path", func(s *Spec) bool { return s.Data.Path != "" }, func(s *Spec) bool { return s.Data.Name == "file" },
+	{"data.path", func(s *Spec) bool { return s.Data.Path != "" }, func(s *Spec) bool { return s.Data.Name == "file" || in(s.Data.Name, AudioDataNames) },
 		"data.name file", func(s *Spec) string { return "data.name " + s.Data.Name }, func(s *Spec) { s.Data.Path = "" }, `""`},
-	{"data.test_path", func(s *Spec) bool { return s.Data.TestPath != "" }, func(s *Spec) bool { return s.Data.Name == "file" },
-		"data.name file", func(s *Spec) string { return "data.name " + s.Data.Name }, func(s *Spec) { s.Data.TestPath = "" }, `""`},
+	{"data.test_path", func(s *Spec) bool { return s.Data.TestPath != "" }, func(s *Spec) bool {
+		return s.Data.Name == "file" || in(s.Data.Name, AudioDataNames) && s.Data.Audio != nil && s.Data.Audio.Split == "corpus"
+	}, "data.name file", func(s *Spec) string { return "data.name " + s.Data.Name }, func(s *Spec) { s.Data.TestPath = "" }, `""`},
 }
 
 // Tidy clears every field that does not apply where it is (spec-level fields and method

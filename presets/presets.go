@@ -26,6 +26,7 @@ func All() []model.Preset {
 		{Name: "chapelle-digits-binary", Summary: "Chapelle & Schoelkopf digits: SVM vs VSV vs invariant SVM (shifts, rotation) on 16x16 MNIST, 4 vs 9", Build: ChapelleDigitsBinary},
 		{Name: "kernel-approx", Summary: "Mroueh et al. Theorem 1/2: <Phi(x),Phi(z)> vs s - d_G(x,z), error vs templates m", Build: KernelApprox},
 	}
+	ps = append(ps, speechPresets...)
 	sort.Slice(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
 	return ps
 }

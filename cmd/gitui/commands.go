@@ -132,6 +132,9 @@ func printMethodSchema(w io.Writer) error {
 }
 
 func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "synth" {
+		return cmdSynth(ctx, args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("data", flag.ContinueOnError)
 	dataFlag := fs.String("data", "", "data directory (default $GITUI_DATA, else the user cache directory)")
 	pos, err := parseInterleaved(fs, args)
@@ -171,7 +174,7 @@ func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "%s is in %s\n", pos[1], got)
 		return nil
 	}
-	return usagef("usage: gitui data list | gitui data fetch mnist|fashion-mnist [--data DIR]")
+	return usagef("usage: gitui data list | gitui data fetch mnist|fashion-mnist | gitui data synth spoken-digits [--full] [--data DIR]")
 }
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -261,11 +261,13 @@ func completePresetOrFile(pos int, _ []string) []string {
 	return out
 }
 
-// completeData completes `gitui data list | fetch NAME`.
+// completeData completes `gitui data list | fetch NAME | synth spoken-digits`.
 func completeData(pos int, before []string) []string {
 	switch {
 	case pos == 0:
-		return []string{"list", "fetch"}
+		return []string{"list", "fetch", "synth"}
+	case pos == 1 && before[0] == "synth":
+		return []string{"spoken-digits"}
 	case pos == 1 && before[0] == "fetch":
 		var out []string
 		for _, s := range fetch.Sources() {

@@ -237,8 +237,8 @@ only the indices whose shard is unfinished.`,
 		Run: func(_ context.Context, args []string, stdout, _ io.Writer) error {
 			return cmdPresets(args, stdout)
 		}, Complete: func(int, []string) []string { return []string{} }})
-	register(command{Name: "data", Order: 40, Synopsis: "data list | fetch NAME [--data DIR]",
-		Summary: "the data sets available and where; download one with SHA-256 checks",
+	register(command{Name: "data", Order: 40, Synopsis: "data list | fetch NAME | synth spoken-digits [--full] [--data DIR]",
+		Summary: "the data sets available and where; download one with SHA-256 checks; make the synthetic spoken digits (espeak-ng)",
 		Run:     cmdData, Complete: completeData})
 	register(command{Name: "bench", Order: 50, Synopsis: "bench [NAME...] [--n N] [--test T] [--gram FILE] [--data DIR] [--json]",
 		Summary: "time the hot paths on this machine: " + strings.Join(benchDefault, ", ") + " (no NAME: all)",

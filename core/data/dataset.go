@@ -18,6 +18,11 @@ type Dataset struct {
 	Y       []int      // n labels in [0, len(Classes))
 	Classes []string   // class names, e.g. "0".."9" or "-1","+1"
 	Shape   []int      // shape of one sample; product equals d
+	// Units, when not nil, gives each sample's sampling unit (len(Units) == n): training
+	// draws take whole units (DrawUnits), e.g. a (speaker, rendering) pair with its ten
+	// spoken digits, so that draws stay class-balanced and a speaker's rendering is never
+	// split between draws. Subset and Normalize carry it.
+	Units []int
 }
 
 // Len returns the number of samples n.
@@ -38,11 +43,18 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 		x = &mat.Dense{}
 	}
 	y := make([]int, len(idx))
+	var units []int
+	if d.Units != nil {
+		units = make([]int, len(idx))
+	}
 	for k, i := range idx {
 		x.SetRow(k, d.X.RawRowView(i))
 		y[k] = d.Y[i]
+		if units != nil {
+			units[k] = d.Units[i]
+		}
 	}
-	return &Dataset{Name: d.Name, X: x, Y: y, Classes: d.Classes, Shape: append([]int(nil), d.Shape...)}
+	return &Dataset{Name: d.Name, X: x, Y: y, Classes: d.Classes, Shape: append([]int(nil), d.Shape...), Units: units}
 }
 
 // Validate checks the Dataset contract and that no value is NaN or infinite. It returns a

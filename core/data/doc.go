@@ -16,6 +16,10 @@
 //     LoadFile, which chooses by file name.
 //   - Generators: XPerm (Mroueh, Voinea, Poggio, NIPS 2015, Sec. 5) and Circle (Chapelle
 //     and Schoelkopf's toy problem).
+//   - Spoken digits: ReadFSDD (the Free Spoken Digit Dataset's layout, also gitui's
+//     synthetic corpus from SynthSpokenDigits), ReadAudioMNIST, ReadTIDIGITSTree, and
+//     AudioDataset, which turns recordings into spectrograms (core/audio) in parallel;
+//     DrawUnits draws whole sampling units (Dataset.Units).
 //   - Draws: Draw (plain, stratified, balanced), Split, Exclude, ClassCounts; and
 //     Normalize, which scales rows to the unit sphere.
 //   - Labels across files: LabelKey (the value a class name stands for: "7", "7.0" and

@@ -212,5 +212,6 @@ func (d *Dataset) Normalize() *Dataset {
 		Y:       slices.Clone(d.Y),
 		Classes: slices.Clone(d.Classes),
 		Shape:   slices.Clone(d.Shape),
+		Units:   slices.Clone(d.Units),
 	}
 }

@@ -117,7 +117,7 @@ func (d *Dataset) AlignClasses(classes []string) (*Dataset, error) {
 	for i, c := range d.Y {
 		y[i] = to[c]
 	}
-	return &Dataset{Name: d.Name, X: d.X, Y: y, Classes: classes, Shape: append([]int(nil), d.Shape...)}, nil
+	return &Dataset{Name: d.Name, X: d.X, Y: y, Classes: classes, Shape: append([]int(nil), d.Shape...), Units: d.Units}, nil
 }
 
 // KeepClasses returns the samples of d whose class has the value (LabelKey) of one of

@@ -23,6 +23,9 @@ func (p *Protocol) Draw(rep, n int) ([]int, error) {
 		}
 		opts.Pool = master
 	}
+	if p.Pool.Units != nil {
+		return data.DrawUnits(rng, p.Pool.Units, n, opts)
+	}
 	return data.Draw(rng, p.Pool.Y, n, opts)
 }
 

@@ -13,6 +13,7 @@
 //	Rotations(h, w, degrees)        bilinear rotations about the centre (as scipy)     [RotationSet]
 //	Product(a, b)                   a_i ∘ b_j, |a|·|b| elements                         [ProductSet]
 //	Sample(a, k, rng), Select(a, idx)  subsets                                         [SubsetSet]
+//	DensePitchTempo, PaperPitchTempo  pitch shifts x tempo warps of spectrograms      [PitchTempo]
 //	Orbit, OrbitTo, ApplyRows       g·x for all g, or one g for all rows
 //	Canonical                       orbit classes of the rows of a matrix (for a group)
 //

@@ -2,12 +2,14 @@ package grouppane
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"gitui/core/data"
+	"gitui/core/group"
 	"gitui/model"
 	"gitui/ui/datapane"
 	"gitui/ui/form"
@@ -23,13 +25,17 @@ type orbitMsg struct {
 	idx   []int       // group element of each image
 	xs    [][]float64 // g_idx[k] · x
 	shape []int
-	err   error
+	// labels name the elements when the group knows them (pitch-tempo: "+400c x0.5"), and
+	// spectrogram says to draw rows bottom-up (band 0, the lowest, at the bottom).
+	labels      []string
+	spectrogram bool
+	err         error
 }
 
 // Fields returns the group pane's fields for s.
 func Fields(s *model.Spec) []form.Field {
 	fs := []form.Field{{Key: "group.kind", Label: "group", Kind: form.Enum, Options: model.GroupKinds,
-		Help: "permutation: blocks of a sequence; cyclic-shift: all 2-D shifts; local-shift: |dx|,|dy| <= radius; rotation: angles; rotation+shift: their product"}}
+		Help: "permutation: blocks of a sequence; cyclic-shift: all 2-D shifts; local-shift: |dx|,|dy| <= radius; rotation: angles; rotation+shift: their product; pitch-tempo: spectrogram pitch shifts ±400 cents x tempo 0.5..2 (25), pitch-tempo-paper: {-400,0,400} cents x {0.5,1,2} (9)"}}
 	k := s.Group.Kind
 	if k == "local-shift" || k == "rotation+shift" {
 		fs = append(fs, form.Field{Key: "group.radius", Label: "shift radius", Kind: form.Int, Min: 0, Max: 64, Help: "largest shift in pixels along each axis (zero fill)"})
@@ -184,17 +190,53 @@ func orbit(tag int, g model.GroupSpec, shape []int, x []float64, seed uint64) or
 	n := a.Len()
 	k := min(8, n)
 	out := orbitMsg{tag: tag, name: a.Name(), size: n, shape: shape}
+	picks := make([]int, 0, k)
 	for j := 0; j < k; j++ {
 		i := 0
 		if k > 1 {
 			i = j * (n - 1) / (k - 1)
 		}
+		picks = append(picks, i)
+	}
+	pt, isPT := a.(*group.PitchTempo)
+	if isPT {
+		out.spectrogram = true
+		picks = pitchTempoPicks(pt)
+	}
+	for _, i := range picks {
 		dst := make([]float64, a.Dim())
 		a.Apply(dst, x, i)
 		out.idx = append(out.idx, i)
 		out.xs = append(out.xs, dst)
+		if isPT {
+			out.labels = append(out.labels, pt.Label(i, 12))
+		}
 	}
 	return out
+}
+
+// pitchTempoPicks returns the elements a spectrogram preview shows: the identity, the
+// extreme pitch shifts, the extreme tempo warps, and the two diagonal corners (at most
+// eight elements, in the set's order of appearance).
+func pitchTempoPicks(pt *group.PitchTempo) []int {
+	lo, hi := 0, 0
+	rlo, rhi := 1.0, 1.0
+	for i := range pt.Len() {
+		s, r := pt.Element(i)
+		lo, hi = min(lo, s), max(hi, s)
+		rlo, rhi = min(rlo, r), max(rhi, r)
+	}
+	want := [][2]float64{{0, 1}, {float64(lo), 1}, {float64(hi), 1}, {0, rlo}, {0, rhi}, {float64(hi), rlo}, {float64(lo), rhi}}
+	var picks []int
+	for _, w := range want {
+		for i := range pt.Len() {
+			s, r := pt.Element(i)
+			if float64(s) == w[0] && r == w[1] && !slices.Contains(picks, i) {
+				picks = append(picks, i)
+			}
+		}
+	}
+	return picks
 }
 
 // View renders the form beside (wide) or above (narrow) the orbit preview.
@@ -221,7 +263,11 @@ func (m *Model) preview(w, h int) string {
 		out = append(out, theme.WrapLines(m.st.Error.Render, "✗ "+o.err.Error(), w, 2)...) // wrapped, never cut
 	default:
 		out = append(out, m.st.Bold.Render(fmt.Sprintf("|G| = %d", o.size))+m.st.Muted.Render("  "+o.name))
-		out = append(out, m.st.Muted.Render("orbit of one sample: x, g·x, ..."))
+		if o.spectrogram {
+			out = append(out, m.st.Muted.Render("orbit of one spectrogram (bands up, frames right): x, g·x, ..."))
+		} else {
+			out = append(out, m.st.Muted.Render("orbit of one sample: x, g·x, ..."))
+		}
 		out = append(out, m.draw(w, h-len(out))...)
 	}
 	return theme.Clip(strings.Join(out, "\n"), w, h)
@@ -229,13 +275,24 @@ func (m *Model) preview(w, h int) string {
 
 func (m *Model) draw(w, h int) []string {
 	o := m.orbit
+	if o.spectrogram && len(o.shape) == 2 {
+		return m.drawGrid(w, h)
+	}
 	if len(o.shape) == 2 && o.shape[0] >= 8 && o.shape[1] >= 8 {
 		cw := min(o.shape[1], max(8, (h-1)*2)) + 1
 		k := min(len(o.xs), max(1, w/cw))
 		var blocks []string
 		for j := 0; j < k; j++ {
-			img := pix.Image(m.st, o.xs[j], o.shape[0], o.shape[1], cw-1)
-			blocks = append(blocks, strings.Join(append([]string{m.st.Muted.Render(fmt.Sprintf("g%d", o.idx[j]))}, img...), "\n"), " ")
+			x := o.xs[j]
+			if o.spectrogram {
+				x = flipRows(x, o.shape[0], o.shape[1])
+			}
+			img := pix.Image(m.st, x, o.shape[0], o.shape[1], cw-1)
+			label := fmt.Sprintf("g%d", o.idx[j])
+			if j < len(o.labels) {
+				label = o.labels[j]
+			}
+			blocks = append(blocks, strings.Join(append([]string{m.st.Muted.Render(label)}, img...), "\n"), " ")
 		}
 		return strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, blocks...), "\n")
 	}
@@ -251,4 +308,40 @@ func (m *Model) draw(w, h int) []string {
 		out = append(out, fmt.Sprintf("g%-4d %.3v", o.idx[j], x))
 	}
 	return out
+}
+
+// flipRows returns the h×w image x with its rows in reverse order (a spectrogram's band 0,
+// the lowest, drawn at the bottom).
+func flipRows(x []float64, h, w int) []float64 {
+	out := make([]float64, len(x))
+	for r := range h {
+		copy(out[(h-1-r)*w:(h-r)*w], x[r*w:(r+1)*w])
+	}
+	return out
+}
+
+// drawGrid draws the orbit's spectrograms small, several to a row and as many rows as fit
+// in h lines, each under its label (cents and playback rate).
+func (m *Model) drawGrid(w, h int) []string {
+	o := m.orbit
+	const cw = 15 // 14 columns of image and a space
+	perRow := max(1, w/cw)
+	var lines []string
+	for start := 0; start < len(o.xs); start += perRow {
+		var blocks []string
+		for j := start; j < min(start+perRow, len(o.xs)); j++ {
+			img := pix.Image(m.st, flipRows(o.xs[j], o.shape[0], o.shape[1]), o.shape[0], o.shape[1], cw-1)
+			label := fmt.Sprintf("g%d", o.idx[j])
+			if j < len(o.labels) {
+				label = o.labels[j]
+			}
+			blocks = append(blocks, strings.Join(append([]string{m.st.Muted.Render(label)}, img...), "\n"), " ")
+		}
+		row := strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, blocks...), "\n")
+		if len(lines)+len(row) > h {
+			break
+		}
+		lines = append(lines, row...)
+	}
+	return lines
 }

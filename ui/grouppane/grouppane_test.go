@@ -2,12 +2,17 @@ package grouppane
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+	"gonum.org/v1/gonum/mat"
+
+	"gitui/core/audio"
+	"gitui/core/data"
 
 	"gitui/model"
 	"gitui/ui/datapane"
@@ -76,4 +81,35 @@ func TestInvalidGroupIsNotBuilt(t *testing.T) {
 	if m.Err() == nil || !strings.Contains(m.Err().Error(), "group.angles") {
 		t.Fatalf("want the group.angles problem, got %v", m.Err())
 	}
+}
+
+// TestSpectrogramOrbitGolden: the pitch-tempo group's preview draws a spectrogram (a
+// harmonic tone made here, 0.3 s at 220 Hz) and its transforms, labelled in cents and
+// playback rate: the identity, ±400 cents, x0.5 and x2, and two corners.
+func TestSpectrogramOrbitGolden(t *testing.T) {
+	p := audio.DefaultSpec()
+	x := make([]float64, p.Rate*3/10)
+	for i := range x {
+		for h, a := range []float64{1, 0.6, 0.4, 0.25} {
+			x[i] += a * math.Sin(2*math.Pi*220*float64(h+1)*float64(i)/float64(p.Rate))
+		}
+	}
+	sp := audio.Spectrogram(&audio.Sound{Rate: p.Rate, Samples: x}, p)
+	pool := &data.Dataset{Name: "tone", X: mat.NewDense(1, len(sp), sp), Y: []int{0}, Classes: []string{"0"}, Shape: []int{p.Bands, p.Frames}}
+	s := &model.Spec{Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "fsdd"}, Group: model.GroupSpec{Kind: "pitch-tempo"},
+		Methods: []model.Method{{Features: "raw"}}, Sizes: []int{10}, Seed: 1}
+	m := New(uitest.Styles(), s)
+	m.SetSize(120, 40)
+	m = run(t, m, datapane.LoadedMsg{Tag: 1, Spec: s.Data, Pool: pool, Test: pool})
+	if m.Err() != nil {
+		t.Fatal(m.Err())
+	}
+	v := ansi.Strip(m.View())
+	uitest.CheckFits(t, m.View(), 120, 40)
+	for _, want := range []string{"|G| = 25", "0c x1", "-400c x1", "+400c x1", "0c x0.5", "0c x2"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("preview lacks %q:\n%s", want, v)
+		}
+	}
+	golden.RequireEqual(t, []byte(v))
 }
