@@ -48,9 +48,10 @@ type EstimateItem struct {
 }
 
 // Estimate is the memory a run allocates beyond its loaded data: Bytes is the peak (the
-// group tables plus the most demanding stage: every prepared method of the stage held at
-// once, the largest preparation in progress, and one cell of the costliest method per
-// worker), Items its terms at that peak, largest first. Bytes are float64 so that absurd
+// group tables plus the most demanding method of the most demanding stage: a stage
+// prepares one method at a time, so the peak is that method's prepared data, its
+// preparation in progress and one of its cells per worker, plus a kernel matrix kept
+// for a later method of the same kernel), Items its terms at that peak, largest first. Bytes are float64 so that absurd
 // specs (petabytes) neither overflow nor wrap.
 type Estimate struct {
 	Bytes float64
@@ -64,14 +65,16 @@ type Estimate struct {
 // EstimateBytes returns the memory estimate of spec on data of size ds (after Validate).
 // It models what the engine allocates, in float64 unless noted:
 //
-//	CDF features            (pool + test) · m·(2n+1) · 8, held per method for its stage
+//	CDF features            (pool + test) · m·(2n+1) · 2   (16-bit counts; 4 for |G| >= 65536)
 //	moment features         (pool + test) · 3m · 8
 //	transformed templates   min(m, max(1, 256 MiB/(4|G|d))) · |G| · d · 4   (float32, one block)
 //	projection workspaces   workers · rows · (d + chunk·|G|) · 4,  rows <= 256
 //	                        (both twice: the pool's are garbage, not yet collected, when
 //	                        the test set's are allocated)
 //	locality feature map    (U + 2000) · H·W·(1 + (K1²+1)/2) · 8   (one layer, d1 <= 2)
-//	feature RLS per cell    (2·n·D + 3·min(n, D)²) · 8   (centred copy, covariance or Gram, Q)
+//	feature RLS per cell    primal (n >= D): (D² + 1024·D + 768·D) · 8 (covariance, chunks,
+//	                        score blocks); dual: (n² + 512·n + D·k) · 8 (Gram, column chunk)
+//	feature 1-NN per cell   (n + test) · D · 8 for CDF (dense copies), n·D · 8 otherwise
 //	kernel RLS per cell     (3·n² + test·n) · 8          (Gram, its reduced copy, basis; test Gram)
 //	Liu kernels (prepared)  (U² + test·U) · 8, U = the union of every training draw
 //	group tables            permutations k·(8L + 112); rotations 2·count·d·12
@@ -214,28 +217,40 @@ func sum(items []EstimateItem) float64 {
 // stage returns the terms of one stage: every method's prepared data, the largest
 // preparation transient, and workers × the costliest cell.
 func (e *estimator) stage(st stage) []EstimateItem {
-	var items []EstimateItem
-	var trans []EstimateItem
-	transBytes := 0.0
-	var cell EstimateItem
+	// The protocol prepares one method at a time, runs its cells, then releases it
+	// (eval.Protocol.Run): the stage's peak is its costliest method. A kernel matrix
+	// shared by several methods stays cached for the later ones meanwhile, so the
+	// largest such matrix is counted once more.
+	var best []EstimateItem
+	bestBytes := 0.0
+	var kept EstimateItem
 	for _, m := range e.methodsOf() {
 		held, tr, c := e.method(m, st)
-		items = append(items, held...)
-		if b := sum(tr); b > transBytes {
-			trans, transBytes = tr, b
+		items := append(append([]EstimateItem(nil), held...), tr...)
+		if c.Bytes > 0 {
+			w := math.Max(1, e.workers)
+			c.What = fmt.Sprintf("%.0f cells at once (GOMAXPROCS), each %s", w, c.What)
+			c.Bytes *= w
+			items = append(items, c)
 		}
-		if c.Bytes > cell.Bytes {
-			cell = c
+		if b := sum(items); b > bestBytes {
+			best, bestBytes = items, b
+		}
+		if e.isLiu(m) && len(held) > 0 && held[0].Bytes > kept.Bytes {
+			kept = held[0]
 		}
 	}
-	items = append(items, trans...)
-	if cell.Bytes > 0 {
-		w := math.Max(1, e.workers)
-		cell.What = fmt.Sprintf("%.0f cells at once (GOMAXPROCS), each %s", w, cell.What)
-		cell.Bytes *= w
-		items = append(items, cell)
+	if kept.Bytes > 0 {
+		kept.What = "a kernel matrix kept for a later method: " + kept.What
+		best = append(best, kept)
 	}
-	return items
+	return best
+}
+
+// isLiu reports whether m is one of Liu et al.'s kernel methods, whose kernel matrices
+// over the union of the draws are cached and shared between methods.
+func (e *estimator) isLiu(m Method) bool {
+	return m.Kernel != "" && m.Kernel != "haar" && (m.Learner == "svm" || m.Invariance != "" || m.Locality != nil || m.Kernel == "poly") && m.Learner != "invariant-svm" && m.Learner != "vsv"
 }
 
 // methodsOf returns the methods of the spec, plus those of its bins × templates grid.
@@ -295,7 +310,16 @@ func (e *estimator) method(m Method, st stage) (held, trans []EstimateItem, cell
 		if m.Features == "moments" {
 			fix = "use fewer templates, or data.pool / data.test_size"
 		}
-		held = append(held, EstimateItem{What: fmt.Sprintf("%s features of %.0f samples x %.0f values", name, rows, D), Bytes: 8 * rows * D, Fix: fix})
+		bytes := 8 * rows * D
+		if m.Features == "cdf" {
+			// feature.Counts: 16-bit counts (32-bit from |G| = 65536), a weight per column.
+			elem := 2.0
+			if st.g >= 65536 {
+				elem = 4
+			}
+			bytes = elem*rows*D + 8*D
+		}
+		held = append(held, EstimateItem{What: fmt.Sprintf("%s features of %.0f samples x %.0f values", name, rows, D), Bytes: bytes, Fix: fix})
 		// The pool and the test set are transformed one after the other, each with its
 		// own template block and workspaces: the first pair is garbage, not yet
 		// collected, when the second is allocated (measured: a 13.6 GB projection ran
@@ -306,7 +330,7 @@ func (e *estimator) method(m Method, st stage) (held, trans []EstimateItem, cell
 			trans[i].What += ", for the pool and again for the test set"
 		}
 		trans = append(trans, EstimateItem{What: name + " templates", Bytes: 8 * float64(m.Templates) * e.d, Fix: "use fewer templates"})
-	case m.Kernel != "" && m.Kernel != "haar" && (m.Learner == "svm" || m.Invariance != "" || m.Locality != nil || m.Kernel == "poly") && m.Learner != "invariant-svm" && m.Learner != "vsv":
+	case e.isLiu(m):
 		u := e.union()
 		e.noteGram(u, u, m.Name)
 		e.noteGram(nt, u, m.Name)
@@ -339,10 +363,17 @@ func (e *estimator) method(m Method, st stage) (held, trans []EstimateItem, cell
 		cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples (a %.0f x %.0f Gram matrix and its factors, and the %.0f x %.0f test kernel)", m.Name, n, n, n, nt, n), Bytes: 8 * (mult*n*n + nt*n), Fix: "use smaller sizes or data.test_size, or random features (cdf)"}
 		return held, trans, cell
 	}
-	r := math.Min(n, D)
-	cb := 8 * (2*n*D + 3*r*r + nt*k)
+	// learn.FitRLSRows streams the rows: primal holds the D×D covariance, dual the n×n
+	// Gram, never a dense copy of the draw's features.
+	cb := 8 * (D*D + 1024*D + 768*D + nt*k)
+	if n < D {
+		cb = 8 * (n*n + 512*n + D*k + nt*k)
+	}
 	if m.Learner == "1nn" {
 		cb = 8 * (n*D + 256*n)
+		if m.Features == "cdf" {
+			cb = 8 * (n + nt) * D // the counts expanded to dense rows
+		}
 	}
 	cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples x %.0f features", m.Name, n, D), Bytes: cb, Fix: "use smaller sizes, fewer templates or bins"}
 	return held, trans, cell
