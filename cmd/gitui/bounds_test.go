@@ -168,7 +168,7 @@ func TestBoundsAbsurdParameters(t *testing.T) {
   "methods": [{"features": "cdf", "bins": 5, "templates": 5}], "sizes": [100]}`)
 	cases := []boundsCase{
 		{name: "CDF bins 1000 x templates 100000", args: []string{"run", "xperm-curve", "--quick", "--set", "methods.2.bins=1000", "--set", "methods.2.templates=100000"}, want: "TiB of memory"},
-		{name: "CDF(1000, 2000)", args: []string{"run", "xperm-curve", "--quick", "--set", "methods.2.bins=1000", "--set", "methods.2.templates=2000"}, want: "TiB of memory"},
+		{name: "CDF(1000, 2000)", args: []string{"run", "xperm-curve", "--quick", "--set", "methods.2.bins=1000", "--set", "methods.2.templates=2000"}, want: "CDF(1000,2000) RLS features"},
 		{name: "moments(100000)", args: []string{"run", xperm("moments", `{"features": "moments", "templates": 100000}`)}, want: "moments(100000) RLS features"},
 		{name: "group.size 1e8 on 12 blocks", args: []string{"run", perm("100000000")}, want: "|G| = 100000000"},
 		{name: "group.size 12!-1 on 12 blocks", args: []string{"run", perm("479001599")}, want: "|G| = 479001599"},
