@@ -21,30 +21,21 @@ import (
 	"gitui/model"
 )
 
-// Files `gitui slurm` writes into its DIR.
+// Files `gitui slurm` writes into its DIR (model's names).
 const (
-	arrayScript = "array.sbatch" // the job array: one shard per index
-	mergeScript = "merge.sbatch" // gitui merge DIR, after the array
-	slurmFile   = "slurm.json"   // SlurmState: tasks and submitted job ids
+	arrayScript = model.SlurmArrayScript
+	mergeScript = model.SlurmMergeScript
+	slurmFile   = model.SlurmFile
 )
 
 // maxArrayTasks is Slurm's default MaxArraySize (1001: indices 0..1000).
 const maxArrayTasks = 1001
 
-// SlurmState is DIR/slurm.json: how the array was laid out and every submission.
-type SlurmState struct {
-	Tasks       int          `json:"tasks"`
-	Spec        string       `json:"spec"` // DIR/spec.json, the resolved spec every shard runs
-	Submissions []Submission `json:"submissions,omitempty"`
-}
+// SlurmState is DIR/slurm.json (model.SlurmState).
+type SlurmState = model.SlurmState
 
-// Submission is one `sbatch` of the array (all indices, or the unfinished ones) and its merge.
-type Submission struct {
-	Time    time.Time `json:"time"`
-	Indices string    `json:"indices"` // the --array value: "0-3%2", "1,3"
-	ArrayID string    `json:"array_job_id"`
-	MergeID string    `json:"merge_job_id"`
-}
+// Submission is one sbatch of the array and its merge (model.Submission).
+type Submission = model.Submission
 
 var (
 	slurmTimeRe = regexp.MustCompile(`^(\d+-)?\d{1,2}(:\d{2}){0,2}$`)
@@ -273,25 +264,9 @@ exec %s merge %s --data %s
 	return b.String()
 }
 
-func readSlurmState(dir string) (*SlurmState, error) {
-	b, err := os.ReadFile(filepath.Join(dir, slurmFile))
-	if err != nil {
-		return nil, err
-	}
-	var st SlurmState
-	if err := json.Unmarshal(b, &st); err != nil {
-		return nil, fmt.Errorf("%s does not parse (%v): it was not written by gitui slurm", filepath.Join(dir, slurmFile), err)
-	}
-	return &st, nil
-}
+func readSlurmState(dir string) (*SlurmState, error) { return model.ReadSlurmState(dir) }
 
-func writeSlurmState(dir string, st *SlurmState) error {
-	b, _ := json.MarshalIndent(st, "", "  ")
-	if err := model.WriteFileAtomic(filepath.Join(dir, slurmFile), append(b, '\n')); err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Join(dir, slurmFile), err)
-	}
-	return nil
-}
+func writeSlurmState(dir string, st *SlurmState) error { return model.WriteSlurmState(dir, st) }
 
 // submitArray prints (and with submit runs) the two sbatch commands: the array over
 // indices, then the merge after it. Submitted job ids go to DIR/slurm.json.
