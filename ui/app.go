@@ -133,6 +133,10 @@ type App struct {
 	runsTicking bool
 	// runsTickCmd returns the command of one runs tick (tests replace it).
 	runsTickCmd func() tea.Cmd
+	// slurm is the prompt of S (send the spec to Slurm); gituiBin, when set, is the
+	// binary its job scripts run (default: this executable).
+	slurm    slurmPrompt
+	gituiBin string
 
 	r        runState
 	jobs     []*job // every run started, for the program to wait on at exit
@@ -282,6 +286,7 @@ func (a *App) setFocus(p paneID) {
 	a.curves.Focus(p == paneCurves)
 	a.heat.Focus(p == paneHeat)
 	a.runs.Focus(p == paneRuns)
+	a.keys.Slurm.SetEnabled(p == paneRun && a.blocker() == "")
 	if a.zoom {
 		a.relayout()
 	}
@@ -357,6 +362,7 @@ func (a *App) blocker() string {
 // updateKeys enables exactly the global keys that do something now.
 func (a *App) updateKeys() {
 	a.keys.Run.SetEnabled(a.blocker() == "")
+	a.keys.Slurm.SetEnabled(a.focus == paneRun && a.blocker() == "")
 	a.keys.Cancel.SetEnabled(a.r.running && !a.r.cancelling)
 	a.keys.Pin.SetEnabled(len(a.curves.Current().Series) > 0)
 	a.keys.Save.SetEnabled(len(a.curves.Current().Series) > 0 || len(a.pins) > 0 || len(a.heat.Matrices()) > 0)
@@ -396,6 +402,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case runsTickMsg:
 		a.runsTicking = false
 		cmd = a.followLive()
+	case slurmSentMsg:
+		a.slurmSent(msg)
 	case livePinsMsg:
 		a.updateLivePins(msg)
 		cmd = a.runsTick()
