@@ -222,7 +222,7 @@ func loadDir(dir string) (Entry, error) {
 		if err != nil {
 			return e, fmt.Errorf("run %s: %w", dir, err)
 		}
-		e.Series = s
+		e.Series = specOrder(s, specRaw)
 		e.Status = elsewhere(dir, shards, cells, plannedCells(specRaw))
 	default:
 		s, err := RebuildSeries(filepath.Join(dir, model.CellsFile))
@@ -293,6 +293,30 @@ func queueState(jobs []string) string {
 	return "squeue: " + strings.Join(parts, ", ")
 }
 
+// specOrder orders series as the spec lists its methods (by Method.DisplayName, as the
+// engine names series and orders result.json; the shards' journals interleave them),
+// the series of no method last in their order.
+func specOrder(ss []eval.Series, raw json.RawMessage) []eval.Series {
+	var sp model.Spec
+	if json.Unmarshal(raw, &sp) != nil {
+		return ss
+	}
+	rank := map[string]int{}
+	for i, m := range sp.Methods {
+		if n := m.DisplayName(); rank[n] == 0 {
+			rank[n] = i + 1
+		}
+	}
+	at := func(s eval.Series) int {
+		if r := rank[s.Name]; r > 0 {
+			return r
+		}
+		return len(sp.Methods) + 1
+	}
+	sort.SliceStable(ss, func(i, j int) bool { return at(ss[i]) < at(ss[j]) })
+	return ss
+}
+
 // shardDirs returns the shard run directories DIR/shards/<i>/ of dir, by index.
 func shardDirs(dir string) []string {
 	ents, err := os.ReadDir(filepath.Join(dir, model.ShardsDir))
@@ -358,14 +382,25 @@ func elsewhere(dir string, shards []string, cells, total int) string {
 	return fmt.Sprintf("%s (%d of %d shards done, %s)", StatusElsewhere, done, n, c)
 }
 
-// plannedCells is the number of cells of a sample-complexity spec (methods × sizes ×
-// repeats); 0 for the other protocols, whose cells depend on more than the spec.
+// plannedCells is the number of cells of a sample-complexity spec without a grid: per
+// method and size, the spec's repeats, or one when the size reaches the pool cap (the
+// engine draws the whole pool once). A size reaching the whole data set without a cap
+// cannot be told from the spec: it is counted with its repeats. It is 0 (unknown) for
+// the other protocols, whose cells depend on more than the spec.
 func plannedCells(raw json.RawMessage) int {
 	var s model.Spec
-	if json.Unmarshal(raw, &s) != nil || s.Protocol != model.ProtocolCurve {
+	if json.Unmarshal(raw, &s) != nil || s.Protocol != model.ProtocolCurve || s.Grid != nil {
 		return 0
 	}
-	return len(s.Methods) * len(s.Sizes) * max(s.Repeats, 1)
+	n := 0
+	for _, size := range s.Sizes {
+		if s.Data.Pool > 0 && size >= s.Data.Pool {
+			n++
+		} else {
+			n += max(s.Repeats, 1)
+		}
+	}
+	return n * len(s.Methods)
 }
 
 // loadResultFile reads a lone result.json.

@@ -63,8 +63,8 @@ func noSqueue(t *testing.T) { t.Setenv("PATH", t.TempDir()) }
 // TestShardedRunIsOneLiveRow: a sharded run is one row (its shards are not listed),
 // "running elsewhere (1 of 3 shards done, 5 of 8 cells)" (the cell in two shards counts
 // once, the torn line not at all), its curves rebuilt from the union of the journals
-// with the engine's mean and sample std over repeats; it is Live until result.json
-// exists, then done.
+// with the engine's mean and sample std over repeats, in the spec's order of methods;
+// it is Live until result.json exists, then done.
 func TestShardedRunIsOneLiveRow(t *testing.T) {
 	noSqueue(t)
 	storeDir, dir := shardedRun(t)
@@ -83,8 +83,8 @@ func TestShardedRunIsOneLiveRow(t *testing.T) {
 		"raw RLS":      {{X: 20, Mean: 0.6, Std: math.Sqrt(0.02), Runs: 2}, {X: 50, Mean: 0.9, Std: 0, Runs: 1}},
 		"CDF(5,5) RLS": {{X: 50, Mean: 0.85, Std: math.Sqrt(0.005), Runs: 2}},
 	}
-	if len(e.Series) != len(want) {
-		t.Fatalf("series %+v", e.Series)
+	if len(e.Series) != len(want) || e.Series[0].Name != "CDF(5,5) RLS" {
+		t.Fatalf("series %+v: want both, in the spec's order of methods (CDF first), not the journals'", e.Series)
 	}
 	for _, s := range e.Series {
 		w := want[s.Name]
@@ -181,5 +181,31 @@ func TestShardsOnly(t *testing.T) {
 	}
 	if want := "running elsewhere (1 of 3 shards done, 5 of 8 cells)"; es[0].Status != want {
 		t.Fatalf("status %q, want %q", es[0].Status, want)
+	}
+}
+
+// TestPlannedCells: the cells of a sample-complexity spec are methods × sizes × repeats,
+// a size reaching the pool cap counting once (the engine draws the whole pool once);
+// a grid, or another protocol, leaves the total unknown (0).
+func TestPlannedCells(t *testing.T) {
+	count := func(s *model.Spec) int {
+		raw, _ := json.Marshal(s)
+		return plannedCells(raw)
+	}
+	s := spec(0.1) // 2 methods, sizes 20 and 50, 2 repeats
+	if n := count(s); n != 8 {
+		t.Errorf("%d cells, want 8", n)
+	}
+	s.Data.Pool = 50
+	if n := count(s); n != 6 {
+		t.Errorf("pool 50: %d cells, want 6 (size 50 draws the whole pool once)", n)
+	}
+	s.Grid = &model.GridSpec{}
+	if n := count(s); n != 0 {
+		t.Errorf("with a grid: %d, want 0 (unknown)", n)
+	}
+	s.Grid, s.Protocol = nil, model.ProtocolSweep
+	if n := count(s); n != 0 {
+		t.Errorf("sweep: %d, want 0 (unknown)", n)
 	}
 }
