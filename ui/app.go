@@ -126,6 +126,17 @@ type App struct {
 	heat   heatmap.Model
 	runs   runs.Model
 	zoom   bool // the focused pane fills the body (z)
+	// livePins maps the label of each pinned sharded run still running elsewhere to its
+	// directory: its curves are re-read on the runs tick.
+	livePins map[string]string
+	// runsTicking is set while a runs tick is pending (one at a time).
+	runsTicking bool
+	// runsTickCmd returns the command of one runs tick (tests replace it).
+	runsTickCmd func() tea.Cmd
+	// slurm is the prompt of S (send the spec to Slurm); gituiBin, when set, is the
+	// binary its job scripts run (default: this executable).
+	slurm    slurmPrompt
+	gituiBin string
 
 	r        runState
 	jobs     []*job // every run started, for the program to wait on at exit
@@ -275,6 +286,7 @@ func (a *App) setFocus(p paneID) {
 	a.curves.Focus(p == paneCurves)
 	a.heat.Focus(p == paneHeat)
 	a.runs.Focus(p == paneRuns)
+	a.keys.Slurm.SetEnabled(p == paneRun && a.blocker() == "")
 	if a.zoom {
 		a.relayout()
 	}
@@ -350,6 +362,7 @@ func (a *App) blocker() string {
 // updateKeys enables exactly the global keys that do something now.
 func (a *App) updateKeys() {
 	a.keys.Run.SetEnabled(a.blocker() == "")
+	a.keys.Slurm.SetEnabled(a.focus == paneRun && a.blocker() == "")
 	a.keys.Cancel.SetEnabled(a.r.running && !a.r.cancelling)
 	a.keys.Pin.SetEnabled(len(a.curves.Current().Series) > 0)
 	a.keys.Save.SetEnabled(len(a.curves.Current().Series) > 0 || len(a.pins) > 0 || len(a.heat.Matrices()) > 0)
@@ -385,8 +398,17 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.logStore(msg)
 	case runs.LoadedMsg:
 		a.runs, cmd = a.runs.Update(msg)
+		cmd = tea.Batch(cmd, a.runsTick())
+	case runsTickMsg:
+		a.runsTicking = false
+		cmd = a.followLive()
+	case slurmSentMsg:
+		a.slurmSent(msg)
+	case livePinsMsg:
+		a.updateLivePins(msg)
+		cmd = a.runsTick()
 	case runs.OpenMsg:
-		a.openRuns(msg.Entries)
+		cmd = a.openRuns(msg.Entries)
 	case tea.MouseMsg:
 		cmd = a.handleMouse(msg)
 	case errMsg:
@@ -482,7 +504,7 @@ func (a *App) fullBody() bool {
 // openRuns overlays the curves of past runs (enter in the Runs pane or its compare
 // view) as pinned runs, labelled as the compare view labels them, and shows the
 // Curves pane; s then exports them with the rest.
-func (a *App) openRuns(es []runs.Entry) {
+func (a *App) openRuns(es []runs.Entry) tea.Cmd {
 	var opened []string
 	for k, e := range es {
 		if len(e.Series) == 0 {
@@ -497,14 +519,89 @@ func (a *App) openRuns(es []runs.Entry) {
 		}
 		a.curves.AddRun(curves.Run{Label: label, Series: e.Series})
 		a.pins = append(a.pins, resultOf(e, label))
+		if e.Live() {
+			if a.livePins == nil {
+				a.livePins = map[string]string{}
+			}
+			a.livePins[label] = e.Path
+		}
 		opened = append(opened, e.ID)
 	}
 	if len(opened) == 0 {
 		a.setStatus("no points in "+es[0].ID+" yet", true)
-		return
+		return nil
 	}
 	a.setFocus(paneCurves)
 	a.setStatus("pinned "+strings.Join(opened, ", ")+" in the Curves pane (u unpins, s exports)", false)
+	return a.runsTick()
+}
+
+// runsTickEvery is how often runs followed live (sharded runs running elsewhere) are
+// re-read while the Runs pane shows them or while one is pinned.
+const runsTickEvery = 2 * time.Second
+
+// runsTickMsg: time to re-read the runs followed live.
+type runsTickMsg struct{}
+
+// livePinsMsg carries the pinned live runs re-read, by label.
+type livePinsMsg struct{ entries map[string]runs.Entry }
+
+// runsTick schedules the next re-read of the runs followed live when something is
+// followed (a live row while the Runs pane is shown, or a live pinned run) and no tick
+// is pending; else nil.
+func (a *App) runsTick() tea.Cmd {
+	if a.runsTicking || !(a.focus == paneRuns && a.runs.Live()) && len(a.livePins) == 0 {
+		return nil
+	}
+	a.runsTicking = true
+	if a.runsTickCmd != nil {
+		return a.runsTickCmd()
+	}
+	return tea.Tick(runsTickEvery, func(time.Time) tea.Msg { return runsTickMsg{} })
+}
+
+// followLive returns the commands that re-read what is followed live: the runs of the
+// Runs pane while it shows, and the pinned live runs. Reading happens in the commands.
+func (a *App) followLive() tea.Cmd {
+	var cmds []tea.Cmd
+	if a.focus == paneRuns && a.runs.Live() {
+		cmds = append(cmds, a.loadRuns())
+	}
+	if len(a.livePins) > 0 {
+		pins := make(map[string]string, len(a.livePins))
+		for l, p := range a.livePins {
+			pins[l] = p
+		}
+		cmds = append(cmds, func() tea.Msg {
+			out := map[string]runs.Entry{}
+			for label, path := range pins {
+				if es, _ := runs.Load([]string{path}, false); len(es) == 1 {
+					out[label] = es[0]
+				}
+			}
+			return livePinsMsg{entries: out}
+		})
+	}
+	return tea.Batch(cmds...)
+}
+
+// updateLivePins replaces the curves of the pinned live runs re-read; a run unpinned
+// meanwhile, or no longer running elsewhere, is no longer followed.
+func (a *App) updateLivePins(m livePinsMsg) {
+	for label, e := range m.entries {
+		if !a.curves.UpdateRun(label, e.Series) {
+			delete(a.livePins, label)
+			continue
+		}
+		for i, p := range a.pins {
+			if p.Preset == label {
+				a.pins[i] = resultOf(e, label)
+			}
+		}
+		if !e.Live() {
+			delete(a.livePins, label)
+		}
+	}
 }
 
 // resultOf is the result of a listed run, for s (save) to write with the pins; its

@@ -8,6 +8,8 @@ import "github.com/charmbracelet/bubbles/key"
 type keyMap struct {
 	NextPane, PrevPane, Jump, Run, Cancel, Presets, Save, Pin, Help, Quit, ForceQuit key.Binding
 	Zoom, Suspend                                                                    key.Binding
+	// Slurm (S, in the run pane) sends the current spec to Slurm as a job array.
+	Slurm key.Binding
 	// picker and confirmation keys
 	Up, Down, Load, Toggle, Close, Yes, No, Filter key.Binding
 }
@@ -24,6 +26,7 @@ func defaultKeys() keyMap {
 		Presets:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "presets")),
 		Save:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save")),
 		Pin:       key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "pin run")),
+		Slurm:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "send to Slurm (run pane)")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit now")),
@@ -56,7 +59,7 @@ func (g globalHelp) FullHelp() [][]key.Binding {
 	k := g.k
 	cols := [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Jump, k.Help},
-		{k.Run, k.Cancel, k.Pin, k.Save},
+		{k.Run, k.Cancel, k.Pin, k.Save, k.Slurm},
 		{k.Presets, k.Zoom, k.Suspend, k.Quit, k.ForceQuit},
 	}
 	return append(cols, g.pane.FullHelp()...)

@@ -18,6 +18,9 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if key.Matches(k, a.keys.Suspend) {
 		return tea.Suspend // the run goes on; fg brings the workbench back
 	}
+	if a.slurm.open {
+		return a.handleSlurm(k)
+	}
 	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste && !a.editing() {
 		// Keys typed faster than the terminal is read arrive as one message ("jjj"):
 		// handle them one by one, as typed.
@@ -53,6 +56,8 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, a.keys.Zoom):
 		a.zoom = !a.zoom
 		a.relayout()
+	case a.focus == paneRun && key.Matches(k, a.keys.Slurm):
+		a.openSlurm()
 	case a.focus == paneMethod && k.String() == "D" && len(a.spec.Methods) > 1:
 		a.confirm = confirmDelete
 	case key.Matches(k, a.keys.Help):

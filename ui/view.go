@@ -26,6 +26,8 @@ func (a *App) View() string {
 	switch {
 	case a.picker.open:
 		body = a.box(a.lay.body, "Presets", true, a.pickerView)
+	case a.slurm.open:
+		body = a.box(a.lay.body, "Send to Slurm", true, a.slurmView)
 	case a.fullBody():
 		title := a.focus.String() + a.errMark(a.focus)
 		if a.zoom && !a.lay.tabs {
@@ -196,6 +198,9 @@ func (a *App) footerView() string {
 		return a.st.Warn.Render("A run is going. Cancel it and start a new one? ") + a.st.Bold.Render("y/n")
 	case confirmDelete:
 		return a.st.Warn.Render(fmt.Sprintf("Delete method %d of %d? ", a.method.Method()+1, len(a.spec.Methods))) + a.st.Bold.Render("y/n")
+	}
+	if a.slurm.open {
+		return a.slurmHelp()
 	}
 	if a.picker.open {
 		if a.picker.filtering {

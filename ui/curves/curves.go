@@ -160,6 +160,23 @@ func (m *Model) AddRun(r Run) {
 	m.dirty = true
 }
 
+// UpdateRun replaces the series of the pinned run labelled label (a run followed live,
+// whose journals grew). It returns false when no pinned run has that label (it was
+// unpinned); runs without series leave the overlay as it is (true).
+func (m *Model) UpdateRun(label string, series []eval.Series) bool {
+	for i := range m.pinned {
+		if m.pinned[i].Label != label {
+			continue
+		}
+		if len(series) > 0 {
+			m.pinned[i] = Run{Label: label, Series: series}.clone()
+			m.dirty = true
+		}
+		return true
+	}
+	return false
+}
+
 // Add merges points into the current run: a point replaces an earlier one of the same
 // series and X (a cell whose repeats progressed).
 func (m *Model) Add(ps ...eval.Point) {

@@ -2,11 +2,13 @@ package runs
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -45,9 +47,22 @@ type Entry struct {
 	// Spec is the spec's JSON as stored.
 	Spec json.RawMessage
 	// Series are the run's curves: result.json's, or rebuilt from cells.jsonl when
-	// the run has no result (interrupted or still running).
+	// the run has no result (interrupted or still running); for a sharded run without
+	// a result, from the union of its shards' journals.
 	Series []eval.Series
+	// Sharded is set for a run of `gitui slurm` (DIR/slurm.json) or of shards
+	// (DIR/shards/*/): its cells are journaled by array tasks elsewhere.
+	Sharded bool
+	// Jobs are the Slurm job ids of the array's submissions (DIR/slurm.json).
+	Jobs []string
 }
+
+// Live reports whether e is a sharded run still running elsewhere (no result.json
+// yet): the Runs pane re-reads such rows on a tick.
+func (e Entry) Live() bool { return e.Sharded && strings.HasPrefix(e.Status, StatusElsewhere) }
+
+// StatusElsewhere starts the status of a sharded run without result.json.
+const StatusElsewhere = "running elsewhere"
 
 // Status returns the status of the run directory dir:
 //
@@ -152,12 +167,12 @@ func Load(sources []string, store bool) ([]Entry, []error) {
 }
 
 func isRunDir(dir string) bool {
-	for _, f := range []string{model.SpecFile, model.ResultFile} {
+	for _, f := range []string{model.SpecFile, model.ResultFile, model.SlurmFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			return true
 		}
 	}
-	return false
+	return len(shardDirs(dir)) > 0
 }
 
 // loadDir reads the run directory dir.
@@ -178,24 +193,214 @@ func loadDir(dir string) (Entry, error) {
 			specRaw = r.Spec
 		}
 	}
+	shards := shardDirs(dir)
+	for _, sd := range shards {
+		if specRaw != nil {
+			break
+		}
+		if b, err := os.ReadFile(filepath.Join(sd, model.SpecFile)); err == nil {
+			specRaw = b
+		}
+	}
 	if specRaw == nil {
 		return e, fmt.Errorf("run %s holds neither %s nor %s: it is not a gitui run directory", dir, model.SpecFile, model.ResultFile)
 	}
 	if err := e.setSpec(specRaw); err != nil {
 		return e, fmt.Errorf("run %s: %s: %w", dir, model.SpecFile, err)
 	}
-	if res != nil {
+	_, slurmErr := os.Stat(filepath.Join(dir, model.SlurmFile))
+	e.Sharded = slurmErr == nil || len(shards) > 0
+	switch {
+	case res != nil:
 		e.Series = seriesOf(res)
-	} else {
+	case e.Sharded:
+		journals := make([]string, len(shards))
+		for i, sd := range shards {
+			journals[i] = filepath.Join(sd, model.CellsFile)
+		}
+		s, cells, err := rebuild(journals)
+		if err != nil {
+			return e, fmt.Errorf("run %s: %w", dir, err)
+		}
+		e.Series = specOrder(s, specRaw)
+		e.Status = elsewhere(dir, shards, cells, plannedCells(specRaw))
+	default:
 		s, err := RebuildSeries(filepath.Join(dir, model.CellsFile))
 		if err != nil {
 			return e, fmt.Errorf("run %s: %w", dir, err)
 		}
 		e.Series = s
 	}
+	if st, err := model.ReadSlurmState(dir); err == nil {
+		for _, sub := range st.Submissions {
+			if sub.ArrayID != "" {
+				e.Jobs = append(e.Jobs, sub.ArrayID)
+			}
+		}
+	}
+	if e.Live() {
+		if q := queueState(e.Jobs); q != "" {
+			e.Status += "; " + q
+		}
+	}
 	e.Time = runTime(dir)
+	if e.Time.IsZero() || e.Sharded && res == nil {
+		if t := shardsStart(shards); !t.IsZero() && (e.Time.IsZero() || t.Before(e.Time)) {
+			e.Time = t
+		}
+	}
 	e.finish()
 	return e, nil
+}
+
+// squeueTimeout bounds one squeue call of the Runs pane.
+const squeueTimeout = 3 * time.Second
+
+// queueState is the state of the array jobs as squeue shows them, one count per state
+// in squeue's order of first appearance ("squeue: 2 running, 1 pending"; "squeue: none
+// queued" when squeue lists none of them). It is "" when there are no jobs, or squeue
+// is not on PATH or fails (no error: the journals still tell the progress).
+func queueState(jobs []string) string {
+	if len(jobs) == 0 {
+		return ""
+	}
+	bin, err := exec.LookPath("squeue")
+	if err != nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), squeueTimeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "-h", "-r", "-j", strings.Join(jobs, ","), "-o", "%T").Output()
+	if err != nil {
+		return ""
+	}
+	counts := map[string]int{}
+	var order []string
+	for _, f := range strings.Fields(string(out)) {
+		st := strings.ToLower(f)
+		if counts[st] == 0 {
+			order = append(order, st)
+		}
+		counts[st]++
+	}
+	if len(order) == 0 {
+		return "squeue: none queued"
+	}
+	parts := make([]string, len(order))
+	for i, st := range order {
+		parts[i] = fmt.Sprintf("%d %s", counts[st], st)
+	}
+	return "squeue: " + strings.Join(parts, ", ")
+}
+
+// specOrder orders series as the spec lists its methods (by Method.DisplayName, as the
+// engine names series and orders result.json; the shards' journals interleave them),
+// the series of no method last in their order.
+func specOrder(ss []eval.Series, raw json.RawMessage) []eval.Series {
+	var sp model.Spec
+	if json.Unmarshal(raw, &sp) != nil {
+		return ss
+	}
+	rank := map[string]int{}
+	for i, m := range sp.Methods {
+		if n := m.DisplayName(); rank[n] == 0 {
+			rank[n] = i + 1
+		}
+	}
+	at := func(s eval.Series) int {
+		if r := rank[s.Name]; r > 0 {
+			return r
+		}
+		return len(sp.Methods) + 1
+	}
+	sort.SliceStable(ss, func(i, j int) bool { return at(ss[i]) < at(ss[j]) })
+	return ss
+}
+
+// shardDirs returns the shard run directories DIR/shards/<i>/ of dir, by index.
+func shardDirs(dir string) []string {
+	ents, err := os.ReadDir(filepath.Join(dir, model.ShardsDir))
+	if err != nil {
+		return nil
+	}
+	type shard struct {
+		i    int
+		path string
+	}
+	var ss []shard
+	for _, de := range ents {
+		if i, err := strconv.Atoi(de.Name()); err == nil && de.IsDir() && i >= 0 {
+			ss = append(ss, shard{i, filepath.Join(dir, model.ShardsDir, de.Name())})
+		}
+	}
+	sort.Slice(ss, func(a, b int) bool { return ss[a].i < ss[b].i })
+	out := make([]string, len(ss))
+	for k, s := range ss {
+		out[k] = s.path
+	}
+	return out
+}
+
+// shardsStart is the earliest start recorded in the shards' run.json (zero when none).
+func shardsStart(shards []string) time.Time {
+	var t time.Time
+	for _, sd := range shards {
+		if m := model.ReadRunMeta(sd); !m.Started.IsZero() && (t.IsZero() || m.Started.Before(t)) {
+			t = m.Started
+		}
+	}
+	return t
+}
+
+// elsewhere is the status of a sharded run without result.json: "running elsewhere
+// (k of N shards done, c of T cells)". N is slurm.json's task count, else the N of a
+// shard's "i/N", else the number of shard directories; k counts the shards marked
+// complete; T is left out when the spec's cell count is not known from the spec alone.
+func elsewhere(dir string, shards []string, cells, total int) string {
+	n := len(shards)
+	if st, err := model.ReadSlurmState(dir); err == nil && st.Tasks > 0 {
+		n = st.Tasks
+	} else {
+		for _, sd := range shards {
+			var i, c int
+			if _, err := fmt.Sscanf(model.ReadRunMeta(sd).Shard, "%d/%d", &i, &c); err == nil && c > 0 {
+				n = c
+				break
+			}
+		}
+	}
+	done := 0
+	for _, sd := range shards {
+		if model.ShardComplete(sd) {
+			done++
+		}
+	}
+	c := plural(cells, "cell")
+	if total > 0 {
+		c = fmt.Sprintf("%d of %d cells", cells, total)
+	}
+	return fmt.Sprintf("%s (%d of %d shards done, %s)", StatusElsewhere, done, n, c)
+}
+
+// plannedCells is the number of cells of a sample-complexity spec without a grid: per
+// method and size, the spec's repeats, or one when the size reaches the pool cap (the
+// engine draws the whole pool once). A size reaching the whole data set without a cap
+// cannot be told from the spec: it is counted with its repeats. It is 0 (unknown) for
+// the other protocols, whose cells depend on more than the spec.
+func plannedCells(raw json.RawMessage) int {
+	var s model.Spec
+	if json.Unmarshal(raw, &s) != nil || s.Protocol != model.ProtocolCurve || s.Grid != nil {
+		return 0
+	}
+	n := 0
+	for _, size := range s.Sizes {
+		if s.Data.Pool > 0 && size >= s.Data.Pool {
+			n++
+		} else {
+			n += max(s.Repeats, 1)
+		}
+	}
+	return n * len(s.Methods)
 }
 
 // loadResultFile reads a lone result.json.
@@ -309,49 +514,72 @@ func seriesOf(r *model.Result) []eval.Series {
 
 // RebuildSeries rebuilds the accuracy curves of a run from its journal cells.jsonl: per
 // series (in the order they first appear) and x, the mean and sample standard
-// deviation (eval.MeanStd) of the journaled draws' accuracy, as the engine aggregates
-// them. A journal that does not exist yields no series; a torn last line (a kill in
-// mid-write) is ignored; a bad line before it is an error naming the line.
+// deviation (eval.MeanStd) of the journaled draws' accuracy, in the order of their
+// repeats, as the engine aggregates them. A journal that does not exist yields no
+// series; a torn last line (a kill in mid-write) is ignored; a bad line before it is an
+// error naming the line.
 func RebuildSeries(path string) ([]eval.Series, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read the journal: %w", err)
-	}
-	defer f.Close()
+	s, _, err := rebuild([]string{path})
+	return s, err
+}
+
+// RebuildShards rebuilds the curves of a sharded run from the union of its shards'
+// journals (paths, in shard order) as RebuildSeries does for one: a cell (stage,
+// series, x, repeat) journaled by several shards counts once, the first seen. It also
+// returns the number of distinct cells read.
+func RebuildShards(paths []string) ([]eval.Series, int, error) { return rebuild(paths) }
+
+// rebuild is RebuildSeries over the union of the journals at paths.
+func rebuild(paths []string) ([]eval.Series, int, error) {
 	type key struct {
 		series string
 		x      float64
 	}
 	accs := map[key]map[int]float64{}
+	cells := map[eval.CellKey]bool{}
 	var order []string
 	xs := map[string][]float64{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	var bad error
-	for line := 1; sc.Scan(); line++ {
-		if bad != nil {
-			return nil, bad // a bad line that is not the last
-		}
-		var rec model.CellRecord
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil || rec.Series == "" {
-			bad = fmt.Errorf("the journal %s is damaged at line %d", path, line)
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		k := key{rec.Series, rec.X}
-		if accs[k] == nil {
-			accs[k] = map[int]float64{}
-			if _, ok := xs[rec.Series]; !ok {
-				order = append(order, rec.Series)
-			}
-			xs[rec.Series] = append(xs[rec.Series], rec.X)
+		if err != nil {
+			return nil, 0, fmt.Errorf("read the journal: %w", err)
 		}
-		accs[k][rec.Rep] = rec.Acc
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read the journal %s: %w", path, err)
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<30)
+		var bad error
+		for line := 1; sc.Scan(); line++ {
+			if bad != nil {
+				f.Close()
+				return nil, 0, bad // a bad line that is not the last
+			}
+			var rec model.CellRecord
+			if err := json.Unmarshal(sc.Bytes(), &rec); err != nil || rec.Series == "" {
+				bad = fmt.Errorf("the journal %s is damaged at line %d", path, line)
+				continue
+			}
+			ck := eval.CellKey{Stage: rec.Stage, Series: rec.Series, X: rec.X, Rep: rec.Rep}
+			if cells[ck] {
+				continue
+			}
+			cells[ck] = true
+			k := key{rec.Series, rec.X}
+			if accs[k] == nil {
+				accs[k] = map[int]float64{}
+				if _, ok := xs[rec.Series]; !ok {
+					order = append(order, rec.Series)
+				}
+				xs[rec.Series] = append(xs[rec.Series], rec.X)
+			}
+			accs[k][rec.Rep] = rec.Acc
+		}
+		err = sc.Err()
+		f.Close()
+		if err != nil {
+			return nil, 0, fmt.Errorf("read the journal %s: %w", path, err)
+		}
 	}
 	var out []eval.Series
 	for _, name := range order {
@@ -373,7 +601,7 @@ func RebuildSeries(path string) ([]eval.Series, error) {
 		}
 		out = append(out, s)
 	}
-	return out, nil
+	return out, len(cells), nil
 }
 
 // headline returns the best mean accuracy over series, each at its largest x (NaN when

@@ -417,6 +417,17 @@ func (m *Model) widths() [numCols]int {
 		}
 		w[drop] = 0
 	}
+	if w[colStatus] > 0 {
+		// A long status (a run followed live: shards, cells, squeue) takes the room the
+		// methods can spare beyond 20 columns.
+		full := 0
+		for _, k := range m.shown {
+			full = max(full, ansi.StringWidth(m.all[k].Status))
+		}
+		if extra := min(full-w[colStatus], m.w-fixed()-1-20); extra > 0 {
+			w[colStatus] += extra
+		}
+	}
 	w[colMethods] = max(0, m.w-fixed()-1)
 	return w
 }
@@ -530,4 +541,15 @@ func cell(s string, w int, right bool) string {
 		return pad + s
 	}
 	return s + pad
+}
+
+// Live reports whether some run read is a sharded run still running elsewhere
+// (Entry.Live): the workbench then re-reads the runs on a tick while the pane shows.
+func (m *Model) Live() bool {
+	for _, e := range m.all {
+		if e.Live() {
+			return true
+		}
+	}
+	return false
 }
