@@ -34,20 +34,7 @@ func TestAbsurdValuesRefusedInTUI(t *testing.T) {
 	store := tempStore(t)
 	a := storeApp(t, store)
 	a.setFocus(paneMethod)
-	typeInto := func(field, text string) {
-		t.Helper()
-		if !a.method.Form().Select(field) {
-			t.Fatalf("no %s field in the method pane", field)
-		}
-		press(t, a, "enter")
-		for range 12 {
-			press(t, a, "backspace")
-		}
-		for _, r := range text {
-			press(t, a, string(r))
-		}
-		press(t, a, "enter")
-	}
+	typeInto := func(field, text string) { t.Helper(); typeField(t, a, field, text) }
 	typeInto("methods.0.bins", "1000")
 	typeInto("methods.0.templates", "100000")
 	if m := a.spec.Methods[0]; m.Bins != 1000 || m.Templates != 100000 {

@@ -30,20 +30,7 @@ func TestBadSVMValuesInline(t *testing.T) {
 		t.Fatalf("run disabled for a valid SVM spec: %v", a.issues)
 	}
 	a.setFocus(paneMethod)
-	typeInto := func(field, text string) {
-		t.Helper()
-		if !a.method.Form().Select(field) {
-			t.Fatalf("no %s field in the method pane", field)
-		}
-		press(t, a, "enter")
-		for range 12 {
-			press(t, a, "backspace")
-		}
-		for _, r := range text {
-			press(t, a, string(r))
-		}
-		press(t, a, "enter")
-	}
+	typeInto := func(field, text string) { t.Helper(); typeField(t, a, field, text) }
 
 	// C = 0: accepted by the field (0 means unset), refused by Spec.Validate.
 	typeInto("methods.0.c", "0")
@@ -113,4 +100,20 @@ func TestLiuFieldsReachTheSpec(t *testing.T) {
 			t.Errorf("%s stepped once: spec has %q, want %q", c.field, got, c.want)
 		}
 	}
+}
+
+// typeField selects field in the method pane, clears it and types text, as a user would.
+func typeField(t *testing.T, a *App, field, text string) {
+	t.Helper()
+	if !a.method.Form().Select(field) {
+		t.Fatalf("no %s field in the method pane", field)
+	}
+	press(t, a, "enter")
+	for range 12 {
+		press(t, a, "backspace")
+	}
+	for _, r := range text {
+		press(t, a, string(r))
+	}
+	press(t, a, "enter")
 }

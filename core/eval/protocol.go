@@ -640,6 +640,15 @@ func (g *aggregator) points() []Point {
 	return out
 }
 
+// MeanStdByRep returns MeanStd of the values of m (accuracy by repeat) taken in
+// increasing order of repeat, the order in which every point of a run is summed, so
+// that a point rebuilt from a journal equals the engine's bit for bit; and their number.
+func MeanStdByRep(m map[int]float64) (mean, std float64, runs int) {
+	v := byRep(m)
+	mean, std = MeanStd(v)
+	return mean, std, len(v)
+}
+
 // byRep returns the values of m ordered by repeat.
 func byRep(m map[int]float64) []float64 {
 	reps := make([]int, 0, len(m))

@@ -586,18 +586,8 @@ func rebuild(paths []string) ([]eval.Series, int, error) {
 		s := eval.Series{Name: name, XLabel: "training set size", YLabel: "accuracy"}
 		sort.Float64s(xs[name])
 		for _, x := range xs[name] {
-			m := accs[key{name, x}]
-			reps := make([]int, 0, len(m))
-			for r := range m {
-				reps = append(reps, r)
-			}
-			sort.Ints(reps)
-			v := make([]float64, len(reps))
-			for i, r := range reps {
-				v[i] = m[r]
-			}
-			mean, std := eval.MeanStd(v)
-			s.Points = append(s.Points, eval.SeriesPoint{X: x, Mean: mean, Std: std, Runs: len(v)})
+			mean, std, runs := eval.MeanStdByRep(accs[key{name, x}])
+			s.Points = append(s.Points, eval.SeriesPoint{X: x, Mean: mean, Std: std, Runs: runs})
 		}
 		out = append(out, s)
 	}
