@@ -16,22 +16,9 @@ import (
 // gives class-balanced draws by construction. It panics if n < 0 or len(units) is
 // smaller than a pool index.
 func DrawUnits(rng *rand.Rand, units []int, n int, opts DrawOptions) ([]int, error) {
-	if n < 0 {
-		panic(fmt.Sprintf("data: draw of %d samples", n))
-	}
-	what := opts.What
-	if what == "" {
-		what = "draw size"
-	}
-	pool := opts.Pool
-	if pool == nil {
-		pool = make([]int, len(units))
-		for i := range pool {
-			pool[i] = i
-		}
-	}
-	if n > len(pool) {
-		return nil, fmt.Errorf("%s %d is larger than the pool of %d: lower it or add data", what, n, len(pool))
+	pool, what, err := drawPool(n, len(units), opts)
+	if err != nil {
+		return nil, err
 	}
 	members := map[int][]int{}
 	var order []int

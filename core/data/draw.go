@@ -52,30 +52,40 @@ type DrawOptions struct {
 	What string
 }
 
+// drawPool is the common start of Draw and DrawUnits: it panics if n < 0, and returns a
+// copy of opts.Pool (all of 0..size-1 when nil), the name of the drawn quantity for
+// messages, and an error naming the fix when n exceeds the pool.
+func drawPool(n, size int, opts DrawOptions) (pool []int, what string, err error) {
+	if n < 0 {
+		panic(fmt.Sprintf("data: draw of %d samples", n))
+	}
+	what = opts.What
+	if what == "" {
+		what = "draw size"
+	}
+	if opts.Pool == nil {
+		pool = make([]int, size)
+		for i := range pool {
+			pool[i] = i
+		}
+	} else {
+		pool = slices.Clone(opts.Pool)
+	}
+	if n > len(pool) {
+		return nil, what, fmt.Errorf("%s %d is larger than the pool of %d: lower it or add data", what, n, len(pool))
+	}
+	return pool, what, nil
+}
+
 // Draw returns n distinct indices into y drawn from opts.Pool with rng, in random
 // order, following opts.Mode (Plain, Stratified or Balanced). It returns an error when
 // n exceeds the pool or, for a balanced draw, a class has too few samples; the message
 // names the numbers and the fix. It panics if n < 0, a pool index is outside y, or a
 // label is outside [0, k). Cost: O(|pool|) time and memory.
 func Draw(rng *rand.Rand, y []int, n int, opts DrawOptions) ([]int, error) {
-	if n < 0 {
-		panic(fmt.Sprintf("data: draw of %d samples", n))
-	}
-	what := opts.What
-	if what == "" {
-		what = "draw size"
-	}
-	pool := opts.Pool
-	if pool == nil {
-		pool = make([]int, len(y))
-		for i := range pool {
-			pool[i] = i
-		}
-	} else {
-		pool = slices.Clone(pool)
-	}
-	if n > len(pool) {
-		return nil, fmt.Errorf("%s %d is larger than the pool of %d: lower it or add data", what, n, len(pool))
+	pool, what, err := drawPool(n, len(y), opts)
+	if err != nil {
+		return nil, err
 	}
 	if n == 0 {
 		return []int{}, nil
