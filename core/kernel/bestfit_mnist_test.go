@@ -19,7 +19,7 @@ import (
 
 // mnist loads the 10k training pool and the official test digits (pixels in [0,1]), or
 // skips.
-func mnist(t *testing.T) (pool, test *data.Dataset) {
+func mnist(t testing.TB) (pool, test *data.Dataset) {
 	t.Helper()
 	dir := testenv.MNISTDir(t)
 	pool, err := data.Open(dir, "mnist", "train")
@@ -252,15 +252,7 @@ func seq(n int) []int {
 // cases time the GEMM best-fit path over the 49 local shifts on the same digits (a
 // 2000-row test Gram: 10000 rows take ten times as long). All report pairs/s.
 func BenchmarkTIGramMNIST(b *testing.B) {
-	dir := testenv.MNISTDir(b)
-	pool, err := data.Open(dir, "mnist", "train")
-	if err != nil {
-		b.Skip(err)
-	}
-	test, err := data.Open(dir, "mnist", "test")
-	if err != nil {
-		b.Skip(err)
-	}
+	pool, test := mnist(b)
 	ctx := context.Background()
 	perm := rand.New(rand.NewPCG(0, 0)).Perm(pool.Len())
 	b.Run("sym/n=1000", func(b *testing.B) {

@@ -6,9 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gitui/core/data"
 	"gitui/core/kernel"
-	"gitui/internal/testenv"
 )
 
 // BenchmarkLiuLocalTIMNIST times the ±2 zero-fill TI kernel (kernel.Liu with Shifts 2:
@@ -18,15 +16,7 @@ import (
 // for the full zero-fill range (Shifts 0: the FFT on the 56×56 canvas) for comparison.
 // Each reports s/gram and pairs/s. Skipped without GITUI_DATA holding mnist/.
 func BenchmarkLiuLocalTIMNIST(b *testing.B) {
-	dir := testenv.MNISTDir(b)
-	pool, err := data.Open(dir, "mnist", "train")
-	if err != nil {
-		b.Skip(err)
-	}
-	test, err := data.Open(dir, "mnist", "test")
-	if err != nil {
-		b.Skip(err)
-	}
+	pool, test := mnist(b)
 	ctx := context.Background()
 	X := pool.Subset(rand.New(rand.NewPCG(0, 0)).Perm(pool.Len())[:500]).X
 	nt := test.Len()
