@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -206,8 +207,10 @@ type unitKey struct {
 
 // loadAudio reads the spoken-digit corpus of d, splits it by d.Audio, caps the pool and
 // the test set by whole units (data.pool, data.test_size; seeded), and computes the
-// spectrograms (or waveforms) of what is kept. The pool carries its sampling units.
-func loadAudio(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset, err error) {
+// spectrograms (or waveforms) of what is kept. The pool carries its sampling units. A
+// cancelled ctx stops the reading and returns ctx.Err() as it is; progress (may be nil)
+// gets the recordings read over those of the pool and the test set.
+func loadAudio(ctx context.Context, d DataSpec, dataDir string, seed uint64, progress func(done, total int)) (pool, test *data.Dataset, err error) {
 	a := audioDefaults(d.Audio)
 	c, err := audioCorpus(d.Name, d.Path, dataDir)
 	if err != nil {
@@ -314,9 +317,15 @@ func loadAudio(d DataSpec, dataDir string, seed uint64) (pool, test *data.Datase
 	trainItems, trainUnits := capUnits(trainItems, d.Pool, rng)
 	testItems, _ = capUnits(testItems, d.TestSize, rng)
 	opt := data.AudioOptions{Spec: a.params(), Waveform: a.Representation == "waveform"}
-	ctx := context.Background()
+	total := len(trainItems) + len(testItems)
+	if progress != nil {
+		opt.Progress = func(done, _ int) { progress(done, total) }
+	}
 	if pool, err = data.AudioDataset(ctx, d.Name+"-"+a.Split+"-train", trainItems, trainUnits, opt); err != nil {
-		return nil, nil, inputErr(err)
+		return nil, nil, audioErr(ctx, err)
+	}
+	if progress != nil {
+		opt.Progress = func(done, _ int) { progress(len(trainItems)+done, total) }
 	}
 	rate := opt.Spec.Rate
 	switch a.TestProcess {
@@ -334,10 +343,19 @@ func loadAudio(d DataSpec, dataDir string, seed uint64) (pool, test *data.Datase
 		name = a.TestCorpus + "-test"
 	}
 	if test, err = data.AudioDataset(ctx, name, testItems, nil, opt); err != nil {
-		return nil, nil, inputErr(err)
+		return nil, nil, audioErr(ctx, err)
 	}
 	test.Units = nil
 	return pool, test, nil
+}
+
+// audioErr returns ctx's error as it is when the reading stopped because ctx was
+// cancelled (not bad input), else err as an *InputError (a file that cannot be read).
+func audioErr(ctx context.Context, err error) error {
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return err
+	}
+	return inputErr(err)
 }
 
 // capUnits returns the items of a seeded random selection of whole units holding at most

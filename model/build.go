@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -34,8 +35,19 @@ const xpermTestDefault = 8000
 // LoadData loads or generates the data set of d and splits it into a training pool and a
 // test set. Generated sets (xperm, circle) and held-out splits are seeded by seed. Rows are
 // scaled to unit norm unless d.Normalize is false (the papers put inputs on the unit
-// sphere). Errors are *InputError.
+// sphere). Errors are *InputError. It is LoadDataContext without cancellation or
+// progress.
 func LoadData(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset, err error) {
+	return LoadDataContext(context.Background(), d, dataDir, seed, nil)
+}
+
+// LoadDataContext is [LoadData] that can be cancelled and reports progress. Spoken-digit
+// data read one recording at a time (tens of thousands of files): there ctx is checked
+// before each recording, so a cancelled load stops within milliseconds with ctx.Err()
+// (not an *InputError), and progress, when not nil, gets the recordings read so far
+// over those to read (pool and test set together), at most about two hundred times,
+// never concurrently. Other data load in one piece and ignore both.
+func LoadDataContext(ctx context.Context, d DataSpec, dataDir string, seed uint64, progress func(done, total int)) (pool, test *data.Dataset, err error) {
 	rng := rand.New(rand.NewPCG(seed, 0xda7a))
 	switch d.Name {
 	case "xperm":
@@ -95,7 +107,7 @@ func LoadData(d DataSpec, dataDir string, seed uint64) (pool, test *data.Dataset
 		}
 		pool.Name, test.Name = d.Name+"-train", d.Name+"-test"
 	case "spoken-digits", "fsdd", "audiomnist", "tidigits":
-		if pool, test, err = loadAudio(d, dataDir, seed); err != nil {
+		if pool, test, err = loadAudio(ctx, d, dataDir, seed, progress); err != nil {
 			return nil, nil, err
 		}
 	case "embedded":

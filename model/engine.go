@@ -28,7 +28,13 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 		}
 	}
 	t0 := time.Now()
-	pool, test, err := LoadData(spec.Data, opts.DataDir, spec.Seed)
+	loadProgress := func(done, total int) {
+		select {
+		case ch <- eval.Progress{Stage: "load", Done: done, Total: total}:
+		case <-ctx.Done():
+		}
+	}
+	pool, test, err := LoadDataContext(ctx, spec.Data, opts.DataDir, spec.Seed, loadProgress)
 	if err != nil {
 		return nil, err
 	}

@@ -21,7 +21,7 @@ func SampleGram(ctx context.Context, spec *Spec, dataDir string, n int) (base, i
 	if err := s.Validate(); err != nil {
 		return base, invariant, inputErr(err)
 	}
-	pool, _, err := LoadData(s.Data, dataDir, s.Seed)
+	pool, _, err := LoadDataContext(ctx, s.Data, dataDir, s.Seed, nil)
 	if err != nil {
 		return base, invariant, err
 	}

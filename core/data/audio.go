@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -317,13 +318,18 @@ type AudioOptions struct {
 	// Process, when not nil, transforms recording i's waveform (at Spec.Rate) before its
 	// spectrogram, e.g. a tempo or pitch change (audio.TimeStretch, audio.PitchShift).
 	Process func(i int, x []float64) []float64
+	// Progress, when not nil, is called with the number of recordings read so far and
+	// len(items), at most about a hundred times and once with done == len(items), never
+	// concurrently.
+	Progress func(done, total int)
 }
 
 // AudioDataset returns the data set of the recordings items: row i is the spectrogram
 // (Shape [Bands, Frames]) or waveform (Shape [Rate]) of items[i], label its digit
 // (classes "0".."9"), Units[i] = units[i]. Recordings are read, resampled to Spec.Rate,
 // processed and transformed over GOMAXPROCS workers. A file that cannot be read gives an
-// error naming it; ctx cancels the work.
+// error naming it. ctx is checked before each recording: once it is cancelled the workers
+// stop after the recording they hold (milliseconds) and ctx.Err() is returned.
 func AudioDataset(ctx context.Context, name string, items []AudioItem, units []int, opt AudioOptions) (*Dataset, error) {
 	p := opt.Spec.WithDefaults()
 	if err := p.Check(); err != nil {
@@ -335,6 +341,22 @@ func AudioDataset(ctx context.Context, name string, items []AudioItem, units []i
 		d, shape = p.Rate, []int{p.Rate}
 	}
 	x := make([]float64, len(items)*d)
+	var (
+		mu         sync.Mutex
+		done, last int
+	)
+	report := func() {
+		if opt.Progress == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		if step := max(1, len(items)/100); done-last >= step || done == len(items) {
+			last = done
+			opt.Progress(done, len(items))
+		}
+	}
 	load := func(i int) (*audio.Sound, error) {
 		s, err := audio.ReadWAV(items[i].Path)
 		if err != nil {
@@ -349,6 +371,7 @@ func AudioDataset(ctx context.Context, name string, items []AudioItem, units []i
 		if opt.Process != nil {
 			s.Samples = opt.Process(i, s.Samples)
 		}
+		report()
 		return s, nil
 	}
 	var err error

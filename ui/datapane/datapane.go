@@ -1,6 +1,7 @@
 package datapane
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -57,6 +58,7 @@ type Model struct {
 	avail   []data.Source
 	tag     int
 	loading bool
+	cancel  context.CancelFunc // stops the load in flight (a stale one: the spec changed)
 	pool    *data.Dataset
 	test    *data.Dataset
 	err     error
@@ -98,17 +100,25 @@ func (m *Model) Loading() bool { return m.loading }
 func (m *Model) Pool() *data.Dataset { return m.pool }
 
 // Load starts loading the current data spec in the background and returns the command.
+// A load still in flight is cancelled: its result would be stale (tens of thousands of
+// audio files stop within milliseconds).
 func (m *Model) Load() tea.Cmd {
 	m.tag++
 	m.loading = true
+	if m.cancel != nil {
+		m.cancel()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.cancel = cancel
 	tag, d, dir, seed := m.tag, m.spec.Data, m.dir, m.spec.Seed
 	return func() (msg tea.Msg) {
+		defer cancel()
 		defer func() {
 			if r := recover(); r != nil {
 				msg = LoadedMsg{Tag: tag, Spec: d, Err: fmt.Errorf("loading %s panicked: %v", d.Name, r)}
 			}
 		}()
-		pool, test, err := model.LoadData(d, dir, seed)
+		pool, test, err := model.LoadDataContext(ctx, d, dir, seed, nil)
 		return LoadedMsg{Tag: tag, Spec: d, Pool: pool, Test: test, Err: err}
 	}
 }
