@@ -57,7 +57,7 @@ func SampleGram(ctx context.Context, spec *Spec, dataDir string, n int) (base, i
 			if err != nil {
 				return base, invariant, err
 			}
-			if c, ok := fm.(*feature.CDF); ok && m.Thresholds == "range" {
+			if c, ok := fm.(*feature.CDF); ok { // range thresholds, standardisation (else a no-op)
 				if err := c.Fit(ctx, sub.X, nil); err != nil {
 					return base, invariant, err
 				}

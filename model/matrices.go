@@ -187,7 +187,7 @@ func methodGram(ctx context.Context, m Method, shape []int, g group.Action, pool
 			if fm, err = poolingMap(m, g, pool, seed); err != nil {
 				return nil, err
 			}
-			if c, ok := fm.(*feature.CDF); ok && m.Thresholds == "range" {
+			if c, ok := fm.(*feature.CDF); ok { // range thresholds, standardisation (else a no-op)
 				if err := c.Fit(ctx, sub.X, nil); err != nil {
 					return nil, err
 				}

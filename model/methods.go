@@ -216,6 +216,12 @@ func poolingMap(m Method, g group.Action, pool *data.Dataset, seed uint64) (feat
 	if m.Thresholds == "range" {
 		opt.Thresholds = feature.RangeThresholds
 	}
+	switch m.Standardize {
+	case "mean":
+		opt.Standardize = feature.StandardizeMean
+	case "spread":
+		opt.Standardize = feature.StandardizeSpread
+	}
 	c, err := feature.NewCDF(tpl, g, opt)
 	if err != nil {
 		return nil, inputErr(err)
@@ -245,8 +251,9 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 	if err != nil {
 		return nil, err
 	}
-	if c, ok := fm.(*feature.CDF); ok && f.spec.Thresholds == "range" {
-		// Range thresholds come from the projections of the pool (no labels used).
+	if c, ok := fm.(*feature.CDF); ok {
+		// Range thresholds and standardisation come from the projections of the pool (no
+		// labels used); Fit does nothing when neither is asked for.
 		if err := c.Fit(ctx, pool.X, nil); err != nil {
 			return nil, err
 		}

@@ -35,6 +35,39 @@ func (r ThresholdRule) String() string {
 	return fmt.Sprintf("ThresholdRule(%d)", int(r))
 }
 
+// Standardization selects a per-transformed-template affine map of the projections,
+// fitted on the training inputs given to [CDF.Fit] (no labels used).
+type Standardization int
+
+const (
+	// NoStandardization pools the projections <x, g_i t_j> as they are (the default).
+	NoStandardization Standardization = iota
+	// StandardizeMean subtracts mu_ij, the mean of <x, g_i t_j> over the training inputs:
+	// the same as centring the (normalised) inputs by their mean, which removes what every
+	// input shares (a spectrogram's common envelope) from the pooled distribution.
+	StandardizeMean
+	// StandardizeSpread maps <x, g_i t_j> to (<x, g_i t_j> - mu_ij)·sbar_j/s_ij, with s_ij
+	// the projections' standard deviation over the training inputs and sbar_j the root mean
+	// square of s_ij over i: every transformed template then has the same mean and spread
+	// over the inputs, as it would under an exactly norm-preserving action on inputs closed
+	// under it. Interpolated warps of white-noise templates are smoother than the template
+	// and, rescaled to its norm, project with up to 2.5 times its variance on spectrograms.
+	StandardizeSpread
+)
+
+// String returns "none", "mean" or "spread".
+func (s Standardization) String() string {
+	switch s {
+	case NoStandardization:
+		return "none"
+	case StandardizeMean:
+		return "mean"
+	case StandardizeSpread:
+		return "spread"
+	}
+	return fmt.Sprintf("Standardization(%d)", int(s))
+}
+
 // CDFOptions configures [NewCDF]. The zero value of every field except Bins is a valid
 // default.
 type CDFOptions struct {
@@ -44,14 +77,18 @@ type CDFOptions struct {
 	Rescale    bool          // rescale every g_i t_j to ||t_j|| (interpolated rotations lose norm)
 	Thresholds ThresholdRule // TheoryThresholds (default) or RangeThresholds (needs Fit)
 	Trapezoid  bool          // weight the two end thresholds by 1/sqrt(2) (trapezoid rule)
-	BlockRows  int           // input rows per worker block; 0: DefaultBlockRows
+	// Standardize maps each transformed template's projections by an affine map fitted in
+	// Fit (needs Fit before Transform unless NoStandardization).
+	Standardize Standardization
+	BlockRows   int // input rows per worker block; 0: DefaultBlockRows
 	// TemplateBlock is the number of templates whose transformed copies are held at once;
 	// 0: as many as fit in DefaultTemplateBytes of float32.
 	TemplateBlock int
 }
 
-// ErrNotFitted is returned by [CDF.Transform] for RangeThresholds before [CDF.Fit].
-var ErrNotFitted = errors.New("feature: range thresholds are not fitted: call Fit on the training inputs before Transform")
+// ErrNotFitted is returned by [CDF.Transform] for RangeThresholds or a Standardize option
+// before [CDF.Fit].
+var ErrNotFitted = errors.New("feature: range thresholds or standardization are not fitted: call Fit on the training inputs before Transform")
 
 // CDF is the I-theory feature map of Mroueh, Voinea and Poggio (NIPS 2015, eq. 3): for m
 // templates t_j and a finite set G = {g_1..g_|G|} acting on R^d,
@@ -97,6 +134,9 @@ func NewCDF(templates *mat.Dense, g group.Action, opt CDFOptions) (*CDF, error) 
 	if opt.Thresholds != TheoryThresholds && opt.Thresholds != RangeThresholds {
 		return nil, fmt.Errorf("feature: unknown threshold rule %v: use TheoryThresholds or RangeThresholds", opt.Thresholds)
 	}
+	if opt.Standardize < NoStandardization || opt.Standardize > StandardizeSpread {
+		return nil, fmt.Errorf("feature: unknown standardization %v: use NoStandardization, StandardizeMean or StandardizeSpread", opt.Standardize)
+	}
 	m, _ := templates.Dims()
 	c := &CDF{opt: opt, s: 1 + opt.Eps, m: m,
 		proj: newProjector(templates, g, opt.Normalize, opt.Rescale, opt.BlockRows, opt.TemplateBlock),
@@ -105,7 +145,7 @@ func NewCDF(templates *mat.Dense, g group.Action, opt CDFOptions) (*CDF, error) 
 		for j := range m {
 			c.a[j], c.b[j] = -c.s, c.s/float64(opt.Bins)
 		}
-		c.fitted = true
+		c.fitted = opt.Standardize == NoStandardization
 	}
 	return c, nil
 }
@@ -137,19 +177,94 @@ func (c *CDF) Thresholds(j int) []float64 {
 	return t
 }
 
-// Fit sets RangeThresholds from the training inputs x (n×d): lo_j and hi_j are the
-// smallest and largest projection <g_i t_j, x_r> over all rows r and group elements i
-// (after normalisation if Normalize). A template whose projections are all equal gets
-// the range [p - s/(2n), p + s/(2n)]. For TheoryThresholds Fit does nothing. It returns
-// ctx.Err() if cancelled (the map is then left unchanged) and an error if x has no rows.
+// Fit fits what the options leave to the training inputs x (n×d), after normalisation if
+// Normalize, in this order:
+//
+//   - Standardize: mu_ij and s_ij, the mean and standard deviation of <g_i t_j, x_r> over
+//     the rows r (see [Standardization]); an element whose projections are all equal keeps
+//     scale 1;
+//   - RangeThresholds: lo_j and hi_j, the smallest and largest (standardised) projection
+//     over all rows r and elements i. A template whose projections are all equal gets the
+//     range [p - s/(2n), p + s/(2n)].
+//
+// With TheoryThresholds and NoStandardization Fit does nothing. It returns ctx.Err() if
+// cancelled (the map is then left unchanged) and an error if x has no rows.
 func (c *CDF) Fit(ctx context.Context, x *mat.Dense, progress func(done, total int)) error {
-	if c.opt.Thresholds != RangeThresholds {
+	if c.opt.Thresholds != RangeThresholds && c.opt.Standardize == NoStandardization {
 		return nil
 	}
 	if x.IsEmpty() {
 		return errors.New("feature: Fit needs training inputs, got none: pass the training rows")
 	}
 	c.OutputDim(x.RawMatrix().Cols)
+	oldOff, oldScale := c.proj.off, c.proj.scale
+	if c.opt.Standardize != NoStandardization {
+		c.proj.off, c.proj.scale = nil, nil
+		off, scale, err := c.fitStandardization(ctx, x, progress)
+		if err != nil {
+			c.proj.off, c.proj.scale = oldOff, oldScale
+			return err
+		}
+		c.proj.off, c.proj.scale = off, scale
+	}
+	if c.opt.Thresholds == RangeThresholds {
+		if err := c.fitRange(ctx, x, progress); err != nil {
+			c.proj.off, c.proj.scale = oldOff, oldScale
+			return err
+		}
+	}
+	c.fitted = true
+	return nil
+}
+
+// fitStandardization returns the offsets and scales of c.opt.Standardize over the rows
+// of x (one projection pass with the projector's standardisation off).
+func (c *CDF) fitStandardization(ctx context.Context, x *mat.Dense, progress func(done, total int)) (off, scale []float32, err error) {
+	G := c.proj.g.Len()
+	sum, sq := make([]float64, c.m*G), make([]float64, c.m*G)
+	var mu sync.Mutex
+	_, err = c.proj.run(ctx, x, progress, func(ws *workspace, r0, nr, j0, nj int, proj []float32, ld int) {
+		s1, s2 := make([]float64, nj*G), make([]float64, nj*G)
+		for r := range nr {
+			for k, v := range proj[r*ld : r*ld+nj*G] {
+				s1[k] += float64(v)
+				s2[k] += float64(v) * float64(v)
+			}
+		}
+		mu.Lock()
+		for k := range s1 {
+			sum[j0*G+k] += s1[k]
+			sq[j0*G+k] += s2[k]
+		}
+		mu.Unlock()
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	n, _ := x.Dims()
+	off, scale = make([]float32, c.m*G), make([]float32, c.m*G)
+	sd := make([]float64, G)
+	for j := range c.m {
+		var ms float64
+		for i := range G {
+			e := j*G + i
+			mean := sum[e] / float64(n)
+			off[e] = float32(mean)
+			sd[i] = math.Sqrt(max(0, sq[e]/float64(n)-mean*mean))
+			ms += sd[i] * sd[i] / float64(G)
+		}
+		for i := range G {
+			scale[j*G+i] = 1
+			if c.opt.Standardize == StandardizeSpread && sd[i] > 0 {
+				scale[j*G+i] = float32(math.Sqrt(ms) / sd[i])
+			}
+		}
+	}
+	return off, scale, nil
+}
+
+// fitRange sets the range thresholds from the projections of the rows of x.
+func (c *CDF) fitRange(ctx context.Context, x *mat.Dense, progress func(done, total int)) error {
 	G := c.proj.g.Len()
 	lo, hi := make([]float64, c.m), make([]float64, c.m)
 	for j := range c.m {
@@ -182,7 +297,6 @@ func (c *CDF) Fit(ctx context.Context, x *mat.Dense, progress func(done, total i
 		}
 		c.a[j], c.b[j] = lo[j], (hi[j]-lo[j])/n2
 	}
-	c.fitted = true
 	return nil
 }
 

@@ -44,6 +44,9 @@ type projector struct {
 	rescale   bool // rescale g_i t_j to ||t_j||
 	blockRows int
 	tmplBlock int // templates per template block
+	// off and scale, when not nil (m·|G| each, template-major), map every projection
+	// <x, g_i t_j> to (<x, g_i t_j> - off[j|G|+i])·scale[j|G|+i] before pooling.
+	off, scale []float32
 }
 
 func newProjector(tmpl *mat.Dense, g group.Action, normalize, rescale bool, blockRows, tmplBlock int) projector {
@@ -164,6 +167,9 @@ func (p *projector) run(ctx context.Context, x *mat.Dense, progress func(done, t
 					blas32.General{Rows: nr, Cols: k, Stride: k, Data: xb},
 					blas32.General{Rows: cols, Cols: k, Stride: k, Data: tg[(c0-j0)*G*k : (c1-j0)*G*k]},
 					0, blas32.General{Rows: nr, Cols: cols, Stride: cols, Data: proj})
+				if p.off != nil {
+					p.standardize(proj, nr, c0, cols)
+				}
 				t1 := time.Now()
 				projNanos.Add(int64(t1.Sub(t0)))
 				pool(ws, lo, nr, c0, c1-c0, proj, cols)
@@ -184,6 +190,18 @@ func (p *projector) run(ctx context.Context, x *mat.Dense, progress func(done, t
 		}
 	}
 	return tm, nil
+}
+
+// standardize applies off and scale to the nr×cols projections of templates from c0 on.
+func (p *projector) standardize(proj []float32, nr, c0, cols int) {
+	G := p.g.Len()
+	off, sc := p.off[c0*G:c0*G+cols], p.scale[c0*G:c0*G+cols]
+	for r := range nr {
+		row := proj[r*cols : (r+1)*cols]
+		for c, v := range row {
+			row[c] = (v - off[c]) * sc[c]
+		}
+	}
 }
 
 // transformed writes g_i t_j for j in [j0, j1), i in [0, |G|) as float32 rows of dst,
