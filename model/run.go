@@ -35,8 +35,9 @@ type RunOptions struct {
 // then each method's kernel, named as the method (sample-complexity, sweep, grid and
 // group-size protocols; not with NoMatrices). Cancelling ctx stops the run
 // promptly (finished cells are kept in Done.Outcome, Done.Err is context.Canceled).
-// A spec or data error is reported as Done.Err before any other event; its message is one
-// line naming the problem and the fix. A panic while building the engine objects (a
+// A spec or data error is reported as Done.Err before any other event (but the "load"
+// Progress of spoken-digit recordings, which may precede a recording that cannot be read);
+// its message is one line naming the problem and the fix. A panic while building the engine objects (a
 // bug: bad input is validated before) is recovered and reported as Done.Err, so that it
 // cannot take the TUI's terminal down with it.
 func Start(ctx context.Context, spec *Spec, opts RunOptions) <-chan eval.Event {
