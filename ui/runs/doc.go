@@ -9,8 +9,10 @@
 // curves (result.json's, or rebuilt from the journal by RebuildSeries for a run with no
 // result). There is no index: the files of each run directory are the only source.
 //
-// Model lists the entries: o cycles the sort column and O reverses it, / filters (Match:
-// every term a substring of the names, status, methods or a key=value of the spec),
+// Model lists the entries: o cycles the sort column and O reverses it, / filters
+// (ParseFilter: plain words are substrings of the names, status, methods or a
+// key=value of the spec; an expression compares spec keys, their suffixes and metrics,
+// as templates>=100 && acc@1000>0.95),
 // space marks, enter asks the workbench to open the run's curves (OpenMsg), c opens
 // the compare view of the marked runs (where enter pins them all into the Curves pane,
 // so that s exports their overlay).
@@ -18,8 +20,7 @@
 // Compare shows the spec keys that differ (Diff), the accuracy at each x side by side
 // with the difference from the first run and whether it exceeds the draws' spread
 // (Rows), and the runs' curves overlaid in a curves.Model. Not implemented: grouping
-// by a field, filter expressions over metrics, parameter importance and parallel
-// coordinates.
+// by a field, parameter importance and parallel coordinates.
 //
 // # Shapes
 //

@@ -89,6 +89,7 @@ type Model struct {
 	desc      bool
 	filter    string
 	filtering bool
+	ferr      error // the filter is malformed: it matches no run
 	cmp       *Compare
 }
 
@@ -167,45 +168,29 @@ func (m *Model) SetEntries(es []Entry, errs []error) {
 	m.clamp()
 }
 
-// SetFilter sets the filter text (see Match) and re-filters.
+// SetFilter sets the filter text (see ParseFilter) and re-filters.
 func (m *Model) SetFilter(f string) {
 	m.filter = f
 	m.refresh()
 }
 
-// Match reports whether e matches the filter f: every space-separated term of f is a
-// substring (ignoring case) of the run's name, folder, status, data set, group or
-// methods, or of one "key=value" of its flattened spec ("lambda=0.1" matches
-// methods.0.lambda=0.1). An empty filter matches every run. Filter expressions over
-// metrics (acc>0.9) are not supported.
+// Match reports whether e passes the filter f (ParseFilter, with e's own spec keys):
+// plain words are substrings of the run's names, status, methods or a key=value of
+// its flattened spec ("lambda=0.1" matches methods.0.lambda=0.1); an expression
+// compares fields and metrics (templates>=100 && acc@1000>0.95). An empty filter
+// matches every run; a malformed one matches none.
 func Match(e Entry, f string) bool {
-	terms := strings.Fields(strings.ToLower(f))
-	if len(terms) == 0 {
-		return true
-	}
-	var hay strings.Builder
-	for _, s := range []string{e.Name, e.ID, e.Status, e.Data, e.Group, strings.Join(e.Methods, "\n")} {
-		hay.WriteString(strings.ToLower(s))
-		hay.WriteByte('\n')
-	}
-	for k, v := range e.Params {
-		hay.WriteString(strings.ToLower(k + "=" + v))
-		hay.WriteByte('\n')
-	}
-	h := hay.String()
-	for _, t := range terms {
-		if !strings.Contains(h, t) {
-			return false
-		}
-	}
-	return true
+	flt, err := ParseFilter(f, Keys([]Entry{e}))
+	return err == nil && flt.Match(e)
 }
 
 // refresh recomputes the shown rows from the filter and the sort.
 func (m *Model) refresh() {
 	m.shown = m.shown[:0]
+	flt, err := ParseFilter(m.filter, Keys(m.all))
+	m.ferr = err
 	for i, e := range m.all {
-		if Match(e, m.filter) {
+		if err == nil && flt.Match(e) {
 			m.shown = append(m.shown, i)
 		}
 	}
@@ -266,6 +251,7 @@ func (m Model) ShortHelp() []key.Binding {
 		}
 		return []key.Binding{k.Up, k.Down, k.Toggle, k.Open, k.Back}
 	}
+
 	k.Compare.SetEnabled(len(m.Marked()) >= 2)
 	k.Open.SetEnabled(len(m.shown) > 0)
 	k.Mark.SetEnabled(len(m.shown) > 0)
@@ -374,6 +360,9 @@ func (m *Model) Click(y int) bool {
 	if len(m.errs) > 0 {
 		head++
 	}
+	if m.ferr != nil {
+		head++
+	}
 	i := m.top + y - head
 	if y < head || i < 0 || i >= len(m.shown) || y >= m.h {
 		return false
@@ -458,6 +447,9 @@ func (m *Model) lines() []string {
 	if len(m.errs) > 0 {
 		out = append(out, m.st.Error.Render(fmt.Sprintf("%d run(s) could not be read: %v", len(m.errs), m.errs[0])))
 	}
+	if m.ferr != nil {
+		out = append(out, m.st.Error.Render(ansi.Truncate("✗ filter "+m.ferr.Error(), m.w, "…")))
+	}
 	w := m.widths()
 	var hdr strings.Builder
 	hdr.WriteString("  ")
@@ -477,11 +469,12 @@ func (m *Model) lines() []string {
 			m.st.Muted.Render("gitui open DIR|RESULT.json lists runs written elsewhere"))
 		return out
 	}
+	syntax := m.syntaxLines()
 	if m.loaded && len(m.shown) == 0 {
 		out = append(out, "", m.st.Muted.Render("no run matches the filter (esc clears it)"))
-		return out
+		return append(out, syntax...)
 	}
-	rows := max(1, m.h-len(out))
+	rows := max(1, m.h-len(out)-len(syntax))
 	if m.cur < m.top {
 		m.top = m.cur
 	}
@@ -519,6 +512,12 @@ func (m *Model) lines() []string {
 			line = m.st.Selected.Render(theme.Pad(line, m.w, 1))
 		}
 		out = append(out, line)
+	}
+	if len(syntax) > 0 {
+		for len(out) < m.h-len(syntax) {
+			out = append(out, "")
+		}
+		out = append(out, syntax...)
 	}
 	return out
 }
