@@ -19,12 +19,17 @@
 //
 // Compare shows the spec keys that differ (Diff), the accuracy at each x side by side
 // with the difference from the first run and whether it exceeds the draws' spread
-// (Rows), and the runs' curves overlaid in a curves.Model. Not implemented: grouping
-// by a field, parameter importance and parallel coordinates.
+// (Rows), and the runs' curves overlaid in a curves.Model.
+//
+// g groups the filtered runs by a spec field that varies (GroupBy: mean ± sample std of
+// the headline and of acc@X at the sizes every run has; enter lists a group's runs, G
+// ungroups); i shows each varying field's η² = SS_between/SS_total of the headline
+// accuracy as bars (Importances). Both live in explore.go, apart from the table's
+// Update and View. Not implemented: parallel coordinates.
 //
 // # Shapes
 //
-// Both views draw into exactly the w×h given to SetSize.
+// Every view draws into exactly the w×h given to SetSize.
 //
 // # Errors
 //

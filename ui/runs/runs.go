@@ -90,6 +90,7 @@ type Model struct {
 	filter    string
 	filtering bool
 	ferr      error // the filter is malformed: it matches no run
+	x         explore
 	cmp       *Compare
 }
 
@@ -190,7 +191,7 @@ func (m *Model) refresh() {
 	flt, err := ParseFilter(m.filter, Keys(m.all))
 	m.ferr = err
 	for i, e := range m.all {
-		if err == nil && flt.Match(e) {
+		if err == nil && flt.Match(e) && m.inGroup(e) {
 			m.shown = append(m.shown, i)
 		}
 	}
@@ -232,6 +233,7 @@ func (m *Model) refresh() {
 		return c < 0
 	})
 	m.clamp()
+	m.regroup()
 }
 
 func (m *Model) clamp() {
@@ -251,11 +253,14 @@ func (m Model) ShortHelp() []key.Binding {
 		}
 		return []key.Binding{k.Up, k.Down, k.Toggle, k.Open, k.Back}
 	}
-
+	xk, only := m.exploreHelp()
+	if only {
+		return xk
+	}
 	k.Compare.SetEnabled(len(m.Marked()) >= 2)
 	k.Open.SetEnabled(len(m.shown) > 0)
 	k.Mark.SetEnabled(len(m.shown) > 0)
-	return []key.Binding{k.Filter, k.Mark, k.Open, k.Compare, k.Sort, k.Reverse}
+	return append([]key.Binding{k.Filter, k.Mark, k.Open, k.Compare, k.Sort, k.Reverse}, xk...)
 }
 
 // FullHelp returns the pane's keys as one help column.
@@ -289,6 +294,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			}
 			m.cmp.Update(msg)
 			return m, nil
+		}
+		if ok, cmd := m.exploreKey(msg); ok {
+			return m, cmd
 		}
 		return m, m.key(msg)
 	}
@@ -353,7 +361,7 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 // Click moves the cursor to the run drawn on line y of the pane (0 is the first line),
 // as a mouse click does; it reports whether a run was there. The compare view ignores it.
 func (m *Model) Click(y int) bool {
-	if m.cmp != nil || m.filtering {
+	if m.cmp != nil || m.filtering || m.x.mode != modeTable {
 		return false
 	}
 	head := 2 // summary and column names
@@ -361,6 +369,9 @@ func (m *Model) Click(y int) bool {
 		head++
 	}
 	if m.ferr != nil {
+		head++
+	}
+	if m.tableNote() != "" {
 		head++
 	}
 	i := m.top + y - head
@@ -375,6 +386,9 @@ func (m *Model) Click(y int) bool {
 func (m *Model) View() string {
 	if m.cmp != nil {
 		return m.cmp.View()
+	}
+	if v, ok := m.exploreView(); ok {
+		return v
 	}
 	return theme.Clip(strings.Join(m.lines(), "\n"), m.w, m.h)
 }
@@ -437,6 +451,9 @@ func (m *Model) lines() []string {
 			head += "▏"
 		}
 	}
+	if m.x.drill != nil && m.filter == "" && !m.filtering {
+		head = fmt.Sprintf("%d of %s", len(m.shown), plural(len(m.all), "run"))
+	}
 	if n := len(m.Marked()); n > 0 {
 		head += fmt.Sprintf(" · %d marked", n)
 		if n >= 2 {
@@ -449,6 +466,9 @@ func (m *Model) lines() []string {
 	}
 	if m.ferr != nil {
 		out = append(out, m.st.Error.Render(ansi.Truncate("✗ filter "+m.ferr.Error(), m.w, "…")))
+	}
+	if n := m.tableNote(); n != "" {
+		out = append(out, n)
 	}
 	w := m.widths()
 	var hdr strings.Builder
