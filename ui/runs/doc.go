@@ -24,7 +24,8 @@
 // g groups the filtered runs by a spec field that varies (GroupBy: mean ± sample std of
 // the headline and of acc@X at the sizes every run has; enter lists a group's runs, G
 // ungroups); i shows each varying field's η² = SS_between/SS_total of the headline
-// accuracy as bars (Importances). Both live in explore.go, apart from the table's
+// accuracy as bars (Importances); m measures one kind of series (SeriesKind) instead
+// of the best of each run. Both live in explore.go, apart from the table's
 // Update and View. Not implemented: parallel coordinates.
 //
 // # Shapes

@@ -35,11 +35,12 @@ type explore struct {
 	gsort   int
 	gdesc   bool
 	note    string // one line: why g did nothing
+	kind    string // the series kind the groups and importance measure ("" the best)
 }
 
 // exploreKeyMap holds the keys of grouping and importance.
 type exploreKeyMap struct {
-	Group, Ungroup, Importance key.Binding
+	Group, Ungroup, Importance, Kind key.Binding
 }
 
 func defaultExploreKeys() exploreKeyMap {
@@ -47,6 +48,7 @@ func defaultExploreKeys() exploreKeyMap {
 		Group:      key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "group by field")),
 		Ungroup:    key.NewBinding(key.WithKeys("G"), key.WithHelp("G", "ungroup")),
 		Importance: key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "importance")),
+		Kind:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "next series")),
 	}
 }
 
@@ -101,7 +103,7 @@ func (m *Model) regroup() {
 	}
 	es := m.filtered()
 	m.x.xs = CommonXs(es)
-	m.x.groups = GroupBy(es, m.x.groupBy, m.x.xs)
+	m.x.groups = GroupBy(es, m.x.groupBy, m.x.kind, m.x.xs)
 	SortGroups(m.x.groups, m.x.gsort, m.x.gdesc)
 	m.x.gcur = min(max(0, m.x.gcur), max(0, len(m.x.groups)-1))
 }
@@ -122,6 +124,32 @@ func (m *Model) nextGroupField() {
 	}
 	m.x.groupBy, m.x.drill, m.x.mode, m.x.gcur, m.x.gtop = next, nil, modeGroups, 0, 0
 	m.refresh()
+}
+
+// nextKind measures the groups and the importance on the next series kind of the
+// filtered runs (Kinds), after the best of all ("").
+func (m *Model) nextKind() {
+	ks := append([]string{""}, Kinds(m.filtered())...)
+	next := ""
+	for i, k := range ks {
+		if k == m.x.kind && i+1 < len(ks) {
+			next = ks[i+1]
+		}
+	}
+	m.x.kind = next
+	m.regroup()
+}
+
+// Kind returns the series kind the groups and the importance view measure ("" for
+// the best series of each run, the headline).
+func (m *Model) Kind() string { return m.x.kind }
+
+// kindName says what accuracy the groups and importance measure.
+func (m *Model) kindName() string {
+	if m.x.kind == "" {
+		return "best series"
+	}
+	return m.x.kind
 }
 
 // ungroup leaves the grouped view (and the group opened).
@@ -146,6 +174,8 @@ func (m *Model) exploreKey(k tea.KeyMsg) (handled bool, cmd tea.Cmd) {
 			m.x.mode = m.x.back
 		case key.Matches(k, m.keys.Filter):
 			m.filtering = true
+		case key.Matches(k, exploreKeys.Kind):
+			m.nextKind()
 		}
 		return true, nil
 	case modeGroups:
@@ -153,13 +183,15 @@ func (m *Model) exploreKey(k tea.KeyMsg) (handled bool, cmd tea.Cmd) {
 		case key.Matches(k, m.keys.Up):
 			m.x.gcur = max(0, m.x.gcur-1)
 		case key.Matches(k, m.keys.Down):
-			m.x.gcur = min(len(m.x.groups)-1, m.x.gcur+1)
+			m.x.gcur = max(0, min(len(m.x.groups)-1, m.x.gcur+1))
 		case key.Matches(k, exploreKeys.Group):
 			m.nextGroupField()
 		case key.Matches(k, exploreKeys.Ungroup), key.Matches(k, m.keys.Back) && m.filter == "":
 			m.ungroup()
 		case key.Matches(k, exploreKeys.Importance):
 			m.x.back, m.x.mode = modeGroups, modeImportance
+		case key.Matches(k, exploreKeys.Kind):
+			m.nextKind()
 		case key.Matches(k, m.keys.Open) && len(m.x.groups) > 0:
 			v := m.x.groups[m.x.gcur].Value
 			m.x.drill, m.x.mode = &v, modeTable
@@ -171,10 +203,10 @@ func (m *Model) exploreKey(k tea.KeyMsg) (handled bool, cmd tea.Cmd) {
 		case key.Matches(k, m.keys.Reverse):
 			m.x.gdesc = !m.x.gdesc
 			m.regroup()
-		default:
+		case key.Matches(k, m.keys.Filter), key.Matches(k, m.keys.Back):
 			return false, nil // / and esc (clear the filter) as in the table
 		}
-		return true, nil
+		return true, nil // marks and compare act on runs: not on the groups
 	}
 	switch {
 	case key.Matches(k, exploreKeys.Group):
@@ -199,11 +231,11 @@ func (m Model) exploreHelp() ([]key.Binding, bool) {
 	switch m.x.mode {
 	case modeImportance:
 		x.Importance.SetHelp("i/esc", "back")
-		return []key.Binding{k.Filter, x.Importance}, true
+		return []key.Binding{k.Filter, x.Kind, x.Importance}, true
 	case modeGroups:
 		k.Open.SetHelp("enter", "runs of the group")
 		x.Group.SetHelp("g", "next field")
-		return []key.Binding{k.Up, k.Down, k.Open, x.Group, x.Ungroup, k.Sort, k.Reverse, x.Importance, k.Filter}, true
+		return []key.Binding{k.Up, k.Down, k.Open, x.Group, x.Ungroup, x.Kind, k.Sort, k.Reverse, x.Importance, k.Filter}, true
 	}
 	x.Ungroup.SetEnabled(m.x.groupBy != "")
 	x.Group.SetEnabled(len(m.shown) >= 2 || m.x.drill != nil)
@@ -342,7 +374,7 @@ func (m *Model) groupLines() []string {
 		}
 		out = append(out, line)
 	}
-	foot := "mean ± sample std over the runs of each group (the seeds); acc: headline"
+	foot := "mean ± sample std over each group's runs · acc of " + m.kindName() + " (m: next)"
 	if nx < len(m.x.xs) {
 		foot += fmt.Sprintf("; %d more sizes do not fit", len(m.x.xs)-nx)
 	}
@@ -353,9 +385,10 @@ func (m *Model) groupLines() []string {
 // important first, or the reason there is none.
 func (m *Model) importanceLines() []string {
 	out := m.summary("parameter importance", len(m.shown))
-	imps, why := Importances(m.Entries())
+	imps, why := Importances(m.Entries(), m.x.kind)
 	if why != "" {
-		return append(out, "", m.st.Warn.Render(ansi.Truncate(why, m.w, "…")))
+		return append(out, m.st.Muted.Render(ansi.Truncate("accuracy of "+m.kindName()+" (m: next)", m.w, "…")),
+			"", m.st.Warn.Render(ansi.Truncate(why, m.w, "…")))
 	}
 	binned, lone := false, false
 	labW := 8
@@ -368,8 +401,8 @@ func (m *Model) importanceLines() []string {
 	if binned {
 		how += fmt.Sprintf("; ≈: numbers in %d quantile bins", MaxBins)
 	}
-	out = append(out, m.st.Muted.Render(ansi.Truncate(fmt.Sprintf("share of the variance of the headline accuracy (%d runs) each field explains:", imps[0].Runs), m.w, "…")),
-		m.st.Muted.Render(ansi.Truncate(how, m.w, "…")))
+	out = append(out, m.st.Muted.Render(ansi.Truncate(fmt.Sprintf("share of the variance of the accuracy of %s (m: next), over %d runs,", m.kindName(), imps[0].Runs), m.w, "…")),
+		m.st.Muted.Render(ansi.Truncate("explained by grouping on each field: "+how, m.w, "…")))
 	labW = min(labW, max(8, m.w/3))
 	const tail = 16 // " 0.83  12 groups"
 	barW := min(48, max(4, m.w-labW-1-tail))

@@ -117,6 +117,9 @@ func TestGroupKeys(t *testing.T) {
 			t.Errorf("group %s: %d runs, %+v; want 3 runs, %.2f ± 0.01", g.Value, len(g.Runs), g.Acc, want)
 		}
 	}
+	if m = typeKeys(m, " ", "c"); len(m.Marked()) != 0 || m.Comparing() {
+		t.Fatal("space or c in the groups acted on a hidden run")
+	}
 	m = typeKeys(m, "o", "o")
 	if gs := m.Groups(); gs[0].Value != "0.01" || gs[1].Value != "1" || gs[2].Value != "0.1" {
 		t.Fatalf("sorted by mean: %s %s %s", gs[0].Value, gs[1].Value, gs[2].Value)
@@ -155,7 +158,9 @@ func TestGroupKeys(t *testing.T) {
 // TestImportanceKeys: i shows λ first with η² 0.96 (by hand: group means 0.80, 0.90,
 // 0.85 around 0.85 give SS_between = 3·(0.05² + 0.05²) = 0.015; SS_within = 3·2·0.01² =
 // 0.0006; 0.015/0.0156 = 0.9615), the seed last; a filter leaving 2 runs shows the
-// reason instead of bars; esc clears the filter, i returns to the table.
+// reason instead of bars; m measures the CDF series (λ still first), then the raw
+// series, whose constant 0.6 has nothing to explain, then the best again; esc clears
+// the filter, i returns to the table.
 func TestImportanceKeys(t *testing.T) {
 	m := pane(sweep(), 80, 24)
 	m = typeKeys(m, "i")
@@ -164,6 +169,15 @@ func TestImportanceKeys(t *testing.T) {
 	lines := strings.Split(v, "\n")
 	if !m.ShowingImportance() || len(lines) < 7 || !strings.HasPrefix(lines[3], "methods.0.lambda █") || !strings.Contains(lines[3], " 0.96 ") || !strings.HasPrefix(lines[6], "seed ") {
 		t.Fatalf("importance view:\n%s", v)
+	}
+	if m = typeKeys(m, "m"); m.Kind() != "CDF RLS" || !strings.HasPrefix(strings.Split(ansi.Strip(m.View()), "\n")[3], "methods.0.lambda █") {
+		t.Fatalf("m: kind %q\n%s", m.Kind(), ansi.Strip(m.View()))
+	}
+	if m = typeKeys(m, "m"); m.Kind() != "raw RLS" || !strings.Contains(ansi.Strip(m.View()), "the accuracy is 0.6000 in all 9 runs: nothing to explain") {
+		t.Fatalf("m on the constant raw RLS: kind %q\n%s", m.Kind(), ansi.Strip(m.View()))
+	}
+	if m = typeKeys(m, "m"); m.Kind() != "" {
+		t.Fatalf("m after the last kind: %q", m.Kind())
 	}
 	m = typeKeys(m, "/", "seed==1 && lambda<0.5", "enter")
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "needs at least 3 runs with an accuracy; 2 shown have one") || strings.Contains(v, "█") {

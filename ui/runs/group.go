@@ -45,9 +45,9 @@ func MeanStd(xs []float64) Stat {
 	return st
 }
 
-// Group is the runs that share one value of a spec field: their headline accuracy
-// and their accuracy at each common size (Metric "acc", the best series there), as
-// mean ± std over the runs (the seeds, when only the seed differs).
+// Group is the runs that share one value of a spec field: their accuracy (KindAcc of
+// the kind given to GroupBy: the headline for "") and their accuracy at each common
+// size, as mean ± std over the runs (the seeds, when only the seed differs).
 type Group struct {
 	Value string // the field's value, NoValue for runs without the field
 	Runs  []Entry
@@ -66,8 +66,9 @@ func FieldValue(e Entry, k string) string {
 }
 
 // GroupBy splits es by the value of the spec key k (FieldValue), one Group per
-// value in the order values first appear, with the statistics at the sizes xs.
-func GroupBy(es []Entry, k string, xs []float64) []Group {
+// value in the order values first appear, with the statistics of the series of kind
+// (KindAcc; "" for the best of all) at their largest x and at the sizes xs.
+func GroupBy(es []Entry, k, kind string, xs []float64) []Group {
 	var out []Group
 	at := map[string]int{}
 	for _, e := range es {
@@ -84,7 +85,10 @@ func GroupBy(es []Entry, k string, xs []float64) []Group {
 		g := &out[i]
 		acc := make([]float64, len(g.Runs))
 		for r, e := range g.Runs {
-			acc[r] = e.Acc
+			acc[r] = math.NaN()
+			if a, ok := KindAcc(e, kind, math.NaN()); ok {
+				acc[r] = a
+			}
 		}
 		g.Acc = MeanStd(acc)
 		g.AtX = make([]Stat, len(xs))
@@ -92,7 +96,7 @@ func GroupBy(es []Entry, k string, xs []float64) []Group {
 			v := make([]float64, len(g.Runs))
 			for r, e := range g.Runs {
 				v[r] = math.NaN()
-				if a, ok := Metric(e, "acc", "", x); ok {
+				if a, ok := KindAcc(e, kind, x); ok {
 					v[r] = a
 				}
 			}
@@ -203,4 +207,58 @@ func SortGroups(gs []Group, col int, desc bool) {
 		}
 		return c < 0
 	})
+}
+
+// SeriesKind is a series' name without its parenthesised parameters and extra
+// spaces ("CDF(25,100) RLS" → "CDF RLS"): what tells methods apart across runs whose
+// parameters differ.
+func SeriesKind(name string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range name {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// Kinds returns the series kinds (SeriesKind) of es, in the order they first appear.
+func Kinds(es []Entry) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range es {
+		for _, s := range e.Series {
+			if k := SeriesKind(s.Name); !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// KindAcc returns the best mean accuracy of e's series of kind (SeriesKind; "" for
+// every series) at x, or, x NaN, each at its largest x: for kind "" and x NaN, the
+// headline e.Acc. ok is false when e has no such point.
+func KindAcc(e Entry, kind string, x float64) (float64, bool) {
+	best, ok := math.Inf(-1), false
+	for _, s := range e.Series {
+		if kind != "" && SeriesKind(s.Name) != kind {
+			continue
+		}
+		for i, p := range s.Points {
+			if (math.IsNaN(x) && i == len(s.Points)-1) || p.X == x {
+				if !math.IsNaN(p.Mean) && p.Mean > best {
+					best, ok = p.Mean, true
+				}
+			}
+		}
+	}
+	return best, ok
 }

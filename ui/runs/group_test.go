@@ -53,7 +53,7 @@ func TestGroupBy(t *testing.T) {
 	if v := Varying(es); !reflect.DeepEqual(v, []string{"methods.0.lambda", "seed"}) {
 		t.Fatalf("varying %v", v)
 	}
-	gs := GroupBy(es, "methods.0.lambda", xs)
+	gs := GroupBy(es, "methods.0.lambda", "", xs)
 	if len(gs) != 3 || gs[0].Value != "1" || gs[1].Value != "0.1" || gs[2].Value != "10" {
 		t.Fatalf("groups %+v", gs)
 	}
@@ -81,7 +81,7 @@ func TestGroupBy(t *testing.T) {
 	if gs[0].Value != "0.1" || gs[2].Value != "10" {
 		t.Errorf("by mean, decreasing: %s %s %s", gs[0].Value, gs[1].Value, gs[2].Value)
 	}
-	if g := GroupBy(es, "no.such.key", nil); len(g) != 1 || g[0].Value != NoValue || len(g[0].Runs) != 5 {
+	if g := GroupBy(es, "no.such.key", "", nil); len(g) != 1 || g[0].Value != NoValue || len(g[0].Runs) != 5 {
 		t.Errorf("a key no run has: %+v", g)
 	}
 }
@@ -109,7 +109,7 @@ func TestEta2Hand(t *testing.T) {
 // or no variance, give a reason and no bars.
 func TestImportances(t *testing.T) {
 	es := seedRuns([3]float64{1, 1, 0.70}, [3]float64{0.1, 1, 0.90}, [3]float64{1, 2, 0.80}, [3]float64{0.1, 2, 0.94}, [3]float64{10, 1, 0.5})
-	imps, why := Importances(es)
+	imps, why := Importances(es, "")
 	if why != "" || len(imps) != 2 {
 		t.Fatalf("importances %+v, %q", imps, why)
 	}
@@ -127,11 +127,11 @@ func TestImportances(t *testing.T) {
 	if imps[1].Field != "seed" || math.Abs(imps[1].Eta2-wantSeed) > 1e-9 || imps[1].Groups != 2 {
 		t.Errorf("seed: %+v, want η² %.6f", imps[1], wantSeed)
 	}
-	if _, why := Importances(es[:2]); why == "" {
+	if _, why := Importances(es[:2], ""); why == "" {
 		t.Error("2 runs gave importances")
 	}
 	flat := seedRuns([3]float64{1, 1, 0.7}, [3]float64{2, 1, 0.7}, [3]float64{3, 1, 0.7})
-	if imps, why := Importances(flat); len(imps) != 0 || why == "" {
+	if imps, why := Importances(flat, ""); len(imps) != 0 || why == "" {
 		t.Errorf("no variance gave %+v", imps)
 	}
 }
@@ -149,7 +149,7 @@ func TestImportanceBins(t *testing.T) {
 	for i := range 10 {
 		rows = append(rows, [3]float64{float64(i + 1), 1, 0.5 + 0.04*float64(i)})
 	}
-	imps, why := Importances(seedRuns(rows...))
+	imps, why := Importances(seedRuns(rows...), "")
 	if why != "" || len(imps) != 1 || !imps[0].Binned || imps[0].Groups != 5 {
 		t.Fatalf("binned importance %+v %q", imps, why)
 	}
@@ -157,5 +157,33 @@ func TestImportanceBins(t *testing.T) {
 	// in the rank, so SS_within = 5 · 2 · 0.02² = 0.004 and SS_total = 0.04² · 82.5 = 0.132
 	if want := 1 - 0.004/0.132; math.Abs(imps[0].Eta2-want) > 1e-9 {
 		t.Errorf("binned η² %g, want %g", imps[0].Eta2, want)
+	}
+}
+
+// TestSeriesKind: parameters in parentheses are dropped, so CDF series of different
+// bins and templates are one kind; KindAcc takes the best of a kind at x or at each
+// series' largest x ("" and NaN: the headline).
+func TestSeriesKind(t *testing.T) {
+	for in, want := range map[string]string{"CDF(25,100) RLS": "CDF RLS", "raw RLS": "raw RLS", "TI(±1 (local)) SVM ": "TI SVM", "a)b(": "a)b"} {
+		if got := SeriesKind(in); got != want {
+			t.Errorf("SeriesKind(%q) = %q, want %q", in, got, want)
+		}
+	}
+	es := sweep()
+	if got := Kinds(es); !reflect.DeepEqual(got, []string{"CDF RLS", "raw RLS"}) {
+		t.Fatalf("kinds %v", got)
+	}
+	e := es[0] // λ 0.01, seed 1: CDF 0.79 at 1000, 0.59 at 100; raw 0.6 at 1000
+	for _, c := range []struct {
+		kind string
+		x    float64
+		want float64
+	}{{"", math.NaN(), e.Acc}, {"CDF RLS", 100, 0.59}, {"raw RLS", math.NaN(), 0.6}, {"raw RLS", 100, 0.5}} {
+		if got, ok := KindAcc(e, c.kind, c.x); !ok || math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("KindAcc(%q, %g) = %g, %v; want %g", c.kind, c.x, got, ok, c.want)
+		}
+	}
+	if _, ok := KindAcc(e, "Haar RLS", math.NaN()); ok {
+		t.Error("a kind the run lacks has an accuracy")
 	}
 }

@@ -10,11 +10,11 @@ import (
 // is cut into before its η² is computed.
 const MaxBins = 5
 
-// Importance is how much of the variance of the headline accuracy one spec field
-// explains over a set of runs.
+// Importance is how much of the variance of an accuracy (the headline, or one kind
+// of series: see Importances) one spec field explains over a set of runs.
 type Importance struct {
 	Field string
-	// Eta2 is η² = SS_between / SS_total, where, over the n runs with a headline
+	// Eta2 is η² = SS_between / SS_total, where, over the n runs with an
 	// accuracy y_i, grouped by the field's value into groups g of n_g runs with mean ȳ_g,
 	//
 	//	SS_total   = Σ_i (y_i − ȳ)²,   SS_between = Σ_g n_g (ȳ_g − ȳ)²,
@@ -25,7 +25,7 @@ type Importance struct {
 	// Groups is the number of groups (values or bins). η² grows with it: a field with
 	// one run per group explains all the variance and says nothing (Groups == Runs).
 	Groups int
-	// Runs is the number of runs with a headline accuracy.
+	// Runs is the number of runs with an accuracy.
 	Runs int
 	// Binned is set when the field is numeric with more than MaxBins distinct values
 	// and was cut into MaxBins quantile bins (ties stay in one bin).
@@ -82,17 +82,18 @@ func quantileLabels(vs []float64) []int {
 	return out
 }
 
-// Importances returns, for each spec field that varies over the runs of es having a
-// headline accuracy, its Importance, most important first (ties by name). When fewer
-// than 3 runs have a headline accuracy, or the accuracy does not vary, or no field
-// varies, it returns no Importance and a one-line reason instead.
-func Importances(es []Entry) ([]Importance, string) {
+// Importances returns, for each spec field that varies over the runs of es having an
+// accuracy y (KindAcc of kind at each series' largest x: the headline for ""), its
+// Importance, most important first (ties by name). When fewer than 3 runs have one, or
+// it does not vary, or no field varies, it returns no Importance and a one-line reason
+// instead.
+func Importances(es []Entry, kind string) ([]Importance, string) {
 	var runs []Entry
 	var y []float64
 	for _, e := range es {
-		if !math.IsNaN(e.Acc) {
+		if a, ok := KindAcc(e, kind, math.NaN()); ok {
 			runs = append(runs, e)
-			y = append(y, e.Acc)
+			y = append(y, a)
 		}
 	}
 	if len(runs) < 3 {
@@ -103,7 +104,7 @@ func Importances(es []Entry) ([]Importance, string) {
 		same = same && v == y[0]
 	}
 	if same {
-		return nil, fmt.Sprintf("the headline accuracy is the same (%.4f) in all %d runs: nothing to explain", y[0], len(runs))
+		return nil, fmt.Sprintf("the accuracy is %.4f in all %d runs: nothing to explain", y[0], len(runs))
 	}
 	fields := Varying(runs)
 	if len(fields) == 0 {
