@@ -210,3 +210,41 @@ func TestGoldenExplore(t *testing.T) {
 		}
 	}
 }
+
+// manyRuns returns n runs of sweep's shape with λ, templates and seed varying and a
+// filter-friendly accuracy, for the benchmarks.
+func manyRuns(n int) []Entry {
+	base := sweep()
+	out := make([]Entry, n)
+	for i := range out {
+		e := base[i%len(base)]
+		p := map[string]string{}
+		for k, v := range e.Params {
+			p[k] = v
+		}
+		p["seed"] = fmt.Sprint(i)
+		p["methods.0.templates"] = fmt.Sprint(10 * (1 + i%7))
+		e.Params, e.ID, e.Path = p, fmt.Sprintf("run%d", i), fmt.Sprintf("/store/run%d", i)
+		out[i] = e
+	}
+	return out
+}
+
+// BenchmarkExploreView: one key and redraw of the groups (g) and the importance view
+// (m, which recomputes η² of every field) over 500 runs with an expression filter.
+func BenchmarkExploreView(b *testing.B) {
+	for _, view := range []string{"groups", "importance"} {
+		b.Run(view, func(b *testing.B) {
+			m := pane(manyRuns(500), 120, 40)
+			m = typeKeys(m, "/", "templates>=20 && acc@1000>0.5", "enter", "g")
+			if view == "importance" {
+				m = typeKeys(m, "i")
+			}
+			b.ResetTimer()
+			for range b.N {
+				m = typeKeys(m, map[string]string{"groups": "o", "importance": "m"}[view])
+				_ = m.View()
+			}
+		})
+	}
+}
