@@ -17,9 +17,10 @@
 //
 // Compare shows the spec keys that differ (Diff), the accuracy at each x side by side
 // with the difference from the first run and whether it exceeds the draws' spread
-// (Rows), and the runs' curves overlaid in a curves.Model. Not implemented: grouping
-// by a field, filter expressions over metrics, parameter importance and parallel
-// coordinates.
+// (Rows), and the runs' curves overlaid in a curves.Model. p opens the
+// parallel-coordinates view of the runs shown (package ui/parcoords; parcoords.go here):
+// enter there marks exactly the brushed runs. Not implemented: grouping by a field,
+// filter expressions over metrics, parameter importance.
 //
 // # Shapes
 //
