@@ -17,7 +17,7 @@ import (
 
 // TestParcoordsInRunsPane drives the parallel-coordinates view through the workbench:
 // three stored runs with λ = 0.01, 0.1, 1 (accuracy 0.7, 0.8, 0.9). In the Runs pane p
-// opens the view (not the preset picker) with λ and the accuracy as axes; ↑ brushes the
+// opens the view (not the preset picker, which the footer no longer offers there) with λ and the accuracy as axes; ↑ brushes the
 // top quarter of λ (only λ = 1); x clears it without touching the run; enter after a new
 // brush marks exactly that run and returns to the table; p then esc closes the view; the
 // full help (at 120 columns) lists p.
@@ -38,7 +38,11 @@ func TestParcoordsInRunsPane(t *testing.T) {
 	}
 	a := newTestApp(t, 80, 24)
 	a.opts.Store = store
-	press(t, a, "7", "p")
+	press(t, a, "7")
+	if s := ansi.Strip(a.View()); strings.Contains(s, "p presets") {
+		t.Fatalf("the footer offers p for the presets in the Runs pane:\n%s", s)
+	}
+	press(t, a, "p")
 	pc := a.runs.Parcoords()
 	if pc == nil || a.picker.open {
 		t.Fatalf("p in the Runs pane: view %v, picker open %v", pc != nil, a.picker.open)
