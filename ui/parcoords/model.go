@@ -81,11 +81,13 @@ type Model struct {
 	st     theme.Styles
 	keys   KeyMap
 	styles []lipgloss.Style
+	sgr    [][2]string // each style's opening and closing sequences, rendered once
 	w, h   int
 	runs   []Run
 	fields []string
 	same   int
 	axes   map[string]Axis
+	pos    map[string][]float64 // pos[key][i]: run i's position on the axis, NaN when it has none
 	hasAcc bool
 	first  int // first field shown
 	sel    int // selected axis, among Visible
@@ -100,6 +102,10 @@ func New(st theme.Styles) *Model {
 		// the two darkest colours of the scale vanish on a dark background
 		m.styles = append(m.styles, st.ScaleFg[2:]...)
 	}
+	for _, s := range m.styles {
+		pre, suf, _ := strings.Cut(s.Render("\u2800"), "\u2800")
+		m.sgr = append(m.sgr, [2]string{pre, suf})
+	}
 	return m
 }
 
@@ -112,6 +118,7 @@ func (m *Model) SetRuns(runs []Run) {
 	m.runs = runs
 	m.fields, m.same = Fields(runs)
 	m.axes = map[string]Axis{}
+	m.pos = map[string][]float64{}
 	m.hasAcc = false
 	for _, r := range runs {
 		if !math.IsNaN(r.Acc) {
@@ -127,7 +134,16 @@ func (m *Model) SetRuns(runs []Run) {
 		for i, r := range runs {
 			vals[i] = r.value(k)
 		}
-		m.axes[k] = NewAxis(k, vals)
+		a := NewAxis(k, vals)
+		m.axes[k] = a
+		ps := make([]float64, len(runs))
+		for i, v := range vals {
+			ps[i] = math.NaN()
+			if p, ok := a.Pos(v); ok {
+				ps[i] = p
+			}
+		}
+		m.pos[k] = ps
 	}
 	for k := range m.brush {
 		if _, ok := m.axes[k]; !ok {
@@ -218,12 +234,22 @@ func (m *Model) In(r Run) bool {
 // Brushed returns the IDs of the runs in every brush, in the order given to SetRuns.
 func (m *Model) Brushed() []string {
 	var out []string
-	for _, r := range m.runs {
-		if m.In(r) {
+	for i, r := range m.runs {
+		if m.in(i) {
 			out = append(out, r.ID)
 		}
 	}
 	return out
+}
+
+// in is In for the i-th run, from the positions computed by SetRuns.
+func (m *Model) in(i int) bool {
+	for k, iv := range m.brush {
+		if p := m.pos[k][i]; math.IsNaN(p) || !iv.Contains(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // Key handles one key and says what the holder should do (see Action).
@@ -376,7 +402,7 @@ func (c *canvas) put(x, y int, s string, st int) {
 		if x >= c.w {
 			return
 		}
-		if ansi.StringWidth(string(r)) != 1 {
+		if !narrow(r) {
 			r = '?'
 		}
 		if x >= 0 {
@@ -384,6 +410,12 @@ func (c *canvas) put(x, y int, s string, st int) {
 		}
 		x++
 	}
+}
+
+// narrow reports whether r takes one column (ASCII, box drawing, blocks and braille
+// without asking the width tables).
+func narrow(r rune) bool {
+	return r >= 0x20 && r < 0x7f || r >= 0x2500 && r <= 0x28ff || ansi.StringWidth(string(r)) == 1
 }
 
 // centre writes s (cut to w columns) centred on column x, inside the canvas.
@@ -401,7 +433,9 @@ func cut(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
-func (c *canvas) lines(styles []lipgloss.Style) []string {
+// lines renders the rows, each run of cells of one style wrapped in that style's
+// sequences (sgr, from Model.sgr).
+func (c *canvas) lines(sgr [][2]string) []string {
 	out := make([]string, len(c.runes))
 	for y, row := range c.runes {
 		var b strings.Builder
@@ -412,7 +446,7 @@ func (c *canvas) lines(styles []lipgloss.Style) []string {
 			}
 			seg := string(row[x:e])
 			if s := c.style[y][x]; s != sPlain && strings.TrimSpace(seg) != "" {
-				seg = styles[s].Render(seg)
+				seg = sgr[s][0] + seg + sgr[s][1]
 			}
 			b.WriteString(seg)
 			x = e
@@ -430,8 +464,8 @@ func (m *Model) View() string {
 func (m *Model) lines() []string {
 	n := len(m.runs)
 	in := 0
-	for _, r := range m.runs {
-		if m.In(r) {
+	for i := range m.runs {
+		if m.in(i) {
 			in++
 		}
 	}
@@ -487,18 +521,21 @@ func (m *Model) lines() []string {
 	for i := range colour {
 		colour[i] = -1
 	}
-	accAxis, hasAccAxis := m.axes[AccKey]
+	accPos := m.pos[AccKey] // nil without accuracy axis
 	ncol := len(m.styles) - sScale
-	for _, r := range m.runs {
+	visPos := make([][]float64, len(vis))
+	for i, k := range vis {
+		visPos[i] = m.pos[k]
+	}
+	for ri := range m.runs {
 		ci := -1
-		if p, ok := accAxis.Pos(r.value(AccKey)); hasAccAxis && ok && ncol > 0 {
-			ci = int(math.Round(p * float64(ncol-1)))
+		if accPos != nil && !math.IsNaN(accPos[ri]) && ncol > 0 {
+			ci = int(math.Round(accPos[ri] * float64(ncol-1)))
 		}
-		isIn := m.In(r)
+		isIn := m.in(ri)
 		for i := 0; i+1 < len(vis); i++ {
-			p0, ok0 := m.axes[vis[i]].Pos(r.value(vis[i]))
-			p1, ok1 := m.axes[vis[i+1]].Pos(r.value(vis[i+1]))
-			if !ok0 || !ok1 {
+			p0, p1 := visPos[i][ri], visPos[i+1][ri]
+			if math.IsNaN(p0) || math.IsNaN(p1) {
 				continue
 			}
 			x0, x1 := 2*xs[i]+2, 2*xs[i+1]-1
@@ -577,7 +614,7 @@ func (m *Model) lines() []string {
 			c.centre(x, plotTop+rows+1, "log", lw, sMuted)
 		}
 	}
-	out = append(out, c.lines(m.styles)...)
+	out = append(out, c.lines(m.sgr)...)
 	return append(out, m.st.Muted.Render(m.describe(m.Selected())))
 }
 

@@ -445,3 +445,36 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// manyRuns returns n runs of a sweep over six fields with a made-up accuracy.
+func manyRuns(n int) []Run {
+	out := make([]Run, n)
+	for i := range out {
+		out[i] = Run{ID: fmt.Sprint(i), Acc: 0.5 + 0.5*float64(i%97)/96, Params: map[string]string{
+			"methods.0.lambda":    fmt.Sprint(math.Pow(10, -float64(i%6))),
+			"methods.0.bins":      fmt.Sprint(5 + i%7*5),
+			"methods.0.templates": fmt.Sprint(5 + i%11*10),
+			"methods.0.features":  []string{"cdf", "raw", "moments"}[i%3],
+			"group.kind":          []string{"permutation", "rotation"}[i%2],
+			"data.train_size":     fmt.Sprint(100 * (1 + i%5)),
+		}}
+	}
+	return out
+}
+
+// BenchmarkView: one redraw of the view (a key's cost) at 120×40, with a brush, for
+// 100 and 1000 runs.
+func BenchmarkView(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			m := New(uitest.ColorStyles())
+			m.SetSize(120, 40)
+			m.SetRuns(manyRuns(n))
+			m.SetBrush("methods.0.lambda", 0.5, 1)
+			b.ResetTimer()
+			for range b.N {
+				_ = m.View()
+			}
+		})
+	}
+}
