@@ -7,8 +7,8 @@
 // spec fields that vary among the runs (Fields: most distinct values first; identifiers
 // and seeds last; a field equal run by run to one before it left out), as many as the
 // width allows (an axis every 11 columns or more, at most MaxAxes with the accuracy;
-// "fields 1–6 of 10 (, . page)" when they do not all fit, , and . page), then the
-// accuracy. Each axis is an Axis: Linear (min..max), Log when its numbers are positive
+// "fields 1–6 of 10 (, . page)" when they do not all fit, , and . page; - hides the
+// selected field and + shows them all again: the user's choice), then the accuracy. Each axis is an Axis: Linear (min..max), Log when its numbers are positive
 // and span more than two decades (marked "log" under it), or Categorical (its sorted
 // values evenly spaced and labelled on the axis). A field a run lacks breaks that run's
 // line at the axis.

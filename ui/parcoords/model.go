@@ -43,6 +43,7 @@ const (
 // KeyMap lists the view's keys.
 type KeyMap struct {
 	Left, Right, Up, Down, Widen, Narrow, Clear, ClearAll, Prev, Next, Mark, Close key.Binding
+	Hide, Restore                                                                  key.Binding
 }
 
 // DefaultKeyMap returns the view's default bindings.
@@ -60,6 +61,8 @@ func DefaultKeyMap() KeyMap {
 		Next:     key.NewBinding(key.WithKeys("."), key.WithHelp(".", "next fields")),
 		Mark:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "mark brushed")),
 		Close:    key.NewBinding(key.WithKeys("esc", "p"), key.WithHelp("esc/p", "table")),
+		Hide:     key.NewBinding(key.WithKeys("-"), key.WithHelp("-/+", "hide field/restore")),
+		Restore:  key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "restore fields")),
 	}
 }
 
@@ -84,7 +87,9 @@ type Model struct {
 	sgr    [][2]string // each style's opening and closing sequences, rendered once
 	w, h   int
 	runs   []Run
-	fields []string
+	all    []string        // the fields that vary (Fields)
+	fields []string        // all but the hidden ones: the fields drawn, paged
+	hidden map[string]bool // fields hidden with -
 	same   int
 	axes   map[string]Axis
 	pos    map[string][]float64 // pos[key][i]: run i's position on the axis, NaN when it has none
@@ -96,7 +101,7 @@ type Model struct {
 
 // New returns an empty view drawn with st.
 func New(st theme.Styles) *Model {
-	m := &Model{st: st, keys: DefaultKeyMap(), brush: map[string]Interval{}}
+	m := &Model{st: st, keys: DefaultKeyMap(), brush: map[string]Interval{}, hidden: map[string]bool{}}
 	m.styles = []lipgloss.Style{st.Text, st.Muted, st.TitleFocused, st.Accent}
 	if len(st.ScaleFg) > 2 {
 		// the two darkest colours of the scale vanish on a dark background
@@ -113,10 +118,17 @@ func New(st theme.Styles) *Model {
 func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
 
 // SetRuns replaces the runs drawn: the fields and scales are recomputed; brushes on
-// fields that still vary are kept (as positions on their axis), the others dropped.
+// fields that still vary are kept (as positions on their axis), the others dropped;
+// hidden fields stay hidden.
 func (m *Model) SetRuns(runs []Run) {
 	m.runs = runs
-	m.fields, m.same = Fields(runs)
+	m.all, m.same = Fields(runs)
+	m.fields = nil
+	for _, k := range m.all {
+		if !m.hidden[k] {
+			m.fields = append(m.fields, k)
+		}
+	}
 	m.axes = map[string]Axis{}
 	m.pos = map[string][]float64{}
 	m.hasAcc = false
@@ -125,7 +137,7 @@ func (m *Model) SetRuns(runs []Run) {
 			m.hasAcc = true
 		}
 	}
-	keys := append([]string(nil), m.fields...)
+	keys := append([]string(nil), m.all...)
 	if m.hasAcc {
 		keys = append(keys, AccKey)
 	}
@@ -159,8 +171,9 @@ func (m *Model) Axis(key string) (Axis, bool) {
 	return a, ok
 }
 
-// Fields returns every field that varies among the runs, in axis order (the accuracy
-// not included), and how many were left out as equal to one of them.
+// Fields returns the fields drawn (paged): those that vary among the runs, in axis
+// order, but the hidden ones (the accuracy not included); and how many were left out as
+// equal to one of them.
 func (m *Model) Fields() ([]string, int) { return m.fields, m.same }
 
 // fit returns how many axes the width allows (1..MaxAxes).
@@ -271,6 +284,13 @@ func (m *Model) Key(k tea.KeyMsg) Action {
 		m.first += m.shownFields()
 	case key.Matches(k, m.keys.ClearAll):
 		m.brush = map[string]Interval{}
+	case key.Matches(k, m.keys.Restore):
+		m.hidden = map[string]bool{}
+		m.SetRuns(m.runs)
+	case key.Matches(k, m.keys.Hide) && isAxis && sel != AccKey:
+		m.hidden[sel] = true
+		delete(m.brush, sel)
+		m.SetRuns(m.runs)
 	case !isAxis:
 	case key.Matches(k, m.keys.Clear):
 		delete(m.brush, sel)
@@ -312,7 +332,7 @@ func (m *Model) Key(k tea.KeyMsg) Action {
 // Handles reports whether k is one of the view's keys.
 func (m *Model) Handles(k tea.KeyMsg) bool {
 	b := m.keys
-	return key.Matches(k, b.Left, b.Right, b.Up, b.Down, b.Widen, b.Narrow, b.Clear, b.ClearAll, b.Prev, b.Next, b.Mark, b.Close)
+	return key.Matches(k, b.Left, b.Right, b.Up, b.Down, b.Widen, b.Narrow, b.Clear, b.ClearAll, b.Prev, b.Next, b.Mark, b.Close, b.Hide, b.Restore)
 }
 
 // defaultBrush is the first brush on a: its top category, or its top quarter.
@@ -335,7 +355,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	k.Prev.SetEnabled(len(m.fields) > m.shownFields())
 	_, brushed := m.brush[m.Selected()]
 	k.Clear.SetEnabled(brushed || len(m.brush) > 0)
-	return []key.Binding{k.Left, k.Up, k.Widen, k.Clear, k.Prev, k.Mark, k.Close}
+	return []key.Binding{k.Left, k.Up, k.Widen, k.Clear, k.Prev, k.Hide, k.Mark, k.Close}
 }
 
 // FullHelp returns the view's keys as one column.
@@ -345,7 +365,7 @@ func (m *Model) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp(
 // (fields by their short name, in axis order; numeric bounds are the values at the
 // brush's ends), or "" when there is none.
 func (m *Model) BrushText() string {
-	keys := append([]string(nil), m.fields...)
+	keys := append([]string(nil), m.all...)
 	if m.hasAcc {
 		keys = append(keys, AccKey)
 	}
@@ -470,14 +490,24 @@ func (m *Model) lines() []string {
 		}
 	}
 	vis := m.Visible()
+	// the header: the count, then what fits of the paging, hidden and left-out notes
 	head := fmt.Sprintf("%d of %d runs in brush", in, n)
+	var notes []string
 	if nf := m.shownFields(); len(m.fields) > nf {
-		head += fmt.Sprintf(" · fields %d–%d of %d (, . page)", m.first+1, m.first+nf, len(m.fields))
+		notes = append(notes, fmt.Sprintf("fields %d–%d of %d (, . page)", m.first+1, m.first+nf, len(m.fields)))
 	} else {
-		head += " · " + plural(len(m.fields), "field") + " vary"
+		notes = append(notes, plural(len(m.fields), "field")+" vary")
+	}
+	if h := len(m.all) - len(m.fields); h > 0 {
+		notes = append(notes, fmt.Sprintf("%d hidden (+ shows)", h))
 	}
 	if m.same > 0 {
-		head += fmt.Sprintf(" (+%d equal to one shown)", m.same)
+		notes = append(notes, fmt.Sprintf("+%d equal to one shown", m.same))
+	}
+	for _, s := range notes {
+		if ansi.StringWidth(head+" · "+s) <= m.w {
+			head += " · " + s
+		}
 	}
 	bt := m.BrushText()
 	if bt == "" {

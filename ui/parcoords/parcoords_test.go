@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -476,5 +477,46 @@ func BenchmarkView(b *testing.B) {
 				_ = m.View()
 			}
 		})
+	}
+}
+
+// TestHideRestore: - hides the selected field (its brush goes with it) and the next
+// field takes its place on the page; - does not hide the accuracy; + shows every field
+// again.
+func TestHideRestore(t *testing.T) {
+	m := New(uitest.Styles())
+	m.SetSize(80, 24)
+	m.SetRuns(synthetic())
+	all, _ := m.Fields()
+	m.Key(keyMsg("right"))
+	m.Key(keyMsg("up"))
+	if m.Selected() != "methods.0.bins" || len(m.Brushes()) != 1 {
+		t.Fatalf("selected %q, brushes %v", m.Selected(), m.Brushes())
+	}
+	m.Key(keyMsg("-"))
+	f, _ := m.Fields()
+	if len(f) != len(all)-1 || slices.Contains(f, "methods.0.bins") || len(m.Brushes()) != 0 {
+		t.Fatalf("after -: fields %v, brushes %v", f, m.Brushes())
+	}
+	if v := m.Visible(); v[5] != all[6] || v[6] != AccKey {
+		t.Fatalf("the page is not refilled: %v", v)
+	}
+	if s := ansi.Strip(m.View()); !strings.Contains(s, "1 hidden (+ shows)") {
+		t.Fatalf("hidden count not shown:\n%s", s)
+	}
+	for m.Selected() != AccKey {
+		m.Key(keyMsg("right"))
+	}
+	m.Key(keyMsg("-"))
+	if f2, _ := m.Fields(); len(f2) != len(f) || m.Visible()[len(m.Visible())-1] != AccKey {
+		t.Fatal("- hid something on the accuracy axis")
+	}
+	m.SetRuns(synthetic()) // a re-read keeps the field hidden
+	if f2, _ := m.Fields(); len(f2) != len(f) {
+		t.Fatal("a re-read showed the hidden field")
+	}
+	m.Key(keyMsg("+"))
+	if f2, _ := m.Fields(); !reflect.DeepEqual(f2, all) {
+		t.Fatalf("after +: %v", f2)
 	}
 }
