@@ -284,7 +284,7 @@ func (m Model) ShortHelp() []key.Binding {
 	k.Compare.SetEnabled(len(m.Marked()) >= 2)
 	k.Open.SetEnabled(len(m.shown) > 0)
 	k.Mark.SetEnabled(len(m.shown) > 0)
-	return []key.Binding{k.Filter, k.Mark, k.Open, k.Compare, k.Sort, k.Reverse, k.Parcoords}
+	return []key.Binding{k.Filter, k.Mark, k.Open, k.Compare, k.Parcoords, k.Sort, k.Reverse}
 }
 
 // FullHelp returns the pane's keys as one help column.
