@@ -518,7 +518,12 @@ func (m *Model) lines() []string {
 	case n == 0:
 		return append(out, "", m.st.Muted.Render("no runs to draw (the filter hides them all?)"))
 	case len(vis) < 2:
-		return append(out, "", m.st.Muted.Render("the runs shown differ in no spec field and have no accuracy to compare: nothing to draw"))
+		acc := ", no accuracy"
+		if m.hasAcc {
+			acc = " and the accuracy"
+		}
+		return append(out, "", m.st.Muted.Render(fmt.Sprintf("nothing to draw: %s%s (two axes needed)",
+			plural(len(m.fields), "varying field"), acc)))
 	case m.w < 2*minGap || m.h < 10:
 		return append(out, "", m.st.Muted.Render("too small to draw: z zooms the pane"))
 	}

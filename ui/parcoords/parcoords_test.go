@@ -520,3 +520,29 @@ func TestHideRestore(t *testing.T) {
 		t.Fatalf("after +: %v", f2)
 	}
 }
+
+// TestTooFew: runs that differ in nothing but their accuracy, no runs, and a pane too
+// small each give one line saying so instead of a plot.
+func TestTooFew(t *testing.T) {
+	m := New(uitest.Styles())
+	m.SetSize(80, 24)
+	same := map[string]string{"seed": "1", "methods.0.lambda": "0.1"}
+	m.SetRuns([]Run{{ID: "a", Params: same, Acc: 0.5}, {ID: "b", Params: same, Acc: 0.6}})
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "nothing to draw: 0 varying fields and the accuracy (two axes needed)") {
+		t.Errorf("no varying field:\n%s", v)
+	}
+	m.SetRuns(nil)
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "no runs to draw") {
+		t.Errorf("no runs:\n%s", v)
+	}
+	m.SetRuns(synthetic())
+	m.SetSize(40, 8)
+	v := m.View()
+	uitest.CheckFits(t, v, 40, 8)
+	if !strings.Contains(ansi.Strip(v), "too small to draw") {
+		t.Errorf("small pane:\n%s", ansi.Strip(v))
+	}
+	for _, k := range []string{"up", "down", "left", "K", "J", "x", "-", "+", ",", "."} {
+		m.Key(keyMsg(k)) // keys on a view too small to draw still work (no panic)
+	}
+}
