@@ -366,7 +366,7 @@ func (a *App) updateKeys() {
 	a.keys.Cancel.SetEnabled(a.r.running && !a.r.cancelling)
 	a.keys.Pin.SetEnabled(len(a.curves.Current().Series) > 0)
 	a.keys.Save.SetEnabled(len(a.curves.Current().Series) > 0 || len(a.pins) > 0 || len(a.heat.Matrices()) > 0)
-	a.keys.Presets.SetEnabled(len(a.opts.Presets) > 0)
+	a.keys.Presets.SetEnabled(len(a.opts.Presets) > 0 && a.focus != paneRuns) // p there: parallel axes
 }
 
 // setStatus shows s in the header (shortened when it does not fit); an error also

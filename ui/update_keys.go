@@ -43,6 +43,9 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if a.editing() {
 		return a.toFocused(k)
 	}
+	if a.focus == paneRuns && a.runs.Wants(k) {
+		return a.toFocused(k) // p and the keys of the parallel-coordinates view
+	}
 	if a.focus == paneRuns && k.Type == tea.KeyEsc && (a.runs.Comparing() || a.runs.Nested() || len(a.runs.Entries()) < a.runs.Total()) {
 		return a.toFocused(k) // esc closes the compare view, the groups or importance view, or clears the filter, not the run
 	}

@@ -26,7 +26,10 @@
 // ungroups); i shows each varying field's η² = SS_between/SS_total of the headline
 // accuracy as bars (Importances); m measures one kind of series (SeriesKind) instead
 // of the best of each run. Both live in explore.go, apart from the table's
-// Update and View. Not implemented: parallel coordinates.
+// Update and View.
+//
+// p opens the parallel-coordinates view of the runs shown (package ui/parcoords;
+// parcoords.go here): enter there marks exactly the brushed runs.
 //
 // # Shapes
 //

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"gitui/ui/parcoords"
 	"gitui/ui/theme"
 )
 
@@ -51,6 +52,9 @@ var colNames = [numCols]string{"name", "started", "status", "data", "group", "me
 // KeyMap lists the Runs pane's keys.
 type KeyMap struct {
 	Up, Down, Filter, Mark, Open, Sort, Reverse, Compare, Back, Toggle, Accept key.Binding
+
+	// Parcoords (p) opens the parallel-coordinates view of the runs shown.
+	Parcoords key.Binding
 }
 
 // DefaultKeyMap returns the Runs pane's default bindings.
@@ -67,6 +71,8 @@ func DefaultKeyMap() KeyMap {
 		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Toggle:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "table/chart")),
 		Accept:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply filter")),
+
+		Parcoords: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "parallel axes")),
 	}
 }
 
@@ -92,6 +98,8 @@ type Model struct {
 	ferr      error // the filter is malformed: it matches no run
 	x         explore
 	cmp       *Compare
+	pc        *parcoords.Model // the parallel-coordinates view (parcoords.go), kept while closed
+	pcOn      bool
 }
 
 // New returns an empty Runs pane, sorted by start time, newest first.
@@ -104,6 +112,9 @@ func (m *Model) SetSize(w, h int) {
 	m.w, m.h = w, h
 	if m.cmp != nil {
 		m.cmp.SetSize(w, h)
+	}
+	if m.pc != nil {
+		m.pc.SetSize(w, h)
 	}
 }
 
@@ -234,6 +245,7 @@ func (m *Model) refresh() {
 	})
 	m.clamp()
 	m.regroup()
+	m.syncParcoords()
 }
 
 func (m *Model) clamp() {
@@ -245,6 +257,9 @@ func (m Model) ShortHelp() []key.Binding {
 	k := m.keys
 	if m.filtering {
 		return []key.Binding{k.Accept, k.Back}
+	}
+	if m.pcOn {
+		return m.pc.ShortHelp()
 	}
 	if m.cmp != nil {
 		k.Open.SetHelp("enter", "pin all to Curves")
@@ -260,7 +275,7 @@ func (m Model) ShortHelp() []key.Binding {
 	k.Compare.SetEnabled(len(m.Marked()) >= 2)
 	k.Open.SetEnabled(len(m.shown) > 0)
 	k.Mark.SetEnabled(len(m.shown) > 0)
-	return append([]key.Binding{k.Filter, k.Mark, k.Open, k.Compare, k.Sort, k.Reverse}, xk...)
+	return append([]key.Binding{k.Filter, k.Mark, k.Open, k.Compare, k.Parcoords, k.Sort, k.Reverse}, xk...)
 }
 
 // FullHelp returns the pane's keys as one help column.
@@ -281,6 +296,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		if m.filtering {
 			m.filterKey(msg)
+			return m, nil
+		}
+		if m.pcOn {
+			m.parcoordsKey(msg)
 			return m, nil
 		}
 		if m.cmp != nil {
@@ -348,6 +367,8 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Reverse):
 		m.desc = !m.desc
 		m.refresh()
+	case key.Matches(k, m.keys.Parcoords):
+		m.openParcoords()
 	case key.Matches(k, m.keys.Compare):
 		if mk := m.Marked(); len(mk) >= 2 {
 			c := NewCompare(m.st, mk)
@@ -361,7 +382,7 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 // Click moves the cursor to the run drawn on line y of the pane (0 is the first line),
 // as a mouse click does; it reports whether a run was there. The compare view ignores it.
 func (m *Model) Click(y int) bool {
-	if m.cmp != nil || m.filtering || m.x.mode != modeTable {
+	if m.cmp != nil || m.filtering || m.pcOn || m.x.mode != modeTable {
 		return false
 	}
 	head := 2 // summary and column names
@@ -382,10 +403,13 @@ func (m *Model) Click(y int) bool {
 	return true
 }
 
-// View draws the table, or the compare view when it is open.
+// View draws the table, or the compare or parallel-coordinates view when open.
 func (m *Model) View() string {
 	if m.cmp != nil {
 		return m.cmp.View()
+	}
+	if m.pcOn {
+		return m.pc.View()
 	}
 	if v, ok := m.exploreView(); ok {
 		return v
