@@ -138,12 +138,15 @@ type App struct {
 	slurm    slurmPrompt
 	gituiBin string
 
-	r        runState
-	jobs     []*job // every run started, for the program to wait on at exit
-	pins     []*model.Result
-	gramTag  int
-	confirm  confirmKind
-	picker   picker
+	r       runState
+	jobs    []*job // every run started, for the program to wait on at exit
+	pins    []*model.Result
+	gramTag int
+	confirm confirmKind
+	picker  picker
+	// helpOpen: the full help (?) fills the body, at page helpPage (helpview.go).
+	helpOpen bool
+	helpPage int
 	status   string
 	statusEr bool
 	partial  *partial
@@ -495,10 +498,11 @@ func (a *App) sizePane(p paneID, w, h int) {
 	}
 }
 
-// fullBody reports whether the focused pane fills the body: always in tab mode, and
-// in grid mode for the Runs pane and a zoomed pane.
+// fullBody reports whether one box fills the body: the focused pane always in tab
+// mode, and in grid mode for the Runs pane and a zoomed pane; the full help (?) in
+// both (a click then only reaches the tabs).
 func (a *App) fullBody() bool {
-	return a.lay.tabs || a.zoom || a.focus == paneRuns
+	return a.lay.tabs || a.zoom || a.focus == paneRuns || a.helpOpen
 }
 
 // openRuns overlays the curves of past runs (enter in the Runs pane or its compare

@@ -40,6 +40,9 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if a.picker.open {
 		return a.handlePicker(k)
 	}
+	if a.helpOpen {
+		return a.handleHelp(k)
+	}
 	if a.editing() {
 		return a.toFocused(k)
 	}
@@ -64,8 +67,7 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	case a.focus == paneMethod && k.String() == "D" && len(a.spec.Methods) > 1:
 		a.confirm = confirmDelete
 	case key.Matches(k, a.keys.Help):
-		a.help.ShowAll = !a.help.ShowAll
-		a.relayout()
+		a.openHelp()
 	case key.Matches(k, a.keys.Quit):
 		if a.r.running {
 			a.confirm = confirmQuit
@@ -74,9 +76,6 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(k, a.keys.Cancel):
 		a.cancelRun()
-	case k.String() == "esc" && a.help.ShowAll:
-		a.help.ShowAll = false
-		a.relayout()
 	case key.Matches(k, a.keys.Run):
 		if a.r.running {
 			a.confirm = confirmRestart

@@ -28,6 +28,10 @@ func (a *App) View() string {
 		body = a.box(a.lay.body, "Presets", true, a.pickerView)
 	case a.slurm.open:
 		body = a.box(a.lay.body, "Send to Slurm", true, a.slurmView)
+	case a.helpOpen:
+		pages := a.helpPages()
+		a.helpPage = min(a.helpPage, len(pages)-1)
+		body = a.box(a.lay.body, a.helpTitle(len(pages)), true, func(w, h int) string { return theme.Clip(pages[a.helpPage], w, h) })
 	case a.fullBody():
 		title := a.focus.String() + a.errMark(a.focus)
 		if a.zoom && !a.lay.tabs {
@@ -189,7 +193,8 @@ func (a *App) statusText(w int) string {
 	return a.st.Muted.Render(a.preset)
 }
 
-// footerView is the confirmation question when one is pending, else the help.
+// footerView is the confirmation question when one is pending, else one line of help
+// (the full help, ?, fills the body: helpview.go).
 func (a *App) footerView() string {
 	switch a.confirm {
 	case confirmQuit:
@@ -202,6 +207,9 @@ func (a *App) footerView() string {
 	if a.slurm.open {
 		return a.slurmHelp()
 	}
+	if a.helpOpen {
+		return a.helpFooter(len(a.helpPages()))
+	}
 	if a.picker.open {
 		if a.picker.filtering {
 			return a.help.ShortHelpView([]key.Binding{
@@ -210,7 +218,7 @@ func (a *App) footerView() string {
 		}
 		return a.help.ShortHelpView([]key.Binding{a.keys.Up, a.keys.Down, a.keys.Load, a.keys.Filter, a.keys.Toggle, a.keys.Close})
 	}
-	return a.help.View(globalHelp{k: a.keys, pane: a.focusedHelp()})
+	return a.help.ShortHelpView(globalHelp{k: a.keys, pane: a.focusedHelp()}.ShortHelp())
 }
 
 // pickerView lists the presets with the selected one highlighted.

@@ -358,8 +358,42 @@ func (m *Model) ShortHelp() []key.Binding {
 	return []key.Binding{k.Left, k.Up, k.Widen, k.Clear, k.Prev, k.Hide, k.Mark, k.Close}
 }
 
-// FullHelp returns the view's keys as one column.
-func (m *Model) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }
+// FullHelp returns each of the view's keys that work now, with its own help, in two
+// columns: the axis and its brush; the fields shown, marking and closing.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.keys
+	sel := m.Selected()
+	_, isAxis := m.axes[sel]
+	_, brushed := m.brush[sel]
+	paged := len(m.fields) > m.shownFields()
+	k.Left.SetHelp("←/h", "previous axis")
+	k.Right.SetHelp("→/l", "next axis")
+	k.Up.SetHelp("↑/k", "brush axis / move brush up")
+	k.Down.SetHelp("↓/j", "brush axis / move brush down")
+	k.Widen.SetHelp("K/shift+↑", "widen the brush")
+	k.Narrow.SetHelp("J/shift+↓", "narrow the brush")
+	k.Clear.SetHelp("x", "clear the axis's brush")
+	k.ClearAll.SetHelp("X", "clear all brushes")
+	k.Prev.SetHelp(",", "previous fields")
+	k.Next.SetHelp(".", "next fields")
+	k.Hide.SetHelp("-", "hide the field")
+	k.Restore.SetHelp("+/=", "show the hidden fields")
+	k.Mark.SetHelp("enter", "mark the brushed runs")
+	k.Close.SetHelp("esc/p", "back to the table")
+	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Widen, &k.Narrow} {
+		b.SetEnabled(isAxis)
+	}
+	k.Clear.SetEnabled(isAxis && brushed)
+	k.ClearAll.SetEnabled(len(m.brush) > 0)
+	k.Prev.SetEnabled(paged)
+	k.Next.SetEnabled(paged)
+	k.Hide.SetEnabled(isAxis && sel != AccKey)
+	k.Restore.SetEnabled(len(m.hidden) > 0)
+	return [][]key.Binding{
+		{k.Left, k.Right, k.Up, k.Down, k.Widen, k.Narrow, k.Clear, k.ClearAll},
+		{k.Prev, k.Next, k.Hide, k.Restore, k.Mark, k.Close},
+	}
+}
 
 // BrushText returns the brushes as text: "lambda∈[1e-3,0.1] features∈{cdf,raw}"
 // (fields by their short name, in axis order; numeric bounds are the values at the

@@ -278,8 +278,51 @@ func (m Model) ShortHelp() []key.Binding {
 	return append([]key.Binding{k.Filter, k.Mark, k.Open, k.Compare, k.Parcoords, k.Sort, k.Reverse}, xk...)
 }
 
-// FullHelp returns the pane's keys as one help column.
-func (m Model) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }
+// FullHelp returns the pane's keys that work now, in columns. In the table: its keys,
+// then the keys of the other views (p parallel axes, g and G groups, i importance, m
+// the series they measure). In the groups or importance view: that view's keys.
+// In the parallel-coordinates view: each of its keys (parcoords FullHelp). While the
+// filter is typed, and in the compare view: the short help.
+func (m Model) FullHelp() [][]key.Binding {
+	k, x := m.keys, exploreKeys
+	switch {
+	case m.filtering || m.cmp != nil:
+		return [][]key.Binding{m.ShortHelp()}
+	case m.pcOn:
+		return m.pc.FullHelp()
+	}
+	if xk, only := m.exploreHelp(); only {
+		return [][]key.Binding{xk}
+	}
+	k.Compare.SetEnabled(len(m.Marked()) >= 2)
+	k.Open.SetEnabled(len(m.shown) > 0)
+	k.Mark.SetEnabled(len(m.shown) > 0)
+	k.Up.SetEnabled(len(m.shown) > 1)
+	k.Down.SetEnabled(len(m.shown) > 1)
+	switch {
+	case m.x.drill != nil && m.filter == "":
+		k.Back.SetHelp("esc", "back to the groups")
+	case m.filter != "":
+		k.Back.SetHelp("esc", "clear the filter")
+	default:
+		k.Back.SetEnabled(false)
+	}
+	x.Ungroup.SetEnabled(m.x.groupBy != "")
+	x.Group.SetEnabled(len(m.shown) >= 2 || m.x.drill != nil)
+	x.Importance.SetEnabled(len(m.shown) > 0)
+	x.Importance.SetHelp("i", "parameter importance")
+	x.Kind.SetHelp("m", "next series (groups, importance)")
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Filter, k.Back, k.Mark, k.Open, k.Compare, k.Sort, k.Reverse},
+		{k.Parcoords, x.Group, x.Ungroup, x.Importance, x.Kind},
+	}
+}
+
+// HelpText is the page the full help adds for the pane: the filter's grammar
+// (FilterSyntax).
+func (m Model) HelpText() (title string, lines []string) {
+	return "Filter grammar (/)", FilterSyntax
+}
 
 // Init does nothing.
 func (m Model) Init() tea.Cmd { return nil }
