@@ -23,8 +23,8 @@ type helpTexter interface {
 }
 
 // helpSection is one titled block of the full help: key bindings (the columns of a
-// FullHelp, listed one after another; disabled bindings are left out) or lines of
-// plain text.
+// FullHelp, listed one after another; a disabled binding is marked "(not now)") or
+// lines of plain text.
 type helpSection struct {
 	title string
 	keys  [][]key.Binding
@@ -123,12 +123,13 @@ func (a *App) handleHelp(k tea.KeyMsg) tea.Cmd {
 
 // layoutHelp lays the sections out in pages of at most w columns and h lines (h >= 2).
 // A section is its title and its lines: a binding is its key, padded to the widest key
-// of the section, then its description; text and descriptions too wide for w are
-// wrapped, never cut. A section taller than h is split into pieces of h lines, the
-// title repeated with "(cont.)". Each piece goes, in order: in a new column at the right
-// of the page when the page still fits in w (columns are as wide as their widest line,
-// helpColGap apart); else under the last column that has the lines free and stays
-// within w (a blank line between); else on a new page. There is always one page.
+// of the section, then its description (with notNow when it is disabled); text and
+// descriptions too wide for w are wrapped, never cut. A section taller than h is split
+// into pieces of h lines, the title repeated with "(cont.)". Each piece goes, in order:
+// in a new column at the right of the page when the page still fits in w (columns are
+// as wide as their widest line, helpColGap apart); else under the last column that has
+// the lines free and stays within w (a blank line between); else on a new page. There
+// is always one page.
 func layoutHelp(secs []helpSection, w, h int, st theme.Styles) []string {
 	type column struct {
 		lines []string
@@ -214,8 +215,12 @@ func layoutHelp(secs []helpSection, w, h int, st theme.Styles) []string {
 	return out
 }
 
+// notNow follows the description of a key that does nothing in the present state.
+const notNow = " (not now)"
+
 // helpLines returns the styled lines of a section's body (its title excluded), each at
-// most w columns wide.
+// most w columns wide: its text, then one line per binding with a key (a binding
+// that is disabled now says so with notNow, so the full help lists every key).
 func helpLines(sec helpSection, w int, st theme.Styles) []string {
 	var out []string
 	for _, t := range sec.text {
@@ -224,20 +229,21 @@ func helpLines(sec helpSection, w int, st theme.Styles) []string {
 	kw := 0
 	for _, col := range sec.keys {
 		for _, b := range col {
-			if b.Enabled() {
-				kw = max(kw, ansi.StringWidth(b.Help().Key))
-			}
+			kw = max(kw, ansi.StringWidth(b.Help().Key))
 		}
 	}
 	kw = min(kw, w/2)
 	for _, col := range sec.keys {
 		for _, b := range col {
-			if !b.Enabled() {
+			hk, d := b.Help().Key, b.Help().Desc
+			if hk == "" {
 				continue
 			}
-			hk := b.Help().Key
+			if !b.Enabled() {
+				d += notNow
+			}
 			pad := strings.Repeat(" ", max(0, kw-ansi.StringWidth(hk)))
-			desc := theme.Wrap(b.Help().Desc, max(1, w-kw-1))
+			desc := theme.Wrap(d, max(1, w-kw-1))
 			if ansi.StringWidth(hk) > kw { // a key wider than half the page: its description goes below
 				out = append(out, st.Accent.Render(ansi.Truncate(hk, w, "…")))
 				hk, pad = "", strings.Repeat(" ", kw)

@@ -97,8 +97,9 @@ func helpText(t *testing.T, a *App, w, h int) []string {
 
 // TestFullHelpEveryKey: for every pane focused in turn, and the Runs pane in each of
 // its views, at 80×24 and 120×40: every page of the full help fits the window, and
-// every enabled binding of the workbench's and the pane's FullHelp appears on some
-// page as its key, spaces, then its description, whole (not cut with …); with the
+// every binding of the workbench's and the pane's FullHelp appears on some page as its
+// key, spaces, then its description, whole (not cut with …), followed by "(not now)"
+// exactly when it is disabled; with the
 // Runs pane focused, every line of runs.FilterSyntax appears too. The views' keys
 // (g G i m p, and the parallel-coordinates keys) are among those checked.
 func TestFullHelpEveryKey(t *testing.T) {
@@ -118,13 +119,18 @@ func TestFullHelpEveryKey(t *testing.T) {
 				n := 0
 				for _, col := range cols {
 					for _, b := range col {
-						if !b.Enabled() {
+						if b.Help().Key == "" {
 							continue
 						}
-						n++
-						re := regexp.MustCompile(`(^|[│ ])` + regexp.QuoteMeta(b.Help().Key) + ` +` + regexp.QuoteMeta(b.Help().Desc) + `( |│|$)`)
+						end := `( (?:[^(]|$)|│|$)` // not followed by "(not now)"
+						if b.Enabled() {
+							n++
+						} else {
+							end = regexp.QuoteMeta(notNow)
+						}
+						re := regexp.MustCompile(`(^|[│ ])` + regexp.QuoteMeta(b.Help().Key) + ` +` + regexp.QuoteMeta(b.Help().Desc) + end)
 						if !re.MatchString(strings.ReplaceAll(all, "\n", "│\n")) {
-							t.Errorf("no page shows %q %q:\n%s", b.Help().Key, b.Help().Desc, all)
+							t.Errorf("no page shows %q %q (enabled %v):\n%s", b.Help().Key, b.Help().Desc, b.Enabled(), all)
 						}
 					}
 				}
@@ -155,7 +161,7 @@ func TestFullHelpRunsViewsKeys(t *testing.T) {
 	a.opts.Store = store
 	press(t, a, "7", "g", "enter") // grouped, then the runs of the first group: G works
 	all := strings.Join(helpText(t, a, 80, 24), "\n")
-	for _, want := range []string{"p     parallel axes", "g     group by field", "G     ungroup", "i     parameter importance", "m     next series", "esc   back to the groups", "Filter grammar (/)"} {
+	for _, want := range []string{"p     parallel axes", "g     group by field", "G     ungroup", "i     importance", "m     next series (g, i views)", "esc   back to the groups", "Filter grammar (/)"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("the table's help lacks %q:\n%s", want, all)
 		}
@@ -248,7 +254,7 @@ func TestFullHelpColour(t *testing.T) {
 // TestLayoutHelp: layoutHelp on a 30×6 page: every page has at most 6 lines of at most
 // 30 columns; a section taller than the page is split, its title repeated with
 // "(cont.)"; a text line and a description longer than 30 columns are wrapped, every
-// word kept; every key appears; nothing is cut with ….
+// word kept; every key appears, the disabled one marked (not now); nothing is cut with ….
 func TestLayoutHelp(t *testing.T) {
 	st := uitest.Styles()
 	var col []key.Binding
@@ -284,8 +290,8 @@ func TestLayoutHelp(t *testing.T) {
 			t.Errorf("k%d missing:\n%s", i, all)
 		}
 	}
-	if strings.Contains(all, "yy") || strings.Contains(all, "…") {
-		t.Errorf("a disabled key shows, or a line is cut:\n%s", all)
+	if !strings.Contains(all, "yy disabled (not now)") || strings.Contains(all, "…") {
+		t.Errorf("the disabled key is not marked (not now), or a line is cut:\n%s", all)
 	}
 	if got := layoutHelp(nil, 30, 6, theme.Styles{}); len(got) != 1 {
 		t.Errorf("no sections: %d pages, want 1", len(got))

@@ -7,9 +7,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// handleKey routes a key: ctrl+c always quits (interrupted: Run returns ErrInterrupted); a pending question or the preset
-// picker take every key; a text edit in the focused pane takes every key; then the
-// global keys; the rest goes to the focused pane.
+// handleKey routes a key: ctrl+c always quits (interrupted: Run returns ErrInterrupted); a pending question, the preset
+// picker and the full help take every key; a text edit in the focused pane takes every
+// key; then the global keys; the rest goes to the focused pane.
 func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if key.Matches(k, a.keys.ForceQuit) {
 		a.cancelRun() // the program exits 130 once the finished cells are saved

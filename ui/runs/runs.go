@@ -310,8 +310,7 @@ func (m Model) FullHelp() [][]key.Binding {
 	x.Ungroup.SetEnabled(m.x.groupBy != "")
 	x.Group.SetEnabled(len(m.shown) >= 2 || m.x.drill != nil)
 	x.Importance.SetEnabled(len(m.shown) > 0)
-	x.Importance.SetHelp("i", "parameter importance")
-	x.Kind.SetHelp("m", "next series (groups, importance)")
+	x.Kind.SetHelp("m", "next series (g, i views)")
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Filter, k.Back, k.Mark, k.Open, k.Compare, k.Sort, k.Reverse},
 		{k.Parcoords, x.Group, x.Ungroup, x.Importance, x.Kind},
