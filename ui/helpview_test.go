@@ -24,7 +24,7 @@ import (
 
 // helpStore writes a run store of three finished runs of the tiny spec with λ = 0.01,
 // 0.1, 1 (accuracy 0.7, 0.8, 0.9 at 100), so that the Runs pane's keys are enabled.
-func helpStore(t *testing.T) string {
+func helpStore(t testing.TB) string {
 	t.Helper()
 	store := t.TempDir()
 	for i, lambda := range []float64{0.01, 0.1, 1} {
@@ -310,6 +310,24 @@ func TestGoldenHelp(t *testing.T) {
 			v := a.View()
 			uitest.CheckFits(t, v, sz[0], sz[1])
 			golden.RequireEqual(t, []byte(ansi.Strip(v)))
+		})
+	}
+}
+
+// BenchmarkHelpPage is a key and a redraw in the open full help: → or ← (the pages of
+// the Runs pane's help at 80×24, laid out again for each frame), then View.
+func BenchmarkHelpPage(b *testing.B) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {
+			a := newTestApp(b, sz[0], sz[1])
+			a.opts.Store = helpStore(b)
+			press(b, a, "7", "?")
+			keys := []tea.KeyMsg{{Type: tea.KeyRight}, {Type: tea.KeyLeft}}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				a.Update(keys[i%2])
+				_ = a.View()
+			}
 		})
 	}
 }
