@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"gitui/model"
@@ -20,7 +19,7 @@ import (
 // opens the view (not the preset picker, which the footer no longer offers there) with λ and the accuracy as axes; ↑ brushes the
 // top quarter of λ (only λ = 1); x clears it without touching the run; enter after a new
 // brush marks exactly that run and returns to the table; p then esc closes the view; the
-// full help (at 120 columns) lists p.
+// full help (at 80×24) lists p.
 func TestParcoordsInRunsPane(t *testing.T) {
 	store := t.TempDir()
 	for i, lambda := range []float64{0.01, 0.1, 1} {
@@ -78,8 +77,8 @@ func TestParcoordsInRunsPane(t *testing.T) {
 	if a.runs.Parcoords() != nil || a.focus != paneRuns {
 		t.Fatal("esc did not close the view")
 	}
-	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40}) // at 80 columns the full help cuts the pane's column
-	press(t, a, "?")
+	press(t, a, "?") // at 80×24: the help's first page holds the pane's keys, none cut
+	uitest.CheckFits(t, a.View(), 80, 24)
 	if s := ansi.Strip(a.View()); !strings.Contains(s, "parallel axes") {
 		t.Fatalf("the help lacks p:\n%s", s)
 	}
