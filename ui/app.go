@@ -44,9 +44,10 @@ import (
 //
 // Open lists further run directories, folders of run directories and result.json
 // files for the Runs pane (`gitui open`); with StartRuns (or a non-empty Open) the
-// workbench starts on the Runs pane. Mouse turns on mouse capture: a click focuses a pane or a tab, the wheel
-// scrolls the focused pane (it is off by default, as capture stops the terminal's own
-// text selection).
+// workbench starts on the Runs pane. Mouse turns on mouse capture: a click focuses a pane
+// or a tab and selects the form field or run under it, the wheel scrolls the pane under
+// the pointer (see handleMouse; it is off by default, as capture stops the terminal's
+// own text selection).
 type Options struct {
 	DataDir   string
 	Presets   []model.Preset

@@ -23,6 +23,7 @@ func (m *Model) View() string {
 	}
 	lw = min(lw, max(8, m.w/3))
 	var rows []string
+	var owner []int // the field each row belongs to (its label line and error lines)
 	sel := 0
 	t := tree(m.spec)
 	for i, f := range fs {
@@ -30,9 +31,11 @@ func (m *Model) View() string {
 			sel = len(rows)
 		}
 		rows = append(rows, m.row(f, getIn(t, f.Key), i == m.cur, lw))
+		owner = append(owner, i)
 		if e := m.FieldError(f.Key); e != "" {
 			for _, l := range theme.WrapLines(m.st.Error.Render, "✗ "+e, m.w-3, 2) {
 				rows = append(rows, "   "+l)
+				owner = append(owner, i)
 			}
 		}
 	}
@@ -60,6 +63,7 @@ func (m *Model) View() string {
 	}
 	m.top = max(0, min(m.top, max(0, len(rows)-room)))
 	end := min(len(rows), m.top+room)
+	m.shown = append(m.shown[:0], owner[m.top:end]...)
 	out := append(rows[m.top:end:end], tail...)
 	return theme.Clip(strings.Join(out, "\n"), m.w, m.h)
 }
@@ -95,4 +99,29 @@ func (m *Model) row(f Field, v string, selected bool, lw int) string {
 		}
 	}
 	return cursor + m.st.Label.Render(label) + " " + val
+}
+
+// FieldAt returns the index of the field drawn on line y of the last View (0 is its
+// first line; a field's error lines count as the field) and true, or false for a line
+// that shows no field (the help, the issues, or past the fields).
+func (m *Model) FieldAt(y int) (int, bool) {
+	if y < 0 || y >= len(m.shown) {
+		return 0, false
+	}
+	return m.shown[y], true
+}
+
+// Click selects the field drawn on line y of the last View (FieldAt), as a mouse click
+// on it does; an edit in progress on another field is discarded, as when the focus
+// leaves the form. It reports whether a field is there.
+func (m *Model) Click(y int) bool {
+	i, ok := m.FieldAt(y)
+	if !ok {
+		return false
+	}
+	if m.editing && i != m.cur {
+		m.editing, m.inErr = false, ""
+	}
+	m.cur = i
+	return true
 }
