@@ -149,6 +149,8 @@ type App struct {
 	statusEr bool
 	partial  *partial
 	boxes    map[rect]boxCache
+	// tabSpans are the header tabs of the last frame (header), for mouse clicks.
+	tabSpans []tabSpan
 	// Chart throttle: after a batch, charts redraw at most once per frameEvery; in
 	// between View shows their cached frames and one redrawDueMsg is pending.
 	lastDraw    time.Time

@@ -1,10 +1,6 @@
 package ui
 
 import (
-	"fmt"
-
-	"github.com/charmbracelet/x/ansi"
-
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -103,15 +99,17 @@ func (a *App) bodyPaneAt(x, y int) (paneID, rect, bool) {
 	return 0, rect{}, false
 }
 
-// tabAt returns the pane whose tab of the header is drawn at column x.
+// tabAt returns the pane whose tab of the header was drawn at column x (in the last
+// frame: the tabs are compact when the window is narrow).
 func (a *App) tabAt(x int) (paneID, bool) {
-	col := ansi.StringWidth("gitui ")
-	for p := paneData; p < numPanes; p++ {
-		w := ansi.StringWidth(fmt.Sprintf("%d %s", p+1, p)) + 2 // the tab's padding
-		if x >= col && x < col+w {
-			return p, true
+	spans := a.tabSpans
+	if spans == nil {
+		spans = a.headerTabs(false).spans
+	}
+	for _, t := range spans {
+		if x >= t.x0 && x < t.x1 {
+			return t.p, true
 		}
-		col += w
 	}
 	return 0, false
 }

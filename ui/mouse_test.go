@@ -158,7 +158,8 @@ func TestWheelScrollsLists(t *testing.T) {
 		if !ok {
 			t.Fatalf("the legend does not scroll:\n%s", ansi.Strip(a.View()))
 		}
-		return strings.Split(ansi.Strip(a.View()), "\n")[y]
+		l := []rune(strings.Split(ansi.Strip(a.View()), "\n")[y])
+		return string(l[a.lay.curves.x:min(len(l), a.lay.curves.x+a.lay.curves.w)])
 	}
 	before := legend()
 	c := a.lay.curves
@@ -180,5 +181,35 @@ func TestWheelScrollsLists(t *testing.T) {
 	wheel(a, cfg.x+3, cfg.y+3, false)
 	if f1, _ := a.data.Form().Selected(); f1.Key == f0.Key {
 		t.Fatalf("wheel down over the data form left the cursor on %s", f0.Key)
+	}
+}
+
+// TestNarrowHeaderKeepsTheRunName: at 80 columns the tabs and "running run 2
+// xperm-curve" do not fit side by side; the header then names only the focused tab
+// (the others by their number) and shows the run's name whole, and a click on a
+// numbered tab still focuses its pane. At 120 columns every tab keeps its name.
+func TestNarrowHeaderKeepsTheRunName(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	a.preset = "xperm-curve"
+	a.r.running, a.r.label = true, "run 2 xperm-curve"
+	head := strings.Split(ansi.Strip(a.View()), "\n")[0]
+	if !strings.HasSuffix(head, "running run 2 xperm-curve") || !strings.Contains(head, "1 Data") || strings.Contains(head, "Curves") {
+		t.Fatalf("header %q", head)
+	}
+	x := strings.Index(head, " 5 ") + 1 // the tabs are ASCII up to the status
+	if x <= 0 {
+		t.Fatalf("no tab 5 in %q", head)
+	}
+	click(a, x, 0)
+	if a.focus != paneCurves {
+		t.Fatalf("click on tab 5 at column %d focused %v", x, a.focus)
+	}
+	if head = strings.Split(ansi.Strip(a.View()), "\n")[0]; !strings.Contains(head, "5 Curves") || strings.Contains(head, "Data") {
+		t.Errorf("header after the click %q", head)
+	}
+	a.r.running = false
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if head = strings.Split(ansi.Strip(a.View()), "\n")[0]; !strings.Contains(head, "1 Data  2 Group  3 Method  4 Run  5 Curves  6 Heatmap  7 Runs") {
+		t.Errorf("header at 120 columns %q", head)
 	}
 }

@@ -12,6 +12,9 @@ import (
 // minFieldRows is how many rows of fields the form keeps when its problems are long.
 const minFieldRows = 3
 
+// maxHelpRows is how many lines the selected field's help may take under the fields.
+const maxHelpRows = 3
+
 // View renders the fields (label, value, inline errors), the selected field's help and
 // the form's spec-level issues, within the size set by SetSize; it scrolls to keep the
 // selected field visible.
@@ -41,7 +44,17 @@ func (m *Model) View() string {
 	}
 	var tail []string
 	if f, ok := m.Selected(); ok && f.Help != "" && m.focused {
-		tail = append(tail, m.st.Muted.Render(f.Help))
+		// wrapped, not cut at the pane's edge; at most maxHelpRows lines, the last
+		// ending in "…" when the help is longer
+		help := theme.Wrap(f.Help, m.w)
+		if ls := strings.Split(help, "\n"); len(ls) > maxHelpRows {
+			ls = ls[:maxHelpRows]
+			ls[maxHelpRows-1] = ansi.Truncate(ls[maxHelpRows-1], m.w-1, "") + "…"
+			help = strings.Join(ls, "\n")
+		}
+		for _, l := range strings.Split(help, "\n") {
+			tail = append(tail, m.st.Muted.Render(l))
+		}
 	}
 	for _, is := range m.issues {
 		tail = append(tail, theme.WrapLines(m.st.Error.Render, "! "+is, m.w, 2)...) // wrapped, never cut
