@@ -146,13 +146,17 @@ type boxCache struct {
 // hold an error) and the status on the right, shortened with … when it does not fit
 // (an error's whole text is in the run log).
 func (a *App) header() string {
-	full := a.headerTabs(false)
-	left := full
-	if ansi.StringWidth(full.text)+1+ansi.StringWidth(a.runLabel()) > a.w {
-		// too narrow for every pane's name and the run's name: the focused tab and
-		// those marked with an error keep their name, the others show their number (the
-		// key that reaches them). A longer message is cut as before.
-		left = a.headerTabs(true)
+	// Every pane's name and the run's name when they fit; else without "gitui "; else
+	// (a run's name at 80 columns) the focused tab and those marked with an error keep
+	// their name, the others show their number (the key that reaches them). A longer
+	// message is cut as before.
+	need := ansi.StringWidth(a.runLabel()) + 1
+	left := a.headerTabs(true, false)
+	for _, alt := range []tabRow{a.headerTabs(false, false), a.headerTabs(false, true)} {
+		if ansi.StringWidth(left.text)+need <= a.w {
+			break
+		}
+		left = alt
 	}
 	a.tabSpans = left.spans
 	right := a.statusText(a.w - ansi.StringWidth(left.text) - 1)
@@ -176,10 +180,13 @@ type tabSpan struct {
 	x0, x1 int
 }
 
-// headerTabs draws the tabs: "N Name" each, or with compact only the focused one and
-// those marked with an error named, the others by their number.
-func (a *App) headerTabs(compact bool) tabRow {
-	row := tabRow{text: a.st.Bold.Render("gitui ")}
+// headerTabs draws "gitui " (when brand) and the tabs: "N Name" each, or with compact
+// only the focused one and those marked with an error named, the others by their number.
+func (a *App) headerTabs(brand, compact bool) tabRow {
+	var row tabRow
+	if brand {
+		row.text = a.st.Bold.Render("gitui ")
+	}
 	x := ansi.StringWidth(row.text)
 	for p := paneData; p < numPanes; p++ {
 		label := fmt.Sprintf("%d %s", p+1, p)
