@@ -11,7 +11,7 @@
 // Every series is drawn with its theme.Look (theme.Looks over the drawn runs: pinned in
 // order, then the current run unless it was just pinned): the colour and marker shape
 // follow the series name, so a method has one colour in every run (current, pinned or
-// compared), its marker filled in the first run and hollow (○ □ △ ◇) in the second, and
+// compared), its marker filled in the first run and hollow (○ □ △ ◇) in the second (alternating after), and
 // every line has its own braille dash pattern, shown in the legend. ui/export draws the
 // same runs in the same order with the same looks, so the TUI and the PNG/SVG agree.
 //
