@@ -14,9 +14,10 @@ import (
 //     Curves pane, the list or form (↑/↓) elsewhere, and the presets while the picker
 //     is open.
 //
-// Clicks while a question is open, or the window is too small, are ignored.
+// The mouse is ignored while a question or the Slurm dialog is open, or the window is
+// too small.
 func (a *App) handleMouse(m tea.MouseMsg) tea.Cmd {
-	if a.confirm != confirmNone || a.lay.tooSmall {
+	if a.confirm != confirmNone || a.slurm.open || a.lay.tooSmall {
 		return nil
 	}
 	wheel := 0

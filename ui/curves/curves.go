@@ -341,15 +341,6 @@ func (m *Model) entries() []entry {
 	return es
 }
 
-// Looks returns the label and look of every drawn series, in drawing order: what the
-// legend shows, and what ui/export draws for the same runs in the same order.
-func (m *Model) Looks() (labels []string, looks []theme.Look) {
-	for _, e := range m.entries() {
-		labels, looks = append(labels, e.label), append(looks, e.look)
-	}
-	return labels, looks
-}
-
 // useLog reports whether the x axis is logarithmic: forced by L, else when every x is
 // positive and they span at least a factor 8 (training sizes).
 func (m *Model) useLog() bool {
