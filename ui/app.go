@@ -44,9 +44,10 @@ import (
 //
 // Open lists further run directories, folders of run directories and result.json
 // files for the Runs pane (`gitui open`); with StartRuns (or a non-empty Open) the
-// workbench starts on the Runs pane. Mouse turns on mouse capture: a click focuses a pane or a tab, the wheel
-// scrolls the focused pane (it is off by default, as capture stops the terminal's own
-// text selection).
+// workbench starts on the Runs pane. Mouse turns on mouse capture: a click focuses a pane
+// or a tab and selects the form field or run under it, the wheel scrolls the pane under
+// the pointer (see handleMouse; it is off by default, as capture stops the terminal's
+// own text selection).
 type Options struct {
 	DataDir   string
 	Presets   []model.Preset
@@ -151,6 +152,8 @@ type App struct {
 	statusEr bool
 	partial  *partial
 	boxes    map[rect]boxCache
+	// tabSpans are the header tabs of the last frame (header), for mouse clicks.
+	tabSpans []tabSpan
 	// Chart throttle: after a batch, charts redraw at most once per frameEvery; in
 	// between View shows their cached frames and one redrawDueMsg is pending.
 	lastDraw    time.Time

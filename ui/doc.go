@@ -15,7 +15,9 @@
 // esc/?/q close it), q quit (asks while a run is going), ctrl+c quits at once (the run is
 // cancelled, its finished cells kept). D asks before deleting a method. The focused
 // pane's title starts with ▸ (focus shows without colour). Options.Mouse (GITUI_MOUSE=1)
-// turns on click-to-focus and the wheel.
+// turns on the mouse: a click focuses a pane or tab and selects the form field or run
+// under it; the wheel scrolls the pane under the pointer (the legend in Curves) and the
+// preset picker.
 //
 // # The run store
 //
