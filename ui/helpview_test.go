@@ -331,3 +331,26 @@ func BenchmarkHelpPage(b *testing.B) {
 		})
 	}
 }
+
+// TestHelpWheel: while the help is open the wheel turns its pages and a click on the
+// body reaches no pane (the Runs pane's cursor stays put).
+func TestHelpWheel(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	a.opts.Store = helpStore(t)
+	press(t, a, "7", "?")
+	cur := a.runs.Cursor()
+	mouse := func(b tea.MouseButton) {
+		_, cmd := a.Update(tea.MouseMsg{X: 10, Y: 8, Button: b, Action: tea.MouseActionPress})
+		exec(t, a, cmd)
+	}
+	mouse(tea.MouseButtonWheelDown)
+	if a.helpPage != 1 || !a.helpOpen {
+		t.Fatalf("wheel down in the help: page %d, open %v (want page 2, open)", a.helpPage+1, a.helpOpen)
+	}
+	mouse(tea.MouseButtonLeft)
+	mouse(tea.MouseButtonWheelUp)
+	if a.helpPage != 0 || !a.helpOpen || a.focus != paneRuns || a.runs.Cursor() != cur {
+		t.Fatalf("wheel up and a click: page %d open %v focus %v cursor %d (want page 1, open, Runs, %d)",
+			a.helpPage+1, a.helpOpen, a.focus, a.runs.Cursor(), cur)
+	}
+}

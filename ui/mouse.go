@@ -39,6 +39,16 @@ func (a *App) handleMouse(m tea.MouseMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if a.helpOpen && m.Y >= a.lay.header {
+		// the help covers the panes: the wheel turns its pages, a click does nothing
+		switch {
+		case wheel < 0:
+			return a.handleHelp(tea.KeyMsg{Type: tea.KeyPgUp})
+		case wheel > 0:
+			return a.handleHelp(tea.KeyMsg{Type: tea.KeyPgDown})
+		}
+		return nil
+	}
 	if m.Y < a.lay.header {
 		if p, ok := a.tabAt(m.X); ok && wheel == 0 && p != a.focus {
 			return a.focusTo(p)
