@@ -44,9 +44,10 @@ import (
 //
 // Open lists further run directories, folders of run directories and result.json
 // files for the Runs pane (`gitui open`); with StartRuns (or a non-empty Open) the
-// workbench starts on the Runs pane. Mouse turns on mouse capture: a click focuses a pane or a tab, the wheel
-// scrolls the focused pane (it is off by default, as capture stops the terminal's own
-// text selection).
+// workbench starts on the Runs pane. Mouse turns on mouse capture: a click focuses a pane
+// or a tab and selects the form field or run under it, the wheel scrolls the pane under
+// the pointer (see handleMouse; it is off by default, as capture stops the terminal's
+// own text selection).
 type Options struct {
 	DataDir   string
 	Presets   []model.Preset
@@ -138,16 +139,21 @@ type App struct {
 	slurm    slurmPrompt
 	gituiBin string
 
-	r        runState
-	jobs     []*job // every run started, for the program to wait on at exit
-	pins     []*model.Result
-	gramTag  int
-	confirm  confirmKind
-	picker   picker
+	r       runState
+	jobs    []*job // every run started, for the program to wait on at exit
+	pins    []*model.Result
+	gramTag int
+	confirm confirmKind
+	picker  picker
+	// helpOpen: the full help (?) fills the body, at page helpPage (helpview.go).
+	helpOpen bool
+	helpPage int
 	status   string
 	statusEr bool
 	partial  *partial
 	boxes    map[rect]boxCache
+	// tabSpans are the header tabs of the last frame (header), for mouse clicks.
+	tabSpans []tabSpan
 	// Chart throttle: after a batch, charts redraw at most once per frameEvery; in
 	// between View shows their cached frames and one redrawDueMsg is pending.
 	lastDraw    time.Time
@@ -366,7 +372,7 @@ func (a *App) updateKeys() {
 	a.keys.Cancel.SetEnabled(a.r.running && !a.r.cancelling)
 	a.keys.Pin.SetEnabled(len(a.curves.Current().Series) > 0)
 	a.keys.Save.SetEnabled(len(a.curves.Current().Series) > 0 || len(a.pins) > 0 || len(a.heat.Matrices()) > 0)
-	a.keys.Presets.SetEnabled(len(a.opts.Presets) > 0)
+	a.keys.Presets.SetEnabled(len(a.opts.Presets) > 0 && a.focus != paneRuns) // p there: parallel axes
 }
 
 // setStatus shows s in the header (shortened when it does not fit); an error also
@@ -495,10 +501,11 @@ func (a *App) sizePane(p paneID, w, h int) {
 	}
 }
 
-// fullBody reports whether the focused pane fills the body: always in tab mode, and
-// in grid mode for the Runs pane and a zoomed pane.
+// fullBody reports whether one box fills the body: the focused pane always in tab
+// mode, and in grid mode for the Runs pane and a zoomed pane; the full help (?) in
+// both (a click then only reaches the tabs).
 func (a *App) fullBody() bool {
-	return a.lay.tabs || a.zoom || a.focus == paneRuns
+	return a.lay.tabs || a.zoom || a.focus == paneRuns || a.helpOpen
 }
 
 // openRuns overlays the curves of past runs (enter in the Runs pane or its compare

@@ -10,10 +10,14 @@
 // and its compare view, over the run store and Options.Open). Keys: tab/shift+tab or
 // 1-7 between panes, arrows/hjkl inside them, enter to edit, r run, esc/x cancel,
 // p presets (/ filters them), P pin, s export, z zoom the focused pane, ctrl+z suspend,
-// ? full help, q quit (asks while a run is going), ctrl+c quits at once (the run is
+// ? full help (every key of the workbench and of the focused pane, disabled ones marked
+// "(not now)", in columns and pages that fit the window: ←/→ or pgup/pgdn turn them,
+// esc/?/q close it), q quit (asks while a run is going), ctrl+c quits at once (the run is
 // cancelled, its finished cells kept). D asks before deleting a method. The focused
 // pane's title starts with ▸ (focus shows without colour). Options.Mouse (GITUI_MOUSE=1)
-// turns on click-to-focus and the wheel.
+// turns on the mouse: a click focuses a pane or tab and selects the form field or run
+// under it; the wheel scrolls the pane under the pointer (the legend in Curves) and the
+// preset picker.
 //
 // # The run store
 //

@@ -26,7 +26,7 @@ func defaultKeys() keyMap {
 		Presets:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "presets")),
 		Save:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save")),
 		Pin:       key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "pin run")),
-		Slurm:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "send to Slurm (run pane)")),
+		Slurm:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "Slurm jobs (Run pane)")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit now")),

@@ -1,65 +1,126 @@
 package ui
 
 import (
-	"fmt"
-
-	"github.com/charmbracelet/x/ansi"
-
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// handleMouse focuses the pane or tab under a left click (in the Runs pane, a click on
-// a run moves the cursor to it) and turns the wheel into ↑/↓ for the focused pane (mouse capture is on only with Options.Mouse). Clicks while a
-// question or the preset picker is open are ignored.
+// handleMouse turns mouse events into focus and pane actions (mouse capture is on only
+// with Options.Mouse):
+//   - a left click on a tab of the header focuses that pane;
+//   - a left click in a pane focuses it and acts where it lands: on a field of the data,
+//     group or method form it selects that field (on a method's tab, that method); in
+//     the Runs pane it moves the cursor to the run clicked;
+//   - the wheel scrolls the pane under the pointer (focusing it): the legend in the
+//     Curves pane, the list or form (↑/↓) elsewhere, and the presets while the picker
+//     is open.
+//
+// The mouse is ignored while a question or the Slurm dialog is open, or the window is
+// too small.
 func (a *App) handleMouse(m tea.MouseMsg) tea.Cmd {
-	if a.confirm != confirmNone || a.picker.open || a.lay.tooSmall {
+	if a.confirm != confirmNone || a.slurm.open || a.lay.tooSmall {
 		return nil
+	}
+	wheel := 0
+	switch m.Button {
+	case tea.MouseButtonWheelUp:
+		wheel = -1
+	case tea.MouseButtonWheelDown:
+		wheel = 1
+	case tea.MouseButtonLeft:
+		if m.Action != tea.MouseActionPress {
+			return nil
+		}
+	default:
+		return nil
+	}
+	if a.picker.open {
+		if n := len(a.pickerShown()); wheel != 0 && n > 0 {
+			a.picker.cur = max(0, min(n-1, a.picker.cur+wheel))
+		}
+		return nil
+	}
+	if a.helpOpen && m.Y >= a.lay.header {
+		// the help covers the panes: the wheel turns its pages, a click does nothing
+		switch {
+		case wheel < 0:
+			return a.handleHelp(tea.KeyMsg{Type: tea.KeyPgUp})
+		case wheel > 0:
+			return a.handleHelp(tea.KeyMsg{Type: tea.KeyPgDown})
+		}
+		return nil
+	}
+	if m.Y < a.lay.header {
+		if p, ok := a.tabAt(m.X); ok && wheel == 0 && p != a.focus {
+			return a.focusTo(p)
+		}
+		return nil
+	}
+	p, r, ok := a.bodyPaneAt(m.X, m.Y)
+	if !ok {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if p != a.focus {
+		cmds = append(cmds, a.focusTo(p))
 	}
 	switch {
-	case m.Button == tea.MouseButtonWheelUp:
-		return a.toFocused(tea.KeyMsg{Type: tea.KeyUp})
-	case m.Button == tea.MouseButtonWheelDown:
-		return a.toFocused(tea.KeyMsg{Type: tea.KeyDown})
-	case m.Button != tea.MouseButtonLeft || m.Action != tea.MouseActionPress:
-		return nil
+	case wheel != 0 && p == paneCurves:
+		k := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("}")}
+		if wheel < 0 {
+			k.Runes = []rune("{")
+		}
+		cmds = append(cmds, a.toFocused(k))
+	case wheel < 0:
+		cmds = append(cmds, a.toFocused(tea.KeyMsg{Type: tea.KeyUp}))
+	case wheel > 0:
+		cmds = append(cmds, a.toFocused(tea.KeyMsg{Type: tea.KeyDown}))
+	default:
+		// inside the pane's frame: border, title line, then the pane's content
+		x := m.X - r.x - a.st.Pane.GetBorderLeftSize()
+		y := m.Y - r.y - a.st.Pane.GetBorderTopSize() - 1
+		switch p {
+		case paneRuns:
+			a.runs.Click(y)
+		case paneData:
+			a.data.Click(x, y)
+		case paneGroup:
+			a.group.Click(x, y)
+		case paneMethod:
+			a.method.Click(x, y)
+		}
 	}
-	if p, ok := a.paneAt(m.X, m.Y); ok && p != a.focus {
-		return a.focusTo(p)
-	}
-	if a.focus == paneRuns && m.Y >= a.lay.body.y {
-		// inside the body's frame: border, title line, then the pane's lines
-		a.runs.Click(m.Y - a.lay.body.y - a.st.Pane.GetBorderTopSize() - 1)
-	}
-	return nil
+	return tea.Batch(cmds...)
 }
 
-// paneAt returns the pane drawn at cell (x, y): a tab of the header, or a pane of the
-// grid (the body's pane when one fills it).
-func (a *App) paneAt(x, y int) (paneID, bool) {
-	if y < a.lay.header {
-		col := ansi.StringWidth("gitui ")
-		for p := paneData; p < numPanes; p++ {
-			w := ansi.StringWidth(fmt.Sprintf("%d %s", p+1, p)) + 2 // the tab's padding
-			if x >= col && x < col+w {
-				return p, true
-			}
-			col += w
-		}
-		return 0, false
-	}
-	if a.fullBody() {
-		return 0, false
-	}
+// bodyPaneAt returns the pane drawn at cell (x, y) of the body and its frame's
+// rectangle: the focused pane when one fills the body, else the pane of the grid there.
+func (a *App) bodyPaneAt(x, y int) (paneID, rect, bool) {
 	in := func(r rect) bool { return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h }
-	switch {
-	case in(a.lay.config):
-		return a.config, true
-	case in(a.lay.run):
-		return paneRun, true
-	case in(a.lay.curves):
-		return paneCurves, true
-	case in(a.lay.heat):
-		return paneHeat, true
+	if a.fullBody() {
+		return a.focus, a.lay.body, in(a.lay.body)
+	}
+	for _, c := range []struct {
+		p paneID
+		r rect
+	}{{a.config, a.lay.config}, {paneRun, a.lay.run}, {paneCurves, a.lay.curves}, {paneHeat, a.lay.heat}} {
+		if in(c.r) {
+			return c.p, c.r, true
+		}
+	}
+	return 0, rect{}, false
+}
+
+// tabAt returns the pane whose tab of the header was drawn at column x (in the last
+// frame: the tabs are compact when the window is narrow).
+func (a *App) tabAt(x int) (paneID, bool) {
+	spans := a.tabSpans
+	if spans == nil {
+		spans = a.headerTabs(true, false).spans
+	}
+	for _, t := range spans {
+		if x >= t.x0 && x < t.x1 {
+			return t.p, true
+		}
 	}
 	return 0, false
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -203,5 +204,45 @@ func TestRunsMouse(t *testing.T) {
 	a.Update(tea.MouseMsg{X: 10, Y: row, Button: tea.MouseButtonWheelUp})
 	if a.runs.Cursor() != 0 {
 		t.Fatalf("wheel up left the cursor on row %d", a.runs.Cursor())
+	}
+}
+
+// TestRunsGroupAndImportanceKeys: in the workbench, g groups the Runs pane by the
+// field that differs (the seed here) and esc leaves the groups without leaving the
+// pane; i opens the importance view (three runs whose accuracy varies) and esc closes it.
+func TestRunsGroupAndImportanceKeys(t *testing.T) {
+	store := t.TempDir()
+	for i, acc := range []float64{0.8, 0.7, 0.72} {
+		s := tinySpec(true)
+		s.Seed = uint64(i + 1)
+		raw, _ := json.Marshal(s)
+		d := filepath.Join(store, fmt.Sprintf("20261126-01000%d-xperm-tiny", i))
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, model.SpecFile), raw, 0o644)
+		r := &model.Result{Schema: model.ResultSchema, Spec: raw, Series: []model.Series{{Name: "raw RLS", YLabel: "accuracy",
+			Points: []model.Point{{X: 20, Mean: acc - 0.1, Runs: 2}, {X: 100, Mean: acc, Runs: 2}}}}}
+		if err := r.WriteFile(filepath.Join(d, model.ResultFile)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := newTestApp(t, 80, 24)
+	a.opts.Store = store
+	press(t, a, "7", "g")
+	v := ansi.Strip(a.View())
+	uitest.CheckFits(t, a.View(), 80, 24)
+	if a.runs.GroupedBy() != "seed" || !strings.Contains(v, "grouped by seed (1/1, g: next) · 3 values · 3 runs") {
+		t.Fatalf("g in the Runs pane:\n%s", v)
+	}
+	press(t, a, "esc")
+	if a.focus != paneRuns || a.runs.GroupedBy() != "" {
+		t.Fatalf("esc: focus %v, grouped by %q", a.focus, a.runs.GroupedBy())
+	}
+	press(t, a, "i")
+	if v := ansi.Strip(a.View()); !a.runs.ShowingImportance() || !strings.Contains(v, "seed ") || !strings.Contains(v, "1.00") || !strings.Contains(v, "one run per value") {
+		t.Fatalf("i in the Runs pane:\n%s", v)
+	}
+	press(t, a, "esc")
+	if a.runs.ShowingImportance() || a.focus != paneRuns {
+		t.Fatal("esc did not close the importance view")
 	}
 }

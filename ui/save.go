@@ -59,17 +59,19 @@ func writeAll(dir string, cur *model.Result, pins []*model.Result, mats []eval.M
 		}
 		files = append(files, name)
 	}
+	// all is in the Curves pane's drawing order (pins, then the current run unless it is
+	// the last pin), so that theme.Looks gives every series the look it has on screen.
 	var all []*model.Result
 	if cur != nil {
 		note("result.json", cur.WriteFile(filepath.Join(dir, "result.json")))
-		if len(pins) == 0 || pins[len(pins)-1] != cur { // a pinned current run is drawn once
-			all = append(all, cur)
-		}
 	}
 	for i, p := range pins {
 		name := fmt.Sprintf("pin-%d.result.json", i+1)
 		note(name, p.WriteFile(filepath.Join(dir, name)))
 		all = append(all, p)
+	}
+	if cur != nil && (len(pins) == 0 || pins[len(pins)-1] != cur) { // a pinned current run is drawn once
+		all = append(all, cur)
 	}
 	b, err := json.MarshalIndent(spec, "", "  ")
 	if err == nil {

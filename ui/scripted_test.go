@@ -51,6 +51,13 @@ func (s *screen) mark() int {
 	return s.buf.Len()
 }
 
+// contains reports whether the output written after mark contains want.
+func (s *screen) contains(mark int, want string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return bytes.Contains(s.buf.Bytes()[mark:], []byte(want))
+}
+
 // runKeyHelp is the start of the help line when r is enabled (the run pane's "r runs"
 // does not match it).
 const runKeyHelp = "tab next pane • r run • "

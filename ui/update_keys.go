@@ -7,9 +7,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// handleKey routes a key: ctrl+c always quits (interrupted: Run returns ErrInterrupted); a pending question or the preset
-// picker take every key; a text edit in the focused pane takes every key; then the
-// global keys; the rest goes to the focused pane.
+// handleKey routes a key: ctrl+c always quits (interrupted: Run returns ErrInterrupted); a pending question, the preset
+// picker and the full help take every key; a text edit in the focused pane takes every
+// key; then the global keys; the rest goes to the focused pane.
 func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if key.Matches(k, a.keys.ForceQuit) {
 		a.cancelRun() // the program exits 130 once the finished cells are saved
@@ -40,11 +40,17 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if a.picker.open {
 		return a.handlePicker(k)
 	}
+	if a.helpOpen {
+		return a.handleHelp(k)
+	}
 	if a.editing() {
 		return a.toFocused(k)
 	}
-	if a.focus == paneRuns && k.Type == tea.KeyEsc && (a.runs.Comparing() || len(a.runs.Entries()) < a.runs.Total()) {
-		return a.toFocused(k) // esc closes the compare view or clears the filter, not the run
+	if a.focus == paneRuns && a.runs.Wants(k) {
+		return a.toFocused(k) // p and the keys of the parallel-coordinates view
+	}
+	if a.focus == paneRuns && k.Type == tea.KeyEsc && (a.runs.Comparing() || a.runs.Nested() || len(a.runs.Entries()) < a.runs.Total()) {
+		return a.toFocused(k) // esc closes the compare view, the groups or importance view, or clears the filter, not the run
 	}
 	switch {
 	case key.Matches(k, a.keys.NextPane):
@@ -61,8 +67,7 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	case a.focus == paneMethod && k.String() == "D" && len(a.spec.Methods) > 1:
 		a.confirm = confirmDelete
 	case key.Matches(k, a.keys.Help):
-		a.help.ShowAll = !a.help.ShowAll
-		a.relayout()
+		a.openHelp()
 	case key.Matches(k, a.keys.Quit):
 		if a.r.running {
 			a.confirm = confirmQuit
@@ -71,9 +76,6 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(k, a.keys.Cancel):
 		a.cancelRun()
-	case k.String() == "esc" && a.help.ShowAll:
-		a.help.ShowAll = false
-		a.relayout()
 	case key.Matches(k, a.keys.Run):
 		if a.r.running {
 			a.confirm = confirmRestart

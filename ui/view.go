@@ -28,6 +28,10 @@ func (a *App) View() string {
 		body = a.box(a.lay.body, "Presets", true, a.pickerView)
 	case a.slurm.open:
 		body = a.box(a.lay.body, "Send to Slurm", true, a.slurmView)
+	case a.helpOpen:
+		pages := a.helpPages()
+		a.helpPage = min(a.helpPage, len(pages)-1)
+		body = a.box(a.lay.body, a.helpTitle(len(pages)), true, func(w, h int) string { return theme.Clip(pages[a.helpPage], w, h) })
 	case a.fullBody():
 		title := a.focus.String() + a.errMark(a.focus)
 		if a.zoom && !a.lay.tabs {
@@ -146,26 +150,81 @@ type boxCache struct {
 // hold an error) and the status on the right, shortened with … when it does not fit
 // (an error's whole text is in the run log).
 func (a *App) header() string {
-	var tabs []string
+	// Every pane's name and the run's name when they fit; else without "gitui "; else
+	// (a run's name at 80 columns) the focused tab and those marked with an error keep
+	// their name, the others show their number (the key that reaches them). A longer
+	// message is cut as before.
+	need := ansi.StringWidth(a.runLabel()) + 1
+	left := a.headerTabs(true, false)
+	for _, alt := range []tabRow{a.headerTabs(false, false), a.headerTabs(false, true)} {
+		if ansi.StringWidth(left.text)+need <= a.w {
+			break
+		}
+		left = alt
+	}
+	a.tabSpans = left.spans
+	right := a.statusText(a.w - ansi.StringWidth(left.text) - 1)
+	gap := a.w - ansi.StringWidth(left.text) - ansi.StringWidth(right)
+	if gap < 1 {
+		return theme.Clip(left.text+" "+right, a.w, 1)
+	}
+	return left.text + strings.Repeat(" ", gap) + right
+}
+
+// tabRow is the left part of the header: "gitui " and the pane tabs, and the columns
+// each tab takes (for mouse clicks).
+type tabRow struct {
+	text  string
+	spans []tabSpan
+}
+
+// tabSpan is the columns [x0, x1) of the header taken by pane p's tab.
+type tabSpan struct {
+	p      paneID
+	x0, x1 int
+}
+
+// headerTabs draws "gitui " (when brand) and the tabs: "N Name" each, or with compact
+// only the focused one and those marked with an error named, the others by their number.
+func (a *App) headerTabs(brand, compact bool) tabRow {
+	var row tabRow
+	if brand {
+		row.text = a.st.Bold.Render("gitui ")
+	}
+	x := ansi.StringWidth(row.text)
 	for p := paneData; p < numPanes; p++ {
 		label := fmt.Sprintf("%d %s", p+1, p)
+		if compact && p != a.focus && !a.hasError(p) {
+			label = fmt.Sprint(int(p) + 1)
+		}
 		style := a.st.Tab
 		if p == a.focus {
 			style = a.st.TabActive
 		}
+		var tab string
 		if a.hasError(p) { // the ! takes the tab's right padding
-			tabs = append(tabs, style.PaddingRight(0).Render(label)+a.st.Error.Render("!"))
-			continue
+			tab = style.PaddingRight(0).Render(label) + a.st.Error.Render("!")
+		} else {
+			tab = style.Render(label)
 		}
-		tabs = append(tabs, style.Render(label))
+		w := ansi.StringWidth(tab)
+		row.spans = append(row.spans, tabSpan{p: p, x0: x, x1: x + w})
+		row.text += tab
+		x += w
 	}
-	left := a.st.Bold.Render("gitui ") + strings.Join(tabs, "")
-	right := a.statusText(a.w - ansi.StringWidth(left) - 1)
-	gap := a.w - ansi.StringWidth(left) - ansi.StringWidth(right)
-	if gap < 1 {
-		return theme.Clip(left+" "+right, a.w, 1)
+	return row
+}
+
+// runLabel is what the header says when there is no message: the running (or
+// cancelling) run, else the preset.
+func (a *App) runLabel() string {
+	switch {
+	case a.r.running && a.r.cancelling:
+		return "cancelling " + a.r.label
+	case a.r.running:
+		return "running " + a.r.label
 	}
-	return left + strings.Repeat(" ", gap) + right
+	return a.preset
 }
 
 // statusText is the status in at most w columns.
@@ -182,14 +241,15 @@ func (a *App) statusText(w int) string {
 	case a.status != "":
 		return a.st.Muted.Render(fit(a.status))
 	case a.r.running && a.r.cancelling:
-		return a.st.Warn.Render("cancelling " + a.r.label)
+		return a.st.Warn.Render(fit(a.runLabel()))
 	case a.r.running:
-		return a.st.Accent.Render("running " + a.r.label)
+		return a.st.Accent.Render(fit(a.runLabel()))
 	}
-	return a.st.Muted.Render(a.preset)
+	return a.st.Muted.Render(fit(a.runLabel()))
 }
 
-// footerView is the confirmation question when one is pending, else the help.
+// footerView is the confirmation question when one is pending, else one line of help
+// (the full help, ?, fills the body: helpview.go).
 func (a *App) footerView() string {
 	switch a.confirm {
 	case confirmQuit:
@@ -202,6 +262,9 @@ func (a *App) footerView() string {
 	if a.slurm.open {
 		return a.slurmHelp()
 	}
+	if a.helpOpen {
+		return a.helpFooter(len(a.helpPages()))
+	}
 	if a.picker.open {
 		if a.picker.filtering {
 			return a.help.ShortHelpView([]key.Binding{
@@ -210,7 +273,7 @@ func (a *App) footerView() string {
 		}
 		return a.help.ShortHelpView([]key.Binding{a.keys.Up, a.keys.Down, a.keys.Load, a.keys.Filter, a.keys.Toggle, a.keys.Close})
 	}
-	return a.help.View(globalHelp{k: a.keys, pane: a.focusedHelp()})
+	return a.help.ShortHelpView(globalHelp{k: a.keys, pane: a.focusedHelp()}.ShortHelp())
 }
 
 // pickerView lists the presets with the selected one highlighted.

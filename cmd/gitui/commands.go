@@ -26,12 +26,13 @@ import (
 )
 
 // versionLine is what `gitui version` prints: the module version, the VCS commit the
-// binary was built from, the Go version, the platform and the BLAS.
+// binary was built from, the Go version, the platform, the BLAS and the float32 GEMM of
+// the projection (linalg.SgemmImpl).
 //
-//	gitui v0.1.0 (commit 4e2f4c7d0a1b+modified, go1.26, linux/amd64, BLAS: gonum (pure Go))
+//	gitui v0.1.0 (commit 4e2f4c7d0a1b+modified, go1.26, linux/amd64, BLAS: gonum (pure Go), sgemm: avx2)
 func versionLine() string {
 	bi, _ := debug.ReadBuildInfo()
-	return fmt.Sprintf("gitui %s (commit %s, %s, %s/%s, BLAS: %s)", model.VersionString(), vcsCommit(bi), runtime.Version(), runtime.GOOS, runtime.GOARCH, linalg.BLAS())
+	return fmt.Sprintf("gitui %s (commit %s, %s, %s/%s, BLAS: %s, sgemm: %s)", model.VersionString(), vcsCommit(bi), runtime.Version(), runtime.GOOS, runtime.GOARCH, linalg.BLAS(), linalg.SgemmImpl())
 }
 
 // vcsCommit returns the commit recorded in the build info (vcs.revision, its first 12

@@ -32,7 +32,7 @@ func cmdOpen(ctx context.Context, hup <-chan os.Signal, args []string, stdout, s
 	fs := flag.NewFlagSet("open", flag.ContinueOnError)
 	dataFlag := fs.String("data", "", "data directory for new runs (default $GITUI_DATA, else the user cache directory)")
 	out := fs.String("out", "gitui-results", "where s exports results")
-	mouse := fs.Bool("mouse", false, "click to focus a pane, wheel to scroll (also GITUI_MOUSE=1)")
+	mouse := fs.Bool("mouse", false, "click to focus a pane or select a field, wheel to scroll (also GITUI_MOUSE=1)")
 	colorFlag := fs.String("color", "", "colours: auto (detect from TERM, NO_COLOR), always or never (default $GITUI_COLOR, else auto)")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/feature"
 	"gitui/core/group"
+	"gitui/core/linalg"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -41,7 +42,7 @@ const MNISTTrainImages = "mnist/train10k-images-idx3-ubyte.gz"
 //
 // Seconds is the wall time of the feature map (transformed templates + projections +
 // pooling; loading the data is not timed). Throughput is images/s. Params holds n, m, g,
-// bins, d, blas, gomaxprocs, and the stage seconds templates_s, projection_s,
+// bins, d, blas, sgemm (linalg.SgemmImpl), gomaxprocs, and the stage seconds templates_s, projection_s,
 // pooling_s (peer: "templates", "projection", "pooling") and gflops, the projection
 // rate 2·n·d·m·g / projection_s / 1e9 with d = 784 as the peer counts it (coordinates
 // that are zero in every image are dropped from the GEMM but still counted). Before returning, the features of the first
@@ -95,6 +96,7 @@ func Features(ctx context.Context, dataDir string, n, m, g, bins int) (Result, e
 			"projection_s": proj,
 			"pooling_s":    tm.Pooling.Seconds(),
 			"gflops":       2 * float64(n) * 784 * float64(m) * float64(g) / proj / 1e9,
+			"sgemm":        linalg.SgemmImpl(),
 		}),
 	}, nil
 }

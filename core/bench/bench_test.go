@@ -111,8 +111,8 @@ func TestSideBySide(t *testing.T) {
 		ours := r.Seconds - p["templates_s"].(float64) // the peer times templates separately
 		t.Logf("rep %d peer  (numpy): %.3f s = projection %s s (%s GFLOP/s) + pooling %s s; templates %.2f s",
 			rep, peer, mm[2], mm[3], mm[4], peerT)
-		t.Logf("rep %d gitui (%s): %.3f s = projection %.3f s (%.1f GFLOP/s) + pooling %.3f s; templates %.2f s",
-			rep, p["blas"], ours, p["projection_s"], p["gflops"], p["pooling_s"], p["templates_s"])
+		t.Logf("rep %d gitui (%s, sgemm %s): %.3f s = projection %.3f s (%.1f GFLOP/s) + pooling %.3f s; templates %.2f s",
+			rep, p["blas"], p["sgemm"], ours, p["projection_s"], p["gflops"], p["pooling_s"], p["templates_s"])
 		t.Logf("rep %d ratio gitui/peer: %.2f (projection+pooling), %.2f (including templates)",
 			rep, ours/peer, r.Seconds/(peer+peerT))
 	}

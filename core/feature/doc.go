@@ -14,7 +14,9 @@
 //
 // The hot path. For a block of input rows the projections on all transformed templates
 // of a template chunk are ONE matrix product (blockRows × d)·(d × chunk·|G|), done in
-// float32 by blas32.Sgemm (gonum, or OpenBLAS with -tags openblas; see core/linalg), and
+// float32 by linalg's PackB/MulNT (the templates of a chunk packed once; an AVX2+FMA
+// micro-kernel on amd64, OpenBLAS with -tags openblas, gonum's Sgemm with -tags purego or
+// on a CPU without AVX2/FMA; see core/linalg), and
 // pooled at once while the block is still in cache: per (sample, template) one pass over
 // the |G| projections into a histogram of threshold bins, then a cumulative sum. Row
 // blocks run in parallel on GOMAXPROCS workers. Transformed templates are built once

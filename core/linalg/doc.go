@@ -1,6 +1,7 @@
 // Package linalg wires the BLAS implementation used by the engine and holds the few
-// numerical helpers every hot path shares: a context-aware parallel loop over blocks
-// and float64↔float32 conversion of row blocks.
+// numerical helpers every hot path shares: a context-aware parallel loop over blocks,
+// float64↔float32 conversion of row blocks, and the float32 GEMM C = A·Bᵀ of the
+// projection with an AVX2+FMA micro-kernel for builds without OpenBLAS.
 //
 // # Overview
 //
@@ -25,6 +26,22 @@
 // One thread per call also lets the pooling of one block overlap the GEMM of another.
 // [SetBLASThreads] changes the count for code that calls one large GEMM from a single
 // goroutine; it is a no-op in the pure-Go build, whose Dgemm/Sgemm are already parallel.
+//
+// # The float32 GEMM of the static build
+//
+// [PackB] and [PackedB.MulNT] compute C = A·Bᵀ (A m×k, B n×k, C m×n, row-major), the
+// shape of the CDF projection (input rows times transformed templates). On amd64 CPUs
+// with AVX2 and FMA, in builds without -tags purego or -tags openblas, they run a packed
+// GEMM: PackB rearranges B in place into k×16 panels once, MulNT packs A into 6-row
+// panels per call and a Go-assembly micro-kernel (sgemm_amd64.s) keeps a 6×16 tile of C
+// in twelve YMM registers, two loads of B, six broadcasts of A and twelve FMAs per k
+// index, k in blocks of about 256 so a panel of B stays in L1. The micro-kernel alone
+// runs at about 100 GFLOP per CPU-second on this machine, against gonum's 12-27 GFLOP/s;
+// a Go twin of it (kernelGo) is tested against it and against a float64 reference. In
+// the openblas build (cgo packages cannot hold Go assembly) and elsewhere MulNT calls
+// blas32.Gemm. [SgemmImpl] names the path. MulNT is single-threaded: the projection
+// already runs one product per worker on its own row block, which measured as fast as
+// splitting one product over the cores (see BenchmarkSgemmProjection).
 //
 // # Shapes
 //

@@ -3,10 +3,12 @@ package curves
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/NimbleMarkets/ntcharts/canvas"
+	"github.com/NimbleMarkets/ntcharts/canvas/graph"
 	"github.com/NimbleMarkets/ntcharts/linechart"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -95,11 +97,14 @@ type Model struct {
 	focused bool
 	cur     Run
 	pinned  []Run
-	band    bool // draw a shaded band instead of error bars
-	logX    int  // 0 auto, 1 on, -1 off
-	dirty   bool
-	frame   string
-	cells   map[cellKey]string // rendered (style, rune) pairs, reused across draws
+	// curPinned says the last pinned run is a copy of the current one (Pin): the current
+	// run is then drawn once, as that pin, as the saved files draw it.
+	curPinned bool
+	band      bool // draw a shaded band instead of error bars
+	logX      int  // 0 auto, 1 on, -1 off
+	dirty     bool
+	frame     string
+	cells     map[cellKey]string // rendered (style, rune) pairs, reused across draws
 	// legendTop is the first legend entry shown when the legend scrolls; -1 follows
 	// the end (the newest series).
 	legendTop int
@@ -133,6 +138,7 @@ func (m *Model) Focus(on bool) { m.focused = on }
 // Reset starts a new current run with the given label and no points.
 func (m *Model) Reset(label string) {
 	m.cur = Run{Label: label}
+	m.curPinned = false
 	m.cellsDone, m.cellsTotal = 0, 0
 	m.legendTop = -1
 	m.dirty = true
@@ -156,6 +162,7 @@ func (m *Model) AddRun(r Run) {
 		return
 	}
 	m.pinned = append(m.pinned, r.clone())
+	m.curPinned = false
 	m.legendTop = -1
 	m.dirty = true
 }
@@ -185,6 +192,7 @@ func (m *Model) Add(ps ...eval.Point) {
 	}
 	if len(ps) > 0 {
 		m.dirty = true
+		m.curPinned = false
 	}
 }
 
@@ -200,6 +208,7 @@ func (m *Model) SetOutcome(out *eval.Outcome) {
 		}
 	}
 	m.cur = r
+	m.curPinned = false
 	m.dirty = true
 }
 
@@ -218,6 +227,7 @@ func (m *Model) Pin() bool {
 	c := m.cur.clone()
 	c.Label = fmt.Sprintf("pin %d: %s", len(m.pinned)+1, m.cur.Label)
 	m.pinned = append(m.pinned, c)
+	m.curPinned = true
 	m.dirty = true
 	return true
 }
@@ -228,6 +238,7 @@ func (m *Model) Unpin() bool {
 		return false
 	}
 	m.pinned = m.pinned[:len(m.pinned)-1]
+	m.curPinned = false
 	m.dirty = true
 	return true
 }
@@ -290,52 +301,42 @@ func (m *Model) View() string {
 	return m.frame
 }
 
-// entry is one drawn series: its data, legend label and palette index.
+// entry is one drawn series: its data, legend label and look.
 type entry struct {
 	s     eval.Series
 	label string
-	idx   int // glyph: unique per drawn series
-	col   int // colour: one per series name, so a method has the same colour in every run
+	look  theme.Look // colour, glyph and dash: theme.Looks, as the exported figures draw it
+}
+
+// drawnRuns returns the runs drawn, in drawing order: the pinned runs, then the current
+// run unless it has no series or was just pinned (it is drawn once, as its pin).
+func (m *Model) drawnRuns() []Run {
+	runs := append([]Run(nil), m.pinned...)
+	if len(m.cur.Series) > 0 && !m.curPinned {
+		runs = append(runs, m.cur)
+	}
+	return runs
 }
 
 // entries lists every drawn series, pinned runs first. Where several runs are drawn a
-// series is labelled "name · run", else by its name alone.
+// series is labelled "name · run", else by its name alone. Each gets theme.Looks of
+// (series name, run index) in this order.
 func (m *Model) entries() []entry {
 	var es []entry
-	runs := 0
-	for _, r := range m.pinned {
-		if len(r.Series) > 0 {
-			runs++
-		}
-	}
-	if len(m.cur.Series) > 0 {
-		runs++
-	}
-	label := func(name, run string) string {
-		if runs > 1 && run != "" {
-			return name + " · " + run
-		}
-		return name
-	}
-	for _, r := range m.pinned {
+	var keys []theme.SeriesKey
+	runs := m.drawnRuns()
+	for k, r := range runs {
 		for _, s := range r.Series {
-			es = append(es, entry{s: s, label: label(s.Name, r.Label)})
+			label := s.Name
+			if len(runs) > 1 && r.Label != "" {
+				label = s.Name + " · " + r.Label
+			}
+			es = append(es, entry{s: s, label: label})
+			keys = append(keys, theme.SeriesKey{Name: s.Name, Run: k})
 		}
 	}
-	for _, s := range m.cur.Series {
-		es = append(es, entry{s: s, label: label(s.Name, m.cur.Label)})
-	}
-	names := map[string]int{}
-	colourOf := func(name string) int {
-		if k, ok := names[name]; ok {
-			return k
-		}
-		names[name] = len(names)
-		return names[name]
-	}
-	for i := range es {
-		es[i].idx = i
-		es[i].col = colourOf(es[i].s.Name)
+	for i, l := range theme.Looks(keys) {
+		es[i].look = l
 	}
 	return es
 }
@@ -452,8 +453,8 @@ func (m *Model) legend(es []entry, rows int) []string {
 		out = append(out, m.st.Muted.Render(fmt.Sprintf("legend %d–%d of %d series ({ } scroll)", top+1, top+page, len(es))))
 	}
 	for _, e := range show {
-		st := m.st.SeriesStyle(e.col)
-		mark := st.Render(string(theme.Glyph(e.idx)) + "━━")
+		st := m.st.SeriesStyle(e.look.Color)
+		mark := st.Render(string(e.look.Glyph()) + e.look.DashSample(theme.DashCells))
 		last := ""
 		if n := len(e.s.Points); n > 0 {
 			p := e.s.Points[n-1]
@@ -534,26 +535,57 @@ func (m *Model) chart(es []entry, logX bool, w, h int, acc bool) string {
 		}
 	}
 	for _, e := range es {
-		st := m.st.SeriesStyle(e.col)
-		pts := e.s.Points
-		for i := 0; i+1 < len(pts); i++ {
-			lc.DrawBrailleLineWithStyle(
-				canvas.Float64Point{X: px(pts[i].X, logX), Y: pts[i].Mean},
-				canvas.Float64Point{X: px(pts[i+1].X, logX), Y: pts[i+1].Mean}, st)
-		}
+		drawLine(&lc, e, logX, m.st.SeriesStyle(e.look.Color))
 	}
 	for _, e := range es {
-		st := m.st.SeriesStyle(e.col)
+		st := m.st.SeriesStyle(e.look.Color)
 		for _, p := range e.s.Points {
 			x := px(p.X, logX)
 			if !m.band && p.Std > 0 {
 				lc.DrawRuneLineWithStyle(canvas.Float64Point{X: x, Y: p.Mean - p.Std},
 					canvas.Float64Point{X: x, Y: p.Mean + p.Std}, '│', st)
 			}
-			lc.DrawRuneWithStyle(canvas.Float64Point{X: x, Y: p.Mean}, theme.Glyph(e.idx), st)
+			lc.DrawRuneWithStyle(canvas.Float64Point{X: x, Y: p.Mean}, e.look.Glyph(), st)
 		}
 	}
 	return m.render(&lc.Canvas)
+}
+
+// drawLine draws the mean line of e in braille dots, dashed by e's look (one dot per
+// point of the pattern, its phase running on from one segment to the next), as
+// linechart's DrawBrailleLineWithStyle draws a solid segment.
+func drawLine(lc *linechart.Model, e entry, logX bool, st lipgloss.Style) {
+	pts := e.s.Points
+	if len(pts) < 2 {
+		return
+	}
+	g := graph.NewBrailleGrid(lc.GraphWidth(), lc.GraphHeight(), lc.MinX(), lc.MaxX(), lc.MinY(), lc.MaxY())
+	dash := e.look.DashPattern()
+	dist := 0.0
+	for i := 0; i+1 < len(pts); i++ {
+		p1 := g.GridPoint(canvas.Float64Point{X: px(pts[i].X, logX), Y: pts[i].Mean})
+		p2 := g.GridPoint(canvas.Float64Point{X: px(pts[i+1].X, logX), Y: pts[i+1].Mean})
+		line := graph.GetLinePoints(p1, p2)
+		if len(line) > 0 && line[0] != p1 {
+			slices.Reverse(line)
+		}
+		for j, p := range line {
+			if j > 0 {
+				q := line[j-1]
+				dist += math.Hypot(float64(p.X-q.X), float64(p.Y-q.Y))
+			} else if i > 0 {
+				continue // the previous segment's last dot
+			}
+			if theme.On(dash, dist) {
+				g.Set(p)
+			}
+		}
+	}
+	startX := 0
+	if lc.YStep() > 0 {
+		startX = lc.Origin().X + 1
+	}
+	graph.DrawBraillePatterns(&lc.Canvas, canvas.Point{X: startX, Y: 0}, g.BraillePatterns(), st)
 }
 
 // render draws the canvas like canvas.Model.View, but renders each distinct (style,
@@ -618,7 +650,7 @@ func (m *Model) xTicks(lc *linechart.Model, es []entry, logX bool, w int) {
 // mean+std of e (a dotted rune where the cell is empty, so it shows without colour).
 func (m *Model) drawBand(lc *linechart.Model, e entry, logX bool) {
 	pts := e.s.Points
-	st := m.st.SeriesStyle(e.col).Faint(true)
+	st := m.st.SeriesStyle(e.look.Color).Faint(true)
 	for i := 0; i+1 < len(pts); i++ {
 		a, b := pts[i], pts[i+1]
 		xa, xb := px(a.X, logX), px(b.X, logX)

@@ -219,14 +219,15 @@ func TestColourPerSeriesGlyphPerLine(t *testing.T) {
 	if len(es) != 4 {
 		t.Fatalf("%d entries", len(es))
 	}
-	glyphs := map[int]bool{}
+	glyphs, dashes := map[rune]bool{}, map[int]bool{}
 	for _, e := range es {
-		glyphs[e.idx] = true
+		glyphs[e.look.Glyph()] = true
+		dashes[e.look.Dash] = true
 	}
-	if len(glyphs) != 4 {
-		t.Errorf("glyph indices %v are not distinct", glyphs)
+	if len(glyphs) != 4 || len(dashes) != 4 {
+		t.Errorf("glyphs %v, dashes %v: not 4 distinct", glyphs, dashes)
 	}
-	if es[0].s.Name != es[2].s.Name || es[0].col != es[2].col || es[1].col != es[3].col || es[0].col == es[1].col {
-		t.Errorf("colours: %s %d, %s %d, %s %d, %s %d", es[0].s.Name, es[0].col, es[1].s.Name, es[1].col, es[2].s.Name, es[2].col, es[3].s.Name, es[3].col)
+	if es[0].s.Name != es[2].s.Name || es[0].look.Color != es[2].look.Color || es[1].look.Color != es[3].look.Color || es[0].look.Color == es[1].look.Color {
+		t.Errorf("colours: %s %d, %s %d, %s %d, %s %d", es[0].s.Name, es[0].look.Color, es[1].s.Name, es[1].look.Color, es[2].s.Name, es[2].look.Color, es[3].s.Name, es[3].look.Color)
 	}
 }

@@ -8,9 +8,12 @@
 // earlier one of the same series and X. Pin copies the current run into an overlay for
 // comparison. The x axis is logarithmic when every x is positive and they span a factor
 // of 8 or more (L toggles it). Error bars are drawn by default; b switches to a band.
-// Every drawn series has its own point glyph (● ■ ▲ ...), so series stay apart without
-// colour; the colour follows the series name, so a method has one colour in every run
-// (current, pinned or compared).
+// Every series is drawn with its theme.Look (theme.Looks over the drawn runs: pinned in
+// order, then the current run unless it was just pinned): the colour and marker shape
+// follow the series name, so a method has one colour in every run (current, pinned or
+// compared), its marker filled in the first run and hollow (○ □ △ ◇) in the second (alternating after), and
+// every line has its own braille dash pattern, shown in the legend. ui/export draws the
+// same runs in the same order with the same looks, so the TUI and the PNG/SVG agree.
 //
 // # Shapes
 //

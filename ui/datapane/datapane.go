@@ -149,9 +149,11 @@ func (m *Model) View() string {
 	if m.Side() {
 		pw := m.W - m.FormWidth() - 2
 		left := theme.Pad(f, m.FormWidth(), m.H)
+		m.FormRows = m.H
 		return lipgloss.JoinHorizontal(lipgloss.Top, left, "  ", theme.Clip(m.preview(pw, m.H), pw, m.H))
 	}
 	fh := min(lipgloss.Height(f), m.H/2+1)
+	m.FormRows = fh
 	f = theme.Clip(f, m.W, fh)
 	return theme.Clip(f+"\n"+m.preview(m.W, m.H-fh-1), m.W, m.H)
 }

@@ -9,7 +9,8 @@
 // paper draft ("current + pinned runs", `gitui export A.json B.json`): one panel per
 // x-axis label; each series a line with its points and ± std error bars (kept inside
 // [0, 1] for accuracies, curves dodged so bars at one x do not overlap); a colour and
-// marker per series name (hollow markers after the first run) and a dash per line; x
+// marker per series name (filled in the first run, hollow in the second, alternating) and a dash per line, all
+// from theme.Looks as the TUI's Curves pane draws them; x
 // ticks at the measured abscissae, on a logarithmic axis when they span more than a
 // decade; an accuracy axis that stops at 1; the legend below the axes, naming
 // "series · run" when there are several runs, run being what tells their specs apart

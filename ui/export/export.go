@@ -71,9 +71,10 @@ func WriteCurves(w io.Writer, results []*model.Result, format string) error {
 //   - each series a line through its points (mean) with error bars of ± std, the bars
 //     of an accuracy kept inside [0, 1]; the curves of a panel are drawn side by side,
 //     each shifted by a small step (dodger), so that bars at the same x do not overlap;
-//   - a series name keeps one colour and one marker shape across results (filled for
-//     the first result, hollow for the others: ● ■ ▲ ◆ as in the workbench), and every
-//     line of a panel has its own dash pattern, so the figure reads in grey too;
+//   - every series looks as the TUI draws it (theme.Looks over SeriesKeys): a series
+//     name keeps one colour and one marker shape across results (filled for the first
+//     result, hollow for the second: ● ■ ▲ ◆ / ○ □ △ ◇ as in the workbench), and every
+//     line has its own dash pattern, so the figure reads in grey too;
 //   - the x axis is logarithmic when every x is positive and max x > 10 min x, and its
 //     ticks are the measured abscissae (thinned where labels would collide);
 //   - an accuracy axis never goes above 1 (markers at 1 are not clipped: the data area
@@ -411,20 +412,23 @@ const maxLegendRunes = 90
 
 // curve is one series to draw: finite points sorted by x.
 type curve struct {
-	name       string // legend text
-	xLabel     string
-	yLabel     string
-	pts        []model.Point
-	run, color int // result index (hollow markers after the first), series-name index (colour, shape)
+	name   string // legend text
+	xLabel string
+	yLabel string
+	pts    []model.Point
+	look   theme.Look // colour, marker and dash: theme.Looks over every series of every result
 }
 
 // collect groups the drawable series by x label, in order of first appearance; labs
-// names the run of each result.
+// names the run of each result. Each curve's look is theme.Looks of every series of
+// every result in order (drawable or not), as the TUI assigns it to the same runs.
 func collect(results []*model.Result, labs []string) (groups [][]curve) {
 	at := map[string]int{}
-	colors := map[string]int{} // the same series keeps its colour across results
+	looks := theme.Looks(SeriesKeys(results))
+	n := -1
 	for k, r := range results {
 		for _, s := range r.Series {
+			n++
 			pts := make([]model.Point, 0, len(s.Points))
 			for _, p := range s.Points {
 				if finite(p.X) && finite(p.Mean) {
@@ -451,12 +455,7 @@ func collect(results []*model.Result, labs []string) (groups [][]curve) {
 				at[s.XLabel] = g
 				groups = append(groups, nil)
 			}
-			col, ok := colors[s.Name]
-			if !ok {
-				col = len(colors)
-				colors[s.Name] = col
-			}
-			groups[g] = append(groups[g], curve{name: name, xLabel: s.XLabel, yLabel: s.YLabel, pts: pts, run: k, color: col})
+			groups[g] = append(groups[g], curve{name: name, xLabel: s.XLabel, yLabel: s.YLabel, pts: pts, look: looks[n]})
 		}
 	}
 	return groups
@@ -612,7 +611,7 @@ func panel(cs []curve) (*plot.Plot, plot.Legend, []drawn, error) {
 	out := make([]drawn, 0, len(cs))
 	dodge := dodger(cs, logX)
 	for i, c := range cs {
-		col := SeriesColor(c.color)
+		col := lookColor(c.look)
 		xys := make(plotter.XYs, len(c.pts))
 		errs := make(plotter.YErrors, len(c.pts))
 		for j, pt := range c.pts {
@@ -628,9 +627,11 @@ func panel(cs []curve) (*plot.Plot, plot.Legend, []drawn, error) {
 		}
 		line.Color = col
 		line.Width = vg.Points(1.4)
-		line.Dashes = plotutil.Dashes(i)
+		for _, d := range c.look.DashPattern() {
+			line.Dashes = append(line.Dashes, vg.Points(d))
+		}
 		scatter.Color = col
-		scatter.Shape = marker{shape: c.color % len(markerShapes), hollow: c.run > 0}
+		scatter.Shape = marker{shape: c.look.Shape, hollow: c.look.Hollow}
 		scatter.Radius = vg.Points(3.6)
 		bars := &plotter.YErrorBars{XYs: xys, YErrors: errs,
 			LineStyle: draw.LineStyle{Color: col, Width: vg.Points(0.8)}, CapWidth: vg.Points(4)}
@@ -645,31 +646,38 @@ func panel(cs []curve) (*plot.Plot, plot.Legend, []drawn, error) {
 	return p, leg, out, nil
 }
 
+// SeriesKeys lists the series of results in drawing order, each with the index of its
+// result as its run: the keys theme.Looks assigns colours, markers and dashes to.
+func SeriesKeys(results []*model.Result) []theme.SeriesKey {
+	var keys []theme.SeriesKey
+	for k, r := range results {
+		for _, s := range r.Series {
+			keys = append(keys, theme.SeriesKey{Name: s.Name, Run: k})
+		}
+	}
+	return keys
+}
+
 // SeriesColor returns the colour of the i-th series name of a figure: the workbench
 // theme's series palette (theme.Default().Series, its true-colour values, cycling), so
 // that a series drawn with palette index i has one colour in the TUI and in files. A
 // colour that does not parse falls back to gonum's palette.
 func SeriesColor(i int) color.Color {
-	pal := theme.Default().Series
-	if len(pal) == 0 {
-		return plotutil.Color(i)
-	}
-	hex := strings.TrimPrefix(pal[i%len(pal)].Light.TrueColor, "#")
-	v, err := strconv.ParseUint(hex, 16, 32)
-	if err != nil || len(hex) != 6 {
-		return plotutil.Color(i)
-	}
-	return color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
+	return lookColor(theme.Look{Color: i})
 }
 
-// markerShapes are the marker shapes of series 0, 1, 2, ... in order: the workbench's
-// ● ■ ▲ ◆ (theme.Glyphs), then a cross and a plus.
-var markerShapes = []string{"circle", "square", "triangle", "diamond", "cross", "plus"}
+// lookColor is the colour of l in the default theme (gonum's palette if it does not parse).
+func lookColor(l theme.Look) color.Color {
+	if c, ok := l.RGB(theme.Default()); ok {
+		return c
+	}
+	return plotutil.Color(l.Color)
+}
 
 // marker draws series marker shapes: filled, or hollow (an outline around a white
 // interior, for results after the first).
 type marker struct {
-	shape  int // index into markerShapes
+	shape  int // index into theme.Shapes
 	hollow bool
 }
 
@@ -684,7 +692,7 @@ func (m marker) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 		}
 		path.Close()
 	}
-	switch markerShapes[m.shape] {
+	switch theme.Shapes[m.shape%len(theme.Shapes)] {
 	case "circle":
 		path.Move(vg.Point{X: pt.X + r*0.85, Y: pt.Y})
 		path.Arc(pt, r*0.85, 0, 2*math.Pi)
@@ -698,23 +706,6 @@ func (m marker) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	case "diamond":
 		s := r
 		poly(vg.Point{X: pt.X, Y: pt.Y + s}, vg.Point{X: pt.X - s, Y: pt.Y}, vg.Point{X: pt.X, Y: pt.Y - s}, vg.Point{X: pt.X + s, Y: pt.Y})
-	default: // cross and plus are strokes only
-		c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1.2)})
-		d := r
-		if markerShapes[m.shape] == "cross" {
-			d = r * 0.8
-			path.Move(vg.Point{X: pt.X - d, Y: pt.Y - d})
-			path.Line(vg.Point{X: pt.X + d, Y: pt.Y + d})
-			path.Move(vg.Point{X: pt.X - d, Y: pt.Y + d})
-			path.Line(vg.Point{X: pt.X + d, Y: pt.Y - d})
-		} else {
-			path.Move(vg.Point{X: pt.X - d, Y: pt.Y})
-			path.Line(vg.Point{X: pt.X + d, Y: pt.Y})
-			path.Move(vg.Point{X: pt.X, Y: pt.Y - d})
-			path.Line(vg.Point{X: pt.X, Y: pt.Y + d})
-		}
-		c.Stroke(path)
-		return
 	}
 	if m.hollow {
 		c.SetColor(color.White)

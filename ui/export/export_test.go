@@ -373,13 +373,13 @@ func TestOverlayColoursBySeries(t *testing.T) {
 	for _, g := range groups {
 		for _, c := range g {
 			name := c.name[:strings.Index(c.name, " · ")]
-			if col, ok := byName[name]; ok && col != c.color {
-				t.Errorf("%s has colours %d and %d", name, col, c.color)
+			if col, ok := byName[name]; ok && col != c.look.Color {
+				t.Errorf("%s has colours %d and %d", name, col, c.look.Color)
 			}
-			byName[name] = c.color
+			byName[name] = c.look.Color
 		}
 	}
-	if len(byName) != 3 || groups[0][0].run != 0 || groups[0][2].run != 1 {
-		t.Errorf("colours %v; runs %d %d", byName, groups[0][0].run, groups[0][2].run)
+	if len(byName) != 3 || groups[0][0].look.Hollow || !groups[0][2].look.Hollow {
+		t.Errorf("colours %v; hollow %v %v, want filled then hollow", byName, groups[0][0].look.Hollow, groups[0][2].look.Hollow)
 	}
 }

@@ -79,6 +79,7 @@ type Model struct {
 
 	cur     int
 	top     int
+	shown   []int // the field index of each line of the last View's field rows
 	editing bool
 	in      editor
 	inErr   string

@@ -189,3 +189,52 @@ func TestLongIssuesWrap(t *testing.T) {
 		t.Errorf("the cut is not said:\n%s", v)
 	}
 }
+
+// TestClickRows: FieldAt maps the lines of the last View to fields (a field's error
+// lines to that field, the help under the fields to none); Click selects the field
+// there, and a click on another field discards an edit in progress.
+func TestClickRows(t *testing.T) {
+	fields := func(*model.Spec) []Field {
+		return []Field{bins, {Key: "methods.0.templates", Label: "templates", Kind: Int, Min: 1, Max: 100, Help: "help line"},
+			{Key: "sizes", Label: "sizes", Kind: IntList, Min: 2, Max: 100}}
+	}
+	m := New(uitest.Styles(), spec(), fields, nil)
+	m.SetSize(40, 20)
+	m.Focus(true)
+	m.errs["methods.0.bins"] = "a message long enough to take two lines of this form"
+	lines := strings.Split(m.View(), "\n")
+	if !strings.Contains(lines[0], "bins n") || !strings.Contains(lines[1], "✗") || !strings.Contains(lines[3], "templates") {
+		t.Fatalf("unexpected layout:\n%s", strings.Join(lines, "\n"))
+	}
+	for y, want := range []int{0, 0, 0, 1, 2} {
+		if got, ok := m.FieldAt(y); !ok || got != want {
+			t.Errorf("FieldAt(%d) = %d, %v; want field %d", y, got, ok, want)
+		}
+	}
+	if _, ok := m.FieldAt(5); ok {
+		t.Error("FieldAt past the fields found one")
+	}
+	if !m.Click(3) {
+		t.Fatal("click on templates found no field")
+	}
+	if f, _ := m.Selected(); f.Key != "methods.0.templates" {
+		t.Fatalf("click on line 3 selected %s", f.Key)
+	}
+	if v := m.View(); !strings.Contains(v, "help line") {
+		t.Errorf("the clicked field's help is not shown:\n%s", v)
+	}
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if !m.Editing() {
+		t.Fatal("enter did not start an edit")
+	}
+	m.View()
+	if !m.Click(4) || m.Editing() {
+		t.Errorf("a click on another field kept the edit (editing %v)", m.Editing())
+	}
+	if f, _ := m.Selected(); f.Key != "sizes" {
+		t.Errorf("selected %s after the click, want sizes", f.Key)
+	}
+	if m.Click(-1) || m.Click(99) {
+		t.Error("a click outside the rows selected a field")
+	}
+}

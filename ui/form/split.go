@@ -11,6 +11,19 @@ const sideBySide = 90
 type Split struct {
 	Editor Model // the form
 	W, H   int   // the pane's content size
+	// FormRows is how many lines of the pane the form took in its last View (the pane
+	// sets it: all of them side by side, the form's share when stacked).
+	FormRows int
+}
+
+// Click selects the form's field drawn at column x, line y of the pane's content (as
+// last drawn), as a mouse click does; it reports whether a field is there (a click on
+// the preview is not).
+func (s *Split) Click(x, y int) bool {
+	if x < 0 || y < 0 || y >= s.FormRows || s.Side() && x >= s.FormWidth() {
+		return false
+	}
+	return s.Editor.Click(y)
 }
 
 // SetSize sets the pane's content size and sizes the form to its part of it.

@@ -12,6 +12,9 @@ import (
 // minFieldRows is how many rows of fields the form keeps when its problems are long.
 const minFieldRows = 3
 
+// maxHelpRows is how many lines the selected field's help may take under the fields.
+const maxHelpRows = 3
+
 // View renders the fields (label, value, inline errors), the selected field's help and
 // the form's spec-level issues, within the size set by SetSize; it scrolls to keep the
 // selected field visible.
@@ -23,6 +26,7 @@ func (m *Model) View() string {
 	}
 	lw = min(lw, max(8, m.w/3))
 	var rows []string
+	var owner []int // the field each row belongs to (its label line and error lines)
 	sel := 0
 	t := tree(m.spec)
 	for i, f := range fs {
@@ -30,15 +34,27 @@ func (m *Model) View() string {
 			sel = len(rows)
 		}
 		rows = append(rows, m.row(f, getIn(t, f.Key), i == m.cur, lw))
+		owner = append(owner, i)
 		if e := m.FieldError(f.Key); e != "" {
 			for _, l := range theme.WrapLines(m.st.Error.Render, "✗ "+e, m.w-3, 2) {
 				rows = append(rows, "   "+l)
+				owner = append(owner, i)
 			}
 		}
 	}
 	var tail []string
 	if f, ok := m.Selected(); ok && f.Help != "" && m.focused {
-		tail = append(tail, m.st.Muted.Render(f.Help))
+		// wrapped, not cut at the pane's edge; at most maxHelpRows lines, the last
+		// ending in "…" when the help is longer
+		help := theme.Wrap(f.Help, m.w)
+		if ls := strings.Split(help, "\n"); len(ls) > maxHelpRows {
+			ls = ls[:maxHelpRows]
+			ls[maxHelpRows-1] = ansi.Truncate(ls[maxHelpRows-1], m.w-1, "") + "…"
+			help = strings.Join(ls, "\n")
+		}
+		for _, l := range strings.Split(help, "\n") {
+			tail = append(tail, m.st.Muted.Render(l))
+		}
 	}
 	for _, is := range m.issues {
 		tail = append(tail, theme.WrapLines(m.st.Error.Render, "! "+is, m.w, 2)...) // wrapped, never cut
@@ -60,6 +76,7 @@ func (m *Model) View() string {
 	}
 	m.top = max(0, min(m.top, max(0, len(rows)-room)))
 	end := min(len(rows), m.top+room)
+	m.shown = append(m.shown[:0], owner[m.top:end]...)
 	out := append(rows[m.top:end:end], tail...)
 	return theme.Clip(strings.Join(out, "\n"), m.w, m.h)
 }
@@ -95,4 +112,29 @@ func (m *Model) row(f Field, v string, selected bool, lw int) string {
 		}
 	}
 	return cursor + m.st.Label.Render(label) + " " + val
+}
+
+// FieldAt returns the index of the field drawn on line y of the last View (0 is its
+// first line; a field's error lines count as the field) and true, or false for a line
+// that shows no field (the help, the issues, or past the fields).
+func (m *Model) FieldAt(y int) (int, bool) {
+	if y < 0 || y >= len(m.shown) {
+		return 0, false
+	}
+	return m.shown[y], true
+}
+
+// Click selects the field drawn on line y of the last View (FieldAt), as a mouse click
+// on it does; an edit in progress on another field is discarded, as when the focus
+// leaves the form. It reports whether a field is there.
+func (m *Model) Click(y int) bool {
+	i, ok := m.FieldAt(y)
+	if !ok {
+		return false
+	}
+	if m.editing && i != m.cur {
+		m.editing, m.inErr = false, ""
+	}
+	m.cur = i
+	return true
 }

@@ -111,7 +111,13 @@ type Model struct {
 	cur  *int // method being edited (shared with the form's field function)
 	cmd  string
 	w, h int
+	// tabs are the columns of the method tabs in the last View: tab i spans
+	// [tabs[i].x0, tabs[i].x1) on the pane's first line.
+	tabs []tabSpan
 }
+
+// tabSpan is where the tab of method i was drawn.
+type tabSpan struct{ i, x0, x1 int }
 
 // New returns the pane over spec.
 func New(st theme.Styles, spec *model.Spec) Model {
@@ -209,6 +215,25 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, cmd
 }
 
+// Click acts on a mouse click at column x, line y of the pane's content (as last drawn):
+// on a method's tab it edits that method; on a field of the form it selects the field.
+// It reports whether something was there.
+func (m *Model) Click(x, y int) bool {
+	if y == 0 {
+		for _, t := range m.tabs {
+			if x >= t.x0 && x < t.x1 && t.i < len(m.spec.Methods) && !m.form.Editing() {
+				*m.cur = t.i
+				return true
+			}
+		}
+		return false
+	}
+	if y-1 >= m.h-m.footer()-1 {
+		return false // the headless command
+	}
+	return m.form.Click(y - 1)
+}
+
 // View renders the method tabs, the form and the command line.
 func (m *Model) View() string {
 	var tabs []string
@@ -226,8 +251,16 @@ func (m *Model) View() string {
 		first++
 	}
 	head := strings.Join(tabs[first:], "")
+	x := 0
 	if first > 0 {
 		head = m.st.Muted.Render("‹") + head
+		x = 1
+	}
+	m.tabs = m.tabs[:0]
+	for i := first; i < len(tabs); i++ {
+		w := ansi.StringWidth(tabs[i])
+		m.tabs = append(m.tabs, tabSpan{i: i, x0: x, x1: x + w})
+		x += w
 	}
 	if len(m.spec.Methods) == 0 {
 		head = m.st.Error.Render("no method: press a to add one")

@@ -264,7 +264,7 @@ func (c *Compare) Lines() []string {
 		}
 	}
 	out = append(out, "")
-	out = append(out, st.Bold.Render("accuracy")+st.Muted.Render(" mean±std over draws · Δ = run − A · * where |Δ| > √(stdA²+std²)"))
+	out = append(out, st.Bold.Render("accuracy")+st.Muted.Render(" mean±std over draws · Δ = run − A · * where |Δ| > √(stdA²+std_run²)"))
 	sw := 6
 	for _, r := range c.rows {
 		sw = max(sw, min(28, len(r.Series)+3+len(fmtX(r.X))))

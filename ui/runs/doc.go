@@ -9,21 +9,31 @@
 // curves (result.json's, or rebuilt from the journal by RebuildSeries for a run with no
 // result). There is no index: the files of each run directory are the only source.
 //
-// Model lists the entries: o cycles the sort column and O reverses it, / filters (Match:
-// every term a substring of the names, status, methods or a key=value of the spec),
+// Model lists the entries: o cycles the sort column and O reverses it, / filters
+// (ParseFilter: plain words are substrings of the names, status, methods or a
+// key=value of the spec; an expression compares spec keys, their suffixes and metrics,
+// as templates>=100 && acc@1000>0.95),
 // space marks, enter asks the workbench to open the run's curves (OpenMsg), c opens
 // the compare view of the marked runs (where enter pins them all into the Curves pane,
 // so that s exports their overlay).
 //
 // Compare shows the spec keys that differ (Diff), the accuracy at each x side by side
 // with the difference from the first run and whether it exceeds the draws' spread
-// (Rows), and the runs' curves overlaid in a curves.Model. Not implemented: grouping
-// by a field, filter expressions over metrics, parameter importance and parallel
-// coordinates.
+// (Rows), and the runs' curves overlaid in a curves.Model.
+//
+// g groups the filtered runs by a spec field that varies (GroupBy: mean ± sample std of
+// the headline and of acc@X at the sizes every run has; enter lists a group's runs, G
+// ungroups); i shows each varying field's η² = SS_between/SS_total of the headline
+// accuracy as bars (Importances); m measures one kind of series (SeriesKind) instead
+// of the best of each run. Both live in explore.go, apart from the table's
+// Update and View.
+//
+// p opens the parallel-coordinates view of the runs shown (package ui/parcoords;
+// parcoords.go here): enter there marks exactly the brushed runs.
 //
 // # Shapes
 //
-// Both views draw into exactly the w×h given to SetSize.
+// Every view draws into exactly the w×h given to SetSize.
 //
 // # Errors
 //

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"gitui/ui/parcoords"
 	"gitui/ui/theme"
 )
 
@@ -51,6 +52,9 @@ var colNames = [numCols]string{"name", "started", "status", "data", "group", "me
 // KeyMap lists the Runs pane's keys.
 type KeyMap struct {
 	Up, Down, Filter, Mark, Open, Sort, Reverse, Compare, Back, Toggle, Accept key.Binding
+
+	// Parcoords (p) opens the parallel-coordinates view of the runs shown.
+	Parcoords key.Binding
 }
 
 // DefaultKeyMap returns the Runs pane's default bindings.
@@ -67,6 +71,8 @@ func DefaultKeyMap() KeyMap {
 		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Toggle:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "table/chart")),
 		Accept:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply filter")),
+
+		Parcoords: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "parallel axes")),
 	}
 }
 
@@ -89,7 +95,11 @@ type Model struct {
 	desc      bool
 	filter    string
 	filtering bool
+	ferr      error // the filter is malformed: it matches no run
+	x         explore
 	cmp       *Compare
+	pc        *parcoords.Model // the parallel-coordinates view (parcoords.go), kept while closed
+	pcOn      bool
 }
 
 // New returns an empty Runs pane, sorted by start time, newest first.
@@ -102,6 +112,9 @@ func (m *Model) SetSize(w, h int) {
 	m.w, m.h = w, h
 	if m.cmp != nil {
 		m.cmp.SetSize(w, h)
+	}
+	if m.pc != nil {
+		m.pc.SetSize(w, h)
 	}
 }
 
@@ -167,45 +180,29 @@ func (m *Model) SetEntries(es []Entry, errs []error) {
 	m.clamp()
 }
 
-// SetFilter sets the filter text (see Match) and re-filters.
+// SetFilter sets the filter text (see ParseFilter) and re-filters.
 func (m *Model) SetFilter(f string) {
 	m.filter = f
 	m.refresh()
 }
 
-// Match reports whether e matches the filter f: every space-separated term of f is a
-// substring (ignoring case) of the run's name, folder, status, data set, group or
-// methods, or of one "key=value" of its flattened spec ("lambda=0.1" matches
-// methods.0.lambda=0.1). An empty filter matches every run. Filter expressions over
-// metrics (acc>0.9) are not supported.
+// Match reports whether e passes the filter f (ParseFilter, with e's own spec keys):
+// plain words are substrings of the run's names, status, methods or a key=value of
+// its flattened spec ("lambda=0.1" matches methods.0.lambda=0.1); an expression
+// compares fields and metrics (templates>=100 && acc@1000>0.95). An empty filter
+// matches every run; a malformed one matches none.
 func Match(e Entry, f string) bool {
-	terms := strings.Fields(strings.ToLower(f))
-	if len(terms) == 0 {
-		return true
-	}
-	var hay strings.Builder
-	for _, s := range []string{e.Name, e.ID, e.Status, e.Data, e.Group, strings.Join(e.Methods, "\n")} {
-		hay.WriteString(strings.ToLower(s))
-		hay.WriteByte('\n')
-	}
-	for k, v := range e.Params {
-		hay.WriteString(strings.ToLower(k + "=" + v))
-		hay.WriteByte('\n')
-	}
-	h := hay.String()
-	for _, t := range terms {
-		if !strings.Contains(h, t) {
-			return false
-		}
-	}
-	return true
+	flt, err := ParseFilter(f, Keys([]Entry{e}))
+	return err == nil && flt.Match(e)
 }
 
 // refresh recomputes the shown rows from the filter and the sort.
 func (m *Model) refresh() {
 	m.shown = m.shown[:0]
+	flt, err := ParseFilter(m.filter, Keys(m.all))
+	m.ferr = err
 	for i, e := range m.all {
-		if Match(e, m.filter) {
+		if err == nil && flt.Match(e) && m.inGroup(e) {
 			m.shown = append(m.shown, i)
 		}
 	}
@@ -247,6 +244,8 @@ func (m *Model) refresh() {
 		return c < 0
 	})
 	m.clamp()
+	m.regroup()
+	m.syncParcoords()
 }
 
 func (m *Model) clamp() {
@@ -259,6 +258,9 @@ func (m Model) ShortHelp() []key.Binding {
 	if m.filtering {
 		return []key.Binding{k.Accept, k.Back}
 	}
+	if m.pcOn {
+		return m.pc.ShortHelp()
+	}
 	if m.cmp != nil {
 		k.Open.SetHelp("enter", "pin all to Curves")
 		if m.cmp.split() {
@@ -266,14 +268,60 @@ func (m Model) ShortHelp() []key.Binding {
 		}
 		return []key.Binding{k.Up, k.Down, k.Toggle, k.Open, k.Back}
 	}
+	xk, only := m.exploreHelp()
+	if only {
+		return xk
+	}
 	k.Compare.SetEnabled(len(m.Marked()) >= 2)
 	k.Open.SetEnabled(len(m.shown) > 0)
 	k.Mark.SetEnabled(len(m.shown) > 0)
-	return []key.Binding{k.Filter, k.Mark, k.Open, k.Compare, k.Sort, k.Reverse}
+	return append([]key.Binding{k.Filter, k.Mark, k.Open, k.Compare, k.Parcoords, k.Sort, k.Reverse}, xk...)
 }
 
-// FullHelp returns the pane's keys as one help column.
-func (m Model) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }
+// FullHelp returns the pane's keys that work now, in columns. In the table: its keys,
+// then the keys of the other views (p parallel axes, g and G groups, i importance, m
+// the series they measure). In the groups or importance view: that view's keys.
+// In the parallel-coordinates view: each of its keys (parcoords FullHelp). While the
+// filter is typed, and in the compare view: the short help.
+func (m Model) FullHelp() [][]key.Binding {
+	k, x := m.keys, exploreKeys
+	switch {
+	case m.filtering || m.cmp != nil:
+		return [][]key.Binding{m.ShortHelp()}
+	case m.pcOn:
+		return m.pc.FullHelp()
+	}
+	if xk, only := m.exploreHelp(); only {
+		return [][]key.Binding{xk}
+	}
+	k.Compare.SetEnabled(len(m.Marked()) >= 2)
+	k.Open.SetEnabled(len(m.shown) > 0)
+	k.Mark.SetEnabled(len(m.shown) > 0)
+	k.Up.SetEnabled(len(m.shown) > 1)
+	k.Down.SetEnabled(len(m.shown) > 1)
+	switch {
+	case m.x.drill != nil && m.filter == "":
+		k.Back.SetHelp("esc", "back to the groups")
+	case m.filter != "":
+		k.Back.SetHelp("esc", "clear the filter")
+	default:
+		k.Back.SetEnabled(false)
+	}
+	x.Ungroup.SetEnabled(m.x.groupBy != "")
+	x.Group.SetEnabled(len(m.shown) >= 2 || m.x.drill != nil)
+	x.Importance.SetEnabled(len(m.shown) > 0)
+	x.Kind.SetHelp("m", "next series (g, i views)")
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Filter, k.Back, k.Mark, k.Open, k.Compare, k.Sort, k.Reverse},
+		{k.Parcoords, x.Group, x.Ungroup, x.Importance, x.Kind},
+	}
+}
+
+// HelpText is the page the full help adds for the pane: the filter's grammar
+// (FilterSyntax).
+func (m Model) HelpText() (title string, lines []string) {
+	return "Filter grammar (/)", FilterSyntax
+}
 
 // Init does nothing.
 func (m Model) Init() tea.Cmd { return nil }
@@ -292,6 +340,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.filterKey(msg)
 			return m, nil
 		}
+		if m.pcOn {
+			m.parcoordsKey(msg)
+			return m, nil
+		}
 		if m.cmp != nil {
 			if key.Matches(msg, m.keys.Back) {
 				m.cmp = nil
@@ -303,6 +355,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			}
 			m.cmp.Update(msg)
 			return m, nil
+		}
+		if ok, cmd := m.exploreKey(msg); ok {
+			return m, cmd
 		}
 		return m, m.key(msg)
 	}
@@ -354,6 +409,8 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Reverse):
 		m.desc = !m.desc
 		m.refresh()
+	case key.Matches(k, m.keys.Parcoords):
+		m.openParcoords()
 	case key.Matches(k, m.keys.Compare):
 		if mk := m.Marked(); len(mk) >= 2 {
 			c := NewCompare(m.st, mk)
@@ -367,11 +424,17 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 // Click moves the cursor to the run drawn on line y of the pane (0 is the first line),
 // as a mouse click does; it reports whether a run was there. The compare view ignores it.
 func (m *Model) Click(y int) bool {
-	if m.cmp != nil || m.filtering {
+	if m.cmp != nil || m.filtering || m.pcOn || m.x.mode != modeTable {
 		return false
 	}
 	head := 2 // summary and column names
 	if len(m.errs) > 0 {
+		head++
+	}
+	if m.ferr != nil {
+		head++
+	}
+	if m.tableNote() != "" {
 		head++
 	}
 	i := m.top + y - head
@@ -382,10 +445,16 @@ func (m *Model) Click(y int) bool {
 	return true
 }
 
-// View draws the table, or the compare view when it is open.
+// View draws the table, or the compare or parallel-coordinates view when open.
 func (m *Model) View() string {
 	if m.cmp != nil {
 		return m.cmp.View()
+	}
+	if m.pcOn {
+		return m.pc.View()
+	}
+	if v, ok := m.exploreView(); ok {
+		return v
 	}
 	return theme.Clip(strings.Join(m.lines(), "\n"), m.w, m.h)
 }
@@ -448,6 +517,9 @@ func (m *Model) lines() []string {
 			head += "▏"
 		}
 	}
+	if m.x.drill != nil && m.filter == "" && !m.filtering {
+		head = fmt.Sprintf("%d of %s", len(m.shown), plural(len(m.all), "run"))
+	}
 	if n := len(m.Marked()); n > 0 {
 		head += fmt.Sprintf(" · %d marked", n)
 		if n >= 2 {
@@ -457,6 +529,12 @@ func (m *Model) lines() []string {
 	out = append(out, m.st.Bold.Render(head)+m.st.Muted.Render(" · sort: "+colNames[m.sortCol]+" "+dir))
 	if len(m.errs) > 0 {
 		out = append(out, m.st.Error.Render(fmt.Sprintf("%d run(s) could not be read: %v", len(m.errs), m.errs[0])))
+	}
+	if m.ferr != nil {
+		out = append(out, m.st.Error.Render(ansi.Truncate("✗ filter "+m.ferr.Error(), m.w, "…")))
+	}
+	if n := m.tableNote(); n != "" {
+		out = append(out, n)
 	}
 	w := m.widths()
 	var hdr strings.Builder
@@ -477,11 +555,12 @@ func (m *Model) lines() []string {
 			m.st.Muted.Render("gitui open DIR|RESULT.json lists runs written elsewhere"))
 		return out
 	}
+	syntax := m.syntaxLines()
 	if m.loaded && len(m.shown) == 0 {
 		out = append(out, "", m.st.Muted.Render("no run matches the filter (esc clears it)"))
-		return out
+		return append(out, syntax...)
 	}
-	rows := max(1, m.h-len(out))
+	rows := max(1, m.h-len(out)-len(syntax))
 	if m.cur < m.top {
 		m.top = m.cur
 	}
@@ -519,6 +598,12 @@ func (m *Model) lines() []string {
 			line = m.st.Selected.Render(theme.Pad(line, m.w, 1))
 		}
 		out = append(out, line)
+	}
+	if len(syntax) > 0 {
+		for len(out) < m.h-len(syntax) {
+			out = append(out, "")
+		}
+		out = append(out, syntax...)
 	}
 	return out
 }
