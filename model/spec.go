@@ -111,19 +111,20 @@ type AngleSpec struct {
 // Locality the locality kernel at multiple scales as the base kernel (L-SVM, L-TI, ...).
 
 type Method struct {
-	Name        string  `json:"name,omitempty" yaml:"name,omitempty"`
-	Features    string  `json:"features,omitempty" yaml:"features,omitempty"`
-	Kernel      string  `json:"kernel,omitempty" yaml:"kernel,omitempty"`
-	Base        string  `json:"base,omitempty" yaml:"base,omitempty"`
-	Gamma       float64 `json:"gamma,omitempty" yaml:"gamma,omitempty"`
-	Learner     string  `json:"learner,omitempty" yaml:"learner,omitempty"`
-	Lambda      float64 `json:"lambda,omitempty" yaml:"lambda,omitempty"`               // 0: leave-one-out over a grid
-	Bins        int     `json:"bins,omitempty" yaml:"bins,omitempty"`                   // n: 2n+1 thresholds
-	Templates   int     `json:"templates,omitempty" yaml:"templates,omitempty"`         // m
-	TemplateOf  string  `json:"template_kind,omitempty" yaml:"template_kind,omitempty"` // "gaussian" | "sphere" | "data" | "smooth"
-	Eps         float64 `json:"eps,omitempty" yaml:"eps,omitempty"`                     // s = 1 + eps
-	Thresholds  string  `json:"thresholds,omitempty" yaml:"thresholds,omitempty"`       // "theory" | "range"
-	Standardize string  `json:"standardize,omitempty" yaml:"standardize,omitempty"`     // "" | "mean" | "spread"
+	Name       string  `json:"name,omitempty" yaml:"name,omitempty"`
+	Features   string  `json:"features,omitempty" yaml:"features,omitempty"`
+	Kernel     string  `json:"kernel,omitempty" yaml:"kernel,omitempty"`
+	Base       string  `json:"base,omitempty" yaml:"base,omitempty"`
+	Gamma      float64 `json:"gamma,omitempty" yaml:"gamma,omitempty"`
+	Learner    string  `json:"learner,omitempty" yaml:"learner,omitempty"`
+	Lambda     float64 `json:"lambda,omitempty" yaml:"lambda,omitempty"`               // 0: leave-one-out over a grid
+	Bins       int     `json:"bins,omitempty" yaml:"bins,omitempty"`                   // n: 2n+1 thresholds
+	Templates  int     `json:"templates,omitempty" yaml:"templates,omitempty"`         // m
+	TemplateOf string  `json:"template_kind,omitempty" yaml:"template_kind,omitempty"` // "gaussian" | "sphere" | "data" | "smooth"
+	Eps        float64 `json:"eps,omitempty" yaml:"eps,omitempty"`                     // s = 1 + eps
+	Thresholds string  `json:"thresholds,omitempty" yaml:"thresholds,omitempty"`       // "theory" | "range"
+
+	Standardize string `json:"standardize,omitempty" yaml:"standardize,omitempty"` // "" | "mean" | "spread" (CDF projections)
 
 	C           float64       `json:"c,omitempty" yaml:"c,omitempty"`                     // SVM cost (on the Gram / its diagonal mean)
 	Degree      int           `json:"degree,omitempty" yaml:"degree,omitempty"`           // poly degree

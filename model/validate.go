@@ -12,22 +12,24 @@ import (
 
 // Known names for the enumerated fields of a Spec.
 var (
-	DataNames        = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits"}
-	GroupKinds       = []string{"none", "permutation", "cyclic-shift", "local-shift", "rotation", "rotation+shift", "pitch-tempo", "pitch-tempo-paper"}
-	FeatureNames     = []string{"raw", "bow", "cdf", "moments"}
-	KernelNames      = []string{"linear", "rbf", "poly", "haar"}
-	LearnerNames     = []string{"rls", "1nn", "svm", "invariant-svm", "vsv"}
-	Invariances      = []string{"TI", "RI", "TI-RI"}
-	FitNames         = []string{"best", "average"}
-	Translations     = []string{"cyclic", "zero-fill"}
-	TangentNames     = []string{"hshift", "vshift", "rotation"}
-	SweepFields      = []string{"gamma", "inv_gamma", "c"}
-	TemplateKinds    = []string{"gaussian", "sphere", "data", "smooth"}
-	ThresholdKinds   = []string{"theory", "range"}
-	StandardizeKinds = []string{"mean", "spread"}
-	SamplingKinds    = []string{"balanced", "stratified", "uniform"}
-	Protocols        = []string{ProtocolCurve, ProtocolGrid, ProtocolGroupSize, ProtocolApprox, ProtocolPD, ProtocolSweep}
+	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits"}
+	GroupKinds     = []string{"none", "permutation", "cyclic-shift", "local-shift", "rotation", "rotation+shift", "pitch-tempo", "pitch-tempo-paper"}
+	FeatureNames   = []string{"raw", "bow", "cdf", "moments"}
+	KernelNames    = []string{"linear", "rbf", "poly", "haar"}
+	LearnerNames   = []string{"rls", "1nn", "svm", "invariant-svm", "vsv"}
+	Invariances    = []string{"TI", "RI", "TI-RI"}
+	FitNames       = []string{"best", "average"}
+	Translations   = []string{"cyclic", "zero-fill"}
+	TangentNames   = []string{"hshift", "vshift", "rotation"}
+	SweepFields    = []string{"gamma", "inv_gamma", "c"}
+	TemplateKinds  = []string{"gaussian", "sphere", "data", "smooth"}
+	ThresholdKinds = []string{"theory", "range"}
+	SamplingKinds  = []string{"balanced", "stratified", "uniform"}
+	Protocols      = []string{ProtocolCurve, ProtocolGrid, ProtocolGroupSize, ProtocolApprox, ProtocolPD, ProtocolSweep}
 )
+
+// StandardizeKinds are the values of a CDF method's standardize (feature.Standardization).
+var StandardizeKinds = []string{"mean", "spread"}
 
 // Limits that guard against absurd parameters (memory and time), with the reason in the error.
 const (
