@@ -344,7 +344,7 @@ func methodFields() []*MethodField {
 		{Key: "thresholds", Label: "thresholds", Kind: KindEnum, Choices: ThresholdKinds, Default: "theory", AppliesTo: "features cdf",
 			Help: "theory grid s k/n, or fitted to the projections' range (no labels used)", applies: Method.cdf, not: notFeatures},
 		{Key: "standardize", Label: "standardize", Kind: KindEnum, Choices: StandardizeKinds, Zero: "none", AppliesTo: "features cdf",
-			Help:    "per transformed template g_i t_j, fitted on the pool (no labels used): mean subtracts the projections' mean (centres the inputs); spread also scales them to the template's mean spread (interpolated warps of white noise project with up to 2.5x its variance)",
+			Help:    "per transformed template g_i t_j, fitted on the pool (no labels used): mean subtracts the projections' mean (centres the inputs); spread also scales them to the template's mean spread. A diagnostic: on the speech rate split both lose 4-9 points (README)",
 			applies: Method.cdf, not: notFeatures},
 		{Key: "learner", Label: "learner", Kind: KindEnum, Choices: LearnerNames, Default: "rls", AppliesTo: "every method",
 			Help: "rls: one-vs-all regularized least squares; 1nn: nearest neighbour; svm; invariant-svm and vsv (Chapelle and Schoelkopf)"},
