@@ -343,9 +343,15 @@ func methodFields() []*MethodField {
 			message: "eps %g is out of range: use 0..100 (s = 1 + eps)"},
 		{Key: "thresholds", Label: "thresholds", Kind: KindEnum, Choices: ThresholdKinds, Default: "theory", AppliesTo: "features cdf",
 			Help: "theory grid s k/n, or fitted to the projections' range (no labels used)", applies: Method.cdf, not: notFeatures},
-		{Key: "standardize", Label: "standardize", Kind: KindEnum, Choices: StandardizeKinds, Zero: "none", AppliesTo: "features cdf",
-			Help:    "per transformed template g_i t_j, fitted on the pool (no labels used): mean subtracts the projections' mean (centres the inputs); spread also scales them to the template's mean spread. A diagnostic: on the speech rate split both lose 4-9 points (README)",
-			applies: Method.cdf, not: notFeatures},
+		{Key: "standardize", Label: "standardize", Kind: KindEnum, Choices: StandardizeKinds, Zero: "none", AppliesTo: "features cdf with thresholds range",
+			Help:    "per transformed template g_i t_j, fitted on the pool with the range thresholds (no labels used): mean subtracts the projections' mean (centres the inputs); spread also scales them to the template's mean spread. A diagnostic: on the speech rate split both lose 4-9 points (README)",
+			applies: func(m Method) bool { return m.cdf() && m.Thresholds == "range" },
+			not: func(m Method) string {
+				if m.cdf() {
+					return "thresholds " + m.Thresholds
+				}
+				return notFeatures(m)
+			}},
 		{Key: "learner", Label: "learner", Kind: KindEnum, Choices: LearnerNames, Default: "rls", AppliesTo: "every method",
 			Help: "rls: one-vs-all regularized least squares; 1nn: nearest neighbour; svm; invariant-svm and vsv (Chapelle and Schoelkopf)"},
 		{Key: "c", Label: "C", Kind: KindLogFloat, Min: 0, Max: math.MaxFloat64, UIMin: 1e-6, UIMax: 1e12, Step: 10, AppliesTo: "learners svm, invariant-svm and vsv",

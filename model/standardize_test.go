@@ -1,0 +1,33 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStandardizeField: standardize is accepted on a CDF method with range thresholds and
+// refused, with one line naming the field and what to change, elsewhere or unknown.
+func TestStandardizeField(t *testing.T) {
+	spec := func(m Method) *Spec {
+		return &Spec{Name: "t", Protocol: ProtocolCurve, Data: DataSpec{Name: "xperm", TestSize: 100},
+			Group: GroupSpec{Kind: "permutation"}, Methods: []Method{m}, Sizes: []int{20}, Seed: 1}
+	}
+	ok := Method{Features: "cdf", Bins: 5, Templates: 5, Thresholds: "range", Standardize: "spread"}
+	if err := spec(ok).Validate(); err != nil {
+		t.Fatalf("range thresholds with standardize spread refused: %v", err)
+	}
+	cases := []struct {
+		m    Method
+		want string
+	}{
+		{Method{Features: "cdf", Bins: 5, Templates: 5, Standardize: "mean"}, "standardize applies to features cdf with thresholds range, not thresholds theory"},
+		{Method{Features: "raw", Standardize: "mean"}, "standardize applies to features cdf with thresholds range, not raw"},
+		{Method{Features: "cdf", Bins: 5, Templates: 5, Thresholds: "range", Standardize: "median"}, `standardize "median" is unknown: use one of mean, spread`},
+	}
+	for _, c := range cases {
+		err := spec(c.m).Validate()
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%+v: got %v, want one line with %q", c.m, err, c.want)
+		}
+	}
+}
