@@ -141,6 +141,16 @@ type gramMethod struct {
 
 func (g *gramMethod) Name() string { return g.spec.Name }
 
+// ShareKey identifies the kernel (eval.Sharer): the methods of one kernel are prepared
+// one after the other, so that its cached matrices are dropped before the next
+// kernel's are computed.
+func (g *gramMethod) ShareKey() string {
+	if g.cache == nil {
+		return ""
+	}
+	return methodKey(g.spec)
+}
+
 // Check refuses a kernel whose values overflow on the training union or the test set
 // (checkKernelScale), before any method runs.
 func (g *gramMethod) Check(ctx context.Context, pool, test *data.Dataset) error {
