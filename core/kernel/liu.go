@@ -402,7 +402,9 @@ func (k *Liu) SymGram(ctx context.Context, X *mat.Dense) (*mat.SymDense, error) 
 const liuBlock = 2000
 
 // Gram returns the n×m matrix K(x_i, z_j) between the rows of X (transformed: the test
-// samples) and the rows of Z (the training samples), in blocks of 2000 rows of X. It
+// samples) and the rows of Z (the training samples), in blocks of 2000 rows of X (the
+// locality kernels: φ(Z) once, then blocks of 256 rows of X, or of the transformed
+// copies of fewer rows). It
 // returns an error wrapping [ErrGramTooLarge] if the result exceeds [MaxGramBytes]
 // (before allocating), or ctx.Err(); it panics if X and Z do not have H·W columns (with
 // an invariance or locality).
@@ -413,6 +415,13 @@ func (k *Liu) Gram(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, error) {
 		return nil, fmt.Errorf("a %d x %d kernel matrix needs %.1f GiB, above the limit of %.1f GiB: use fewer test or training samples: %w",
 			n, m, float64(need)/(1<<30), float64(MaxGramBytes)/(1<<30), ErrGramTooLarge)
 	}
+	if k.loc != nil {
+		// The locality paths hold φ(Z) once and map X a block at a time themselves.
+		if k.set == nil {
+			return LocalityGram(ctx, *k.loc, X, Z)
+		}
+		return FitLocalityGram(ctx, *k.loc, k.set, k.o.Fit, X, Z)
+	}
 	var B *Spectra
 	var Zc *mat.Dense
 	var err error
@@ -420,7 +429,7 @@ func (k *Liu) Gram(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, error) {
 		if B, err = k.spectra(ctx, Z, false); err != nil {
 			return nil, err
 		}
-	} else if k.rot != nil || k.loc == nil && k.set != nil {
+	} else if k.rot != nil || k.set != nil {
 		if Zc, _, _, err = k.canvas(ctx, Z); err != nil {
 			return nil, err
 		}
@@ -431,10 +440,6 @@ func (k *Liu) Gram(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, error) {
 		Xb := X.Slice(r0, r1, 0, X.RawMatrix().Cols).(*mat.Dense)
 		var Kb *mat.Dense
 		switch {
-		case k.loc != nil && k.set == nil:
-			Kb, err = LocalityGram(ctx, *k.loc, Xb, Z)
-		case k.loc != nil:
-			Kb, err = FitLocalityGram(ctx, *k.loc, k.set, k.o.Fit, Xb, Z)
 		case k.set != nil:
 			var Xc *mat.Dense
 			if Xc, _, _, err = k.canvas(ctx, Xb); err == nil {

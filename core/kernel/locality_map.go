@@ -171,21 +171,33 @@ func LocalityGram(ctx context.Context, k Locality, X, Z *mat.Dense) (*mat.Dense,
 	if err := checkSize(n, nz); err != nil {
 		return nil, err
 	}
-	px, err := m.Rows(ctx, X)
-	if err != nil {
-		return nil, err
-	}
 	pz, err := m.Rows(ctx, Z)
 	if err != nil {
 		return nil, err
 	}
-	out, err := Gram(ctx, m.Base(), px, pz)
-	if err != nil {
-		return nil, err
+	if n == 0 || nz == 0 {
+		return &mat.Dense{}, nil
+	}
+	// φ(Z) once, φ(X) a block of localityBlock rows at a time: the maps of all of X
+	// would take n·Dim()·8 bytes (2.7 GB for 10,000 MNIST digits with 5×5 patches).
+	out := mat.NewDense(n, nz, nil)
+	for r0 := 0; r0 < n; r0 += localityBlock {
+		r1 := min(n, r0+localityBlock)
+		px, err := m.Rows(ctx, X.Slice(r0, r1, 0, m.k.H*m.k.W).(*mat.Dense))
+		if err != nil {
+			return nil, err
+		}
+		if err := GramTo(ctx, out.Slice(r0, r1, 0, nz).(*mat.Dense), m.Base(), px, pz); err != nil {
+			return nil, err
+		}
 	}
 	out.Scale(m.Scale(), out)
 	return out, nil
 }
+
+// localityBlock is the number of rows of X whose explicit maps LocalityGram holds at
+// once (for 5×5 patches on 28×28 images: 69 MB).
+const localityBlock = 256
 
 // LocalitySymGram is [LocalityGram] of X with itself.
 func LocalitySymGram(ctx context.Context, k Locality, X *mat.Dense) (*mat.SymDense, error) {

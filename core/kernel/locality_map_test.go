@@ -55,6 +55,21 @@ func TestLocalityMap(t *testing.T) {
 			t.Errorf("%s: symmetric Gram differs by %g relative", k.Name(), d)
 		}
 	}
+	// More rows of X than one block of maps (localityBlock): every block lands in place.
+	k := Locality{H: 6, W: 6, K1: 3, D1: 2, D2: 2}
+	X := randImages(rng, 2*localityBlock+37, k.H, k.W, false)
+	Z := randImages(rng, 9, k.H, k.W, false)
+	want, err := PairGram(ctx, k, X, Z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := LocalityGram(ctx, k, X, Z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := relDiff(got, want); d > 1e-12 {
+		t.Errorf("%d rows in blocks of %d: differs from the patch sums by %g relative", 2*localityBlock+37, localityBlock, d)
+	}
 	if _, ok := NewLocalityMap(Locality{H: 5, W: 5, K1: 3, D1: 3, D2: 2}); ok {
 		t.Error("D1 = 3 has no explicit map here, want false")
 	}
