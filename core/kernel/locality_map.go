@@ -27,8 +27,8 @@ import (
 //
 // where m_pq = 1 for p = q and 2 otherwise. The kernel is then [Poly] with gamma
 // 1/(N+1) and degree D2 on φ, times the constant (N+1)^D2 (see [LocalityMap.Base] and
-// [LocalityMap.Scale]). φ has H·W·(1 + ((K1²+1)/2)) entries for D1 = 2 (11,760 for 28×28
-// and K1 = 3, 33,712 for K1 = 5): a Gram matrix costs 2·dim flops per pair in a GEMM
+// [LocalityMap.Scale]). φ has at most H·W·(1 + ((2·K1-1)²+1)/2) entries for D1 = 2, fewer
+// at the borders (10,154 for 28×28 and K1 = 3, 28,088 for K1 = 5): a Gram matrix costs 2·dim flops per pair in a GEMM
 // instead of the direct evaluation's 10·H·W scalar flops and H·W powers, and every
 // best-fit composition becomes the matrix-product path of [FitGram].
 type LocalityMap struct {
