@@ -183,6 +183,7 @@ func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk 
 		g.cache.taken(g.spec, key)
 		return &gramFitter{spec: g.spec, psd: g.k.psd, ktr: e.ktr, kte: e.kte, tself: e.tself, pos: pos, y: pool.Y, k: len(pool.Classes)}, nil
 	}
+	g.cache.keepOnly(key) // other kernels' entries: their methods are done
 	xu := pool.Subset(union).X
 	self := g.k.self()
 	if err := checkKernelScale(ctx, self, xu, test.X); err != nil {

@@ -128,3 +128,29 @@ func TestGramCacheDropsAfterLastUser(t *testing.T) {
 		t.Error("another kernel's entry was dropped")
 	}
 }
+
+// TestGramCacheKeepOnly checks that computing a kernel drops the entries of every other
+// kernel (their methods were prepared before it, or never will be: skipped on resume),
+// and keeps its own.
+func TestGramCacheKeepOnly(t *testing.T) {
+	pool, _, err := embedded.Digits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c gramCache
+	a, b := poly("TI", "best"), poly("RI", "best")
+	for _, m := range []Method{a, a, b} {
+		c.expect(m)
+	}
+	ka, kb := kernelKey(a, pool), kernelKey(b, pool)
+	c.put(ka, gramEntry{tself: []float64{1}})
+	c.taken(a, ka) // the second method of a is skipped: never takes it
+	c.put(kb, gramEntry{tself: []float64{2}})
+	c.keepOnly(kb)
+	if _, ok := c.get(ka); ok {
+		t.Error("a finished kernel's entry kept after another kernel was computed")
+	}
+	if e, ok := c.get(kb); !ok || e.tself[0] != 2 {
+		t.Error("the kernel's own entry was dropped")
+	}
+}
