@@ -71,7 +71,8 @@ type Estimate struct {
 //	projection workspaces   workers · rows · (d + chunk·|G|) · 4,  rows <= 256
 //	                        (both twice: the pool's are garbage, not yet collected, when
 //	                        the test set's are allocated)
-//	locality feature map    (U + 2000) · H·W·(1 + (K1²+1)/2) · 8   (one layer, d1 <= 2)
+//	locality feature map    L: (U + 256) · dim · 8, L-TI/RI: (4·U + 12·512·workers) · dim,
+//	                        dim = H·W·(1 + ((2·K1-1)²+1)/2)   (one layer, d1 <= 2)
 //	feature RLS per cell    primal (n >= D): (D² + 1024·D + 768·D) · 8 (covariance, chunks,
 //	                        score blocks); dual: (n² + 512·n + D·k) · 8 (Gram, column chunk)
 //	feature 1-NN per cell   (n + test) · D · 8 for CDF (dense copies), n·D · 8 otherwise
@@ -218,12 +219,11 @@ func sum(items []EstimateItem) float64 {
 // preparation transient, and workers × the costliest cell.
 func (e *estimator) stage(st stage) []EstimateItem {
 	// The protocol prepares one method at a time, runs its cells, then releases it
-	// (eval.Protocol.Run): the stage's peak is its costliest method. A kernel matrix
-	// shared by several methods stays cached for the later ones meanwhile, so the
-	// largest such matrix is counted once more.
+	// (eval.Protocol.Run): the stage's peak is its costliest method. Methods sharing a
+	// kernel matrix are prepared one after the other (eval.Sharer), and the matrix is
+	// dropped after the last of them: no other method's matrix is kept meanwhile.
 	var best []EstimateItem
 	bestBytes := 0.0
-	var kept EstimateItem
 	for _, m := range e.methodsOf() {
 		held, tr, c := e.method(m, st)
 		items := append(append([]EstimateItem(nil), held...), tr...)
@@ -236,13 +236,6 @@ func (e *estimator) stage(st stage) []EstimateItem {
 		if b := sum(items); b > bestBytes {
 			best, bestBytes = items, b
 		}
-		if e.isLiu(m) && len(held) > 0 && held[0].Bytes > kept.Bytes {
-			kept = held[0]
-		}
-	}
-	if kept.Bytes > 0 {
-		kept.What = "a kernel matrix kept for a later method: " + kept.What
-		best = append(best, kept)
 	}
 	return best
 }
@@ -424,17 +417,27 @@ func (e *estimator) liuTransient(m Method, u float64) []EstimateItem {
 		if l.D1 > 2 || l.K2 > 0 {
 			return nil // evaluated directly, pair by pair: no map
 		}
-		// The explicit map (kernel.LocalityMap): H·W·(1 + (K1²+1)/2) values a sample, for
-		// the union and one block of test samples (kernel.Liu.Gram: 2000 rows at once).
-		dim := e.d * (1 + float64(l.K1*l.K1+1)/2)
-		rows := u + math.Min(float64(e.ds.Test), liuTestBlock)
-		return []EstimateItem{{What: fmt.Sprintf("%s locality feature map of %.0f samples x %.0f values", m.Name, rows, dim), Bytes: 8 * rows * dim, Fix: "use a smaller k1, fewer sizes or repeats, or data.test_size"}}
+		// The explicit map (kernel.LocalityMap): H·W·(1 + (K1²+1)/2) values a sample. L-SVM
+		// holds the union's maps in float64 and those of 256 test rows at a time
+		// (kernel.LocalityGram); L-TI, L-RI, L-TI-RI hold the union's in float32 and, per
+		// worker, the maps of about 512 transformed copies in float64 and float32
+		// (kernel.FitLocalityGram).
+		// At most H·W·(1 + ((2·K1-1)²+1)/2) values: the pixel pairs that share a patch.
+		w := float64(2*l.K1 - 1)
+		dim := e.d * (1 + (w*w+1)/2)
+		what := fmt.Sprintf("%s locality feature maps of %.0f samples x %.0f values", m.Name, u, dim)
+		if m.Invariance == "" {
+			return []EstimateItem{{What: what + ", and of 256 test rows at a time", Bytes: 8 * (u + math.Min(float64(e.ds.Test), 256)) * dim, Fix: "use a smaller k1, fewer sizes or repeats"}}
+		}
+		return []EstimateItem{{What: what + " in float32, and of 512 transformed copies per worker", Bytes: 4*u*dim + 12*512*dim*math.Max(1, e.workers), Fix: "use a smaller k1, fewer sizes or repeats"}}
 	case strings.Contains(m.Invariance, "TI"):
 		rot := 1.0
 		if m.Invariance == "TI-RI" {
 			rot = nrot
 		}
-		return []EstimateItem{{What: fmt.Sprintf("%s spectra of %.0f samples", m.Name, u), Bytes: 16 * u * canvas * rot, Fix: "use fewer rotations, sizes or repeats"}}
+		// The union's spectra, then the test set's a block of 2000 rows at a time.
+		rows := u + math.Min(float64(e.ds.Test), liuTestBlock)
+		return []EstimateItem{{What: fmt.Sprintf("%s spectra of %.0f samples", m.Name, rows), Bytes: 16 * rows * canvas * rot, Fix: "use fewer rotations, sizes or repeats"}}
 	case strings.Contains(m.Invariance, "RI") && m.Polar == nil:
 		return []EstimateItem{{What: fmt.Sprintf("%s rotated copies of %.0f samples", m.Name, u), Bytes: 8 * u * canvas * nrot, Fix: "use fewer rotations, sizes or repeats"}}
 	}

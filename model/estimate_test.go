@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"gitui/core/kernel"
 )
 
 // xpermData is X_perm as the quick presets load it: 30,768 pool and 2,000 test sequences
@@ -196,5 +198,48 @@ func writeNPYFile(t *testing.T, path, shape string, v []float64) {
 	}
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestEstimateLiuLocality checks the locality terms against what the kernels allocate
+// (kernel.LocalityGram, kernel.FitLocalityGram): with U = 2500 (5 nested draws of 500)
+// and dim = 784·(1 + (9²+1)/2) = 32,928 for 5×5 patches, L-SVM holds the union's maps
+// and 256 test rows' in float64, 8·(2500 + 256)·32928 B; L-TI the union's in float32
+// and 512 copies per worker in float64 and float32, (4·2500 + 12·512·workers)·32928 B.
+// The dim is an upper bound of the real map's (kernel.NewLocalityMap) for K1 = 3, 5, 7.
+func TestEstimateLiuLocality(t *testing.T) {
+	loc := &LocalitySpec{K1: 5, D1: 2, D2: 2}
+	s := &Spec{Protocol: ProtocolCurve, Data: DataSpec{Name: "mnist"}, Sizes: []int{100, 200, 500}, Repeats: 5, Nested: true,
+		Methods: []Method{
+			{Name: "L", Kernel: "poly", Gamma: 1.0 / 784, Degree: 8, C: 1000, Learner: "svm", Locality: loc},
+			{Name: "LTI", Kernel: "poly", Gamma: 1.0 / 784, Degree: 8, C: 1000, Learner: "svm", Locality: loc, Invariance: "TI", Shifts: 1},
+		}}
+	s.Defaults()
+	ds := DataSize{Pool: 10000, Test: 10000, Shape: []int{28, 28}, Classes: 10}
+	est := EstimateBytes(s, ds)
+	w := float64(runtime.GOMAXPROCS(0))
+	dim := 784 * (1 + (9*9+1)/2.0)
+	e := estimator{spec: s, ds: ds, d: ds.dim(), workers: w}
+	for _, c := range []struct {
+		m    Method
+		want float64
+	}{
+		{s.Methods[0], 8 * (2500 + 256) * dim},
+		{s.Methods[1], (4*2500 + 12*512*w) * dim},
+	} {
+		items := e.liuTransient(c.m, e.union())
+		if len(items) != 1 || !near(items[0].Bytes, c.want) || !strings.Contains(items[0].What, "locality feature maps of 2500 samples") {
+			t.Errorf("%s: %+v, want one term of %.6g B over 2500 samples", c.m.Name, items, c.want)
+		}
+	}
+	if est.Bytes < 8*(2500+256)*dim {
+		t.Errorf("total %.4g B below the L-SVM maps", est.Bytes)
+	}
+	for _, k1 := range []int{3, 5, 7} {
+		m, ok := kernel.NewLocalityMap(kernel.Locality{H: 28, W: 28, K1: k1, D1: 2, D2: 2})
+		bound := 784 * (1 + float64((2*k1-1)*(2*k1-1)+1)/2)
+		if !ok || float64(m.Dim()) > bound || float64(m.Dim()) < bound/2 {
+			t.Errorf("K1 = %d: map of %d values, the estimate's bound %.0f should be above it and within 2x", k1, m.Dim(), bound)
+		}
 	}
 }

@@ -141,6 +141,16 @@ type gramMethod struct {
 
 func (g *gramMethod) Name() string { return g.spec.Name }
 
+// ShareKey identifies the kernel (eval.Sharer): the methods of one kernel are prepared
+// one after the other, so that its cached matrices are dropped before the next
+// kernel's are computed.
+func (g *gramMethod) ShareKey() string {
+	if g.cache == nil {
+		return ""
+	}
+	return methodKey(g.spec)
+}
+
 // Check refuses a kernel whose values overflow on the training union or the test set
 // (checkKernelScale), before any method runs.
 func (g *gramMethod) Check(ctx context.Context, pool, test *data.Dataset) error {
@@ -173,6 +183,7 @@ func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk 
 		g.cache.taken(g.spec, key)
 		return &gramFitter{spec: g.spec, psd: g.k.psd, ktr: e.ktr, kte: e.kte, tself: e.tself, pos: pos, y: pool.Y, k: len(pool.Classes)}, nil
 	}
+	g.cache.keepOnly(key) // other kernels' entries: their methods are done
 	xu := pool.Subset(union).X
 	self := g.k.self()
 	if err := checkKernelScale(ctx, self, xu, test.X); err != nil {

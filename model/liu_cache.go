@@ -80,6 +80,24 @@ func kernelKey(m Method, test *data.Dataset) string {
 	return fmt.Sprintf("%p %s", test, methodKey(m))
 }
 
+// keepOnly drops every entry but key's. The methods of one kernel are prepared one
+// after the other (gramMethod.ShareKey), so when a kernel is computed the entries of
+// other kernels belong to finished methods: those left by methods that never took them
+// (skipped on resume, or whose cells are another shard's) would otherwise stay to the
+// end of the run.
+func (c *gramCache) keepOnly(key string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k := range c.m {
+		if k != key {
+			delete(c.m, k)
+		}
+	}
+}
+
 func (c *gramCache) get(key string) (gramEntry, bool) {
 	if c == nil {
 		return gramEntry{}, false

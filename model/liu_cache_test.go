@@ -52,7 +52,8 @@ func TestKernelKey(t *testing.T) {
 }
 
 // TestSelfValues checks that the test samples' own kernel values (kernel_norm cosine)
-// equal the diagonal of the cross matrix of every kernel path, to 1e-12 relative.
+// equal the diagonal of the cross matrix of every kernel path, to 1e-12 relative (1e-6
+// for the locality compositions, whose cross matrix is multiplied in float32).
 func TestSelfValues(t *testing.T) {
 	pool, _, err := embedded.Digits()
 	if err != nil {
@@ -67,7 +68,9 @@ func TestSelfValues(t *testing.T) {
 	ri.Rotations = &AngleSpec{From: -10, To: 10, Count: 3}
 	l := poly("", "")
 	l.Locality = loc
-	for _, m := range []Method{poly("", ""), poly("TI", "best"), ri, poly("TI", "average"), l, lti} {
+	ltiri := poly("TI-RI", "average")
+	ltiri.Locality, ltiri.Shifts, ltiri.Rotations = loc, 1, ri.Rotations
+	for _, m := range []Method{poly("", ""), poly("TI", "best"), ri, poly("TI", "average"), l, lti, ltiri} {
 		k, err := newLiuKernel(m, []int{28, 28})
 		if err != nil {
 			t.Fatal(err)
@@ -80,8 +83,14 @@ func TestSelfValues(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The locality compositions' Gram multiplies in float32 (kernel.FitLocalityGram),
+		// their self values are float64: equal to 1e-6 relative; the rest exactly.
+		tol := 1e-12
+		if m.Locality != nil && m.Invariance != "" {
+			tol = 1e-6
+		}
 		for i, v := range got {
-			if w := full.At(i, i); math.Abs(v-w) > 1e-12*math.Abs(w) {
+			if w := full.At(i, i); math.Abs(v-w) > tol*math.Abs(w) {
 				t.Errorf("%s %s: self value %d = %g, cross diagonal %g", m.Invariance, m.Fit, i, v, w)
 			}
 		}
@@ -117,5 +126,31 @@ func TestGramCacheDropsAfterLastUser(t *testing.T) {
 	}
 	if _, ok := c.get(kb); !ok {
 		t.Error("another kernel's entry was dropped")
+	}
+}
+
+// TestGramCacheKeepOnly checks that computing a kernel drops the entries of every other
+// kernel (their methods were prepared before it, or never will be: skipped on resume),
+// and keeps its own.
+func TestGramCacheKeepOnly(t *testing.T) {
+	pool, _, err := embedded.Digits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c gramCache
+	a, b := poly("TI", "best"), poly("RI", "best")
+	for _, m := range []Method{a, a, b} {
+		c.expect(m)
+	}
+	ka, kb := kernelKey(a, pool), kernelKey(b, pool)
+	c.put(ka, gramEntry{tself: []float64{1}})
+	c.taken(a, ka) // the second method of a is skipped: never takes it
+	c.put(kb, gramEntry{tself: []float64{2}})
+	c.keepOnly(kb)
+	if _, ok := c.get(ka); ok {
+		t.Error("a finished kernel's entry kept after another kernel was computed")
+	}
+	if e, ok := c.get(kb); !ok || e.tself[0] != 2 {
+		t.Error("the kernel's own entry was dropped")
 	}
 }

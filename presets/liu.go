@@ -72,7 +72,7 @@ func asPaper(m model.Method, name string) model.Method {
 var liuLocality = &model.LocalitySpec{K1: 5, D1: 2, D2: 2}
 
 // liuLocality3 is liuLocality with 3×3 patches, for L-TI-RI: its explicit feature map
-// is a third of the size (11,760 against 33,712 entries), and with 27 transformations
+// is about a third of the size (10,154 against 28,088 entries), and with 27 transformations
 // the 5×5 version would take about 12 minutes for the 10,000 test digits. Validation:
 // L-TI-RI 83.3 / 89.6 / 93.0 with k1 = 3, 84.5 / 90.5 / 93.6 with k1 = 5.
 var liuLocality3 = &model.LocalitySpec{K1: 3, D1: 2, D2: 2}
@@ -137,7 +137,7 @@ func LiuTable1(quick bool) *model.Spec {
 // that moves the digit off the canvas). Set methods.N.translation=zero-fill for the other.
 //
 // The locality compositions use local shifts and few angles because every transformation
-// costs a product of the explicit feature maps (2·33,712 flops per pair for 5×5 patches).
+// costs a product of the explicit feature maps (2·28,088 flops per pair for 5×5 patches).
 func LiuTable2(quick bool) *model.Spec {
 	lti := liuNorm(liuMethod("TI", "best", liuLocality))
 	lti.Shifts = 1

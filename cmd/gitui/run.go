@@ -62,6 +62,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	shardFlag := fs.String("shard", "", "run only shard i of N (0 <= i < N) of the cells: i/N (gitui merge combines the shards)")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field: key=value (repeatable), e.g. --set repeats=10")
+	args, prof, err := splitProfileFlags(args)
+	if err != nil {
+		return err
+	}
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -100,7 +104,15 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		rd.Close()
 		return usagef("%s holds shard %q of this run, not %q: give each shard its own --out", outDir, rd.Meta.Shard, meta.Shard)
 	}
+	stopProfiles, err := prof.start(stderr)
+	if err != nil {
+		rd.Close()
+		return usageError{err}
+	}
 	_, err = executeWith(ctx, rd, model.RunOptions{DataDir: dir, Shard: shard}, stdout, stderr)
+	if perr := stopProfiles(); err == nil {
+		err = perr
+	}
 	return err
 }
 

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -163,5 +164,69 @@ func TestProtocolChecksBeforeAnyCell(t *testing.T) {
 	}
 	if len(log) != 0 {
 		t.Errorf("ran %v before the check failed", log)
+	}
+}
+
+// sharing is a tracked method with a ShareKey (Sharer).
+type sharing struct {
+	tracked
+	key string
+}
+
+func (s *sharing) ShareKey() string { return s.key }
+
+// TestProtocolSharersPreparedTogether checks that methods with the same ShareKey are
+// prepared one right after the other, at the place of the first of them, and that this
+// changes neither the outcome nor the order of the series: methods a, b, c, d in that
+// order with a and d sharing a key are prepared a, d, b, c, and the outcome equals that
+// of the same methods without keys.
+func TestProtocolSharersPreparedTogether(t *testing.T) {
+	pool, test := twoClass(100), twoClass(40)
+	run := func(keys map[string]string) (*Outcome, []string) {
+		var mu sync.Mutex
+		live, bad := 0, false
+		var log []string
+		var arms []Arm
+		for _, n := range []int{10, 20} {
+			for _, name := range []string{"a", "b", "c", "d"} {
+				m := &sharing{tracked: tracked{name: name, mu: &mu, live: &live, log: &log, bad: &bad}, key: keys[name]}
+				arms = append(arms, Arm{Series: name, X: float64(n), Size: n, Method: m})
+			}
+		}
+		// One Method value per name: the arms of a name share it.
+		byName := map[string]Method{}
+		for i, a := range arms {
+			if m, ok := byName[a.Series]; ok {
+				arms[i].Method = m
+			} else {
+				byName[a.Series] = a.Method
+			}
+		}
+		p := &Protocol{Pool: pool, Test: test, Stages: []Stage{{Name: "s", Arms: arms}}, Repeats: 2, Sampling: data.Stratified, Seed: 5, Workers: 2}
+		out, err := p.Run(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bad {
+			t.Fatal("a method was prepared while cells of another were in flight")
+		}
+		var prepared []string
+		for _, e := range log {
+			if len(e) > 8 && e[:8] == "prepare " {
+				prepared = append(prepared, e[8:])
+			}
+		}
+		return out, prepared
+	}
+	ref, order := run(nil)
+	if got := fmt.Sprint(order); got != "[a b c d]" {
+		t.Fatalf("without keys prepared %s, want [a b c d]", got)
+	}
+	out, order := run(map[string]string{"a": "k", "d": "k", "b": "other"})
+	if got := fmt.Sprint(order); got != "[a d b c]" {
+		t.Errorf("a and d sharing a key: prepared %s, want [a d b c]", got)
+	}
+	if !sameSeries(ref, out) {
+		t.Error("grouping the preparation of sharers changed the outcome or the order of its series")
 	}
 }

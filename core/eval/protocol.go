@@ -32,6 +32,15 @@ type Checker interface {
 	Check(ctx context.Context, pool, test *data.Dataset) error
 }
 
+// Sharer is implemented by methods that share prepared data with other methods of a
+// stage (the same kernel matrices, learnt from in different ways). Methods with the
+// same non-empty ShareKey are prepared one right after the other, at the place of the
+// first of them, so that the shared data need not be kept while unrelated methods run.
+// Only the order of preparation changes: results and the order of series do not.
+type Sharer interface {
+	ShareKey() string
+}
+
 // Fitter trains on the pool rows idx and returns the predicted class of every test sample.
 // FitPredict must be safe for concurrent calls with different idx.
 type Fitter interface {
@@ -58,7 +67,8 @@ type Arm struct {
 }
 
 // Stage is a group of arms that share prepared methods. The methods are taken one at a
-// time, in the order of their first arm: a method is prepared, every (repeat, arm) cell
+// time, in the order of their first arm (methods that share data, Sharer, one after the
+// other): a method is prepared, every (repeat, arm) cell
 // of its arms runs, repeats outermost so that each of its points appears early and then
 // refines, and its Fitter is released before the next method is prepared (memory holds
 // one method's prepared data at a time). Results do not depend on this order: every
@@ -274,9 +284,43 @@ func (p *Protocol) check(ctx context.Context) error {
 	return nil
 }
 
-// methodsOf returns the distinct methods of st in the order of their first arm, and
-// for each the indices of its arms.
+// methodsOf returns the distinct methods of st in the order of their first arm, except
+// that methods with the same ShareKey (Sharer) follow the first of them, and for each
+// method the indices of its arms.
 func methodsOf(st Stage) ([]Method, [][]int) {
+	ms, arms := methodsInOrder(st)
+	key := func(m Method) string {
+		if s, ok := m.(Sharer); ok {
+			return s.ShareKey()
+		}
+		return ""
+	}
+	var oms []Method
+	var oarms [][]int
+	placed := make([]bool, len(ms))
+	for i, m := range ms {
+		if placed[i] {
+			continue
+		}
+		placed[i] = true
+		oms, oarms = append(oms, m), append(oarms, arms[i])
+		k := key(m)
+		if k == "" {
+			continue
+		}
+		for j := i + 1; j < len(ms); j++ {
+			if !placed[j] && key(ms[j]) == k {
+				placed[j] = true
+				oms, oarms = append(oms, ms[j]), append(oarms, arms[j])
+			}
+		}
+	}
+	return oms, oarms
+}
+
+// methodsInOrder returns the distinct methods of st in the order of their first arm, and
+// for each the indices of its arms.
+func methodsInOrder(st Stage) ([]Method, [][]int) {
 	var ms []Method
 	var arms [][]int
 	at := map[Method]int{}

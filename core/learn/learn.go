@@ -3,6 +3,7 @@ package learn
 import (
 	"context"
 	"fmt"
+	"runtime"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -165,4 +166,32 @@ func nanf() float64 {
 // returns ctx.Err() once cancelled, or the first error fn returned.
 func parallelBlocks(ctx context.Context, n, block int, fn func(b, lo, hi int) error) error {
 	return linalg.ParallelFor(ctx, n, block, func(lo, hi int) error { return fn(lo/block, lo, hi) })
+}
+
+// scratch is a pool of float64 buffers reused across the blocks of a parallel pass, so
+// that a pass over n samples allocates about GOMAXPROCS buffers instead of one per
+// block (a streaming primal fit of 60,000 samples allocated some 6 GB in 26 MB blocks).
+// Safe for concurrent use; buffers beyond its capacity are left to the collector.
+type scratch chan []float64
+
+func newScratch() scratch { return make(scratch, 4*runtime.GOMAXPROCS(0)) }
+
+// get returns a buffer of length n (contents undefined).
+func (s scratch) get(n int) []float64 {
+	select {
+	case b := <-s:
+		if cap(b) >= n {
+			return b[:n]
+		}
+	default:
+	}
+	return make([]float64, n)
+}
+
+// put gives b back for reuse.
+func (s scratch) put(b []float64) {
+	select {
+	case s <- b:
+	default:
+	}
 }

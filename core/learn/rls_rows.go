@@ -228,10 +228,13 @@ func (p *looProblem) streamPrimal(ctx context.Context, f Rows, idx, kept []int, 
 	}
 	p.btyc = make([]float64, dk*k)
 	blas64.Gemm(blas.Trans, blas.NoTrans, 1, blasGeneral(p.t.q, dk, dk), blasGeneral(fty, dk, k), 0, blasGeneral(p.btyc, dk, k))
+	bufs := newScratch()
 	p.brows = func(lo, hi int, dst []float64) {
-		tmp := make([]float64, (hi-lo)*dk)
-		centred(lo, hi, tmp, make([]float64, d))
+		tmp, row := bufs.get((hi-lo)*dk), bufs.get(d)
+		centred(lo, hi, tmp, row)
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blasGeneral(tmp, hi-lo, dk), blasGeneral(p.t.q, dk, dk), 0, blasGeneral(dst, hi-lo, dk))
+		bufs.put(tmp)
+		bufs.put(row)
 	}
 	return nil
 }

@@ -353,10 +353,12 @@ func (p *looProblem) path(ctx context.Context, sigmas []float64, visit func(l, i
 	zg := blas64.General{Rows: r, Cols: L * k, Stride: L * k, Data: z}
 	// products fills pb (rows lo..hi of B Z, (hi-lo)×Lk) and qb (the quadratic forms
 	// b_aᵀ A_l^-1 b_a, (hi-lo)×L).
+	buf := newScratch()
 	products := func(lo, hi int, pb, qb []float64) {
 		var b []float64 // rows lo..hi of B
 		if p.brows != nil {
-			b = make([]float64, (hi-lo)*r)
+			b = buf.get((hi - lo) * r)
+			defer buf.put(b)
 			p.brows(lo, hi, b)
 		} else {
 			b = p.b[lo*r : hi*r]
@@ -390,7 +392,9 @@ func (p *looProblem) path(ctx context.Context, sigmas []float64, visit func(l, i
 	err := parallelBlocks(ctx, n, rowBlock, func(bi, lo, hi int) error {
 		var pb, qb []float64
 		if p.grp == nil {
-			pb, qb = make([]float64, (hi-lo)*L*k), make([]float64, (hi-lo)*L)
+			pb, qb = buf.get((hi-lo)*L*k), buf.get((hi-lo)*L)
+			defer buf.put(pb)
+			defer buf.put(qb)
 			products(lo, hi, pb, qb)
 		}
 		h := make([]int, L)
