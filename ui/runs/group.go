@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"cmp"
 	"math"
 	"sort"
 	"strings"
@@ -166,22 +167,8 @@ func SortGroups(gs []Group, col int, desc bool) {
 			allNum = false
 		}
 	}
-	cmpF := func(x, y float64) int {
-		switch {
-		case math.IsNaN(x) && math.IsNaN(y):
-			return 0
-		case math.IsNaN(x):
-			return -1
-		case math.IsNaN(y):
-			return 1
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	}
-	cmp := func(a, b Group) int {
+	cmpF := cmp.Compare[float64] // a NaN (no value) sorts before every number
+	order := func(a, b Group) int {
 		switch {
 		case col == GroupColValue && allNum:
 			x, _ := parseNum(a.Value)
@@ -201,7 +188,7 @@ func SortGroups(gs []Group, col int, desc bool) {
 		return cmpF(a.AtX[j].Mean, b.AtX[j].Mean)
 	}
 	sort.SliceStable(gs, func(i, j int) bool {
-		c := cmp(gs[i], gs[j])
+		c := order(gs[i], gs[j])
 		if desc {
 			return c > 0
 		}

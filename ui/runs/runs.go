@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"sort"
@@ -219,20 +220,7 @@ func (m *Model) refresh() {
 		case colMethods:
 			return strings.Compare(strings.Join(a.Methods, ","), strings.Join(b.Methods, ","))
 		case colAcc:
-			x, y := a.Acc, b.Acc
-			switch {
-			case math.IsNaN(x) && math.IsNaN(y):
-				return 0
-			case math.IsNaN(x):
-				return -1
-			case math.IsNaN(y):
-				return 1
-			case x < y:
-				return -1
-			case x > y:
-				return 1
-			}
-			return 0
+			return cmp.Compare(a.Acc, b.Acc) // a NaN (no accuracy) first
 		}
 		return a.Time.Compare(b.Time)
 	}
