@@ -336,7 +336,7 @@ func methodFields() []*MethodField {
 			Help: "number of random templates t_j", applies: Method.pooled, not: notFeatures,
 			message: fmt.Sprintf("templates %%v is out of range: use 1..%d templates", MaxTemplates)},
 		{Key: "template_kind", Label: "template kind", Kind: KindEnum, Choices: TemplateKinds, Default: "gaussian", AppliesTo: "features cdf and moments",
-			Help: "gaussian N(0,I/d) with rejection, uniform on the sphere, drawn from the data, or smooth (noise box-filtered over a 7x7 neighbourhood of an image or spectrogram)", applies: Method.pooled, not: notFeatures},
+			Help: "gaussian N(0,I/d) with rejection, uniform on the sphere, drawn from the data, smooth (noise box-filtered over a 7x7 neighbourhood of an image or spectrogram), or gaussian-data (N(0, S^1/2) with S the training pool's covariance, box-filtered over 3x3; no labels used)", applies: Method.pooled, not: notFeatures},
 		{Key: "eps", Label: "eps (s=1+eps)", Kind: KindFloat, Min: 0, Max: 100, Step: 0.1, Zero: "0", AppliesTo: "features cdf, and moments with gaussian templates",
 			Help:    "threshold range s = 1 + eps (and the rejection radius of gaussian templates)",
 			applies: func(m Method) bool { return m.cdf() || m.Features == "moments" && m.TemplateOf == "gaussian" }, not: notFeatures,

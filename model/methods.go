@@ -199,6 +199,15 @@ func poolingMap(m Method, g group.Action, pool *data.Dataset, seed uint64) (feat
 			return nil, inputErr(fmt.Errorf("%s: template_kind smooth needs samples with a 2-D shape (images, spectrograms), the data have shape %v: use gaussian", m.Name, pool.Shape))
 		}
 		tpl = feature.SmoothTemplates(m.Templates, pool.Shape[0], pool.Shape[1], feature.SmoothRadius, rng)
+	case "gaussian-data":
+		if len(pool.Shape) != 2 {
+			return nil, inputErr(fmt.Errorf("%s: template_kind gaussian-data needs samples with a 2-D shape (images, spectrograms), the data have shape %v: use gaussian", m.Name, pool.Shape))
+		}
+		cov, err := feature.CovarianceTemplates(pool.X, m.Templates, feature.CovarianceRank, rng)
+		if err != nil {
+			return nil, inputErr(fmt.Errorf("template_kind gaussian-data: %w", err))
+		}
+		tpl = feature.BoxSmooth(cov, pool.Shape[0], pool.Shape[1], feature.CovarianceSmoothRadius)
 	case "data":
 		var err error
 		if tpl, err = feature.DataTemplates(pool.X, m.Templates, rng); err != nil {

@@ -120,7 +120,7 @@ type Method struct {
 	Lambda     float64 `json:"lambda,omitempty" yaml:"lambda,omitempty"`               // 0: leave-one-out over a grid
 	Bins       int     `json:"bins,omitempty" yaml:"bins,omitempty"`                   // n: 2n+1 thresholds
 	Templates  int     `json:"templates,omitempty" yaml:"templates,omitempty"`         // m
-	TemplateOf string  `json:"template_kind,omitempty" yaml:"template_kind,omitempty"` // "gaussian" | "sphere" | "data" | "smooth"
+	TemplateOf string  `json:"template_kind,omitempty" yaml:"template_kind,omitempty"` // "gaussian" | "sphere" | "data" | "smooth" | "gaussian-data"
 	Eps        float64 `json:"eps,omitempty" yaml:"eps,omitempty"`                     // s = 1 + eps
 	Thresholds string  `json:"thresholds,omitempty" yaml:"thresholds,omitempty"`       // "theory" | "range"
 

@@ -22,7 +22,7 @@ var (
 	Translations   = []string{"cyclic", "zero-fill"}
 	TangentNames   = []string{"hshift", "vshift", "rotation"}
 	SweepFields    = []string{"gamma", "inv_gamma", "c"}
-	TemplateKinds  = []string{"gaussian", "sphere", "data", "smooth"}
+	TemplateKinds  = []string{"gaussian", "sphere", "data", "smooth", "gaussian-data"}
 	ThresholdKinds = []string{"theory", "range"}
 	SamplingKinds  = []string{"balanced", "stratified", "uniform"}
 	Protocols      = []string{ProtocolCurve, ProtocolGrid, ProtocolGroupSize, ProtocolApprox, ProtocolPD, ProtocolSweep}

@@ -65,3 +65,51 @@ func SmoothTemplates(m, h, w, r int, rng *rand.Rand) *mat.Dense {
 	}
 	return t
 }
+
+// BoxSmooth replaces every row of t, an h×w grid stored row-major (d = h·w), by its sum
+// over a (2r+1)×(2r+1) box (values outside the grid count as zero),
+//
+//	out[y, x] = sum_{|dy|,|dx| <= r} t[y+dy, x+dx],
+//
+// scaled to unit norm (a zero row stays zero). A linear map of Gaussian templates keeps
+// them Gaussian: box-smoothed N(0, C) templates are N(0, B C Bᵀ) before the scaling. It
+// returns a new matrix and panics if t's width is not h·w or r < 0.
+func BoxSmooth(t *mat.Dense, h, w, r int) *mat.Dense {
+	m, d := t.Dims()
+	if d != h*w || r < 0 {
+		panic(fmt.Sprintf("feature: BoxSmooth of %d columns on a %dx%d grid with r=%d", d, h, w, r))
+	}
+	out := mat.NewDense(m, d, nil)
+	rows := make([]float64, d)
+	for j := range m {
+		in := t.RawRowView(j)
+		for y := range h {
+			for x := range w {
+				var s float64
+				for dx := max(0, x-r); dx <= min(w-1, x+r); dx++ {
+					s += in[y*w+dx]
+				}
+				rows[y*w+x] = s
+			}
+		}
+		o := out.RawRowView(j)
+		var ss float64
+		for y := range h {
+			for x := range w {
+				var s float64
+				for dy := max(0, y-r); dy <= min(h-1, y+r); dy++ {
+					s += rows[dy*w+x]
+				}
+				o[y*w+x] = s
+				ss += s * s
+			}
+		}
+		if ss > 0 {
+			inv := 1 / math.Sqrt(ss)
+			for i := range o {
+				o[i] *= inv
+			}
+		}
+	}
+	return out
+}
