@@ -17,6 +17,7 @@ func methodKinds() map[string]Method {
 		"raw 1nn":       {Features: "raw", Learner: "1nn"},
 		"bow":           {Features: "bow"},
 		"cdf":           {Features: "cdf", Bins: 5, Templates: 5},
+		"cdf rbf":       {Features: "cdf", Bins: 5, Templates: 5, FeatureKernel: "rbf"},
 		"moments":       {Features: "moments", Templates: 5, TemplateOf: "sphere"},
 		"linear rls":    {Kernel: "linear"},
 		"rbf 1nn":       {Kernel: "rbf", Gamma: 1, Learner: "1nn"},

@@ -324,6 +324,13 @@ func (f *featureFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk 
 		nn, err := learn.NewNN(x, y, f.k, rng)
 		return nn, denseRows(f.ftest), err
 	}
+	if f.spec.FeatureKernel == "rbf" {
+		m, err := learn.FitRBFRowsRLS(ctx, f.fpool, idx, y, f.k, f.spec.Gamma, rlsOptions(f.spec))
+		if err != nil {
+			return nil, nil, err
+		}
+		return rowsPredictor{m: m, test: f.ftest}, nil, nil
+	}
 	m, err := learn.FitRLSRows(ctx, f.fpool, idx, y, f.k, rlsOptions(f.spec))
 	if err != nil {
 		return nil, nil, err
@@ -345,11 +352,18 @@ func denseRows(r learn.Rows) *mat.Dense {
 	return out
 }
 
-// rowsPredictor is a linear RLS model with the test rows it scores: Predict and
-// Decision ignore their argument (fitPredict passes the nil input fit returned) and
-// score test block by block (learn.LinearRLS.DecisionRows).
+// rowsModel is an RLS model that scores feature rows block by block: linear
+// (learn.LinearRLS) or with the Gaussian kernel on the features (learn.RBFRowsRLS).
+type rowsModel interface {
+	PredictRows(ctx context.Context, x learn.Rows) ([]int, error)
+	DecisionRows(ctx context.Context, x learn.Rows) (*mat.Dense, error)
+}
+
+// rowsPredictor is an RLS model with the test rows it scores: Predict and Decision
+// ignore their argument (fitPredict passes the nil input fit returned) and score the
+// test rows block by block.
 type rowsPredictor struct {
-	m    *learn.LinearRLS
+	m    rowsModel
 	test learn.Rows
 }
 

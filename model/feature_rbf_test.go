@@ -1,0 +1,66 @@
+package model
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestFeatureRBFEqualsKernelRBF checks feature_kernel rbf through the engine: on raw
+// pixels, "raw RBF RLS" (the Gaussian kernel computed from the features' linear Gram,
+// learn.FitRBFRowsRLS) is the kernel method "RBF RLS" (the Gram from explicit
+// distances), so every point's mean accuracy must agree to one test digit in 400 (the
+// two Grams differ by rounding only, which may flip a near tie). It also checks the
+// derived names and that gamma 0 (the median heuristic over the draw's features) runs.
+func TestFeatureRBFEqualsKernelRBF(t *testing.T) {
+	const nt = 400
+	s := &Spec{Name: "t", Protocol: ProtocolCurve, Seed: 1, Repeats: 2,
+		Data:  DataSpec{Name: "embedded", TestSize: nt},
+		Group: GroupSpec{Kind: "none"},
+		Methods: []Method{
+			{Features: "raw", FeatureKernel: "rbf", Gamma: 2},
+			{Kernel: "rbf", Gamma: 2},
+			{Features: "raw", FeatureKernel: "rbf", Name: "raw RBF RLS (auto gamma)"},
+		},
+		Sizes: []int{60, 200},
+	}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Methods[0].DisplayName(); got != "raw RBF RLS" {
+		t.Errorf("name %q, want raw RBF RLS", got)
+	}
+	out := runSpec(t, s)
+	if len(out.Series) != 3 {
+		t.Fatalf("%d series, want 3", len(out.Series))
+	}
+	feat, kern, auto := out.Series[0], out.Series[1], out.Series[2]
+	for i, p := range feat.Points {
+		q := kern.Points[i]
+		if p.X != q.X || math.Abs(p.Mean-q.Mean) > 1.0/nt+1e-12 {
+			t.Errorf("x=%g: %s %.4f, %s %.4f", p.X, feat.Name, p.Mean, kern.Name, q.Mean)
+		}
+		if p.Mean < 0.5 || auto.Points[i].Mean < 0.5 {
+			t.Errorf("x=%g: accuracy %.3f / auto gamma %.3f: the fit did not learn", p.X, p.Mean, auto.Points[i].Mean)
+		}
+	}
+}
+
+// TestFeatureKernelRefused checks feature_kernel where it does not apply (1-NN, a kernel
+// method) and a bad value: one line naming the field and the fix.
+func TestFeatureKernelRefused(t *testing.T) {
+	for _, c := range []struct {
+		m    Method
+		want string
+	}{
+		{Method{Features: "cdf", Bins: 5, Templates: 5, Learner: "1nn", FeatureKernel: "rbf"}, "methods.0.feature_kernel applies to features with learner rls, not learner 1nn: drop it"},
+		{Method{Kernel: "rbf", Gamma: 1, FeatureKernel: "rbf"}, "methods.0.feature_kernel applies to features with learner rls, not kernel rbf: drop it"},
+		{Method{Features: "cdf", Bins: 5, Templates: 5, FeatureKernel: "poly"}, `feature_kernel "poly" is unknown: use one of rbf`},
+		{Method{Features: "cdf", Bins: 5, Templates: 5, Gamma: 1}, "methods.0.gamma applies to kernels rbf and poly, haar with base rbf, and feature_kernel rbf"},
+	} {
+		err := kindSpec(c.m).Validate()
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%+v: err = %v, want one line with %q", c.m, err, c.want)
+		}
+	}
+}
