@@ -4,6 +4,10 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"gitui/core/learn"
 )
 
 // TestFeatureRBFEqualsKernelRBF checks feature_kernel rbf through the engine: on raw
@@ -62,5 +66,57 @@ func TestFeatureKernelRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%+v: err = %v, want one line with %q", c.m, err, c.want)
 		}
+	}
+}
+
+// TestSharedFeaturesSameResults checks that methods sharing pooled features (computed
+// once, featureCache) score exactly as when each runs alone: CDF(3,4) with linear RLS
+// and with the Gaussian kernel on the features, then another CDF, on X_perm.
+func TestSharedFeaturesSameResults(t *testing.T) {
+	spec := func(ms ...Method) *Spec {
+		return &Spec{Name: "t", Protocol: ProtocolCurve, Seed: 1, Repeats: 2,
+			Data: DataSpec{Name: "xperm", TestSize: 300}, Group: GroupSpec{Kind: "permutation"},
+			Methods: ms, Sizes: []int{40, 120}}
+	}
+	lin := Method{Features: "cdf", Bins: 3, Templates: 4}
+	rbf := Method{Features: "cdf", Bins: 3, Templates: 4, FeatureKernel: "rbf"}
+	other := Method{Features: "cdf", Bins: 2, Templates: 4}
+	together := runSpec(t, spec(lin, rbf, other))
+	for i, m := range []Method{lin, rbf, other} {
+		alone := runSpec(t, spec(m))
+		a, b := together.Series[i], alone.Series[0]
+		if a.Name != b.Name || len(a.Points) != len(b.Points) {
+			t.Fatalf("series %q vs %q", a.Name, b.Name)
+		}
+		for j := range a.Points {
+			if a.Points[j] != b.Points[j] {
+				t.Errorf("%s: shared %+v, alone %+v", a.Name, a.Points[j], b.Points[j])
+			}
+		}
+	}
+}
+
+// TestFeatureCacheHoldsOneSet checks the cache's contract: it keeps features only for a
+// key more than one method uses, hands them out for that key, and drops them when
+// another key is prepared.
+func TestFeatureCacheHoldsOneSet(t *testing.T) {
+	var c featureCache
+	c.use("a")
+	c.use("a")
+	c.use("b")
+	x := learn.DenseRows{M: mat.NewDense(1, 1, []float64{1})}
+	if _, _, ok := c.take("a"); ok {
+		t.Fatal("empty cache hit")
+	}
+	c.keep("b", x, x)
+	if _, _, ok := c.take("b"); ok {
+		t.Fatal("kept the features of a key only one method uses")
+	}
+	c.keep("a", x, x)
+	if fp, _, ok := c.take("a"); !ok || fp != learn.Rows(x) {
+		t.Fatal("shared features not handed out")
+	}
+	if _, _, ok := c.take("b"); ok || c.fp != nil {
+		t.Fatal("preparing other features did not drop the held set")
 	}
 }
