@@ -120,3 +120,35 @@ func TestFeatureCacheHoldsOneSet(t *testing.T) {
 		t.Fatal("preparing other features did not drop the held set")
 	}
 }
+
+// TestGridTransformsOnlyItsRows checks that a grid cell, whose features are computed on
+// the pool rows its draws use only (featureMethod.need), scores exactly as the same
+// method and size on the curve, whose features cover the whole pool: same draws, same
+// features row by row, so the same mean and std.
+func TestGridTransformsOnlyItsRows(t *testing.T) {
+	s := &Spec{Name: "t", Protocol: ProtocolCurve, Seed: 1, Repeats: 3,
+		Data: DataSpec{Name: "xperm", TestSize: 300}, Group: GroupSpec{Kind: "permutation"},
+		Methods: []Method{{Features: "cdf", Bins: 2, Templates: 3}},
+		Sizes:   []int{30},
+		Grid:    &GridSpec{Bins: []int{2}, Templates: []int{3}, Size: 30},
+	}
+	out := runSpec(t, s)
+	var curve, grid *meanStd
+	for _, sr := range out.Series {
+		switch sr.Name {
+		case "CDF(2,3) RLS":
+			curve = &meanStd{sr.Points[0].Mean, sr.Points[0].Std}
+		case "CDF(n,3) RLS":
+			grid = &meanStd{sr.Points[0].Mean, sr.Points[0].Std}
+		}
+	}
+	if curve == nil || grid == nil {
+		t.Fatalf("series missing: %+v", out.Series)
+	}
+	if *curve != *grid {
+		t.Errorf("grid cell %+v, curve %+v", *grid, *curve)
+	}
+}
+
+// meanStd is a point's mean and standard deviation.
+type meanStd struct{ Mean, Std float64 }
