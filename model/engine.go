@@ -230,6 +230,18 @@ func (b *builder) gridStages(grid *GridSpec, g group.Action) ([]eval.Stage, erro
 	if first < 0 {
 		return nil, inputErr(fmt.Errorf("a bins x templates grid needs a method with features cdf: add one to methods"))
 	}
+	// The grid's draws use a part of the pool: its feature methods transform only those
+	// rows (and the test set).
+	draws, err := b.proto.Draws(grid.Size)
+	if err != nil {
+		return nil, inputErr(err)
+	}
+	var need []int
+	for _, d := range draws {
+		need = append(need, d...)
+	}
+	slices.Sort(need)
+	need = slices.Compact(need)
 	var stages []eval.Stage
 	for _, m := range grid.Templates {
 		st := eval.Stage{Name: fmt.Sprintf("m=%d", m)}
@@ -241,6 +253,9 @@ func (b *builder) gridStages(grid *GridSpec, g group.Action) ([]eval.Stage, erro
 			em, err := b.method(meth, g)
 			if err != nil {
 				return nil, err
+			}
+			if fm, ok := em.(*featureMethod); ok && len(need) < b.pool.Len() {
+				fm.need, fm.cache = need, nil
 			}
 			series := fmt.Sprintf("CDF(n,%d) %s", m, learnerName(meth.Learner))
 			st.Arms = append(st.Arms, eval.Arm{Series: series, X: float64(n), Size: grid.Size, Method: em})

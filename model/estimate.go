@@ -74,7 +74,9 @@ type Estimate struct {
 //	locality feature map    L: (U + 256) · dim · 8, L-TI/RI: (4·U + 12·512·workers) · dim,
 //	                        dim = H·W·(1 + ((2·K1-1)²+1)/2)   (one layer, d1 <= 2)
 //	feature RLS per cell    primal (n >= D): (D² + 1024·D + 768·D) · 8 (covariance, chunks,
-//	                        score blocks); dual: (n² + 512·n + D·k) · 8 (Gram, column chunk)
+//	                        score blocks); dual: (n² + 512·n + D·k) · 8 (Gram, column chunk);
+//	                        feature_kernel rbf: (n² + 512·n + 2048·n) · 8 (kernel, chunk,
+//	                        a block of 2048 test rows' kernel)
 //	feature 1-NN per cell   (n + test) · D · 8 for CDF (dense copies), n·D · 8 otherwise
 //	kernel RLS per cell     (3·n² + test·n) · 8          (Gram, its reduced copy, basis; test Gram)
 //	Liu kernels (prepared)  (U² + test·U) · 8, U = the union of every training draw
@@ -361,6 +363,13 @@ func (e *estimator) method(m Method, st stage) (held, trans []EstimateItem, cell
 	cb := 8 * (D*D + 1024*D + 768*D + nt*k)
 	if n < D {
 		cb = 8 * (n*n + 512*n + D*k + nt*k)
+	}
+	if m.FeatureKernel == "rbf" {
+		// learn.FitRBFRowsRLS: the n×n Gram (then the kernel, its reduction and basis) and
+		// a column chunk; scoring: a block of 2048 test rows against the n training rows.
+		e.noteGram(n, n, m.Name)
+		tb := math.Min(2048, nt)
+		cb = 8 * (n*n + 512*n + tb*n + 512*tb + n*k + nt*k)
 	}
 	if m.Learner == "1nn" {
 		cb = 8 * (n*D + 256*n)

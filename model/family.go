@@ -213,6 +213,12 @@ func notKernel(m Method) string {
 	return "kernel " + m.Kernel
 }
 func notLearner(m Method) string { return "learner " + m.Learner }
+func notFeatureKernel(m Method) string {
+	if m.Features == "" {
+		return "kernel " + m.Kernel
+	}
+	return "learner " + m.Learner
+}
 func notInvariance(m Method) string {
 	if m.Invariance == "" {
 		return "a method without invariance"
@@ -240,9 +246,9 @@ func methodFields() []*MethodField {
 			Help: "linear, rbf, poly ((1 + gamma <x,z>)^degree) or haar (integration over the group of the base kernel)"},
 		{Key: "base", Label: "base kernel", Kind: KindEnum, Choices: []string{"linear", "rbf"}, Default: "rbf", AppliesTo: "kernel haar",
 			Help: "base kernel of the Haar integration", applies: func(m Method) bool { return m.Kernel == "haar" }, not: notKernel},
-		{Key: "gamma", Label: "gamma", Kind: KindLogFloat, Min: 0, Max: math.MaxFloat64, UIMin: 1e-8, UIMax: 1e8, Step: 10, AppliesTo: "kernels rbf and poly, and haar with base rbf",
-			Help:    "RBF width exp(-gamma ||x-z||²), or the scale of (1 + gamma <x,z>)^degree; ←/→ step by 10×",
-			applies: func(m Method) bool { return m.usesRBF() || m.Kernel == "poly" }, not: notKernel,
+		{Key: "gamma", Label: "gamma", Kind: KindLogFloat, Min: 0, Max: math.MaxFloat64, UIMin: 1e-8, UIMax: 1e8, Step: 10, AppliesTo: "kernels rbf and poly, haar with base rbf, and feature_kernel rbf",
+			Help:    "RBF width exp(-gamma ||x-z||²) (on the features with feature_kernel rbf), or the scale of (1 + gamma <x,z>)^degree; ←/→ step by 10×",
+			applies: func(m Method) bool { return m.usesRBF() || m.Kernel == "poly" || m.FeatureKernel == "rbf" }, not: notKernel,
 			zero: func(m Method) string {
 				if m.Kernel == "poly" {
 					return ""
@@ -362,6 +368,9 @@ func methodFields() []*MethodField {
 			Help:    "Tikhonov regularization; ←/→ step by 10×, 0 picks it by leave-one-out",
 			applies: func(m Method) bool { return m.Learner == "rls" }, not: notLearner,
 			message: "lambda %g must be >= 0 and finite (0 picks it by leave-one-out)"},
+		{Key: "feature_kernel", Label: "feature kernel", Kind: KindEnum, Choices: []string{"rbf"}, Zero: "linear: the features themselves", AppliesTo: "features with learner rls",
+			Help:    "rbf: kernel RLS with exp(-gamma ||f(x)-f(z)||²) on the features (gamma 0: 1/(2 median d²) over the draw's feature rows)",
+			applies: func(m Method) bool { return m.Features != "" && m.Learner == "rls" }, not: notFeatureKernel},
 		{Key: "tangents", Label: "tangents", Kind: KindList, Zero: "none (vsv needs one)", Choices: TangentNames, AppliesTo: "learners invariant-svm and vsv",
 			Help: "tangent vectors (invariant-svm) or transformations (vsv): hshift, vshift, rotation", applies: Method.chapelle, not: notLearner,
 			check: func(m Method) string {
@@ -454,7 +463,7 @@ func familyOf(m Method) *Family {
 }
 
 // MethodName names a method as the papers name their rows: "raw RLS", "bag-of-words RLS",
-// "CDF(n,m) RLS", "moments(m) RLS", "Haar RLS", "RBF RLS", "raw 1-NN", and for Liu et
+// "CDF(n,m) RLS", "CDF(n,m) RBF RLS" (feature_kernel rbf), "moments(m) RLS", "Haar RLS", "RBF RLS", "raw 1-NN", and for Liu et
 // al.'s kernels with the svm learner "SVM", "TI-SVM", "L-TI-RI-SVM", "RI-SVM
 // (average-fit)", "TI-SVM (zero-fill)", "TI-SVM (±2 cyclic)" (shifts 2 instead of the
 // full range), "L-TI-SVM (±2)"; "VSV" and "invariant SVM" for Chapelle and
@@ -475,6 +484,9 @@ func featureName(m Method) string {
 		head = fmt.Sprintf("CDF(%d,%d)", m.Bins, m.Templates)
 	case "moments":
 		head = fmt.Sprintf("moments(%d)", m.Templates)
+	}
+	if m.FeatureKernel == "rbf" {
+		head += " RBF"
 	}
 	return head + " " + learnerName(m.Learner)
 }

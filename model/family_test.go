@@ -17,6 +17,7 @@ func methodKinds() map[string]Method {
 		"raw 1nn":       {Features: "raw", Learner: "1nn"},
 		"bow":           {Features: "bow"},
 		"cdf":           {Features: "cdf", Bins: 5, Templates: 5},
+		"cdf rbf":       {Features: "cdf", Bins: 5, Templates: 5, FeatureKernel: "rbf"},
 		"moments":       {Features: "moments", Templates: 5, TemplateOf: "sphere"},
 		"linear rls":    {Kernel: "linear"},
 		"rbf 1nn":       {Kernel: "rbf", Gamma: 1, Learner: "1nn"},
@@ -175,7 +176,7 @@ func TestBadMethodValues(t *testing.T) {
 // function gives the row names the papers use.
 func TestFamilies(t *testing.T) {
 	want := map[string]string{
-		"raw": "raw RLS", "raw 1nn": "raw 1-NN", "bow": "bag-of-words RLS", "cdf": "CDF(5,5) RLS",
+		"raw": "raw RLS", "raw 1nn": "raw 1-NN", "bow": "bag-of-words RLS", "cdf": "CDF(5,5) RLS", "cdf rbf": "CDF(5,5) RBF RLS",
 		"moments": "moments(5) RLS", "linear rls": "linear RLS", "rbf 1nn": "RBF 1-NN", "haar": "Haar-linear RLS",
 		"poly svm": "SVM", "TI svm": "TI-SVM", "RI polar": "RI-SVM (polar)", "L svm": "L-SVM",
 		"invariant-svm": "invariant SVM", "vsv": "VSV",

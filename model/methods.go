@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -28,8 +29,9 @@ type builder struct {
 	// the kernel of their union (Liu et al.'s kernels).
 	proto *eval.Protocol
 	sizes []int
-	grams gramCache // kernel matrices shared by methods with the same kernel
-	gamma float64   // the median heuristic's gamma, once computed (autoGamma)
+	grams gramCache    // kernel matrices shared by methods with the same kernel
+	feats featureCache // pooled features shared by methods with the same features
+	gamma float64      // the median heuristic's gamma, once computed (autoGamma)
 	// logf, when set, reports a line in the run's log (the automatic gamma).
 	logf func(format string, a ...any)
 	// noMatrices turns off the heatmap's sample Gram matrices (startMatrices), heat
@@ -103,7 +105,9 @@ func buildFeatures(b *builder, m Method, g group.Action) (eval.Method, error) {
 			return nil, inputErr(fmt.Errorf("%s: %s pooling needs a group: set group.kind (e.g. permutation, rotation+shift)", m.Name, m.Features))
 		}
 		seed := b.spec.Seed
-		return &featureMethod{spec: m, build: func(pool *data.Dataset) (feature.Map, error) {
+		key := featureKey(m)
+		b.feats.use(key)
+		return &featureMethod{spec: m, key: key, cache: &b.feats, build: func(pool *data.Dataset) (feature.Map, error) {
 			return poolingMap(m, g, pool, seed)
 		}}, nil
 	}
@@ -238,11 +242,91 @@ func poolingMap(m Method, g group.Action, pool *data.Dataset, seed uint64) (feat
 	return c, nil
 }
 
+// featureKey identifies the pooled features of m: the fields that decide them (the
+// templates are drawn from the spec's seed, bins and templates, see poolingMap).
+func featureKey(m Method) string {
+	grp := ""
+	if m.Group != nil {
+		grp = fmt.Sprintf("%+v", *m.Group)
+		if m.Group.Angles != nil {
+			grp += fmt.Sprintf("%+v", *m.Group.Angles)
+		}
+	}
+	return fmt.Sprintf("%s|%d|%d|%s|%g|%s|%s", m.Features, m.Bins, m.Templates, m.TemplateOf, m.Eps, m.Thresholds, grp)
+}
+
+// featureCache keeps the pooled features of the pool and the test set that more than
+// one method of the run uses (e.g. CDF(10,1000) with linear RLS and with the Gaussian
+// kernel on the features), so that consecutive methods compute them once. It holds one
+// feature set at most: preparing a feature method with other features drops it first,
+// so memory holds one method's features at a time as before.
+type featureCache struct {
+	mu     sync.Mutex
+	uses   map[string]int
+	key    string
+	fp, ft learn.Rows
+}
+
+// use records that a method of the run uses the features key.
+func (c *featureCache) use(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.uses == nil {
+		c.uses = map[string]int{}
+	}
+	c.uses[key]++
+}
+
+// take returns the cached features if they are key's; otherwise it drops what it holds.
+func (c *featureCache) take(key string) (fp, ft learn.Rows, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fp != nil && c.key == key {
+		return c.fp, c.ft, true
+	}
+	c.key, c.fp, c.ft = "", nil, nil
+	return nil, nil, false
+}
+
+// keep holds fp and ft for key when more than one method uses key.
+func (c *featureCache) keep(key string, fp, ft learn.Rows) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.uses[key] > 1 {
+		c.key, c.fp, c.ft = key, fp, ft
+	}
+}
+
 // featureMethod computes a feature map of the pool and the test set once, then fits a
-// learner on the rows of each training draw.
+// learner on the rows of each training draw. Pooled features used by several methods
+// are computed once (cache).
 type featureMethod struct {
 	spec  Method
 	build func(pool *data.Dataset) (feature.Map, error)
+	key   string        // pooled features only: featureKey
+	cache *featureCache // pooled features only
+	// need, when set, lists (sorted) the only pool rows the method's draws use: only they
+	// and the test set are transformed (a grid at 1000 of 10,000 digits, 5 draws, needs
+	// about 4,100), and such features are not shared (cache nil).
+	need []int
+}
+
+// poolRows reads the features of the pool rows need (transformed alone) by pool row:
+// pool row i is row at[i] of rows (-1 for a row no draw uses; reading it panics).
+type poolRows struct {
+	rows learn.Rows
+	at   []int
+}
+
+// Dims returns the pool's number of rows and the features' number of columns.
+func (p poolRows) Dims() (r, c int) { _, c = p.rows.Dims(); return len(p.at), c }
+
+// Span copies entries (i, j0).. of pool row i.
+func (p poolRows) Span(dst []float64, i, j0 int) {
+	if p.at[i] < 0 {
+		panic(fmt.Sprintf("model: pool row %d was not transformed (no draw uses it)", i))
+	}
+	p.rows.Span(dst, p.at[i], j0)
 }
 
 func (f *featureMethod) Name() string { return f.spec.Name }
@@ -255,6 +339,11 @@ func (f *featureMethod) Check(ctx context.Context, pool, test *data.Dataset) err
 }
 
 func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
+	if f.cache != nil {
+		if fp, ft, ok := f.cache.take(f.key); ok {
+			return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+		}
+	}
 	t0 := time.Now()
 	fm, err := f.build(pool)
 	if err != nil {
@@ -267,11 +356,28 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 			return nil, err
 		}
 	}
-	fp, ft, err := transformBoth(ctx, fm, pool, test)
+	src := pool
+	if f.need != nil {
+		src = pool.Subset(f.need)
+	}
+	fp, ft, err := transformBoth(ctx, fm, src, test)
 	if err != nil {
 		return nil, err
 	}
+	if f.need != nil {
+		at := make([]int, pool.Len())
+		for i := range at {
+			at[i] = -1
+		}
+		for r, i := range f.need {
+			at[i] = r
+		}
+		fp = poolRows{rows: fp, at: at}
+	}
 	clk.Since("features", t0)
+	if f.cache != nil {
+		f.cache.keep(f.key, fp, ft)
+	}
 	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
 }
 
@@ -340,6 +446,13 @@ func (f *featureFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk 
 		nn, err := learn.NewNN(x, y, f.k, rng)
 		return nn, denseRows(f.ftest), err
 	}
+	if f.spec.FeatureKernel == "rbf" {
+		m, err := learn.FitRBFRowsRLS(ctx, f.fpool, idx, y, f.k, f.spec.Gamma, rlsOptions(f.spec))
+		if err != nil {
+			return nil, nil, err
+		}
+		return rowsPredictor{m: m, test: f.ftest}, nil, nil
+	}
 	m, err := learn.FitRLSRows(ctx, f.fpool, idx, y, f.k, rlsOptions(f.spec))
 	if err != nil {
 		return nil, nil, err
@@ -361,11 +474,18 @@ func denseRows(r learn.Rows) *mat.Dense {
 	return out
 }
 
-// rowsPredictor is a linear RLS model with the test rows it scores: Predict and
-// Decision ignore their argument (fitPredict passes the nil input fit returned) and
-// score test block by block (learn.LinearRLS.DecisionRows).
+// rowsModel is an RLS model that scores feature rows block by block: linear
+// (learn.LinearRLS) or with the Gaussian kernel on the features (learn.RBFRowsRLS).
+type rowsModel interface {
+	PredictRows(ctx context.Context, x learn.Rows) ([]int, error)
+	DecisionRows(ctx context.Context, x learn.Rows) (*mat.Dense, error)
+}
+
+// rowsPredictor is an RLS model with the test rows it scores: Predict and Decision
+// ignore their argument (fitPredict passes the nil input fit returned) and score the
+// test rows block by block.
 type rowsPredictor struct {
-	m    *learn.LinearRLS
+	m    rowsModel
 	test learn.Rows
 }
 

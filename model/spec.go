@@ -123,6 +123,9 @@ type Method struct {
 	TemplateOf string  `json:"template_kind,omitempty" yaml:"template_kind,omitempty"` // "gaussian" | "sphere" | "data" | "smooth" | "gaussian-data"
 	Eps        float64 `json:"eps,omitempty" yaml:"eps,omitempty"`                     // s = 1 + eps
 	Thresholds string  `json:"thresholds,omitempty" yaml:"thresholds,omitempty"`       // "theory" | "range"
+	// FeatureKernel "rbf" fits kernel RLS with exp(-gamma ||f(x)-f(z)||²) on the features
+	// ("": the features themselves, linear RLS).
+	FeatureKernel string `json:"feature_kernel,omitempty" yaml:"feature_kernel,omitempty"`
 
 	Standardize string `json:"standardize,omitempty" yaml:"standardize,omitempty"` // "" | "mean" | "spread" (CDF projections)
 
@@ -478,7 +481,7 @@ var optionalKeys = []string{
 	"description", "sizes", "repeats", "sampling", "grid", "group_sizes", "approx",
 	"path", "test_path", "pool", "test_size", "normalize", "radius", "angles", "size",
 	"name", "features", "kernel", "base", "gamma", "learner", "lambda", "bins", "templates",
-	"template_kind", "eps", "thresholds", "standardize", "from", "to", "count", "pairs", "antithetic",
+	"template_kind", "eps", "thresholds", "standardize", "feature_kernel", "from", "to", "count", "pairs", "antithetic",
 	"pd", "sweep", "classes", "holdout", "c", "degree", "invariance", "fit", "translation",
 	"rotations", "polar", "shifts", "locality", "tangents", "inv_gamma", "smooth", "k2", "d3",
 	"scale", "scale2", "psd", "nested", "kernel_norm", "test_transform", "kind",

@@ -117,17 +117,7 @@ func FitRLSRows(ctx context.Context, f Rows, idx []int, y []int, k int, opt RLSO
 			return nil, err
 		}
 	} else {
-		gram := make([]float64, n*n)
-		err := centredChunks(ctx, f, idx, mu, func(x blas64.General) error {
-			// gram[lo:hi, lo:n] += X[lo:hi] X[lo:n]ᵀ: disjoint rows of gram per block.
-			return parallelBlocks(ctx, n, rowBlock, func(_, lo, hi int) error {
-				blas64.Gemm(blas.NoTrans, blas.Trans, 1,
-					blas64.General{Rows: hi - lo, Cols: x.Cols, Stride: x.Stride, Data: x.Data[lo*x.Stride:]},
-					blas64.General{Rows: n - lo, Cols: x.Cols, Stride: x.Stride, Data: x.Data[lo*x.Stride:]},
-					1, blas64.General{Rows: hi - lo, Cols: n - lo, Stride: n, Data: gram[lo*n+lo:]})
-				return nil
-			})
-		})
+		gram, err := rowsGram(ctx, f, idx, mu)
 		if err != nil {
 			return nil, err
 		}
