@@ -54,7 +54,7 @@ func TestClickFieldFocusesPaneAndField(t *testing.T) {
 	}{
 		{"1", paneData, "test size", "data.test_size"},
 		{"2", paneGroup, "|G| sample", "group.size"},
-		{"3", paneMethod, "training sizes", "sizes"},
+		{"3", paneMethod, "protocol", "protocol"},
 	}
 	for _, sz := range [][2]int{{120, 40}, {80, 24}} {
 		for _, c := range cases {
