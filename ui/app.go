@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/model"
 	"gitui/ui/curves"
@@ -346,7 +348,7 @@ func (a *App) revalidate() {
 	a.data.Form().SetIssues(a.issues)
 	a.group.Form().SetIssues(a.issues)
 	a.method.Form().SetIssues(a.issues)
-	a.method.SetCommand(form.CommandLine(a.preset, a.quick, a.base, a.spec))
+	a.method.SetCommand(form.CommandLine(a.preset, a.quick, a.base, a.spec) + dataArg(a.opts.DataDir, a.base))
 	a.updateKeys()
 }
 
@@ -629,4 +631,18 @@ func resultOf(e runs.Entry, label string) *model.Result {
 		r.Series = append(r.Series, ms)
 	}
 	return r
+}
+
+// dataArg is the " --data DIR" that the headless command needs so that pasting it finds
+// the workbench's data: empty when `gitui run` would find dir by itself (data.ResolveDir:
+// $GITUI_DATA, else the user cache directory), when there is no data directory, or when
+// no preset command is shown.
+func dataArg(dir string, base *model.Spec) string {
+	if dir == "" || base == nil {
+		return ""
+	}
+	if def, err := data.ResolveDir(""); err == nil && filepath.Clean(def) == filepath.Clean(dir) {
+		return ""
+	}
+	return " --data " + form.ShellQuote(dir)
 }

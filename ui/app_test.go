@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -407,5 +408,26 @@ func TestLongErrorsWrapAndMarkTabs(t *testing.T) {
 			}
 		}
 		t.Run(fmt.Sprintf("%dx%d-spec-problems", sz[0], sz[1]), func(t *testing.T) { golden.RequireEqual(t, []byte(ansi.Strip(a.View()))) })
+	}
+}
+
+// TestCommandLineNamesDataDir: the headless command carries --data when `gitui run`
+// would not find the workbench's data directory by itself (neither $GITUI_DATA nor the
+// user cache directory), so that pasting it loads the same data; it leaves it out when
+// $GITUI_DATA names that directory.
+func TestCommandLineNamesDataDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "my data")
+	t.Setenv("GITUI_DATA", "")
+	a := New(context.Background(), Options{Presets: testPresets(), DataDir: dir}, uitest.Styles())
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	exec(t, a, a.Init())
+	want := "gitui run xperm-tiny --quick --data '" + dir + "'"
+	if got := a.method.Command(); got != want {
+		t.Fatalf("command\n %s\nwant\n %s", got, want)
+	}
+	t.Setenv("GITUI_DATA", dir)
+	a.revalidate()
+	if got := a.method.Command(); strings.Contains(got, "--data") {
+		t.Fatalf("with GITUI_DATA=%s the command still names it: %s", dir, got)
 	}
 }
