@@ -30,38 +30,12 @@ func SmoothTemplates(m, h, w, r int, rng *rand.Rand) *mat.Dense {
 	d := h * w
 	t := mat.NewDense(m, d, nil)
 	z := make([]float64, d)
-	rows := make([]float64, d) // z summed along x, then along y into t
+	rows := make([]float64, d)
 	for j := range m {
 		for i := range z {
 			z[i] = rng.NormFloat64()
 		}
-		for y := range h {
-			for x := range w {
-				var s float64
-				for dx := max(0, x-r); dx <= min(w-1, x+r); dx++ {
-					s += z[y*w+dx]
-				}
-				rows[y*w+x] = s
-			}
-		}
-		out := t.RawRowView(j)
-		var ss float64
-		for y := range h {
-			for x := range w {
-				var s float64
-				for dy := max(0, y-r); dy <= min(h-1, y+r); dy++ {
-					s += rows[dy*w+x]
-				}
-				out[y*w+x] = s
-				ss += s * s
-			}
-		}
-		if ss > 0 {
-			inv := 1 / math.Sqrt(ss)
-			for i := range out {
-				out[i] *= inv
-			}
-		}
+		boxSmoothRow(t.RawRowView(j), z, rows, h, w, r)
 	}
 	return t
 }
@@ -82,34 +56,39 @@ func BoxSmooth(t *mat.Dense, h, w, r int) *mat.Dense {
 	out := mat.NewDense(m, d, nil)
 	rows := make([]float64, d)
 	for j := range m {
-		in := t.RawRowView(j)
-		for y := range h {
-			for x := range w {
-				var s float64
-				for dx := max(0, x-r); dx <= min(w-1, x+r); dx++ {
-					s += in[y*w+dx]
-				}
-				rows[y*w+x] = s
-			}
-		}
-		o := out.RawRowView(j)
-		var ss float64
-		for y := range h {
-			for x := range w {
-				var s float64
-				for dy := max(0, y-r); dy <= min(h-1, y+r); dy++ {
-					s += rows[dy*w+x]
-				}
-				o[y*w+x] = s
-				ss += s * s
-			}
-		}
-		if ss > 0 {
-			inv := 1 / math.Sqrt(ss)
-			for i := range o {
-				o[i] *= inv
-			}
-		}
+		boxSmoothRow(out.RawRowView(j), t.RawRowView(j), rows, h, w, r)
 	}
 	return out
+}
+
+// boxSmoothRow writes into dst the (2r+1)×(2r+1) box sum of src, an h×w grid stored
+// row-major (values outside the grid count as zero), scaled to unit norm (a zero result
+// stays zero): the sum along x into rows, then along y into dst. rows is h·w scratch.
+func boxSmoothRow(dst, src, rows []float64, h, w, r int) {
+	for y := range h {
+		for x := range w {
+			var s float64
+			for dx := max(0, x-r); dx <= min(w-1, x+r); dx++ {
+				s += src[y*w+dx]
+			}
+			rows[y*w+x] = s
+		}
+	}
+	var ss float64
+	for y := range h {
+		for x := range w {
+			var s float64
+			for dy := max(0, y-r); dy <= min(h-1, y+r); dy++ {
+				s += rows[dy*w+x]
+			}
+			dst[y*w+x] = s
+			ss += s * s
+		}
+	}
+	if ss > 0 {
+		inv := 1 / math.Sqrt(ss)
+		for i := range dst {
+			dst[i] *= inv
+		}
+	}
 }
