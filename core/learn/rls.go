@@ -261,19 +261,10 @@ func FitKernelRLS(ctx context.Context, kmat *mat.SymDense, y []int, k int, opt R
 	if err != nil {
 		return nil, err
 	}
-	info, sigma, err := selectLambda(ctx, p, opt)
+	c, info, err := solveDual(ctx, p, opt)
 	if err != nil {
 		return nil, err
 	}
-	info.Form, info.Kept = FormDual, n
-	z, ok := p.coef(sigma)
-	if !ok {
-		return nil, fmt.Errorf("rls: eigendecomposition failed to converge at lambda %g: use a lambda > 0", info.Lambda)
-	}
-	c := mat.NewDense(n, k, nil)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-		blas64.General{Rows: n, Cols: n - 1, Stride: n - 1, Data: p.b},
-		blas64.General{Rows: n - 1, Cols: k, Stride: k, Data: z}, 0, c.RawMatrix())
 	// b = mean(Y) - mean over rows of K C.
 	kcm := mat.NewDense(n, k, nil)
 	kcm.Mul(kmat, c)
@@ -284,6 +275,25 @@ func FitKernelRLS(ctx context.Context, kmat *mat.SymDense, y []int, k int, opt R
 		}
 	}
 	return &KernelRLS{C: c, B: b, Info: info}, nil
+}
+
+// solveDual chooses lambda on the leave-one-out path of the dual problem p (n samples,
+// k outputs) and returns the coefficients C = W0 z (n×k; W0 is p.b, n×(n-1)) with the
+// fit's info (form dual, all n samples kept). The intercept is the caller's.
+func solveDual(ctx context.Context, p *looProblem, opt RLSOptions) (*mat.Dense, RLSInfo, error) {
+	info, sigma, err := selectLambda(ctx, p, opt)
+	if err != nil {
+		return nil, info, err
+	}
+	n, k := p.n, p.k
+	info.Form, info.Kept = FormDual, n
+	z, ok := p.coef(sigma)
+	if !ok {
+		return nil, info, fmt.Errorf("rls: eigendecomposition failed to converge at lambda %g: use a lambda > 0", info.Lambda)
+	}
+	c := mat.NewDense(n, k, nil)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blasGeneral(p.b, n, n-1), blasGeneral(z, n-1, k), 0, c.RawMatrix())
+	return c, info, nil
 }
 
 // featureProblem is a feature fit prepared for the leave-one-out path.

@@ -119,17 +119,10 @@ func FitRBFRowsRLS(ctx context.Context, f Rows, idx []int, y []int, k int, gamma
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	info, sigma, err := selectLambda(ctx, p, opt)
+	c, info, err := solveDual(ctx, p, opt)
 	if err != nil {
 		return nil, err
 	}
-	info.Form, info.Kept = FormDual, n
-	z, ok := p.coef(sigma)
-	if !ok {
-		return nil, fmt.Errorf("rls: eigendecomposition failed to converge at lambda %g: use a lambda > 0", info.Lambda)
-	}
-	c := mat.NewDense(n, k, nil)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blasGeneral(p.b, n, n-1), blasGeneral(z, n-1, k), 0, c.RawMatrix())
 	// b = mean(Y) - mean over rows of K C = mean(Y) - sᵀ C / n.
 	b := append([]float64(nil), ybar...)
 	for a := range n {
