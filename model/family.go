@@ -488,7 +488,11 @@ func featureName(m Method) string {
 	if m.FeatureKernel == "rbf" {
 		head += " RBF"
 	}
-	return head + " " + learnerName(m.Learner)
+	name := head + " " + learnerName(m.Learner)
+	if m.Standardize != "" {
+		name += " (standardize " + m.Standardize + ")"
+	}
+	return name
 }
 
 func kernelName(m Method) string {

@@ -16,6 +16,20 @@ func TestStandardizeField(t *testing.T) {
 	if err := spec(ok).Validate(); err != nil {
 		t.Fatalf("range thresholds with standardize spread refused: %v", err)
 	}
+	// The derived name follows the value, so a standardized copy of a method is told
+	// apart from the plain one (and from the other standardization).
+	plain := ok
+	plain.Standardize = ""
+	for m, want := range map[*Method]string{&ok: "CDF(5,5) RLS (standardize spread)", &plain: "CDF(5,5) RLS"} {
+		if got := m.DisplayName(); got != want {
+			t.Errorf("name %q, want %q", got, want)
+		}
+	}
+	both := spec(ok)
+	both.Methods = append(both.Methods, plain)
+	if err := both.Validate(); err != nil {
+		t.Errorf("a method and its standardized copy refused together: %v", err)
+	}
 	cases := []struct {
 		m    Method
 		want string
