@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"math"
+	"runtime"
 	"testing"
 
 	"gitui/core/data/embedded"
@@ -49,6 +50,10 @@ func TestKernelKey(t *testing.T) {
 	if _, test, _ := embedded.Digits(); kernelKey(base, test) == key {
 		t.Error("same key for another test set")
 	}
+	// The key names the data set by its address: pool must still be alive when the
+	// other set is allocated, or the collector may hand that set pool's address (as
+	// the engine's cache does by holding its entries' data sets).
+	runtime.KeepAlive(pool)
 }
 
 // TestSelfValues checks that the test samples' own kernel values (kernel_norm cosine)
