@@ -463,7 +463,8 @@ func familyOf(m Method) *Family {
 }
 
 // MethodName names a method as the papers name their rows: "raw RLS", "bag-of-words RLS",
-// "CDF(n,m) RLS", "CDF(n,m) RBF RLS" (feature_kernel rbf), "moments(m) RLS", "Haar RLS", "RBF RLS", "raw 1-NN", and for Liu et
+// "CDF(n,m) RLS", "CDF(n,m) RBF RLS" (feature_kernel rbf), "CDF(n,m) RLS (range
+// thresholds, standardize mean)" (the options that change CDF features, template_kind aside), "moments(m) RLS", "Haar RLS", "RBF RLS", "raw 1-NN", and for Liu et
 // al.'s kernels with the svm learner "SVM", "TI-SVM", "L-TI-RI-SVM", "RI-SVM
 // (average-fit)", "TI-SVM (zero-fill)", "TI-SVM (±2 cyclic)" (shifts 2 instead of the
 // full range), "L-TI-SVM (±2)"; "VSV" and "invariant SVM" for Chapelle and
@@ -489,8 +490,15 @@ func featureName(m Method) string {
 		head += " RBF"
 	}
 	name := head + " " + learnerName(m.Learner)
+	var quals []string
+	if m.Thresholds == "range" {
+		quals = append(quals, "range thresholds")
+	}
 	if m.Standardize != "" {
-		name += " (standardize " + m.Standardize + ")"
+		quals = append(quals, "standardize "+m.Standardize)
+	}
+	if len(quals) > 0 {
+		name += " (" + strings.Join(quals, ", ") + ")"
 	}
 	return name
 }

@@ -20,7 +20,10 @@ func TestStandardizeField(t *testing.T) {
 	// apart from the plain one (and from the other standardization).
 	plain := ok
 	plain.Standardize = ""
-	for m, want := range map[*Method]string{&ok: "CDF(5,5) RLS (standardize spread)", &plain: "CDF(5,5) RLS"} {
+	theory := plain
+	theory.Thresholds = ""
+	for m, want := range map[*Method]string{&ok: "CDF(5,5) RLS (range thresholds, standardize spread)",
+		&plain: "CDF(5,5) RLS (range thresholds)", &theory: "CDF(5,5) RLS"} {
 		if got := m.DisplayName(); got != want {
 			t.Errorf("name %q, want %q", got, want)
 		}
