@@ -493,6 +493,10 @@ func (r rowsPredictor) Predict(ctx context.Context, _ *mat.Dense) ([]int, error)
 	return r.m.PredictRows(ctx, r.test)
 }
 
+// predictsArgmax reports true: PredictRows of learn.LinearRLS and learn.RBFRowsRLS is
+// learn.Argmax of DecisionRows.
+func (r rowsPredictor) predictsArgmax() bool { return true }
+
 func (r rowsPredictor) Decision(ctx context.Context, _ *mat.Dense) (*mat.Dense, error) {
 	return r.m.DecisionRows(ctx, r.test)
 }

@@ -359,3 +359,25 @@ func (m *LinearRLS) PredictRows(ctx context.Context, x Rows) ([]int, error) {
 	}
 	return Argmax(s), nil
 }
+
+// rowsGram returns the upper triangle of the n×n Gram matrix (F - 1 muᵀ)(F - 1 muᵀ)ᵀ
+// of the rows idx of f (row-major; the lower triangle is left zero), accumulated over
+// chunks of colChunk columns in order (disjoint row blocks per chunk: reproducible).
+func rowsGram(ctx context.Context, f Rows, idx []int, mu []float64) ([]float64, error) {
+	n := len(idx)
+	gram := make([]float64, n*n)
+	err := centredChunks(ctx, f, idx, mu, func(x blas64.General) error {
+		// gram[lo:hi, lo:n] += X[lo:hi] X[lo:n]ᵀ: disjoint rows of gram per block.
+		return parallelBlocks(ctx, n, rowBlock, func(_, lo, hi int) error {
+			blas64.Gemm(blas.NoTrans, blas.Trans, 1,
+				blas64.General{Rows: hi - lo, Cols: x.Cols, Stride: x.Stride, Data: x.Data[lo*x.Stride:]},
+				blas64.General{Rows: n - lo, Cols: x.Cols, Stride: x.Stride, Data: x.Data[lo*x.Stride:]},
+				1, blas64.General{Rows: hi - lo, Cols: n - lo, Stride: n, Data: gram[lo*n+lo:]})
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return gram, nil
+}

@@ -109,6 +109,22 @@ func packPanel(dst, src []float32, k, ld, rows int) {
 	}
 }
 
+// Tail returns the operand of rows j0..n-1 of B (n-j0 rows, k columns), sharing B's
+// storage, so that MulNT with it computes the columns j0..n-1 of A·Bᵀ (for example the
+// upper triangle of a Gram matrix by row blocks). j0 must be a multiple of 16 in
+// [0, n]: it panics (programming error) otherwise.
+func (pb *PackedB) Tail(j0 int) PackedB {
+	if j0 < 0 || j0 > pb.n || j0%nr != 0 {
+		panic(fmt.Sprintf("linalg: Tail(%d) of a %d-row operand: need a multiple of %d in [0, %d]", j0, pb.n, nr, pb.n))
+	}
+	t := *pb
+	t.n = pb.n - j0
+	if t.n > 0 && pb.k > 0 {
+		t.b = pb.b[j0*pb.ldb:]
+	}
+	return t
+}
+
 // Dims returns B's shape n×k.
 func (pb *PackedB) Dims() (n, k int) { return pb.n, pb.k }
 

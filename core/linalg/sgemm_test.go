@@ -253,3 +253,53 @@ func TestMulNTBadShapePanics(t *testing.T) {
 	}()
 	pb.MulNT(2, make([]float32, 6), 3, make([]float32, 5), 4)
 }
+
+// TestPackedBTail checks that MulNT with Tail(j0) gives the columns j0.. of A·Bᵀ on every
+// path (n = 45: two full 16-row panels and a partial one; j0 = 0, 16, 32, 45 is refused
+// unless a multiple of 16, and n itself gives an empty product).
+func TestPackedBTail(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	g := newGemmCase(rng, 7, 45, 19)
+	for _, p := range paths() {
+		pb := packB(g.n, g.k, slices.Clone(g.b), g.ldb, p.packed, p.kern)
+		for _, j0 := range []int{0, 16, 32} {
+			tl := pb.Tail(j0)
+			if n, k := tl.Dims(); n != g.n-j0 || k != g.k {
+				t.Fatalf("%s Tail(%d).Dims() = %d, %d, want %d, %d", p.name, j0, n, k, g.n-j0, g.k)
+			}
+			w := g.n - j0
+			c := make([]float32, g.m*w)
+			tl.MulNT(g.m, g.a, g.lda, c, w)
+			for i := range g.m {
+				for j := range w {
+					want, tol := g.ref[i*g.n+j0+j], 1e-5*g.scale[i*g.n+j0+j]
+					if math.Abs(float64(c[i*w+j])-want) > tol {
+						t.Fatalf("%s Tail(%d): C[%d][%d] = %g, want %g ± %g", p.name, j0, i, j, c[i*w+j], want, tol)
+					}
+				}
+			}
+		}
+		// Negative, not a multiple of 16, or past n: refused.
+		for _, j0 := range []int{-16, 8, 45, 48} {
+			func() {
+				defer func() {
+					if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "Tail") {
+						t.Errorf("%s Tail(%d): panic %v, want a Tail panic", p.name, j0, r)
+					}
+				}()
+				pb.Tail(j0)
+			}()
+		}
+	}
+	// j0 = n (a multiple of 16) is an empty operand.
+	pb := packB(32, 3, make([]float32, 96), 3, true, kernelGo)
+	tl := pb.Tail(32)
+	if n, _ := tl.Dims(); n != 0 {
+		t.Fatalf("Tail(32) of 32 rows has %d rows", n)
+	}
+	c := []float32{7, 7}
+	tl.MulNT(2, make([]float32, 6), 3, c, 1)
+	if c[0] != 7 || c[1] != 7 {
+		t.Fatalf("an empty Tail wrote C: %v", c)
+	}
+}
