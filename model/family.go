@@ -358,6 +358,9 @@ func methodFields() []*MethodField {
 				}
 				return notFeatures(m)
 			}},
+		{Key: "preprocess", Label: "preprocess", Kind: KindEnum, Choices: PreprocessKinds, Zero: "none: the images as they are", AppliesTo: "features raw, cdf and moments",
+			Help:    "deskew: shear every image (pool and test) upright by its second moments and centre its mass first, the classic MNIST deskewing (the canonical form under slant); each image keeps its norm",
+			applies: func(m Method) bool { return m.Features == "raw" || m.pooled() }, not: notFeatures},
 		{Key: "learner", Label: "learner", Kind: KindEnum, Choices: LearnerNames, Default: "rls", AppliesTo: "every method",
 			Help: "rls: one-vs-all regularized least squares; 1nn: nearest neighbour; svm; invariant-svm and vsv (Chapelle and Schoelkopf)"},
 		{Key: "c", Label: "C", Kind: KindLogFloat, Min: 0, Max: math.MaxFloat64, UIMin: 1e-6, UIMax: 1e12, Step: 10, AppliesTo: "learners svm, invariant-svm and vsv",
@@ -464,7 +467,8 @@ func familyOf(m Method) *Family {
 
 // MethodName names a method as the papers name their rows: "raw RLS", "bag-of-words RLS",
 // "CDF(n,m) RLS", "CDF(n,m) RBF RLS" (feature_kernel rbf), "CDF(n,m) RLS (range
-// thresholds, standardize mean)" (the options that change CDF features, template_kind aside), "moments(m) RLS", "Haar RLS", "RBF RLS", "raw 1-NN", and for Liu et
+// thresholds, standardize mean, deskewed)" (the options that change CDF features or their
+// input, template_kind aside), "moments(m) RLS", "Haar RLS", "RBF RLS", "raw 1-NN", and for Liu et
 // al.'s kernels with the svm learner "SVM", "TI-SVM", "L-TI-RI-SVM", "RI-SVM
 // (average-fit)", "TI-SVM (zero-fill)", "TI-SVM (±2 cyclic)" (shifts 2 instead of the
 // full range), "L-TI-SVM (±2)"; "VSV" and "invariant SVM" for Chapelle and
@@ -496,6 +500,9 @@ func featureName(m Method) string {
 	}
 	if m.Standardize != "" {
 		quals = append(quals, "standardize "+m.Standardize)
+	}
+	if m.Preprocess == "deskew" {
+		quals = append(quals, "deskewed")
 	}
 	if len(quals) > 0 {
 		name += " (" + strings.Join(quals, ", ") + ")"

@@ -71,7 +71,8 @@ func TestFeatureKernelRefused(t *testing.T) {
 
 // TestSharedFeaturesSameResults checks that methods sharing pooled features (computed
 // once, featureCache) score exactly as when each runs alone: CDF(3,4) with linear RLS
-// and with the Gaussian kernel on the features, then another CDF, on X_perm.
+// and with the Gaussian kernel on the features, then another CDF, then range thresholds
+// without and with standardization (different features), on X_perm.
 func TestSharedFeaturesSameResults(t *testing.T) {
 	spec := func(ms ...Method) *Spec {
 		return &Spec{Name: "t", Protocol: ProtocolCurve, Seed: 1, Repeats: 2,
@@ -81,8 +82,13 @@ func TestSharedFeaturesSameResults(t *testing.T) {
 	lin := Method{Features: "cdf", Bins: 3, Templates: 4}
 	rbf := Method{Features: "cdf", Bins: 3, Templates: 4, FeatureKernel: "rbf"}
 	other := Method{Features: "cdf", Bins: 2, Templates: 4}
-	together := runSpec(t, spec(lin, rbf, other))
-	for i, m := range []Method{lin, rbf, other} {
+	// Standardization changes the features: it must not take the plain range features
+	// from the cache (it did, before standardize was part of the features' key).
+	rng := Method{Features: "cdf", Bins: 3, Templates: 4, Thresholds: "range"}
+	std := Method{Features: "cdf", Bins: 3, Templates: 4, Thresholds: "range", Standardize: "mean"}
+	all := []Method{lin, rbf, other, rng, std}
+	together := runSpec(t, spec(all...))
+	for i, m := range all {
 		alone := runSpec(t, spec(m))
 		a, b := together.Series[i], alone.Series[0]
 		if a.Name != b.Name || len(a.Points) != len(b.Points) {

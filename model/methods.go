@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"gitui/core/data"
@@ -252,7 +253,7 @@ func featureKey(m Method) string {
 			grp += fmt.Sprintf("%+v", *m.Group.Angles)
 		}
 	}
-	return fmt.Sprintf("%s|%d|%d|%s|%g|%s|%s", m.Features, m.Bins, m.Templates, m.TemplateOf, m.Eps, m.Thresholds, grp)
+	return fmt.Sprintf("%s|%d|%d|%s|%g|%s|%s|%s|%s", m.Features, m.Bins, m.Templates, m.TemplateOf, m.Eps, m.Thresholds, m.Standardize, m.Preprocess, grp)
 }
 
 // featureCache keeps the pooled features of the pool and the test set that more than
@@ -345,6 +346,16 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 		}
 	}
 	t0 := time.Now()
+	y := pool.Y
+	if f.spec.Preprocess == "deskew" {
+		var err error
+		if pool, err = deskewSet(ctx, pool); err != nil {
+			return nil, err
+		}
+		if test, err = deskewSet(ctx, test); err != nil {
+			return nil, err
+		}
+	}
 	fm, err := f.build(pool)
 	if err != nil {
 		return nil, err
@@ -378,7 +389,33 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 	if f.cache != nil {
 		f.cache.keep(f.key, fp, ft)
 	}
-	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: y, k: len(pool.Classes)}, nil
+}
+
+// deskewSet returns a copy of the image set d with every image deskewed (data.Deskew)
+// and rescaled to its own norm, so a normalised set stays normalised. It errors if the
+// samples are not 2-D, and returns ctx.Err() if cancelled.
+func deskewSet(ctx context.Context, d *data.Dataset) (*data.Dataset, error) {
+	if len(d.Shape) != 2 {
+		return nil, inputErr(fmt.Errorf("preprocess deskew needs images (a 2-D sample shape), the data have shape %v: drop preprocess", d.Shape))
+	}
+	h, w := d.Shape[0], d.Shape[1]
+	out := *d
+	n, dim := d.X.Dims()
+	out.X = mat.NewDense(n, dim, nil)
+	for i := range n { // about 10 µs an image: serial
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		src, dst := d.X.RawRowView(i), out.X.RawRowView(i)
+		data.Deskew(dst, src, h, w)
+		if a, b := floats.Norm(src, 2), floats.Norm(dst, 2); b > 0 {
+			floats.Scale(a/b, dst)
+		}
+	}
+	return &out, nil
 }
 
 // transformBoth returns the features of the pool and of the test set: CDF features as

@@ -128,6 +128,9 @@ type Method struct {
 	FeatureKernel string `json:"feature_kernel,omitempty" yaml:"feature_kernel,omitempty"`
 
 	Standardize string `json:"standardize,omitempty" yaml:"standardize,omitempty"` // "" | "mean" | "spread" (CDF projections)
+	// Preprocess "deskew" shears every image of the pool and the test set upright and
+	// centres its mass before the features (data.Deskew); "": the images as they are.
+	Preprocess string `json:"preprocess,omitempty" yaml:"preprocess,omitempty"`
 
 	C           float64       `json:"c,omitempty" yaml:"c,omitempty"`                     // SVM cost (on the Gram / its diagonal mean)
 	Degree      int           `json:"degree,omitempty" yaml:"degree,omitempty"`           // poly degree
@@ -481,7 +484,7 @@ var optionalKeys = []string{
 	"description", "sizes", "repeats", "sampling", "grid", "group_sizes", "approx",
 	"path", "test_path", "pool", "test_size", "normalize", "radius", "angles", "size",
 	"name", "features", "kernel", "base", "gamma", "learner", "lambda", "bins", "templates",
-	"template_kind", "eps", "thresholds", "standardize", "feature_kernel", "from", "to", "count", "pairs", "antithetic",
+	"template_kind", "eps", "thresholds", "standardize", "feature_kernel", "preprocess", "from", "to", "count", "pairs", "antithetic",
 	"pd", "sweep", "classes", "holdout", "c", "degree", "invariance", "fit", "translation",
 	"rotations", "polar", "shifts", "locality", "tangents", "inv_gamma", "smooth", "k2", "d3",
 	"scale", "scale2", "psd", "nested", "kernel_norm", "test_transform", "kind",

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -24,8 +25,10 @@ var (
 	SweepFields    = []string{"gamma", "inv_gamma", "c"}
 	TemplateKinds  = []string{"gaussian", "sphere", "data", "smooth", "gaussian-data"}
 	ThresholdKinds = []string{"theory", "range"}
-	SamplingKinds  = []string{"balanced", "stratified", "uniform"}
-	Protocols      = []string{ProtocolCurve, ProtocolGrid, ProtocolGroupSize, ProtocolApprox, ProtocolPD, ProtocolSweep}
+	// PreprocessKinds are the values of a feature method's preprocess field.
+	PreprocessKinds = []string{"deskew"}
+	SamplingKinds   = []string{"balanced", "stratified", "uniform"}
+	Protocols       = []string{ProtocolCurve, ProtocolGrid, ProtocolGroupSize, ProtocolApprox, ProtocolPD, ProtocolSweep}
 )
 
 // StandardizeKinds are the values of a CDF method's standardize (feature.Standardization).
@@ -194,6 +197,9 @@ func (s *Spec) Validate() error {
 	seen := map[string]int{}
 	for i, m := range s.Methods {
 		s.validateMethod(i, m, bad)
+		if m.Preprocess != "" && !ImageData(s.Data) {
+			bad("methods.%d.preprocess %s needs images, data %s does not hold them: drop preprocess", i, m.Preprocess, s.Data.Name)
+		}
 		n := m.DisplayName()
 		if j, dup := seen[n]; dup {
 			bad("methods.%d and methods.%d are both named %q, and their results would be pooled into one series: give methods.%d a different name (name: ...)", j, i, n, i)
@@ -427,4 +433,16 @@ func in(v string, set []string) bool {
 		}
 	}
 	return false
+}
+
+// ImageData reports whether the data d names can hold images (2-D samples a
+// preprocess such as deskew reads as pictures): not the X_perm sequences, the circle's
+// points or spectrograms of spoken digits. Files may hold anything and are let through
+// (a sample that is not 2-D is refused when the run starts).
+func ImageData(d DataSpec) bool {
+	switch d.Name {
+	case "xperm", "circle":
+		return false
+	}
+	return !slices.Contains(AudioDataNames, d.Name)
 }

@@ -22,7 +22,7 @@ func Fields(s *model.Spec, i int) []form.Field {
 		mt := s.Methods[i]
 		for _, f := range model.MethodFields {
 			kind, ok := kinds[f.Kind]
-			if !ok || !f.Applies(mt) {
+			if !ok || !f.Applies(mt) || f.Key == "preprocess" && !model.ImageData(s.Data) {
 				continue
 			}
 			ff := form.Field{Key: fmt.Sprintf("methods.%d.%s", i, f.Key), Label: f.Label, Kind: kind, Help: f.Help,
