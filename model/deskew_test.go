@@ -102,3 +102,26 @@ func TestDeskewSetKeepsNorms(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateCountsDeskew checks that the memory estimate lists the deskewed copy of
+// the pool and the test set, 8 bytes per pixel of both, for a deskewing method.
+func TestEstimateCountsDeskew(t *testing.T) {
+	s := &Spec{Name: "t", Protocol: ProtocolCurve, Data: DataSpec{Name: "mnist"}, Group: GroupSpec{Kind: "local-shift", Radius: 1},
+		Methods: []Method{{Features: "cdf", Bins: 5, Templates: 20, Preprocess: "deskew"}}, Sizes: []int{100}, Repeats: 1, Seed: 1}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	ds := DataSize{Pool: 1000, Test: 500, Shape: []int{28, 28}, Classes: 10}
+	found := false
+	for _, it := range EstimateBytes(s, ds).Items {
+		if strings.Contains(it.What, "deskewed images") {
+			found = true
+			if want := 8.0 * 1500 * 784; it.Bytes != want {
+				t.Errorf("%s: %g bytes, want %g", it.What, it.Bytes, want)
+			}
+		}
+	}
+	if !found {
+		t.Error("no deskewed images in the estimate")
+	}
+}

@@ -295,6 +295,9 @@ func (e *estimator) method(m Method, st stage) (held, trans []EstimateItem, cell
 	case m.Features == "raw" || m.Features == "bow":
 		D = e.d
 		held = append(held, EstimateItem{What: fmt.Sprintf("%s features of %.0f samples x %.0f values", name, rows, D), Bytes: 8 * rows * D, Fix: "use data.pool or data.test_size"})
+		if m.Preprocess == "deskew" {
+			trans = append(trans, deskewCopies(name, rows, e.d))
+		}
 	case m.Features == "cdf" || m.Features == "moments":
 		if m.Features == "cdf" {
 			D = float64(m.Templates) * float64(2*m.Bins+1)
@@ -325,6 +328,9 @@ func (e *estimator) method(m Method, st stage) (held, trans []EstimateItem, cell
 			trans[i].What += ", for the pool and again for the test set"
 		}
 		trans = append(trans, EstimateItem{What: name + " templates", Bytes: 8 * float64(m.Templates) * e.d, Fix: "use fewer templates"})
+		if m.Preprocess == "deskew" {
+			trans = append(trans, deskewCopies(name, rows, e.d))
+		}
 	case e.isLiu(m):
 		u := e.union()
 		e.noteGram(u, u, m.Name)
@@ -383,6 +389,12 @@ func (e *estimator) method(m Method, st stage) (held, trans []EstimateItem, cell
 
 // union returns the number of distinct pool samples in the run's training draws (an
 // upper bound: the sum of the draw sizes, capped by the pool).
+// deskewCopies is the deskewed copy of the pool and the test set a preprocess deskew
+// method holds while its features are computed.
+func deskewCopies(name string, rows, d float64) EstimateItem {
+	return EstimateItem{What: fmt.Sprintf("%s deskewed images of %.0f samples x %.0f values", name, rows, d), Bytes: 8 * rows * d, Fix: "use data.pool or data.test_size"}
+}
+
 func (e *estimator) union() float64 {
 	s := e.spec
 	sizes := s.Sizes
