@@ -323,7 +323,26 @@ func BuildGroup(g GroupSpec, shape []int, seed uint64) (group.Action, error) {
 			a = group.Rotations(h, w, group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count))
 		case "rotation+shift":
 			// Rotate, then shift (as the numpy peer does): Product(a, b) applies b first.
-			a = group.Product(group.LocalShifts(h, w, g.Radius), group.Rotations(h, w, group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count)))
+			var lin group.Action = group.Rotations(h, w, group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count))
+			if g.Shears != nil || g.Scales != nil {
+				if p := affineProblems(g, "group"); len(p) > 0 {
+					return nil, inputErr(fmt.Errorf("%s", p[0]))
+				}
+				shears, scales := []float64{0}, []float64{1}
+				if g.Shears != nil {
+					shears = group.AngleRange(g.Shears.From, g.Shears.To, g.Shears.Count)
+				}
+				if g.Scales != nil {
+					scales = group.AngleRange(g.Scales.From, g.Scales.To, g.Scales.Count)
+				}
+				degrees := group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count)
+				if err := group.CheckAffine(degrees, shears, scales); err != nil {
+					return nil, inputErr(fmt.Errorf("group %s: %w: give distinct finite angles, shears and scales", g.Kind, err))
+				}
+				// Rotation, shear and scale compose into one resampling per element.
+				lin = group.Affine(h, w, degrees, shears, scales)
+			}
+			a = group.Product(group.LocalShifts(h, w, g.Radius), lin)
 		}
 	case "pitch-tempo", "pitch-tempo-paper":
 		if len(shape) != 2 {
