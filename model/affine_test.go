@@ -244,3 +244,25 @@ func TestFeatureKeyShears(t *testing.T) {
 		t.Errorf("equal groups, different keys: %q vs %q", featureKey(m5), k0)
 	}
 }
+
+// TestSetShears checks that --set can add shears and scales to a spec that has none (their
+// keys are optional in the encoded spec), and edit one of their fields.
+func TestSetShears(t *testing.T) {
+	s := affineSpec()
+	s.Group.Shears = nil
+	if err := s.Set(`group.shears={"from":-0.2,"to":0.2,"count":3}`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Set("group.scales.count=1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Set("group.scales.from=1.1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if *s.Group.Shears != (AngleSpec{From: -0.2, To: 0.2, Count: 3}) || *s.Group.Scales != (AngleSpec{From: 1.1, Count: 1}) {
+		t.Errorf("shears %+v scales %+v", s.Group.Shears, s.Group.Scales)
+	}
+}

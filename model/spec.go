@@ -504,7 +504,7 @@ func knownKey(n map[string]any, key string) bool {
 // optionalKeys are the omitempty JSON names that may be absent from an encoded spec.
 var optionalKeys = []string{
 	"description", "sizes", "repeats", "sampling", "grid", "group_sizes", "approx",
-	"path", "test_path", "pool", "test_size", "normalize", "radius", "angles", "size",
+	"path", "test_path", "pool", "test_size", "normalize", "radius", "angles", "shears", "scales", "size",
 	"name", "features", "kernel", "base", "gamma", "learner", "lambda", "bins", "templates",
 	"template_kind", "eps", "thresholds", "standardize", "feature_kernel", "from", "to", "count", "pairs", "antithetic",
 	"pd", "sweep", "classes", "holdout", "c", "degree", "invariance", "fit", "translation",

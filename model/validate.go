@@ -428,7 +428,8 @@ const (
 
 // affineProblems returns one line per problem of the shears and scales of g (at names the
 // group, e.g. "group" or "methods.0.group"): a count outside 1..MaxAffineCount, a value
-// not finite or outside [-MaxShear, MaxShear] or [MinScale, MaxScale], two equal values.
+// not finite or outside [-MaxShear, MaxShear] or [MinScale, MaxScale] (to only when
+// count > 1), two equal values.
 func affineProblems(g GroupSpec, at string) []string {
 	var out []string
 	check := func(field string, a *AngleSpec, lo, hi float64, eg string) {
@@ -439,7 +440,8 @@ func affineProblems(g GroupSpec, at string) []string {
 		switch {
 		case a.Count < 1 || a.Count > MaxAffineCount:
 			out = append(out, fmt.Sprintf("%s.%s: count %d is out of range: %s", at, field, a.Count, fix))
-		case math.IsNaN(a.From) || math.IsNaN(a.To) || a.From < lo || a.From > hi || a.To < lo || a.To > hi:
+		case math.IsNaN(a.From) || a.From < lo || a.From > hi || a.Count > 1 && (math.IsNaN(a.To) || a.To < lo || a.To > hi):
+			// With count 1 the list is [from] (AngleRange): to is not used.
 			out = append(out, fmt.Sprintf("%s.%s: from %g, to %g: %s", at, field, a.From, a.To, fix))
 		case a.Count > 1 && a.From == a.To:
 			out = append(out, fmt.Sprintf("%s.%s: %d values all equal to %g (the same map repeated): %s", at, field, a.Count, a.From, fix))
