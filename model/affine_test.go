@@ -140,6 +140,15 @@ func TestBuildGroupShears(t *testing.T) {
 		t.Error("element 0 is not the identity")
 	}
 
+	// -0.1 + 1·0.3/3 is 1.4e-17 in float64, not 0: still the identity, still first.
+	s.Group.Shears = &AngleSpec{From: -0.1, To: 0.2, Count: 4}
+	if a, err = BuildGroup(s.Group, []int{28, 28}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if a.Apply(y, x, 0); !slices.Equal(x, y) {
+		t.Error("shears -0.1..0.2/4: element 0 is not the identity")
+	}
+
 	s.Group.Shears = nil
 	a, err = BuildGroup(s.Group, []int{28, 28}, 1)
 	if err != nil {

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -334,6 +335,18 @@ func BuildGroup(g GroupSpec, shape []int, seed uint64) (group.Action, error) {
 				}
 				if g.Scales != nil {
 					scales = group.AngleRange(g.Scales.From, g.Scales.To, g.Scales.Count)
+				}
+				// A value within rounding of the identity (an evenly spaced list through 0 or
+				// 1) is the identity, so that element 0 of the group is.
+				for i, k := range shears {
+					if math.Abs(k) < 1e-12 {
+						shears[i] = 0
+					}
+				}
+				for i, z := range scales {
+					if math.Abs(z-1) < 1e-12 {
+						scales[i] = 1
+					}
 				}
 				degrees := group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count)
 				if err := group.CheckAffine(degrees, shears, scales); err != nil {
