@@ -22,8 +22,8 @@ import (
 // in (row, column) coordinates. The three factors compose into one 2×2 matrix, so an
 // element costs one bilinear gather (4·d multiply-adds), not three interpolations. With
 // k = 0 and z = 1, M is R exactly and the element's taps equal those of [Rotations]
-// bit for bit. A positive k slants the picture: a vertical stroke leans to the left at
-// the top (row 0) and to the right at the bottom.
+// bit for bit. A positive k slants the picture like "/": a vertical stroke at column c0
+// shows at column c0 - k·(r - cy), right of c0 at the top (row 0) and left at the bottom.
 //
 // Element index j = (a·|shears| + b)·|scales| + e for angle a, shear b, scale e; the
 // identity (angle 0 mod 360, shear 0, scale 1) is moved to the front of each list

@@ -36,6 +36,17 @@ func TestAffineShearScaleHandValues(t *testing.T) {
 		}
 	}
 
+	// A vertical stroke at column 2 under shear 0.5 slants like "/": it shows at column
+	// 2 - 0.5·(r - 2), i.e. column 3 in row 0 and column 1 in row 4.
+	stroke := make([]float64, n*n)
+	for r := range n {
+		stroke[r*n+2] = 1
+	}
+	Affine(n, n, []float64{0}, []float64{0.5}, []float64{1}).Apply(y, stroke, 0)
+	if y[0*n+3] != 1 || y[4*n+1] != 1 || y[0*n+2] != 0 || y[4*n+2] != 0 {
+		t.Errorf("shear 0.5 of a vertical stroke: rows 0 and 4 are %v and %v, want the stroke at columns 3 and 1", y[:n], y[4*n:])
+	}
+
 	// Scale z = 2: output (r, c) reads (2 + (r-2)/2, 2 + (c-2)/2).
 	Affine(n, n, []float64{0}, []float64{0}, []float64{2}).Apply(y, x, 0)
 	for _, tc := range []struct {
