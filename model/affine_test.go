@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -273,5 +274,22 @@ func TestSetShears(t *testing.T) {
 	}
 	if *s.Group.Shears != (AngleSpec{From: -0.2, To: 0.2, Count: 3}) || *s.Group.Scales != (AngleSpec{From: 1.1, Count: 1}) {
 		t.Errorf("shears %+v scales %+v", s.Group.Shears, s.Group.Scales)
+	}
+}
+
+// TestBuildGroupShearsMemory checks that a group whose tables cannot fit is refused before
+// they are built: 3600 angles x 64 shears x 64 scales are 14,745,600 linear maps (their
+// tables alone about 2.8e11 B), refused under a 1 GiB limit with one line and the fix.
+func TestBuildGroupShearsMemory(t *testing.T) {
+	t.Setenv(MemoryEnv, "1GiB")
+	g := GroupSpec{Kind: "rotation+shift", Radius: 1, Angles: &AngleSpec{From: 0, To: 359, Count: 3600},
+		Shears: &AngleSpec{From: -1, To: 1, Count: 64}, Scales: &AngleSpec{From: 0.5, To: 2, Count: 64}}
+	_, err := BuildGroup(g, []int{28, 28}, 1)
+	var ie *InputError
+	if !errors.As(err, &ie) || !errors.Is(err, ErrTooMuchMemory) {
+		t.Fatalf("BuildGroup: %v, want an *InputError wrapping ErrTooMuchMemory", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, "group.shears") {
+		t.Errorf("message %q: want one line naming group.shears in the fix", msg)
 	}
 }

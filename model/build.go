@@ -348,6 +348,12 @@ func BuildGroup(g GroupSpec, shape []int, seed uint64) (group.Action, error) {
 						scales[i] = 1
 					}
 				}
+				// Up to 3600·64·64 linear maps of 96·d bytes each: refuse tables that do not
+				// fit before building them (the TUI's preview builds the group without a run's
+				// estimate).
+				if err := checkGroupMemory(g, shape); err != nil {
+					return nil, err
+				}
 				degrees := group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count)
 				if err := group.CheckAffine(degrees, shears, scales); err != nil {
 					return nil, inputErr(fmt.Errorf("group %s: %w: give distinct finite angles, shears and scales", g.Kind, err))
