@@ -187,7 +187,8 @@ func TestBuildGroupShears(t *testing.T) {
 // the spec's group and in a method's own group: radius 3, 9 angles, 5 shears and 3
 // scales on 28×28 is |G| = 49·135 = 6615: the 5 templates' transformed copies in
 // float32 take 4·5·6615·784 B, counted twice (pool and test); without shears and scales
-// |G| = 441. The group tables hold 135 linear maps (2·135·784·12 B).
+// |G| = 441. The group tables hold 135 linear maps, each 2·4·(4 + 8) = 96 B per pixel
+// (forward and inverse, 4 taps of an int32 index and a float64 weight).
 func TestEstimateCountsShears(t *testing.T) {
 	s := affineSpec()
 	s.Group.Scales = &AngleSpec{From: 0.9, To: 1.1, Count: 3}
@@ -197,7 +198,7 @@ func TestEstimateCountsShears(t *testing.T) {
 	if got, want := item(t, e, "transformed templates"), 2*4*5*6615*784.0; !near(got, want) {
 		t.Errorf("transformed templates = %.6g B, want %.6g", got, want)
 	}
-	if got, want := item(t, e, "135 rotations x shears x scales"), 2*135*784*12.0; !near(got, want) {
+	if got, want := item(t, e, "135 rotations x shears x scales"), 96*135*784.0; !near(got, want) {
 		t.Errorf("group tables = %.6g B, want %.6g", got, want)
 	}
 

@@ -480,6 +480,11 @@ func (e *estimator) projection(m, g, rows float64) []EstimateItem {
 	}
 }
 
+// tapBytes is the size of one linear map's tables per pixel (group.RotationSet,
+// group.AffineSet): forward and inverse, 4 taps each of an int32 index and a float64
+// weight, 2·4·(4 + 8) = 96 bytes.
+const tapBytes = 96
+
 // groupCost returns the order of the group g on samples of the given shape (0 for none
 // or a shape it cannot act on: BuildGroup then refuses), and the bytes of its element
 // tables with the term describing them.
@@ -527,10 +532,10 @@ func groupCost(g GroupSpec, shape []int) (order, bytes float64, item EstimateIte
 		order = side(g.Radius)
 	case "rotation":
 		order = count
-		bytes = 2 * count * d * 12
+		bytes = tapBytes * count * d
 	case "rotation+shift":
 		order = count * side(g.Radius)
-		bytes = 2 * count * d * 12
+		bytes = tapBytes * count * d
 	}
 	if g.Size > 0 && float64(g.Size) < order {
 		order = float64(g.Size)
