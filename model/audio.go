@@ -96,6 +96,13 @@ func (s *Spec) validateAudio(bad func(string, ...any)) {
 		if m.Group.Size < 0 {
 			bad("methods.%d (%s): group.size %d is negative: use 0 for the whole set or 1 for the identity only", i, m.Name, m.Group.Size)
 		}
+		if m.Group.Kind == "rotation+shift" {
+			for _, p := range affineProblems(*m.Group, fmt.Sprintf("methods.%d.group", i)) {
+				bad("%s", p)
+			}
+		} else if m.Group.Shears != nil || m.Group.Scales != nil {
+			bad("methods.%d (%s): group.shears and group.scales apply to group kind rotation+shift, not %s: drop them", i, m.Name, m.Group.Kind)
+		}
 	}
 	ptKind := func(k string) bool { return k == "pitch-tempo" || k == "pitch-tempo-paper" }
 	usesPT := ptKind(s.Group.Kind)

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -323,7 +324,44 @@ func BuildGroup(g GroupSpec, shape []int, seed uint64) (group.Action, error) {
 			a = group.Rotations(h, w, group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count))
 		case "rotation+shift":
 			// Rotate, then shift (as the numpy peer does): Product(a, b) applies b first.
-			a = group.Product(group.LocalShifts(h, w, g.Radius), group.Rotations(h, w, group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count)))
+			var lin group.Action = group.Rotations(h, w, group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count))
+			if g.Shears != nil || g.Scales != nil {
+				if p := affineProblems(g, "group"); len(p) > 0 {
+					return nil, inputErr(fmt.Errorf("%s", p[0]))
+				}
+				shears, scales := []float64{0}, []float64{1}
+				if g.Shears != nil {
+					shears = group.AngleRange(g.Shears.From, g.Shears.To, g.Shears.Count)
+				}
+				if g.Scales != nil {
+					scales = group.AngleRange(g.Scales.From, g.Scales.To, g.Scales.Count)
+				}
+				// A value within rounding of the identity (an evenly spaced list through 0 or
+				// 1) is the identity, so that element 0 of the group is.
+				for i, k := range shears {
+					if math.Abs(k) < 1e-12 {
+						shears[i] = 0
+					}
+				}
+				for i, z := range scales {
+					if math.Abs(z-1) < 1e-12 {
+						scales[i] = 1
+					}
+				}
+				// Up to 3600·64·64 linear maps of 96·d bytes each: refuse tables that do not
+				// fit before building them (the TUI's preview builds the group without a run's
+				// estimate).
+				if err := checkGroupMemory(g, shape); err != nil {
+					return nil, err
+				}
+				degrees := group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count)
+				if err := group.CheckAffine(degrees, shears, scales); err != nil {
+					return nil, inputErr(fmt.Errorf("group %s: %w: give distinct finite angles, shears and scales", g.Kind, err))
+				}
+				// Rotation, shear and scale compose into one resampling per element.
+				lin = group.Affine(h, w, degrees, shears, scales)
+			}
+			a = group.Product(group.LocalShifts(h, w, g.Radius), lin)
 		}
 	case "pitch-tempo", "pitch-tempo-paper":
 		if len(shape) != 2 {

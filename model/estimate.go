@@ -281,6 +281,15 @@ func (e *estimator) method(m Method, st stage) (held, trans []EstimateItem, cell
 	np, nt := float64(e.ds.Pool), float64(e.ds.Test)
 	rows := np + nt
 	n := st.n
+	if m.Group != nil { // the method's own group replaces the spec's (BuildGroup of m.Group)
+		if o, tb, it := groupCost(*m.Group, e.ds.Shape); o > 0 {
+			st.g = o
+			if tb > 0 {
+				it.What = "methods' group " + it.What
+				held = append(held, it)
+			}
+		}
+	}
 	k := float64(max(e.ds.Classes, 2))
 	var D float64 // feature dimension for feature methods
 	name := m.Name
@@ -478,10 +487,15 @@ func (e *estimator) projection(m, g, rows float64) []EstimateItem {
 	w := math.Max(1, e.workers)
 	r := math.Min(feature.DefaultBlockRows, math.Max(16, math.Ceil(rows/(4*w))))
 	return []EstimateItem{
-		{What: fmt.Sprintf("transformed templates (%.0f of them x |G| = %.0f x d = %.0f, float32)", block, g, d), Bytes: 4 * block * g * d, Fix: "use a smaller group (group.size, fewer angles or a smaller radius)"},
-		{What: fmt.Sprintf("projection blocks (%.0f workers x %.0f rows x %.0f projections, float32)", w, r, chunk*g), Bytes: 4 * w * r * (d + chunk*g), Fix: "use a smaller group (group.size, fewer angles or a smaller radius)"},
+		{What: fmt.Sprintf("transformed templates (%.0f of them x |G| = %.0f x d = %.0f, float32)", block, g, d), Bytes: 4 * block * g * d, Fix: "use a smaller group (group.size, fewer angles, shears or scales, or a smaller radius)"},
+		{What: fmt.Sprintf("projection blocks (%.0f workers x %.0f rows x %.0f projections, float32)", w, r, chunk*g), Bytes: 4 * w * r * (d + chunk*g), Fix: "use a smaller group (group.size, fewer angles, shears or scales, or a smaller radius)"},
 	}
 }
+
+// tapBytes is the size of one linear map's tables per pixel (group.RotationSet,
+// group.AffineSet): forward and inverse, 4 taps each of an int32 index and a float64
+// weight, 2·4·(4 + 8) = 96 bytes.
+const tapBytes = 96
 
 // groupCost returns the order of the group g on samples of the given shape (0 for none
 // or a shape it cannot act on: BuildGroup then refuses), and the bytes of its element
@@ -491,9 +505,12 @@ func groupCost(g GroupSpec, shape []int) (order, bytes float64, item EstimateIte
 	for _, s := range shape {
 		d *= float64(s)
 	}
-	count := 0.0
+	count := 0.0 // linear maps: angles, times shears and scales for rotation+shift
 	if g.Angles != nil {
 		count = float64(g.Angles.Count)
+		if g.Kind == "rotation+shift" {
+			count = float64(g.LinearCount())
+		}
 	}
 	side := func(r int) float64 { return float64(2*r+1) * float64(2*r+1) }
 	switch g.Kind {
@@ -527,13 +544,16 @@ func groupCost(g GroupSpec, shape []int) (order, bytes float64, item EstimateIte
 		order = side(g.Radius)
 	case "rotation":
 		order = count
-		bytes = 2 * count * d * 12
+		bytes = tapBytes * count * d
 	case "rotation+shift":
 		order = count * side(g.Radius)
-		bytes = 2 * count * d * 12
+		bytes = tapBytes * count * d
 	}
 	if g.Size > 0 && float64(g.Size) < order {
 		order = float64(g.Size)
+	}
+	if g.Kind == "rotation+shift" && (g.Shears != nil || g.Scales != nil) {
+		return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f rotations x shears x scales of %.0f pixels", count, d), Bytes: bytes, Fix: "use fewer group.angles, group.shears or group.scales"}
 	}
 	return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f rotations of %.0f pixels", count, d), Bytes: bytes, Fix: "use fewer group.angles"}
 }

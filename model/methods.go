@@ -248,9 +248,14 @@ func poolingMap(m Method, g group.Action, pool *data.Dataset, seed uint64) (feat
 func featureKey(m Method) string {
 	grp := ""
 	if m.Group != nil {
-		grp = fmt.Sprintf("%+v", *m.Group)
-		if m.Group.Angles != nil {
-			grp += fmt.Sprintf("%+v", *m.Group.Angles)
+		// By value: the pointers of Angles, Shears and Scales would make equal groups differ.
+		grp = fmt.Sprintf("%s/%d/%d", m.Group.Kind, m.Group.Radius, m.Group.Size)
+		for _, a := range []*AngleSpec{m.Group.Angles, m.Group.Shears, m.Group.Scales} {
+			if a != nil {
+				grp += fmt.Sprintf("%+v", *a)
+			} else {
+				grp += "-"
+			}
 		}
 	}
 	return fmt.Sprintf("%s|%d|%d|%s|%g|%s|%s|%s|%s", m.Features, m.Bins, m.Templates, m.TemplateOf, m.Eps, m.Thresholds, m.Standardize, m.Preprocess, grp)

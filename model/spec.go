@@ -79,14 +79,39 @@ type DataSpec struct {
 // sequence; Size 0 = full S_L), "cyclic-shift" (all 2-D cyclic shifts), "local-shift" (|dy|,|dx|
 // <= Radius, zero fill), "rotation" (Angles), or "rotation+shift" (the product of Angles and
 // local shifts of Radius). Size > 0 keeps a seeded sample of Size elements (identity included).
+//
+// Shears and Scales (rotation+shift only, optional) widen the linear part: every
+// combination of an angle θ, a horizontal shear factor k (source column = c + k·(r - cy))
+// and an isotropic scale z (z > 1 enlarges) about the image centre, resampled once per
+// element (group.Affine), then shifted; |G| = (2·Radius+1)²·|Angles|·|Shears|·|Scales|.
+// Left out, they are {0} and {1}: the plain rotations, bit for bit.
 type GroupSpec struct {
 	Kind   string     `json:"kind" yaml:"kind"`
 	Radius int        `json:"radius,omitempty" yaml:"radius,omitempty"`
 	Angles *AngleSpec `json:"angles,omitempty" yaml:"angles,omitempty"`
+	Shears *AngleSpec `json:"shears,omitempty" yaml:"shears,omitempty"`
+	Scales *AngleSpec `json:"scales,omitempty" yaml:"scales,omitempty"`
 	Size   int        `json:"size,omitempty" yaml:"size,omitempty"`
 }
 
-// AngleSpec is Count angles evenly spaced from From to To degrees (inclusive).
+// LinearCount returns |Angles|·|Shears|·|Scales| (a missing list counts 1; 0 when
+// Angles is missing): the number of linear maps before the shifts.
+func (g GroupSpec) LinearCount() int {
+	if g.Angles == nil {
+		return 0
+	}
+	n := g.Angles.Count
+	if g.Shears != nil {
+		n *= g.Shears.Count
+	}
+	if g.Scales != nil {
+		n *= g.Scales.Count
+	}
+	return n
+}
+
+// AngleSpec is Count values evenly spaced from From to To (inclusive): angles in degrees
+// for group.angles, shear factors for group.shears, scale factors for group.scales.
 type AngleSpec struct {
 	From  float64 `json:"from" yaml:"from"`
 	To    float64 `json:"to" yaml:"to"`
@@ -482,7 +507,7 @@ func knownKey(n map[string]any, key string) bool {
 // optionalKeys are the omitempty JSON names that may be absent from an encoded spec.
 var optionalKeys = []string{
 	"description", "sizes", "repeats", "sampling", "grid", "group_sizes", "approx",
-	"path", "test_path", "pool", "test_size", "normalize", "radius", "angles", "size",
+	"path", "test_path", "pool", "test_size", "normalize", "radius", "angles", "shears", "scales", "size",
 	"name", "features", "kernel", "base", "gamma", "learner", "lambda", "bins", "templates",
 	"template_kind", "eps", "thresholds", "standardize", "feature_kernel", "preprocess", "from", "to", "count", "pairs", "antithetic",
 	"pd", "sweep", "classes", "holdout", "c", "degree", "invariance", "fit", "translation",

@@ -73,6 +73,13 @@ func (s *Spec) validateTestTransform(bad func(string, ...any)) {
 	} else if tt.Angles != nil {
 		bad("test_transform.angles applies to kinds rotation and rotation+shift, not %s: drop it", tt.Kind)
 	}
+	if tt.Kind == "rotation+shift" {
+		for _, p := range affineProblems(*tt, "test_transform") {
+			bad("%s", p)
+		}
+	} else if tt.Shears != nil || tt.Scales != nil {
+		bad("test_transform.shears and test_transform.scales apply to kind rotation+shift, not %s: drop them", tt.Kind)
+	}
 	if tt.Kind == "none" && tt.Size != 0 {
 		bad("test_transform.size applies to a group, not kind none: drop it")
 	}

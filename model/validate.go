@@ -184,6 +184,11 @@ func (s *Spec) Validate() error {
 			bad("group.angles: %s: give finite from and to and a count in 1..3600 of angles distinct modulo 360, e.g. {from: -20, to: 20, count: 9}", p)
 		}
 	}
+	if s.Group.Kind == "rotation+shift" {
+		for _, p := range affineProblems(s.Group, "group") {
+			bad("%s", p)
+		}
+	}
 	if s.Group.Size < 0 {
 		bad("group.size %d is negative: use 0 for the whole group or a sample size >= 1", s.Group.Size)
 	}
@@ -334,6 +339,10 @@ var specFields = []specField{
 		"group kinds local-shift and rotation+shift", nowGroup, func(s *Spec) { s.Group.Radius = 0 }, "0"},
 	{"group.angles", func(s *Spec) bool { return s.Group.Angles != nil }, groupIs("rotation", "rotation+shift"),
 		"group kinds rotation and rotation+shift", nowGroup, func(s *Spec) { s.Group.Angles = nil }, "null"},
+	{"group.shears", func(s *Spec) bool { return s.Group.Shears != nil }, groupIs("rotation+shift"),
+		"group kind rotation+shift", nowGroup, func(s *Spec) { s.Group.Shears = nil }, "null"},
+	{"group.scales", func(s *Spec) bool { return s.Group.Scales != nil }, groupIs("rotation+shift"),
+		"group kind rotation+shift", nowGroup, func(s *Spec) { s.Group.Scales = nil }, "null"},
 	{"group.size", func(s *Spec) bool { return s.Group.Size > 0 }, func(s *Spec) bool { return s.Group.Kind != "none" },
 		"a group (group.kind other than none)", nowGroup, func(s *Spec) { s.Group.Size = 0 }, "0"},
 	{"data.test_size", func(s *Spec) bool { return s.Data.TestSize > 0 }, func(s *Spec) bool {
@@ -412,6 +421,41 @@ func angleProblem(a *AngleSpec, maxCount int) string {
 		return err.Error()
 	}
 	return ""
+}
+
+// Bounds of group.shears and group.scales: a shear of 1 slants a vertical stroke by 45°,
+// a scale of 2 doubles the picture; MaxAffineCount bounds each list.
+const (
+	MaxShear       = 1.0
+	MinScale       = 0.5
+	MaxScale       = 2.0
+	MaxAffineCount = 64
+)
+
+// affineProblems returns one line per problem of the shears and scales of g (at names the
+// group, e.g. "group" or "methods.0.group"): a count outside 1..MaxAffineCount, a value
+// not finite or outside [-MaxShear, MaxShear] or [MinScale, MaxScale] (to only when
+// count > 1), two equal values.
+func affineProblems(g GroupSpec, at string) []string {
+	var out []string
+	check := func(field string, a *AngleSpec, lo, hi float64, eg string) {
+		if a == nil {
+			return
+		}
+		fix := fmt.Sprintf("give finite from and to in [%g, %g] and a count in 1..%d (from != to when count > 1), e.g. %s", lo, hi, MaxAffineCount, eg)
+		switch {
+		case a.Count < 1 || a.Count > MaxAffineCount:
+			out = append(out, fmt.Sprintf("%s.%s: count %d is out of range: %s", at, field, a.Count, fix))
+		case math.IsNaN(a.From) || a.From < lo || a.From > hi || a.Count > 1 && (math.IsNaN(a.To) || a.To < lo || a.To > hi):
+			// With count 1 the list is [from] (AngleRange): to is not used.
+			out = append(out, fmt.Sprintf("%s.%s: from %g, to %g: %s", at, field, a.From, a.To, fix))
+		case a.Count > 1 && a.From == a.To:
+			out = append(out, fmt.Sprintf("%s.%s: %d values all equal to %g (the same map repeated): %s", at, field, a.Count, a.From, fix))
+		}
+	}
+	check("shears", g.Shears, -MaxShear, MaxShear, "{from: -0.3, to: 0.3, count: 5}")
+	check("scales", g.Scales, MinScale, MaxScale, "{from: 0.9, to: 1.1, count: 3}")
+	return out
 }
 
 func checkBins(b int, field string, bad func(string, ...any)) {

@@ -11,6 +11,7 @@
 //	CyclicShifts(h, w, shifts)      the given wrap-around shifts
 //	LocalShifts(h, w, k)            zero-fill shifts with |dy|, |dx| <= k, (2k+1)²
 //	Rotations(h, w, degrees)        bilinear rotations about the centre (as scipy)     [RotationSet]
+//	Affine(h, w, deg, shears, scales)  rotations x shears x scales, one gather each   [AffineSet]
 //	Product(a, b)                   a_i ∘ b_j, |a|·|b| elements                         [ProductSet]
 //	Sample(a, k, rng), Select(a, idx)  subsets                                         [SubsetSet]
 //	DensePitchTempo, PaperPitchTempo  pitch shifts x tempo warps of spectrograms      [PitchTempo]

@@ -122,34 +122,11 @@ func cosSinDeg(a float64) (c, s float64) {
 	return c, s
 }
 
-// rotationTaps computes the bilinear gather of the rotation by a degrees.
+// rotationTaps computes the bilinear gather of the rotation by a degrees: the source map
+// [[c, s], [-s, c]] about the centre (as scipy: source = M·out + centre - M·centre).
 func rotationTaps(h, w int, a float64) taps {
 	c, s := cosSinDeg(a)
-	cy, cx := float64(h-1)/2, float64(w-1)/2
-	// As scipy: source = M·out + offset, M = [[c, s], [-s, c]], offset = centre - M·centre.
-	offR := cy - (c*cy + s*cx)
-	offC := cx - (-s*cy + c*cx)
-	d := h * w
-	t := taps{idx: make([]int32, 4*d), wt: make([]float64, 4*d)}
-	maxR, maxC := float64(h-1), float64(w-1)
-	for r := range h {
-		for col := range w {
-			p := r*w + col
-			sr := c*float64(r) + s*float64(col) + offR
-			sc := -s*float64(r) + c*float64(col) + offC
-			if !(sr >= 0 && sr <= maxR && sc >= 0 && sc <= maxC) {
-				continue // zero fill: weights stay 0, indices 0
-			}
-			r0, c0 := int(sr), int(sc) // floor: both non-negative
-			fr, fc := sr-float64(r0), sc-float64(c0)
-			r1, c1 := min(r0+1, h-1), min(c0+1, w-1)
-			t.idx[4*p+0], t.wt[4*p+0] = int32(r0*w+c0), (1-fr)*(1-fc)
-			t.idx[4*p+1], t.wt[4*p+1] = int32(r0*w+c1), (1-fr)*fc
-			t.idx[4*p+2], t.wt[4*p+2] = int32(r1*w+c0), fr*(1-fc)
-			t.idx[4*p+3], t.wt[4*p+3] = int32(r1*w+c1), fr*fc
-		}
-	}
-	return t
+	return linearTaps(h, w, [2][2]float64{{c, s}, {-s, c}})
 }
 
 // Name returns e.g. "rotations[-20,20]/9 on 28x28".

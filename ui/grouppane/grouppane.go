@@ -47,6 +47,22 @@ func Fields(s *model.Spec) []form.Field {
 			form.Field{Key: "group.angles.count", Label: "angles", Kind: form.Int, Min: 1, Max: 3600, Help: "number of evenly spaced angles"},
 		)
 	}
+	// Shears and scales are shown (and edited) when the spec gives them: a spec file or
+	// --set group.shears={"from":-0.3,"to":0.3,"count":5} adds them.
+	if k == "rotation+shift" && s.Group.Shears != nil {
+		fs = append(fs,
+			form.Field{Key: "group.shears.from", Label: "shear from", Kind: form.Float, Min: -model.MaxShear, Max: model.MaxShear, Step: 0.1, Help: "first horizontal shear factor k: source column = c + k·(r - cy)"},
+			form.Field{Key: "group.shears.to", Label: "shear to", Kind: form.Float, Min: -model.MaxShear, Max: model.MaxShear, Step: 0.1, Help: "last shear factor (inclusive)"},
+			form.Field{Key: "group.shears.count", Label: "shears", Kind: form.Int, Min: 1, Max: model.MaxAffineCount, Help: "number of evenly spaced shears (each angle x each shear x each scale)"},
+		)
+	}
+	if k == "rotation+shift" && s.Group.Scales != nil {
+		fs = append(fs,
+			form.Field{Key: "group.scales.from", Label: "scale from", Kind: form.Float, Min: model.MinScale, Max: model.MaxScale, Step: 0.05, Help: "first isotropic scale about the centre (> 1 enlarges)"},
+			form.Field{Key: "group.scales.to", Label: "scale to", Kind: form.Float, Min: model.MinScale, Max: model.MaxScale, Step: 0.05, Help: "last scale (inclusive)"},
+			form.Field{Key: "group.scales.count", Label: "scales", Kind: form.Int, Min: 1, Max: model.MaxAffineCount, Help: "number of evenly spaced scales"},
+		)
+	}
 	if k != "none" && k != "" {
 		fs = append(fs, form.Field{Key: "group.size", Label: "|G| sample", Kind: form.Int, Min: 0, Max: 1e6, Step: 10, Zero: "whole group",
 			Help: "keep a seeded sample of this many elements (identity included); 0 keeps them all"})
@@ -150,9 +166,11 @@ func (m *Model) build() tea.Cmd {
 	m.tag++
 	m.busy = true
 	tag, g, shape, x, seed := m.tag, m.spec.Group, m.shape, m.sample, m.spec.Seed
-	if g.Angles != nil {
-		a := *g.Angles
-		g.Angles = &a
+	for _, p := range []**model.AngleSpec{&g.Angles, &g.Shears, &g.Scales} {
+		if *p != nil {
+			a := **p
+			*p = &a
+		}
 	}
 	return func() (msg tea.Msg) {
 		defer func() {

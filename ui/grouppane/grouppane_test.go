@@ -113,3 +113,48 @@ func TestSpectrogramOrbitGolden(t *testing.T) {
 	}
 	golden.RequireEqual(t, []byte(v))
 }
+
+// TestShearFieldsShown: a rotation+shift group with shears and scales shows their
+// fields, and the preview's |G| counts them: 9 shifts (radius 1) x 3 angles x 5 shears
+// x 2 scales = 270. Without them, no shear or scale field is listed.
+func TestShearFieldsShown(t *testing.T) {
+	spec := &model.Spec{Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "embedded"},
+		Group: model.GroupSpec{Kind: "rotation+shift", Radius: 1, Angles: &model.AngleSpec{From: -10, To: 10, Count: 3},
+			Shears: &model.AngleSpec{From: -0.3, To: 0.3, Count: 5}, Scales: &model.AngleSpec{From: 0.9, To: 1.1, Count: 2}},
+		Methods: []model.Method{{Features: "raw"}}, Sizes: []int{10}, Seed: 1}
+	pool, test, err := model.LoadData(spec.Data, "", 1)
+	if err != nil {
+		t.Skipf("embedded digits unavailable: %v", err)
+	}
+	keys := func(s *model.Spec) string {
+		var k []string
+		for _, f := range Fields(s) {
+			k = append(k, f.Key)
+		}
+		return strings.Join(k, " ")
+	}
+	for _, want := range []string{"group.shears.from", "group.shears.to", "group.shears.count", "group.scales.from", "group.scales.to", "group.scales.count"} {
+		if !strings.Contains(keys(spec), want) {
+			t.Errorf("fields %q lack %s", keys(spec), want)
+		}
+	}
+	m := New(uitest.Styles(), spec)
+	m.SetSize(120, 40)
+	m.Focus(true)
+	m = run(t, m, datapane.LoadedMsg{Tag: 1, Spec: spec.Data, Pool: pool, Test: test})
+	if m.Err() != nil {
+		t.Fatalf("orbit: %v", m.Err())
+	}
+	v := ansi.Strip(m.View())
+	uitest.CheckFits(t, m.View(), 120, 40)
+	for _, want := range []string{"|G| = 270", "shear from", "scales"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("view lacks %q:\n%s", want, v)
+		}
+	}
+	plain := spec.Clone()
+	plain.Group.Shears, plain.Group.Scales = nil, nil
+	if k := keys(plain); strings.Contains(k, "shear") || strings.Contains(k, "scale") {
+		t.Errorf("without shears and scales the fields are %q", k)
+	}
+}
