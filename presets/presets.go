@@ -134,9 +134,9 @@ var mnistGroup = model.GroupSpec{Kind: "rotation+shift", Radius: 3, Angles: &mod
 // per class) for raw pixels and CDF features, tested on the 10,000 official test digits;
 // plus a bins x templates grid at 1000 training digits. The group (9 rotations x 49 shifts)
 // acts on the templates. The paper's m = 100 stays near 97% at 1000 digits per class; more
-// templates close the gap (CDF(10,1000) with Gaussian templates and linear RLS: 98.3%),
-// digit templates beat white noise at this size (CDF(10,300): 97.8% with digits, 97.4% with
-// noise). The last method is the best setting found (README, "the frontier"): a Gaussian
+// templates close the gap (CDF(10,1000) with Gaussian templates and linear RLS: 98.3%, left
+// out since this session to keep the run within 10 minutes), digit templates beat white
+// noise at this size (CDF(10,300): 97.8% with digits, 97.4% with noise). The last method is the best setting found (README, "the frontier"): a Gaussian
 // kernel on CDF(10,1000) features (feature_kernel rbf, gamma by the median heuristic) with
 // thresholds fitted to the projections' range, on deskewed digits (preprocess deskew).
 // Repeats are 3 (5 before): the curve's std at 2000-5000 digits is 0.1-0.3 points, and
@@ -146,6 +146,7 @@ func MNISTCDF(quick bool) *model.Spec {
 		Name: "mnist-cdf",
 		Description: "Mroueh et al. Fig. 2 (paper: 98.97% at 1000 digits per class). 3 draws per size (5 before): " +
 			"the std at 2000-5000 digits is 0.1-0.3 points and those fits dominate the time; 10,000 is the whole pool (one draw). " +
+			"CDF(10,1000) with linear RLS (98.3% at 10,000) was left out to keep the run within 10 minutes. " +
 			"The last method is the best setting found: the Gaussian kernel (gamma: median heuristic) on CDF(10,1000) features " +
 			"with range thresholds, on deskewed digits.",
 		Protocol: model.ProtocolCurve,
@@ -155,7 +156,6 @@ func MNISTCDF(quick bool) *model.Spec {
 			{Features: "raw"},
 			{Features: "cdf", Bins: 25, Templates: 100, TemplateOf: "gaussian"},
 			{Features: "cdf", Bins: 10, Templates: 300, TemplateOf: "data"},
-			{Features: "cdf", Bins: 10, Templates: 1000, TemplateOf: "gaussian"},
 			{Features: "cdf", Bins: 10, Templates: 1000, TemplateOf: "gaussian", FeatureKernel: "rbf", Thresholds: "range", Preprocess: "deskew"},
 		},
 		Sizes:   []int{100, 200, 500, 1000, 2000, 5000, 10000},
