@@ -351,8 +351,7 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 		}
 	}
 	t0 := time.Now()
-	y := pool.Y
-	if f.spec.Preprocess == "deskew" {
+	if f.spec.Preprocess == "deskew" { // copies with the same labels
 		var err error
 		if pool, err = deskewSet(ctx, pool); err != nil {
 			return nil, err
@@ -394,7 +393,7 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 	if f.cache != nil {
 		f.cache.keep(f.key, fp, ft)
 	}
-	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: y, k: len(pool.Classes)}, nil
+	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
 }
 
 // deskewSet returns a copy of the image set d with every image deskewed (data.Deskew)
