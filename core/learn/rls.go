@@ -183,6 +183,7 @@ type KernelRLS struct {
 // cancelled (checked between stages and row blocks; the tridiagonal reduction itself
 // runs to completion). f is not modified.
 func FitRLS(ctx context.Context, f *mat.Dense, y []int, k int, opt RLSOptions) (*LinearRLS, error) {
+	defer beginWork()()
 	n, d := f.Dims()
 	if len(y) != n {
 		panic(fmt.Sprintf("learn: %d labels for %d samples", len(y), n))
@@ -247,6 +248,7 @@ func linearModel(d int, kept []int, mu, wk, ybar []float64, info RLSInfo) *Linea
 // accepted as long as T + n lambda I stays positive definite at the candidates tried.
 // FitKernelRLS panics if len(y) != n or k < 2. K is not modified.
 func FitKernelRLS(ctx context.Context, kmat *mat.SymDense, y []int, k int, opt RLSOptions) (*KernelRLS, error) {
+	defer beginWork()()
 	n := kmat.SymmetricDim()
 	if len(y) != n {
 		panic(fmt.Sprintf("learn: %d labels for a %d×%d Gram matrix", len(y), n, n))

@@ -83,6 +83,7 @@ func SetRBFFloat32(on bool) (prev bool) {
 // k < 2; it returns FitKernelRLS's errors, an error naming a non-finite feature, and
 // ctx.Err() if cancelled.
 func FitRBFRowsRLS(ctx context.Context, f Rows, idx []int, y []int, k int, gamma float64, opt RLSOptions) (*RBFRowsRLS, error) {
+	defer beginWork()()
 	n := len(idx)
 	rows, d := f.Dims()
 	if len(y) != n {
@@ -344,6 +345,7 @@ func (m *RBFRowsRLS) Classes() int { _, k := m.C.Dims(); return k }
 // It panics if x does not have the training rows' number of columns, and returns
 // ctx.Err() if cancelled.
 func (m *RBFRowsRLS) DecisionRows(ctx context.Context, x Rows) (*mat.Dense, error) {
+	defer beginWork()()
 	rows, d := x.Dims()
 	_, dt := m.train.Dims()
 	if d != dt {

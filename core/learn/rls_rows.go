@@ -55,6 +55,7 @@ const colChunk = 512
 // reproducible bit for bit. FitRLSRows panics if len(y) != len(idx), an index is out
 // of range or k < 2, and returns FitRLS's errors.
 func FitRLSRows(ctx context.Context, f Rows, idx []int, y []int, k int, opt RLSOptions) (*LinearRLS, error) {
+	defer beginWork()()
 	n := len(idx)
 	rows, d := f.Dims()
 	if len(y) != n {
@@ -322,6 +323,7 @@ func centredChunks(ctx context.Context, f Rows, idx []int, mu []float64, fn func
 // rows at a time (memory: GOMAXPROCS blocks of 256 rows). It panics if x does not have
 // D columns and returns ctx.Err() if cancelled.
 func (m *LinearRLS) DecisionRows(ctx context.Context, x Rows) (*mat.Dense, error) {
+	defer beginWork()()
 	rows, cols := x.Dims()
 	d, k := m.W.Dims()
 	if cols != d {

@@ -41,6 +41,7 @@ type tridiag struct {
 // Dorgtr) and cannot be interrupted.
 func reduce(a []float64, r int) *tridiag {
 	if fastReduce != nil && r > 1 {
+		defer widenBLAS(r)()
 		if t, ok := fastReduce(a, r); ok {
 			return t
 		}
