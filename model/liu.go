@@ -339,6 +339,9 @@ func (g *gramFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *ev
 	defer clk.Since("fit", t0)
 	if g.spec.Learner == "rls" {
 		m, err := learn.FitKernelRLS(ctx, ktr, y, g.k, rlsOptions(g.spec))
+		if err == nil {
+			recordLambda(ctx, g.spec, m.Info)
+		}
 		return m, kte, err
 	}
 	m, err := learn.TrainSVC(ctx, ktr, y, g.spec.C, &learn.SVCOptions{Workers: 1})

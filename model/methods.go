@@ -492,12 +492,17 @@ func (f *featureFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk 
 		if err != nil {
 			return nil, nil, err
 		}
+		recordLambda(ctx, f.spec, m.Info)
+		if f.spec.Gamma == 0 {
+			eval.RecordChosen(ctx, "gamma", m.Gamma)
+		}
 		return rowsPredictor{m: m, test: f.ftest}, nil, nil
 	}
 	m, err := learn.FitRLSRows(ctx, f.fpool, idx, y, f.k, rlsOptions(f.spec))
 	if err != nil {
 		return nil, nil, err
 	}
+	recordLambda(ctx, f.spec, m.Info)
 	return rowsPredictor{m: m, test: f.ftest}, nil, nil
 }
 
@@ -692,5 +697,16 @@ func (k *kernelFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *
 		return nn, kte, err
 	}
 	m, err := learn.FitKernelRLS(ctx, ktr, y, nc, rlsOptions(k.spec))
+	if err == nil {
+		recordLambda(ctx, k.spec, m.Info)
+	}
 	return m, kte, err
+}
+
+// recordLambda records in the cell running under ctx the lambda that leave-one-out
+// chose for m's RLS fit (nothing when m fixes lambda).
+func recordLambda(ctx context.Context, m Method, info learn.RLSInfo) {
+	if m.Lambda == 0 {
+		eval.RecordChosen(ctx, "lambda", info.Lambda)
+	}
 }

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,16 +61,19 @@ type CellRecord struct {
 	Pred    []int    `json:"pred,omitempty"`
 	// Score is the decision value of each prediction (eval.Cell.Score), where the learner has one.
 	Score []float64 `json:"score,omitempty"`
+	// Chosen holds the hyperparameters the cell's fit chose itself (eval.Cell.Chosen):
+	// "lambda" (RLS, leave-one-out), "gamma" (a Gaussian kernel's median heuristic).
+	Chosen map[string]float64 `json:"chosen,omitempty"`
 }
 
 func recordOf(c eval.Cell) CellRecord {
 	return CellRecord{Stage: c.Stage, Series: c.Series, X: c.X, Rep: c.Rep, Size: c.Size, Acc: c.Acc, BAcc: c.BAcc,
-		AccT: c.AccT, BAccT: c.BAccT, Seconds: c.Seconds, Pred: c.Pred, Score: c.Score}
+		AccT: c.AccT, BAccT: c.BAccT, Seconds: c.Seconds, Pred: c.Pred, Score: c.Score, Chosen: c.Chosen}
 }
 
 func (r CellRecord) cell() eval.Cell {
 	return eval.Cell{CellKey: eval.CellKey{Stage: r.Stage, Series: r.Series, X: r.X, Rep: r.Rep}, Size: r.Size,
-		Acc: r.Acc, BAcc: r.BAcc, AccT: r.AccT, BAccT: r.BAccT, Seconds: r.Seconds, Pred: r.Pred, Score: r.Score}
+		Acc: r.Acc, BAcc: r.BAcc, AccT: r.AccT, BAccT: r.BAccT, Seconds: r.Seconds, Pred: r.Pred, Score: r.Score, Chosen: r.Chosen}
 }
 
 // RunDir is a run directory held by this process: spec.json, the cell journal
@@ -449,7 +454,69 @@ func (d *RunDir) Result(out *eval.Outcome, runErr error, wall time.Duration) *Re
 	r := NewResult(d.Spec, out, runErr, wall)
 	r.ResumedCells = d.Resumed
 	r.Tables = append(r.Tables, d.confusionTables()...)
+	if t := d.chosenTable(); t != nil {
+		r.Tables = append(r.Tables, *t)
+	}
 	return r
+}
+
+// ChosenTableName names the result table of chosenTable.
+const ChosenTableName = "chosen by the fits (median over the draws at each series' last x)"
+
+// chosenTable returns, for each series whose cells recorded chosen hyperparameters
+// (eval.Cell.Chosen), the median of each over the journaled draws at the series' largest
+// x (the largest training size of a curve, the most bins of a grid): one row per
+// series (sorted by name), a column per name ("gamma", "lambda"), empty where a series
+// chose no such value. It returns nil if no cell chose anything.
+func (d *RunDir) chosenTable() *Table {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	type last struct {
+		x     float64
+		size  int
+		draws int
+		v     map[string][]float64
+	}
+	by := map[string]*last{}
+	names := map[string]bool{}
+	for _, c := range d.cells {
+		if len(c.Chosen) == 0 {
+			continue
+		}
+		a := by[c.Series]
+		if a == nil || c.X > a.x {
+			a = &last{x: c.X, size: c.Size, v: map[string][]float64{}}
+			by[c.Series] = a
+		}
+		if c.X < a.x {
+			continue
+		}
+		a.draws++
+		for k, v := range c.Chosen {
+			a.v[k] = append(a.v[k], v)
+			names[k] = true
+		}
+	}
+	if len(by) == 0 {
+		return nil
+	}
+	cols := slices.Sorted(maps.Keys(names))
+	t := &Table{Name: ChosenTableName, Columns: append([]string{"series", "x", "size", "draws"}, cols...)}
+	for _, series := range slices.Sorted(maps.Keys(by)) {
+		a := by[series]
+		row := []any{series, a.x, a.size, a.draws}
+		for _, k := range cols {
+			v := a.v[k]
+			if len(v) == 0 {
+				row = append(row, "")
+				continue
+			}
+			slices.Sort(v)
+			row = append(row, (v[(len(v)-1)/2]+v[len(v)/2])/2)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
 }
 
 // predCells returns the journaled cells with predictions, sorted by series, size, repeat.

@@ -142,6 +142,9 @@ type Cell struct {
 	// Score holds the decision value of each prediction in Pred when the method's Fitter
 	// is a Scorer, else nil.
 	Score []float64
+	// Chosen holds the hyperparameters the cell's fit chose itself (RecordChosen: the
+	// leave-one-out lambda of RLS, the median heuristic's gamma), nil if none.
+	Chosen map[string]float64
 }
 
 // Key returns the cell's identity.
@@ -531,6 +534,7 @@ func (p *Protocol) runCell(ctx context.Context, st Stage, arm, rep int, f Fitter
 	fitRNG := rand.New(rand.NewPCG(p.Seed^0x9e3779b97f4a7c15, uint64(rep)<<32|uint64(arm)))
 	var pred []int
 	var score []float64
+	ctx, chosenOf := withChosen(ctx)
 	if sc, ok := f.(Scorer); ok && a.Keep {
 		pred, score, err = sc.FitScore(ctx, idx, fitRNG, clk)
 	} else {
@@ -558,6 +562,7 @@ func (p *Protocol) runCell(ctx context.Context, st Stage, arm, rep int, f Fitter
 	if a.Keep {
 		c.Pred, c.Score = pred, score
 	}
+	c.Chosen = chosenOf()
 	c.Seconds = time.Since(t0).Seconds()
 	res.cell = c
 	return res

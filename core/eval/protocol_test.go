@@ -322,3 +322,50 @@ func TestNestedDraws(t *testing.T) {
 		}
 	}
 }
+
+// chooser is an oracle whose fit records a chosen lambda that depends on the draw's size.
+type chooser struct{ oracle }
+
+func (c *chooser) Prepare(ctx context.Context, pool, test *data.Dataset, clk *Clock) (Fitter, error) {
+	c.test = test
+	return c, nil
+}
+func (c *chooser) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *Clock) ([]int, error) {
+	RecordChosen(ctx, "lambda", 1/float64(len(idx)))
+	return c.oracle.FitPredict(ctx, idx, rng, clk)
+}
+
+// TestProtocolChosen checks that what a fit records with RecordChosen reaches its own
+// cell (cells run concurrently, each with its own value), a fit that records nothing
+// leaves Chosen nil, and RecordChosen outside a cell is a no-op.
+func TestProtocolChosen(t *testing.T) {
+	RecordChosen(context.Background(), "lambda", 1) // no cell: must not panic
+	pool, test := twoClass(100), twoClass(10)
+	ch := &chooser{oracle{name: "c", delay: time.Millisecond}}
+	plain := &oracle{name: "p"}
+	var arms []Arm
+	for _, n := range []int{10, 20, 50} {
+		arms = append(arms, Arm{Series: "c", X: float64(n), Size: n, Method: ch}, Arm{Series: "p", X: float64(n), Size: n, Method: plain})
+	}
+	var cells []Cell
+	p := &Protocol{Pool: pool, Test: test, Stages: []Stage{{Arms: arms}}, Repeats: 2, Sampling: data.Stratified, Seed: 1,
+		OnCell: func(c Cell) error { cells = append(cells, c); return nil }}
+	if _, err := p.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != 12 {
+		t.Fatalf("%d cells, want 12", len(cells))
+	}
+	for _, c := range cells {
+		switch c.Series {
+		case "c":
+			if got, want := c.Chosen["lambda"], 1/float64(c.Size); len(c.Chosen) != 1 || got != want {
+				t.Errorf("cell %v: chosen %v, want lambda %v", c.CellKey, c.Chosen, want)
+			}
+		default:
+			if c.Chosen != nil {
+				t.Errorf("cell %v of a fit that records nothing: chosen %v, want nil", c.CellKey, c.Chosen)
+			}
+		}
+	}
+}
