@@ -24,8 +24,8 @@ type workload struct {
 var busy workload
 
 // beginWork marks an RLS fit or scoring (FitRLS, FitRLSRows, FitKernelRLS,
-// FitRBFRowsRLS, RBFRowsRLS.DecisionRows) in progress until the returned function is
-// called.
+// FitRBFRowsRLS, and the DecisionRows of LinearRLS and RBFRowsRLS) in progress until the
+// returned function is called.
 func beginWork() (end func()) {
 	busy.mu.Lock()
 	busy.work++
@@ -52,10 +52,11 @@ func (w *workload) setThreads() {
 // dsytrd and dorgtr in the openblas build: one call that no goroutine can split) use
 // the cores that no other RLS work is using. The engine runs up to GOMAXPROCS cells at
 // once and each parallelises its own products over the cores, so a reduction with one
-// BLAS thread leaves the other cores idle whenever it runs alone: the 10,000-digit
-// draw of a learning curve, or the last cell of a stage. While a wide reduction runs,
-// the BLAS has GOMAXPROCS / (fits and scorings in progress) threads, updated as work
-// begins and ends: the reduction of a 5,000×5,000 matrix takes 8.4 s with two threads
+// BLAS thread leaves the other cores idle whenever it runs alone: a run of one cell,
+// or the last cell of a stage (in mnist-cdf the 10,000-digit draw shares the cores with
+// the smaller draws nearly throughout, so its wall time did not move). While a wide
+// reduction runs, the BLAS has GOMAXPROCS / (fits and scorings in progress) threads,
+// updated as work begins and ends: the reduction of a 5,000×5,000 matrix takes 8.4 s with two threads
 // instead of 16.8 s with one on the 2-core machine (quiet), while 4 threads on 2 cores
 // cost more than they give (see the linalg package doc). The setting is process-wide:
 // the last reduction to end restores the one found when the first began. The pure-Go
