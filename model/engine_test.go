@@ -42,8 +42,8 @@ func TestCurveWithGrid(t *testing.T) {
 
 // TestJournalChosen runs RLS methods into a run directory and reads the journal back:
 // every cell of a method whose lambda is left to leave-one-out records the lambda it
-// chose (one of the grid's), a Gaussian kernel on features with gamma 0 also its draw's
-// gamma, and a method that fixes both records nothing.
+// chose, a Gaussian kernel on features with gamma 0 also its draw's gamma, a method that
+// fixes both records nothing, and the result's table holds the medians per series.
 func TestJournalChosen(t *testing.T) {
 	s := &Spec{
 		Name: "chosen", Protocol: ProtocolCurve, Seed: 1, Repeats: 2,

@@ -133,13 +133,7 @@ func TestAffineIdentityAndRotationsExact(t *testing.T) {
 // error of applying the three maps one after the other, and the inverse brings it back.
 func TestAffineComposition(t *testing.T) {
 	n := 28
-	x := make([]float64, n*n)
-	for r := range n {
-		for c := range n {
-			dr, dc := float64(r)-12, float64(c)-15
-			x[r*n+c] = math.Exp(-(dr*dr + 2*dc*dc) / 30) // anisotropic: the order matters
-		}
-	}
+	x := bump(n, 12, 15, 2) // anisotropic: the order matters
 	rot := Rotations(n, n, []float64{20})
 	sh := Affine(n, n, []float64{0}, []float64{0.3}, []float64{1})
 	sc := Affine(n, n, []float64{0}, []float64{0}, []float64{1.1})

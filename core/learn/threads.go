@@ -40,12 +40,13 @@ func beginWork() (end func()) {
 }
 
 // setThreads gives the BLAS library GOMAXPROCS / (work in progress) threads, at least
-// 1, while a wide reduction runs; it leaves the setting alone otherwise. The caller
-// holds w.mu.
-func (w *workload) setThreads() {
-	if w.reducing > 0 {
-		linalg.SetBLASThreads(max(1, runtime.GOMAXPROCS(0)/max(1, w.work)))
+// 1, while a wide reduction runs, and returns the previous setting; it leaves the
+// setting alone (and returns 0) otherwise. The caller holds w.mu.
+func (w *workload) setThreads() (prev int) {
+	if w.reducing == 0 {
+		return 0
 	}
+	return linalg.SetBLASThreads(max(1, runtime.GOMAXPROCS(0)/max(1, w.work)))
 }
 
 // widenBLAS lets the tridiagonal reduction of order r >= wideReduceMin (LAPACK's
@@ -67,11 +68,10 @@ func widenBLAS(r int) (restore func()) {
 		return func() {}
 	}
 	busy.mu.Lock()
-	if busy.reducing == 0 {
-		busy.base = linalg.SetBLASThreads(1)
-	}
 	busy.reducing++
-	busy.setThreads()
+	if prev := busy.setThreads(); busy.reducing == 1 {
+		busy.base = prev
+	}
 	busy.mu.Unlock()
 	return func() {
 		busy.mu.Lock()
