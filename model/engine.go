@@ -76,7 +76,7 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 	if d := opts.Dir; d != nil {
 		p.Done = d.Done()
 		p.OnCell = d.Append
-		d.setTest(p.Test.Y, p.Test.Classes, p.TransformedTest) // 2N rows with test_transform
+		d.SetTest(p.Test.Y, p.Test.Classes, p.TransformedTest) // 2N rows with test_transform
 	}
 	switch spec.Protocol {
 	case ProtocolCurve:

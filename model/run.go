@@ -13,8 +13,9 @@ type RunOptions struct {
 	Quick   bool   // informative only: presets already hold their quick variant
 	// Dir, if set, journals every finished cell (fsynced before its point is reported)
 	// and supplies the cells an earlier run of the same spec already journaled, which
-	// are not run again.
-	Dir *RunDir
+	// are not run again. The run store's directory implements it; the engine knows
+	// only this interface.
+	Dir Journal
 	// NoMatrices skips the heatmap's Gram matrices of a training sample (eval.Matrix
 	// events; see Start), for a consumer that does not show them (the headless runner).
 	NoMatrices bool
@@ -24,6 +25,19 @@ type RunOptions struct {
 	// NoRun runs no cell at all: the outcome holds only the cells of Dir's journal and
 	// lists the others as Missing (gitui merge derives a result this way).
 	NoRun bool
+}
+
+// Journal is what the engine needs of a run's cell journal: the cells already done
+// (not run again), an append that makes a finished cell durable before its point is
+// reported, and the test labels that predictions are judged against.
+type Journal interface {
+	// Done returns the journaled cells by key; the engine skips them.
+	Done() map[eval.CellKey]eval.Cell
+	// Append journals one finished cell durably (it returns only once it is safe).
+	Append(c eval.Cell) error
+	// SetTest records the labels of the test rows (2N rows when transformed is true:
+	// the plain test set followed by its transformed copy) for the confusion tables.
+	SetTest(y []int, classes []string, transformed bool)
 }
 
 // Start validates spec, builds the engine objects (data, group, methods) and runs its

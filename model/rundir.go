@@ -441,8 +441,8 @@ func (d *RunDir) Added() int {
 	return d.added
 }
 
-// setTest records the labels of the test rows (2N rows with a transformed copy).
-func (d *RunDir) setTest(y []int, classes []string, transformed bool) {
+// SetTest records the labels of the test rows (2N rows with a transformed copy).
+func (d *RunDir) SetTest(y []int, classes []string, transformed bool) {
 	d.mu.Lock()
 	d.test = testLabels{y: y, classes: classes, transformed: transformed}
 	d.mu.Unlock()
