@@ -35,7 +35,11 @@ func (a *App) startRun() tea.Cmd {
 		a.run.Logf(now, "%s", note)
 	}
 	ctx, cancel := context.WithCancel(a.ctx)
-	ev := a.start(ctx, spec, model.RunOptions{DataDir: a.opts.DataDir, Quick: a.quick, Dir: j.rd})
+	opts := model.RunOptions{DataDir: a.opts.DataDir, Quick: a.quick}
+	if j.rd != nil { // a nil *RunDir in the interface would not compare equal to nil
+		opts.Dir = j.rd
+	}
+	ev := a.start(ctx, spec, opts)
 	j.batches = coalesce(j.pipe(ev), batchWait, batchMax)
 	a.jobs = append(a.jobs, j)
 	a.r.job, a.r.cancel, a.r.batches = j, cancel, j.batches
