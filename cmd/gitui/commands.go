@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -103,31 +102,7 @@ func printMethodSchema(w io.Writer) error {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  KEY\tVALUES\tZERO / DEFAULT\tAPPLIES TO\tHELP\n")
 	for _, f := range model.MethodFields {
-		vals := f.Kind.String()
-		switch f.Kind {
-		case model.KindEnum, model.KindList:
-			vals = strings.Join(f.Choices, "|")
-		case model.KindInt, model.KindFloat, model.KindLogFloat:
-			hi := fmt.Sprint(f.Max)
-			if f.Max == math.MaxFloat64 {
-				hi = ""
-			}
-			vals = fmt.Sprintf("%s %v..%s", vals, f.Min, hi)
-		}
-		zero := f.Zero
-		if f.Default != "" {
-			zero = "default " + f.Default
-		}
-		if f.Key == "gamma" {
-			zero = "rbf: auto 1/(2 median d²); poly: required"
-		}
-		if f.Key == "name" {
-			zero = "derived from the settings"
-		}
-		if zero == "" {
-			zero = "required"
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", f.Key, vals, zero, f.AppliesTo, f.Help)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", f.Key, f.ValuesText(), f.ZeroDefaultText(), f.AppliesTo, f.Help)
 	}
 	return tw.Flush()
 }
