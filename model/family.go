@@ -350,7 +350,7 @@ func methodFields() []*MethodField {
 		{Key: "thresholds", Label: "thresholds", Kind: KindEnum, Choices: ThresholdKinds, Default: "theory", AppliesTo: "features cdf",
 			Help: "theory grid s k/n, or fitted to the projections' range (no labels used)", applies: Method.cdf, not: notFeatures},
 		{Key: "standardize", Label: "standardize", Kind: KindEnum, Choices: StandardizeKinds, Zero: "none", AppliesTo: "features cdf with thresholds range",
-			Help:    "per transformed template g_i t_j, fitted on the pool with the range thresholds (no labels used): mean subtracts the projections' mean (centres the inputs); spread also scales them to the template's mean spread. A diagnostic: on the speech rate split both lose 4-9 points (README)",
+			Help:    "per transformed template g_i t_j, fitted on the pool with the range thresholds (no labels used): mean subtracts the projections' mean (centres the inputs); spread also scales them to the template's mean spread. A diagnostic: on the speech rate split both lose 4-9 points (docs/speech.md)",
 			applies: func(m Method) bool { return m.cdf() && m.Thresholds == "range" },
 			not: func(m Method) string {
 				if m.cdf() {

@@ -1,6 +1,6 @@
 // Package presets holds the named experiments that reproduce the papers' figures and tables:
 // one function per figure, each with a quick variant (under a minute on 2 cores) and a full
-// variant (what the README's results table reports).
+// variant (what the README's presets table and docs/results.md report).
 package presets
 
 import (

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -103,44 +102,30 @@ func printMethodSchema(w io.Writer) error {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  KEY\tVALUES\tZERO / DEFAULT\tAPPLIES TO\tHELP\n")
 	for _, f := range model.MethodFields {
-		vals := f.Kind.String()
-		switch f.Kind {
-		case model.KindEnum, model.KindList:
-			vals = strings.Join(f.Choices, "|")
-		case model.KindInt, model.KindFloat, model.KindLogFloat:
-			hi := fmt.Sprint(f.Max)
-			if f.Max == math.MaxFloat64 {
-				hi = ""
-			}
-			vals = fmt.Sprintf("%s %v..%s", vals, f.Min, hi)
-		}
-		zero := f.Zero
-		if f.Default != "" {
-			zero = "default " + f.Default
-		}
-		if f.Key == "gamma" {
-			zero = "rbf: auto 1/(2 median d²); poly: required"
-		}
-		if f.Key == "name" {
-			zero = "derived from the settings"
-		}
-		if zero == "" {
-			zero = "required"
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", f.Key, vals, zero, f.AppliesTo, f.Help)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", f.Key, f.ValuesText(), f.ZeroDefaultText(), f.AppliesTo, f.Help)
 	}
 	return tw.Flush()
 }
 
+// cmdData is `gitui data list | fetch NAME | synth spoken-digits`: one flag set for the
+// three, so that `gitui help data` and completion name every flag (--full applies to
+// synth only and is refused elsewhere).
 func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && args[0] == "synth" {
-		return cmdSynth(ctx, args[1:], stdout, stderr)
-	}
 	fs := flag.NewFlagSet("data", flag.ContinueOnError)
-	dataFlag := fs.String("data", "", "data directory (default $GITUI_DATA, else the user cache directory)")
+	dataFlag := fs.String("data", "", "data directory (default $GITUI_DATA, else the user cache directory); synth writes the corpus to DIR/spoken-digits")
+	full := fs.Bool("full", false, "synth: every English accent x every espeak-ng voice variant (about 800 speakers, 72,000 files, minutes); default 32 speakers (seconds)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
+	}
+	if len(pos) > 0 && pos[0] == "synth" {
+		if len(pos) != 2 || pos[1] != "spoken-digits" {
+			return usagef("usage: gitui data synth spoken-digits [--data DIR] [--full]")
+		}
+		return cmdSynth(ctx, *dataFlag, *full, stdout, stderr)
+	}
+	if *full {
+		return usagef("--full applies to gitui data synth spoken-digits: drop it")
 	}
 	dir, err := data.ResolveDir(*dataFlag)
 	if err != nil {

@@ -222,7 +222,7 @@ OUT/result.json and predictions.csv are derived as gitui resume would, without r
 Missing cells are named and the result is partial (exit 1): gitui resume OUT runs just those.
 Without SHARD_DIR, the shards are OUT/shards/*.`,
 		Run: cmdMerge})
-	register(command{Name: "slurm", Order: 24, Synopsis: "slurm SPEC --out DIR [--tasks N] [--partition P] [--time HH:MM:SS] [--cpus-per-task C] [--mem M] [--max-parallel P] [--submit] | slurm --resubmit DIR [--submit]",
+	register(command{Name: "slurm", Order: 24, Synopsis: "slurm SPEC --out DIR [--quick] [--seed N] [--set key=value]... [--data DIR] [--gitui PATH] [--tasks N] [--partition P] [--time HH:MM:SS] [--cpus-per-task C] [--mem M] [--max-parallel P] [--submit] | slurm --resubmit DIR [--submit]",
 		Summary: "write (and with --submit, submit) a Slurm job array over shards, then a merge job",
 		Details: `DIR must be on a file system every node sees (assumed; a tmpfs DIR is warned about).
 Each array task runs gitui run --shard $SLURM_ARRAY_TASK_ID/N into DIR/shards/<i>/ with its
@@ -240,7 +240,7 @@ only the indices whose shard is unfinished.`,
 	register(command{Name: "data", Order: 40, Synopsis: "data list | fetch NAME | synth spoken-digits [--full] [--data DIR]",
 		Summary: "the data sets available and where; download one with SHA-256 checks; make the synthetic spoken digits (espeak-ng)",
 		Run:     cmdData, Complete: completeData})
-	register(command{Name: "bench", Order: 50, Synopsis: "bench [NAME...] [--n N] [--test T] [--gram FILE] [--data DIR] [--json]",
+	register(command{Name: "bench", Order: 50, Synopsis: "bench [NAME...] [--n N] [--m M] [--g G] [--bins B] [--test T] [--gram FILE] [--data DIR] [--json]",
 		Summary: "time the hot paths on this machine: " + strings.Join(benchDefault, ", ") + " (no NAME: all)",
 		Run:     cmdBench,
 		Complete: func(int, []string) []string {
@@ -255,7 +255,7 @@ extension of --png, --svg and --pdf must match the flag.`,
 			return cmdExport(args, stdout, stderr)
 		}})
 	register(command{Name: "completion", Order: 70, Synopsis: "completion bash|zsh|fish",
-		Summary: "print a shell completion script (sub-commands, presets, flags, --set keys)",
+		Summary: "print a shell completion script (sub-commands, presets, flags, the keys of gitui run --set)",
 		Details: `bash:  source <(gitui completion bash)        (or save it in ~/.local/share/bash-completion/completions/gitui)
 zsh:   gitui completion zsh > "${fpath[1]}/_gitui"
 fish:  gitui completion fish > ~/.config/fish/completions/gitui.fish`,

@@ -269,7 +269,7 @@ func LocalitySymGram(ctx context.Context, k Locality, X *mat.Dense) (*mat.SymDen
 // the speed and half the memory of float64); the kernel is applied to the products in
 // float64. The inner products then carry a relative error of about 1e-6 (sums of
 // non-negative terms for images with pixels >= 0): on MNIST's liu-table2 this changed
-// no accuracy beyond 0.01 point (README).
+// no accuracy beyond 0.01 point (docs/results.md).
 func FitLocalityGram(ctx context.Context, k Locality, G group.Action, fit Fit, X, Z *mat.Dense) (*mat.Dense, error) {
 	m, ok := localityMapOf(k)
 	if !ok {

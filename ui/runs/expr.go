@@ -10,7 +10,7 @@ import (
 )
 
 // FilterSyntax is the grammar of the Runs pane's filter, one line per rule, as the
-// pane's help and the README state it.
+// pane's help and docs/workbench.md state it.
 var FilterSyntax = []string{
 	"words: each must be in a name, status, method or key=value",
 	"field op value, op: == != < <= > >= (= is ==), ~ substring",

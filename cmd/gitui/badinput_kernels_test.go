@@ -11,14 +11,14 @@ import (
 	"testing"
 )
 
-// TestBadInputEngineII checks the bad inputs of Engine II (Liu et al.'s kernels,
+// TestBadInputKernels checks the bad inputs of the SVM kernels and learners (Liu et al.'s kernels,
 // Chapelle and Schoelkopf's learners) on small data files written here: NaN or infinite
 // values, a kernel that overflows, shapes that do not fit the group, C <= 0 or not a
 // number, degree < 1 or not whole, angles that repeat a rotation. Each must exit with
 // status 2, end stderr with one "gitui: " line naming the problem and the fix, write no
 // result.json and never panic. Each is refused before any heavy work (the data are 40
 // samples; the whole table runs in about a second).
-func TestBadInputEngineII(t *testing.T) {
+func TestBadInputKernels(t *testing.T) {
 	dir := t.TempDir()
 	at := func(name string) string { return filepath.Join(dir, name) }
 	const n = 40 // samples per file: 2 classes, 20 each

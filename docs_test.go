@@ -1,0 +1,49 @@
+package gitui_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"gitui/presets"
+)
+
+// mdLink matches the target of a markdown link: [text](target).
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// TestReadme checks what keeps the README a newcomer's page: at most 400 lines, every
+// preset of `gitui presets` named in it (the presets tables), and every relative link
+// of README.md and docs/*.md pointing at a file that exists.
+func TestReadme(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	if n := strings.Count(readme, "\n"); n > 400 {
+		t.Errorf("README.md has %d lines: keep it at most 400 and move the rest under docs/", n)
+	}
+	for _, p := range presets.All() {
+		if !strings.Contains(readme, "| `"+p.Name+"` |") {
+			t.Errorf("preset %s has no row in the README's presets tables", p.Name)
+		}
+	}
+	files, _ := filepath.Glob("docs/*.md")
+	for _, f := range append(files, "README.md") {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(string(b), -1) {
+			target, _, _ := strings.Cut(m[1], "#")
+			if target == "" || strings.Contains(target, "://") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(f), target)); err != nil {
+				t.Errorf("%s links to %s, which does not exist", f, m[1])
+			}
+		}
+	}
+}
