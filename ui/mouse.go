@@ -2,6 +2,8 @@ package ui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+
+	"gitui/ui/pane"
 )
 
 // handleMouse turns mouse events into focus and pane actions (mouse capture is on only
@@ -78,15 +80,8 @@ func (a *App) handleMouse(m tea.MouseMsg) tea.Cmd {
 		// inside the pane's frame: border, title line, then the pane's content
 		x := m.X - r.x - a.st.Pane.GetBorderLeftSize()
 		y := m.Y - r.y - a.st.Pane.GetBorderTopSize() - 1
-		switch p {
-		case paneRuns:
-			a.runs.Click(y)
-		case paneData:
-			a.data.Click(x, y)
-		case paneGroup:
-			a.group.Click(x, y)
-		case paneMethod:
-			a.method.Click(x, y)
+		if c, ok := a.panes[p].(pane.Clicker); ok {
+			c.Click(x, y)
 		}
 	}
 	return tea.Batch(cmds...)

@@ -90,6 +90,15 @@ func (m *Model) Err() error {
 	return m.err
 }
 
+// Problem returns what the pane shows as an error: a spec problem of its fields, else
+// the error of loading the data set (nil when there is neither).
+func (m *Model) Problem() error {
+	if err := m.Split.Problem(); err != nil {
+		return err
+	}
+	return m.Err()
+}
+
 // Loading reports whether a preview load is in flight.
 func (m *Model) Loading() bool { return m.loading }
 

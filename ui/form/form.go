@@ -2,6 +2,7 @@ package form
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -151,6 +152,14 @@ func (m *Model) SetIssues(lines []string) {
 
 // Issues returns the spec-level problems shown by this form.
 func (m *Model) Issues() []string { return m.issues }
+
+// Problem returns the first of Issues as an error, or nil when there is none.
+func (m *Model) Problem() error {
+	if len(m.issues) == 0 {
+		return nil
+	}
+	return errors.New(m.issues[0])
+}
 
 // FieldError returns the inline error of the field key ("" if none): the last rejected
 // value, or the parse error of the text being typed.

@@ -88,6 +88,15 @@ func (m *Model) Err() error {
 	return m.orbit.err
 }
 
+// Problem returns what the pane shows as an error: a spec problem of its fields, else
+// the error of building the group on the data (nil when there is neither).
+func (m *Model) Problem() error {
+	if err := m.Split.Problem(); err != nil {
+		return err
+	}
+	return m.Err()
+}
+
 // Update handles keys, group changes (rebuild the orbit), a new data set and orbitMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {

@@ -133,6 +133,12 @@ func (m *Model) footer() int {
 // Focus gives or takes the keyboard focus.
 func (m *Model) Focus(on bool) { m.form.Focus(on) }
 
+// Editing reports whether the form is in a text edit (it then takes every key).
+func (m *Model) Editing() bool { return m.form.Editing() }
+
+// Problem returns the first spec problem of the methods or the protocol, or nil.
+func (m *Model) Problem() error { return m.form.Problem() }
+
 func (m Model) keysNow() []key.Binding {
 	if m.form.Editing() {
 		return nil
