@@ -27,7 +27,6 @@ var (
 	// PreprocessKinds are the values of a feature method's preprocess field.
 	PreprocessKinds = []string{"deskew"}
 	SamplingKinds   = []string{"balanced", "stratified", "uniform"}
-	Protocols       = []string{ProtocolCurve, ProtocolGrid, ProtocolGroupSize, ProtocolApprox, ProtocolPD, ProtocolSweep}
 )
 
 // StandardizeKinds are the values of a CDF method's standardize (feature.Standardization).

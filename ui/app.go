@@ -251,7 +251,7 @@ func fallbackSpec() *model.Spec {
 	s := &model.Spec{
 		Name: "custom", Protocol: model.ProtocolCurve,
 		Data:    model.DataSpec{Name: "xperm", TestSize: 2000},
-		Group:   model.GroupSpec{Kind: "permutation"},
+		Group:   model.GroupSpec{Kind: model.GroupPermutation},
 		Methods: []model.Method{{Features: "cdf", Bins: 5, Templates: 5}, {Features: "raw"}},
 		Sizes:   []int{20, 50, 100, 200}, Repeats: 3, Seed: 1,
 	}
