@@ -178,8 +178,9 @@ func (s *Spec) Validate() error {
 		bad("group.radius is 0: a local-shift group needs a radius >= 1")
 	}
 	if TakesAngles(s.Group.Kind) {
-		if n := int(specField("group.angles.count").Max); angleProblem(s.Group.Angles, n) != "" {
-			bad("group.angles: %s: give finite from and to and a count in 1..%d of angles distinct modulo 360, e.g. {from: -20, to: 20, count: 9}", angleProblem(s.Group.Angles, n), n)
+		n := int(specField("group.angles.count").Max)
+		if p := angleProblem(s.Group.Angles, n); p != "" {
+			bad("group.angles: %s: give finite from and to and a count in 1..%d of angles distinct modulo 360, e.g. {from: -20, to: 20, count: 9}", p, n)
 		}
 	}
 	if TakesAffine(s.Group.Kind) {

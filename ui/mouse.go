@@ -94,12 +94,9 @@ func (a *App) bodyPaneAt(x, y int) (paneID, rect, bool) {
 	if a.fullBody() {
 		return a.focus, a.lay.body, in(a.lay.body)
 	}
-	for _, c := range []struct {
-		p paneID
-		r rect
-	}{{a.config, a.lay.config}, {paneRun, a.lay.run}, {paneCurves, a.lay.curves}, {paneHeat, a.lay.heat}} {
-		if in(c.r) {
-			return c.p, c.r, true
+	for _, p := range []paneID{a.config, paneRun, paneCurves, paneHeat} {
+		if r := a.lay.rectOf(p); in(r) {
+			return p, r, true
 		}
 	}
 	return 0, rect{}, false
