@@ -250,7 +250,7 @@ func specFields() []*SpecField {
 			not: nowProtocol, clear: func(s *Spec) { s.Sizes = nil }},
 		{Key: "repeats", Label: "repeats", Kind: KindInt, Min: 1, Max: MaxRepeats, Default: "1", Help: "seeded draws per cell (mean ± std)"},
 		{Key: "sampling", Label: "sampling", Kind: KindEnum, Choices: SamplingKinds, Default: "stratified",
-			Help: "how training sets are drawn from the pool"},
+			Help: "how training sets are drawn from the pool (default stratified; balanced for xperm)"},
 		{Key: "nested", Label: "nested", Kind: KindBool, Zero: "false", AppliesTo: "protocol sample-complexity",
 			Help: "smaller training sets are subsets of the largest one of the same draw",
 			set:  func(s *Spec) bool { return s.Nested }, applies: protocolIs(ProtocolCurve),
