@@ -20,6 +20,8 @@ var layerRules = []struct {
 	{"gitui/core", []string{"gitui/model", "gitui/ui", "gitui/presets", "gitui/cmd"}},
 	{"gitui/model", []string{"gitui/ui", "gitui/presets", "gitui/cmd"}},
 	{"gitui/presets", []string{"gitui/ui", "gitui/cmd"}},
+	// The panes' contract is Bubble Tea's vocabulary only: every pane imports it.
+	{"gitui/ui/pane", []string{"gitui/core", "gitui/model", "gitui/presets", "gitui/cmd", "gitui/ui/datapane", "gitui/ui/form", "gitui/ui/theme"}},
 }
 
 // within reports whether path is layer or a package below it.

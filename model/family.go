@@ -34,7 +34,7 @@ const (
 
 // String returns the kind's name as `gitui presets -v` prints it.
 func (k FieldKind) String() string {
-	return [...]string{"int", "float", "float", "choice", "text", "list", "object"}[k]
+	return [...]string{"int", "float", "float", "choice", "text", "list", "object", "bool", "int list", "float list"}[k]
 }
 
 // MethodField describes one field of Method: its JSON key, kind, range or choices, what

@@ -26,6 +26,9 @@ const (
 	ProtocolSweep     = "sweep"             // accuracy vs one method parameter at one training size
 )
 
+// Protocols lists every protocol, in the order the TUI offers them.
+var Protocols = []string{ProtocolCurve, ProtocolGrid, ProtocolGroupSize, ProtocolApprox, ProtocolPD, ProtocolSweep}
+
 // Spec is a declarative experiment: data set, group, methods, protocol and its sizes. It is
 // what presets hold, what `gitui run SPEC.json|yaml` reads, and what the TUI panes edit.
 // Zero values mean documented defaults (see Defaults); Validate explains what is wrong.

@@ -31,7 +31,7 @@ var knownShapes = map[string][]int{
 }
 
 // imageKinds are the group kinds that act on images.
-var imageKinds = []string{"cyclic-shift", "local-shift", "rotation", "rotation+shift"}
+var imageKinds = ImageGroupKinds
 
 // validateTestTransform reports through bad every problem of s.TestTransform that the spec
 // alone shows: an unknown kind, a field that does not apply to the kind, a value out of
@@ -56,14 +56,13 @@ func (s *Spec) validateTestTransform(bad func(string, ...any)) {
 		bad("test_transform.kind %q is unknown: use one of %s", tt.Kind, strings.Join(GroupKinds, ", "))
 		return
 	}
-	radius := tt.Kind == "local-shift" || tt.Kind == "rotation+shift"
-	angles := tt.Kind == "rotation" || tt.Kind == "rotation+shift"
+	radius, angles := TakesRadius(tt.Kind), TakesAngles(tt.Kind)
 	switch {
 	case !radius && tt.Radius != 0:
 		bad("test_transform.radius applies to kinds local-shift and rotation+shift, not %s: drop it", tt.Kind)
 	case tt.Radius < 0 || tt.Radius > 64:
 		bad("test_transform.radius %d is out of range: use 0..64 pixels", tt.Radius)
-	case tt.Kind == "local-shift" && tt.Radius == 0:
+	case tt.Kind == GroupLocalShift && tt.Radius == 0:
 		bad("test_transform.radius is 0: a local-shift transform needs a radius >= 1")
 	}
 	if angles {
@@ -73,14 +72,14 @@ func (s *Spec) validateTestTransform(bad func(string, ...any)) {
 	} else if tt.Angles != nil {
 		bad("test_transform.angles applies to kinds rotation and rotation+shift, not %s: drop it", tt.Kind)
 	}
-	if tt.Kind == "rotation+shift" {
+	if TakesAffine(tt.Kind) {
 		for _, p := range affineProblems(*tt, "test_transform") {
 			bad("%s", p)
 		}
 	} else if tt.Shears != nil || tt.Scales != nil {
 		bad("test_transform.shears and test_transform.scales apply to kind rotation+shift, not %s: drop them", tt.Kind)
 	}
-	if tt.Kind == "none" && tt.Size != 0 {
+	if tt.Kind == GroupNone && tt.Size != 0 {
 		bad("test_transform.size applies to a group, not kind none: drop it")
 	}
 	if tt.Size < 0 {
@@ -100,7 +99,7 @@ func (s *Spec) validateTestTransform(bad func(string, ...any)) {
 // tt can act on samples of the given shape; what names the data in the message.
 func testTransformShape(tt *GroupSpec, shape []int, what string) error {
 	switch {
-	case tt.Kind == "permutation":
+	case tt.Kind == GroupPermutation:
 		if len(shape) != 2 {
 			return fmt.Errorf("test_transform permutation permutes the blocks of sequences (shape L x A), %s has shape %v: use an image kind (cyclic-shift, local-shift, rotation) or drop test_transform", what, shape)
 		}
@@ -111,7 +110,7 @@ func testTransformShape(tt *GroupSpec, shape []int, what string) error {
 		if len(shape) != 2 || shape[0] < 2 || shape[1] < 2 {
 			return fmt.Errorf("test_transform %s acts on images (shape h x w), %s has shape %v: use kind permutation for sequences, or drop test_transform", tt.Kind, what, shape)
 		}
-		if (tt.Kind == "rotation" || tt.Kind == "rotation+shift") && shape[0] != shape[1] {
+		if TakesAngles(tt.Kind) && shape[0] != shape[1] {
 			return fmt.Errorf("test_transform %s rotates images and needs square ones, %s is %dx%d: pad or crop the images, or use a shift kind", tt.Kind, what, shape[0], shape[1])
 		}
 		if tt.Radius >= shape[0] || tt.Radius >= shape[1] {
@@ -126,7 +125,7 @@ func testTransformShape(tt *GroupSpec, shape []int, what string) error {
 // and are *InputError.
 func testTransformAction(s *Spec, shape []int, what string) (group.Action, error) {
 	tt := s.TestTransform
-	if tt == nil || tt.Kind == "none" {
+	if tt == nil || tt.Kind == GroupNone {
 		return nil, nil
 	}
 	if err := testTransformShape(tt, shape, what); err != nil {
@@ -188,7 +187,7 @@ func transformedTestSet(s *Spec, test *data.Dataset) (*data.Dataset, group.Actio
 	if err != nil || tg == nil {
 		return nil, nil, err
 	}
-	renorm := (s.Data.Normalize == nil || *s.Data.Normalize) && s.TestTransform.Kind != "cyclic-shift" && s.TestTransform.Kind != "permutation"
+	renorm := (s.Data.Normalize == nil || *s.Data.Normalize) && s.TestTransform.Kind != GroupCyclicShift && s.TestTransform.Kind != GroupPermutation
 	tt, _ := transformTest(test, tg, s.Seed, renorm)
 	return tt, tg, nil
 }

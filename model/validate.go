@@ -14,7 +14,6 @@ import (
 // Known names for the enumerated fields of a Spec.
 var (
 	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits"}
-	GroupKinds     = []string{"none", "permutation", "cyclic-shift", "local-shift", "rotation", "rotation+shift", "pitch-tempo", "pitch-tempo-paper"}
 	FeatureNames   = []string{"raw", "bow", "cdf", "moments"}
 	KernelNames    = []string{"linear", "rbf", "poly", "haar"}
 	LearnerNames   = []string{"rls", "1nn", "svm", "invariant-svm", "vsv"}
@@ -28,7 +27,6 @@ var (
 	// PreprocessKinds are the values of a feature method's preprocess field.
 	PreprocessKinds = []string{"deskew"}
 	SamplingKinds   = []string{"balanced", "stratified", "uniform"}
-	Protocols       = []string{ProtocolCurve, ProtocolGrid, ProtocolGroupSize, ProtocolApprox, ProtocolPD, ProtocolSweep}
 )
 
 // StandardizeKinds are the values of a CDF method's standardize (feature.Standardization).
@@ -58,7 +56,7 @@ func (s *Spec) Defaults() {
 		}
 	}
 	if s.Group.Kind == "" {
-		s.Group.Kind = "none"
+		s.Group.Kind = GroupNone
 	}
 	for i := range s.Methods {
 		s.Methods[i].Defaults()
@@ -166,35 +164,36 @@ func (s *Spec) Validate() error {
 	if s.Data.Name == "file" && s.Data.Path == "" {
 		bad("data.path is empty: name the CSV, NPY or LIBSVM file to load")
 	}
-	if s.Data.Pool < 0 || s.Data.TestSize < 0 {
+	if !specField("data.pool").InRange(float64(s.Data.Pool)) || !specField("data.test_size").InRange(float64(s.Data.TestSize)) {
 		bad("data.pool and data.test_size must be >= 0 (0 means all)")
 	}
-	if s.Data.Holdout < 0 {
+	if !specField("data.holdout").InRange(float64(s.Data.Holdout)) {
 		bad("data.holdout %d is negative: use 0 (test on the test set) or a validation size >= 1", s.Data.Holdout)
 	}
 	oneOf("group.kind", s.Group.Kind, GroupKinds)
-	if s.Group.Radius < 0 || s.Group.Radius > 64 {
-		bad("group.radius %d is out of range: use 0..64 pixels", s.Group.Radius)
+	if f := specField("group.radius"); !f.InRange(float64(s.Group.Radius)) {
+		bad("group.radius %d is out of range: use %d..%d pixels", s.Group.Radius, int(f.Min), int(f.Max))
 	}
-	if (s.Group.Kind == "local-shift" || s.Group.Kind == "rotation+shift") && s.Group.Radius == 0 && s.Group.Kind == "local-shift" {
+	if s.Group.Kind == GroupLocalShift && s.Group.Radius == 0 {
 		bad("group.radius is 0: a local-shift group needs a radius >= 1")
 	}
-	if s.Group.Kind == "rotation" || s.Group.Kind == "rotation+shift" {
-		if p := angleProblem(s.Group.Angles, 3600); p != "" {
-			bad("group.angles: %s: give finite from and to and a count in 1..3600 of angles distinct modulo 360, e.g. {from: -20, to: 20, count: 9}", p)
+	if TakesAngles(s.Group.Kind) {
+		n := int(specField("group.angles.count").Max)
+		if p := angleProblem(s.Group.Angles, n); p != "" {
+			bad("group.angles: %s: give finite from and to and a count in 1..%d of angles distinct modulo 360, e.g. {from: -20, to: 20, count: 9}", p, n)
 		}
 	}
-	if s.Group.Kind == "rotation+shift" {
+	if TakesAffine(s.Group.Kind) {
 		for _, p := range affineProblems(s.Group, "group") {
 			bad("%s", p)
 		}
 	}
-	if s.Group.Size < 0 {
+	if !specField("group.size").InRange(float64(s.Group.Size)) {
 		bad("group.size %d is negative: use 0 for the whole group or a sample size >= 1", s.Group.Size)
 	}
 	oneOf("sampling", s.Sampling, SamplingKinds)
-	if s.Repeats < 1 || s.Repeats > MaxRepeats {
-		bad("repeats %d is out of range: use 1..%d", s.Repeats, MaxRepeats)
+	if f := specField("repeats"); !f.InRange(float64(s.Repeats)) {
+		bad("repeats %d is out of range: use %d..%d", s.Repeats, int(f.Min), int(f.Max))
 	}
 	if len(s.Methods) == 0 && s.Protocol != ProtocolApprox {
 		bad("methods is empty: add at least one method, e.g. {features: cdf, bins: 25, templates: 25}")
@@ -219,13 +218,14 @@ func (s *Spec) Validate() error {
 		if len(s.Sizes) == 0 {
 			bad("sizes is empty: list the training sizes, e.g. [100, 200, 500]")
 		}
+		f := specField("sizes")
 		for _, n := range s.Sizes {
-			if n < 2 || n > MaxSize {
-				bad("training size %d is out of range: use 2..%d", n, MaxSize)
+			if !f.InRange(float64(n)) {
+				bad("training size %d is out of range: use %d..%d", n, int(f.Min), int(f.Max))
 			}
 		}
 	case ProtocolGrid:
-		if s.Grid == nil || len(s.Grid.Bins) == 0 || len(s.Grid.Templates) == 0 || s.Grid.Size < 2 {
+		if s.Grid == nil || len(s.Grid.Bins) == 0 || len(s.Grid.Templates) == 0 || !specField("grid.size").InRange(float64(s.Grid.Size)) {
 			bad("grid needs bins, templates and a training size >= 2, e.g. {bins: [5, 25], templates: [5, 25], size: 1000}")
 		} else {
 			for _, b := range s.Grid.Bins {
@@ -240,32 +240,33 @@ func (s *Spec) Validate() error {
 			bad("group-size needs group_sizes (e.g. [1, 10, 120]) and exactly one training size in sizes")
 		}
 		for _, g := range s.GroupSizes {
-			if g < 1 {
+			if !specField("group_sizes").InRange(float64(g)) {
 				bad("group size %d must be >= 1", g)
 			}
 		}
 	case ProtocolPD:
-		if s.PD == nil || len(s.PD.Sizes) == 0 || s.PD.Draws < 1 {
+		if s.PD == nil || len(s.PD.Sizes) == 0 || !specField("pd.draws").InRange(float64(s.PD.Draws)) {
 			bad("pd needs sizes and draws >= 1, e.g. {sizes: [25, 50, 100, 200, 400, 800], draws: 10}")
 		} else {
+			f := specField("pd.sizes")
 			for _, n := range s.PD.Sizes {
-				if n < 1 || n > MaxSize {
-					bad("pd size %d is out of range: use 1..%d", n, MaxSize)
+				if !f.InRange(float64(n)) {
+					bad("pd size %d is out of range: use %d..%d", n, int(f.Min), int(f.Max))
 				}
 			}
 		}
 	case ProtocolSweep:
-		if s.Sweep == nil || len(s.Sweep.Values) == 0 || s.Sweep.Size < 2 || !in(s.Sweep.Field, SweepFields) {
+		if s.Sweep == nil || len(s.Sweep.Values) == 0 || !specField("sweep.size").InRange(float64(s.Sweep.Size)) || !in(s.Sweep.Field, SweepFields) {
 			bad("sweep needs field (one of %s), values and a training size >= 2, e.g. {field: gamma, values: [0.1, 1, 10], size: 30}", strings.Join(SweepFields, ", "))
 		} else {
 			for _, v := range s.Sweep.Values {
-				if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+				if !specField("sweep.values").InRange(v) {
 					bad("sweep value %g is not a finite number >= 0", v)
 				}
 			}
 		}
 	case ProtocolApprox:
-		if s.Approx == nil || s.Approx.Pairs < 2 || len(s.Approx.Templates) == 0 {
+		if s.Approx == nil || !specField("approx.pairs").InRange(float64(s.Approx.Pairs)) || len(s.Approx.Templates) == 0 {
 			bad("approx needs pairs >= 2, templates (e.g. [10, 100, 1000]) and bins")
 		} else {
 			checkBins(s.Approx.Bins, "approx.bins", bad)
@@ -281,10 +282,10 @@ func (s *Spec) Validate() error {
 func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 	at := fmt.Sprintf("methods.%d (%s)", i, m.DisplayName())
 	validateMethodFields(i, m, at, bad)
-	if (m.Invariance != "" || m.Locality != nil) && familyOf(m) == familyLiu && s.Group.Kind != "none" {
+	if (m.Invariance != "" || m.Locality != nil) && familyOf(m) == familyLiu && s.Group.Kind != GroupNone {
 		bad("%s: invariance and locality set the transformations themselves: set group.kind to none", at)
 	}
-	if m.pooled() && s.Group.Kind == "none" && s.Protocol != ProtocolApprox {
+	if m.pooled() && s.Group.Kind == GroupNone && s.Protocol != ProtocolApprox {
 		bad("%s: %s pooling averages over a group, and group.kind is none: set group.kind (e.g. permutation, rotation+shift)", at, m.Features)
 	}
 	if m.usesRBF() && m.Gamma == 0 && s.Protocol == ProtocolPD {
@@ -292,9 +293,9 @@ func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 	}
 	if m.Kernel == "haar" {
 		switch {
-		case s.Group.Kind == "none":
+		case s.Group.Kind == GroupNone:
 			bad("%s: the Haar kernel averages over a group, and group.kind is none: set group.kind to permutation or cyclic-shift", at)
-		case s.Group.Kind != "permutation" && s.Group.Kind != "cyclic-shift":
+		case s.Group.Kind != GroupPermutation && s.Group.Kind != GroupCyclicShift:
 			bad("%s: the Haar kernel averages over a whole group, and group.kind %s is not one (not closed under composition): use permutation or cyclic-shift, or CDF features for local invariance", at, s.Group.Kind)
 		case s.Group.Size > 0:
 			bad("%s: the Haar kernel averages over the whole group, and group.size %d keeps a sample of it: set group.size to 0, or use CDF features with a sampled group", at, s.Group.Size)
@@ -304,61 +305,6 @@ func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 	}
 }
 
-// specField is a spec-level field that applies only to some protocols, group kinds or
-// data sets: set reports whether s gives it a value, applies whether it applies, where
-// says where in words, and now what s has instead.
-type specField struct {
-	key          string
-	set, applies func(s *Spec) bool
-	where        string
-	now          func(s *Spec) string
-	clear        func(s *Spec)
-	zero         string // the --set value that unsets it
-}
-
-func protocolIs(ps ...string) func(s *Spec) bool {
-	return func(s *Spec) bool { return in(s.Protocol, ps) }
-}
-func groupIs(ks ...string) func(s *Spec) bool {
-	return func(s *Spec) bool { return in(s.Group.Kind, ks) }
-}
-func nowProtocol(s *Spec) string { return "protocol " + s.Protocol }
-func nowGroup(s *Spec) string    { return "group.kind " + s.Group.Kind }
-
-// specFields lists the spec-level fields that do not apply everywhere.
-var specFields = []specField{
-	{"sizes", func(s *Spec) bool { return len(s.Sizes) > 0 }, protocolIs(ProtocolCurve, ProtocolGroupSize),
-		"protocols sample-complexity and group-size (grid, sweep and pd have their own size)", nowProtocol, func(s *Spec) { s.Sizes = nil }, "[]"},
-	{"nested", func(s *Spec) bool { return s.Nested }, protocolIs(ProtocolCurve), "protocol sample-complexity", nowProtocol, func(s *Spec) { s.Nested = false }, "false"},
-	{"grid", func(s *Spec) bool { return s.Grid != nil }, protocolIs(ProtocolCurve, ProtocolGrid), "protocols grid and sample-complexity", nowProtocol, func(s *Spec) { s.Grid = nil }, "null"},
-	{"group_sizes", func(s *Spec) bool { return len(s.GroupSizes) > 0 }, protocolIs(ProtocolGroupSize), "protocol group-size", nowProtocol, func(s *Spec) { s.GroupSizes = nil }, "[]"},
-	{"approx", func(s *Spec) bool { return s.Approx != nil }, protocolIs(ProtocolApprox), "protocol kernel-approx", nowProtocol, func(s *Spec) { s.Approx = nil }, "null"},
-	{"pd", func(s *Spec) bool { return s.PD != nil }, protocolIs(ProtocolPD), "protocol pd", nowProtocol, func(s *Spec) { s.PD = nil }, "null"},
-	{"sweep", func(s *Spec) bool { return s.Sweep != nil }, protocolIs(ProtocolSweep), "protocol sweep", nowProtocol, func(s *Spec) { s.Sweep = nil }, "null"},
-	{"group.radius", func(s *Spec) bool { return s.Group.Radius != 0 }, groupIs("local-shift", "rotation+shift"),
-		"group kinds local-shift and rotation+shift", nowGroup, func(s *Spec) { s.Group.Radius = 0 }, "0"},
-	{"group.angles", func(s *Spec) bool { return s.Group.Angles != nil }, groupIs("rotation", "rotation+shift"),
-		"group kinds rotation and rotation+shift", nowGroup, func(s *Spec) { s.Group.Angles = nil }, "null"},
-	{"group.shears", func(s *Spec) bool { return s.Group.Shears != nil }, groupIs("rotation+shift"),
-		"group kind rotation+shift", nowGroup, func(s *Spec) { s.Group.Shears = nil }, "null"},
-	{"group.scales", func(s *Spec) bool { return s.Group.Scales != nil }, groupIs("rotation+shift"),
-		"group kind rotation+shift", nowGroup, func(s *Spec) { s.Group.Scales = nil }, "null"},
-	{"group.size", func(s *Spec) bool { return s.Group.Size > 0 }, func(s *Spec) bool { return s.Group.Kind != "none" },
-		"a group (group.kind other than none)", nowGroup, func(s *Spec) { s.Group.Size = 0 }, "0"},
-	{"data.test_size", func(s *Spec) bool { return s.Data.TestSize > 0 }, func(s *Spec) bool {
-		// With a holdout, test_size still sizes the split of xperm, circle and a single file.
-		d := s.Data
-		return d.Holdout == 0 || d.Name == "xperm" || d.Name == "circle" || d.Name == "file" && d.TestPath == ""
-	}, "the test set, which data.holdout replaces", func(s *Spec) string {
-		return fmt.Sprintf("data.holdout %d with data.name %s", s.Data.Holdout, s.Data.Name)
-	}, func(s *Spec) { s.Data.TestSize = 0 }, "0"},
-	{"data.path", func(s *Spec) bool { return s.Data.Path != "" }, func(s *Spec) bool { return s.Data.Name == "file" || in(s.Data.Name, AudioDataNames) },
-		"data.name file", func(s *Spec) string { return "data.name " + s.Data.Name }, func(s *Spec) { s.Data.Path = "" }, `""`},
-	{"data.test_path", func(s *Spec) bool { return s.Data.TestPath != "" }, func(s *Spec) bool {
-		return s.Data.Name == "file" || in(s.Data.Name, AudioDataNames) && s.Data.Audio != nil && s.Data.Audio.Split == "corpus"
-	}, "data.name file", func(s *Spec) string { return "data.name " + s.Data.Name }, func(s *Spec) { s.Data.TestPath = "" }, `""`},
-}
-
 // Tidy clears every field that does not apply where it is (spec-level fields and method
 // fields, see MethodFields): what the TUI does after an edit that changes the protocol,
 // the group kind, the data set or a method's family, so that the values left behind by the
@@ -366,8 +312,8 @@ var specFields = []specField{
 // not apply is refused by Validate.
 func (s *Spec) Tidy() {
 	s.Defaults()
-	for _, f := range specFields {
-		if f.set(s) && !f.applies(s) {
+	for _, f := range SpecFields {
+		if f.IsSet(s) && !f.Applies(s) {
 			f.clear(s)
 		}
 	}
@@ -391,9 +337,9 @@ func (m *Method) Tidy() {
 // validateApplies refuses every spec-level field set where it does not apply, and a
 // sweep over a field that does not apply to every method.
 func (s *Spec) validateApplies(bad func(string, ...any)) {
-	for _, f := range specFields {
-		if f.set(s) && !f.applies(s) {
-			bad("%s applies to %s, not %s: drop it (on a preset: --set %s=%s)", f.key, f.where, f.now(s), f.key, f.zero)
+	for _, f := range SpecFields {
+		if f.IsSet(s) && !f.Applies(s) {
+			bad("%s applies to %s, not %s: drop it (on a preset: --set %s=%s)", f.Key, f.AppliesTo, f.not(s), f.Key, f.ZeroLiteral())
 		}
 	}
 	if s.Protocol == ProtocolSweep && s.Sweep != nil {

@@ -51,7 +51,7 @@ func finish(s *model.Spec) *model.Spec {
 }
 
 // xpermGroup is the full symmetric group S_5 acting on the 5 blocks of an X_perm sequence.
-var xpermGroup = model.GroupSpec{Kind: "permutation"}
+var xpermGroup = model.GroupSpec{Kind: model.GroupPermutation}
 
 // XPermCurve is Fig. 1 (and 5) of Mroueh et al.: accuracy vs training size on X_perm for raw,
 // bag-of-words and CDF(n,m) features and for the Haar-integration kernel (Gaussian base),
@@ -128,7 +128,7 @@ func XPermBinsTemplates(quick bool) *model.Spec {
 
 // mnistGroup is 9 rotations in [-20, 20] degrees times the 49 shifts of at most 3 pixels
 // (zero fill): |G| = 441, acting on the templates (Mroueh et al. Sec. 5, MNIST).
-var mnistGroup = model.GroupSpec{Kind: "rotation+shift", Radius: 3, Angles: &model.AngleSpec{From: -20, To: 20, Count: 9}}
+var mnistGroup = model.GroupSpec{Kind: model.GroupRotationShift, Radius: 3, Angles: &model.AngleSpec{From: -20, To: 20, Count: 9}}
 
 // MNISTCDF is Fig. 2 of Mroueh et al.: MNIST accuracy vs training size (up to 1000 digits
 // per class) for raw pixels and CDF features, tested on the 10,000 official test digits;

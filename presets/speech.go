@@ -13,7 +13,7 @@ import "gitui/model"
 
 // speechGroup is the 25-element set: ±400 cents in 200-cent steps × playback rates
 // 0.5, 0.75, 1, 1.5, 2, acting on the templates.
-var speechGroup = model.GroupSpec{Kind: "pitch-tempo"}
+var speechGroup = model.GroupSpec{Kind: model.GroupPitchTempo}
 
 // speechMethods returns the rows every speech preset compares at (n, m) = (25, 50): the
 // raw spectrogram, CDF features with |G| = 1 (the identity only) and |G| = 25, with
@@ -48,16 +48,16 @@ func speechMethods() []model.Method {
 		{Name: "raw RLS", Features: "raw"},
 		{Name: "CDF(25,50) |G|=25 RLS", Features: "cdf", Bins: 25, Templates: 50, TemplateOf: "gaussian", Thresholds: "range"},
 		{Name: "CDF(25,50) |G|=1 RLS", Features: "cdf", Bins: 25, Templates: 50, TemplateOf: "gaussian", Thresholds: "range",
-			Group: &model.GroupSpec{Kind: "pitch-tempo", Size: 1}},
+			Group: &model.GroupSpec{Kind: model.GroupPitchTempo, Size: 1}},
 		{Name: "CDF(25,50) |G|=25 RLS (utterance templates)", Features: "cdf", Bins: 25, Templates: 50, TemplateOf: "data", Thresholds: "range"},
 		{Name: "CDF(25,50) |G|=1 RLS (utterance templates)", Features: "cdf", Bins: 25, Templates: 50, TemplateOf: "data", Thresholds: "range",
-			Group: &model.GroupSpec{Kind: "pitch-tempo", Size: 1}},
+			Group: &model.GroupSpec{Kind: model.GroupPitchTempo, Size: 1}},
 		{Name: "CDF(25,50) |G|=25 RLS (smooth templates)", Features: "cdf", Bins: 25, Templates: 50, TemplateOf: "smooth", Thresholds: "range"},
 		{Name: "CDF(25,50) |G|=1 RLS (smooth templates)", Features: "cdf", Bins: 25, Templates: 50, TemplateOf: "smooth", Thresholds: "range",
-			Group: &model.GroupSpec{Kind: "pitch-tempo", Size: 1}},
+			Group: &model.GroupSpec{Kind: model.GroupPitchTempo, Size: 1}},
 		{Name: "CDF(25,50) |G|=25 RLS (data-covariance templates)", Features: "cdf", Bins: 25, Templates: 50, TemplateOf: "gaussian-data", Thresholds: "range"},
 		{Name: "CDF(25,50) |G|=1 RLS (data-covariance templates)", Features: "cdf", Bins: 25, Templates: 50, TemplateOf: "gaussian-data", Thresholds: "range",
-			Group: &model.GroupSpec{Kind: "pitch-tempo", Size: 1}},
+			Group: &model.GroupSpec{Kind: model.GroupPitchTempo, Size: 1}},
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -23,6 +22,7 @@ import (
 	"gitui/ui/grouppane"
 	"gitui/ui/heatmap"
 	"gitui/ui/methodpane"
+	"gitui/ui/pane"
 	"gitui/ui/runpane"
 	"gitui/ui/runs"
 	"gitui/ui/theme"
@@ -128,7 +128,10 @@ type App struct {
 	curves curves.Model
 	heat   heatmap.Model
 	runs   runs.Model
-	zoom   bool // the focused pane fills the body (z)
+	// panes are the panes above as components, indexed by paneID: the root sizes,
+	// focuses, draws and asks them through pane.Component.
+	panes [numPanes]pane.Component
+	zoom  bool // the focused pane fills the body (z)
 	// livePins maps the label of each pinned sharded run still running elsewhere to its
 	// directory: its curves are re-read on the runs tick.
 	livePins map[string]string
@@ -197,6 +200,11 @@ func New(ctx context.Context, opts Options, st theme.Styles) *App {
 	a.curves = curves.New(st)
 	a.heat = heatmap.New(st)
 	a.runs = runs.New(st)
+	a.panes = [numPanes]pane.Component{
+		paneData: a.data.Component(), paneGroup: a.group.Component(), paneMethod: a.method.Component(),
+		paneRun: a.run.Component(), paneCurves: a.curves.Component(), paneHeat: a.heat.Component(),
+		paneRuns: a.runs.Component(),
+	}
 	a.setFocus(paneData)
 	if len(opts.Open) > 0 || opts.StartRuns {
 		a.setFocus(paneRuns)
@@ -243,7 +251,7 @@ func fallbackSpec() *model.Spec {
 	s := &model.Spec{
 		Name: "custom", Protocol: model.ProtocolCurve,
 		Data:    model.DataSpec{Name: "xperm", TestSize: 2000},
-		Group:   model.GroupSpec{Kind: "permutation"},
+		Group:   model.GroupSpec{Kind: model.GroupPermutation},
 		Methods: []model.Method{{Features: "cdf", Bins: 5, Templates: 5}, {Features: "raw"}},
 		Sizes:   []int{20, 50, 100, 200}, Repeats: 3, Seed: 1,
 	}
@@ -251,10 +259,13 @@ func fallbackSpec() *model.Spec {
 	return s
 }
 
-// Init loads the data preview and lists the newest runs of the store in the run log;
-// nothing ticks until a run starts.
+// Init runs every pane's Init (the data preview loads) and lists the newest runs of the
+// store in the run log; nothing ticks until a run starts.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.data.Load()}
+	var cmds []tea.Cmd
+	for _, p := range a.panes {
+		cmds = append(cmds, p.Init())
+	}
 	if a.opts.Store != "" {
 		cmds = append(cmds, listStore(a.opts.Store, storeShown))
 	}
@@ -287,55 +298,27 @@ func (a *App) setFocus(p paneID) {
 	if p <= paneMethod {
 		a.config = p
 	}
-	a.data.Focus(p == paneData)
-	a.group.Focus(p == paneGroup)
-	a.method.Focus(p == paneMethod)
-	a.run.Focus(p == paneRun)
-	a.curves.Focus(p == paneCurves)
-	a.heat.Focus(p == paneHeat)
-	a.runs.Focus(p == paneRuns)
+	for id, c := range a.panes {
+		if paneID(id) == p {
+			c.Focus()
+		} else {
+			c.Blur()
+		}
+	}
 	a.keys.Slurm.SetEnabled(p == paneRun && a.blocker() == "")
 	if a.zoom {
 		a.relayout()
 	}
 }
 
-// focusedHelp returns the key help of the focused pane.
-func (a *App) focusedHelp() interface {
-	ShortHelp() []key.Binding
-	FullHelp() [][]key.Binding
-} {
-	switch a.focus {
-	case paneData:
-		return a.data
-	case paneGroup:
-		return a.group
-	case paneMethod:
-		return a.method
-	case paneRun:
-		return a.run
-	case paneCurves:
-		return a.curves
-	case paneRuns:
-		return a.runs
-	}
-	return a.heat
-}
+// focused returns the focused pane.
+func (a *App) focused() pane.Component { return a.panes[a.focus] }
 
-// editing reports whether the focused pane is in a text edit (it then takes every key).
-func (a *App) editing() bool {
-	switch a.focus {
-	case paneData:
-		return a.data.Form().Editing()
-	case paneGroup:
-		return a.group.Form().Editing()
-	case paneMethod:
-		return a.method.Form().Editing()
-	case paneRuns:
-		return a.runs.Editing()
-	}
-	return false
-}
+// focusedHelp returns the key help of the focused pane.
+func (a *App) focusedHelp() help.KeyMap { return a.focused() }
+
+// editing reports whether the focused pane holds the keyboard (it then takes every key).
+func (a *App) editing() bool { return a.focused().Editing() }
 
 // revalidate checks a copy of the spec, hands the problems to the forms and refreshes
 // the command line and the enabled keys.
@@ -405,7 +388,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case storeListedMsg:
 		a.logStore(msg)
 	case runs.LoadedMsg:
-		a.runs, cmd = a.runs.Update(msg)
+		_, cmd = a.panes[paneRuns].Update(msg)
 		cmd = tea.Batch(cmd, a.runsTick())
 	case runsTickMsg:
 		a.runsTicking = false
@@ -437,15 +420,16 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // fanOut hands a message to the three configuration panes (previews listen to each
 // other's results: the group pane needs the loaded data).
 func (a *App) fanOut(msg tea.Msg) tea.Cmd {
-	var c1, c2, c3 tea.Cmd
-	a.data, c1 = a.data.Update(msg)
-	a.group, c2 = a.group.Update(msg)
-	a.method, c3 = a.method.Update(msg)
+	var cmds []tea.Cmd
+	for _, p := range a.panes[paneData : paneMethod+1] {
+		_, c := p.Update(msg)
+		cmds = append(cmds, c)
+	}
 	switch msg.(type) {
 	case form.ChangedMsg, datapane.LoadedMsg:
 		a.revalidate()
 	}
-	return tea.Batch(c1, c2, c3)
+	return tea.Batch(cmds...)
 }
 
 // relayout recomputes the layout for the window and sizes every pane.
@@ -458,48 +442,11 @@ func (a *App) relayout() {
 	}
 	fw, fh := a.st.Pane.GetHorizontalFrameSize(), a.st.Pane.GetVerticalFrameSize()
 	inner := func(r rect) (int, int) { return max(1, r.w-fw), max(1, r.h-fh-1) } // -1: title line
-	if a.lay.tabs {
-		w, h := inner(a.lay.body)
-		a.data.SetSize(w, h)
-		a.group.SetSize(w, h)
-		a.method.SetSize(w, h)
-		a.run.SetSize(w, h)
-		a.curves.SetSize(w, h)
-		a.heat.SetSize(w, h)
-		a.runs.SetSize(w, h)
-		return
+	for p, c := range a.panes {
+		c.SetSize(inner(a.lay.rectOf(paneID(p))))
 	}
-	w, h := inner(a.lay.config)
-	a.data.SetSize(w, h)
-	a.group.SetSize(w, h)
-	a.method.SetSize(w, h)
-	a.run.SetSize(inner(a.lay.run))
-	a.curves.SetSize(inner(a.lay.curves))
-	a.heat.SetSize(inner(a.lay.heat))
-	a.runs.SetSize(inner(a.lay.body))
 	if a.zoom {
-		bw, bh := inner(a.lay.body)
-		a.sizePane(a.focus, bw, bh)
-	}
-}
-
-// sizePane sets the content size of pane p.
-func (a *App) sizePane(p paneID, w, h int) {
-	switch p {
-	case paneData:
-		a.data.SetSize(w, h)
-	case paneGroup:
-		a.group.SetSize(w, h)
-	case paneMethod:
-		a.method.SetSize(w, h)
-	case paneRun:
-		a.run.SetSize(w, h)
-	case paneCurves:
-		a.curves.SetSize(w, h)
-	case paneHeat:
-		a.heat.SetSize(w, h)
-	case paneRuns:
-		a.runs.SetSize(w, h)
+		a.focused().SetSize(inner(a.lay.body))
 	}
 }
 

@@ -7,7 +7,12 @@
 // model (App) owns the spec that the data, group and method panes edit (ui/datapane,
 // ui/grouppane, ui/methodpane on top of ui/form), the run (ui/runpane), the curves
 // (ui/curves), the Gram matrices (ui/heatmap) and the past runs (ui/runs: the Runs pane
-// and its compare view, over the run store and Options.Open). Keys: tab/shift+tab or
+// and its compare view, over the run store and Options.Open). Every pane meets one
+// interface, ui/pane.Component (tea.Model, help.KeyMap, SetSize, Focus/Blur, Editing,
+// Wants, Problem), and the root keeps them in a slice indexed by pane: it sizes, focuses,
+// draws and routes keys to them alike; only the layout (layout.rectOf) tells them apart.
+// The panes' fields, ranges and help come from the registries model.SpecFields and
+// model.MethodFields, so the TUI accepts what `gitui run --set` accepts. Keys: tab/shift+tab or
 // 1-7 between panes, arrows/hjkl inside them, enter to edit, r run, esc/x cancel,
 // p presets (/ filters them), P pin, s export, z zoom the focused pane, ctrl+z suspend,
 // ? full help (every key of the workbench and of the focused pane, disabled ones marked

@@ -36,6 +36,26 @@ type layout struct {
 	config, run, curves, heat rect // grid mode
 }
 
+// rectOf returns the box of pane p: the body in tab mode; in grid mode the configuration
+// box for the data, group and method panes, the pane's own box for the run, curves and
+// heatmap panes, and the body for the Runs pane.
+func (l layout) rectOf(p paneID) rect {
+	if l.tabs {
+		return l.body
+	}
+	switch p {
+	case paneData, paneGroup, paneMethod:
+		return l.config
+	case paneRun:
+		return l.run
+	case paneCurves:
+		return l.curves
+	case paneHeat:
+		return l.heat
+	}
+	return l.body
+}
+
 // layoutFor computes the layout of a w×h terminal whose help footer is footer rows.
 func layoutFor(w, h, footer int) layout {
 	l := layout{header: 1, footer: footer}

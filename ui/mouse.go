@@ -2,6 +2,8 @@ package ui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+
+	"gitui/ui/pane"
 )
 
 // handleMouse turns mouse events into focus and pane actions (mouse capture is on only
@@ -78,15 +80,8 @@ func (a *App) handleMouse(m tea.MouseMsg) tea.Cmd {
 		// inside the pane's frame: border, title line, then the pane's content
 		x := m.X - r.x - a.st.Pane.GetBorderLeftSize()
 		y := m.Y - r.y - a.st.Pane.GetBorderTopSize() - 1
-		switch p {
-		case paneRuns:
-			a.runs.Click(y)
-		case paneData:
-			a.data.Click(x, y)
-		case paneGroup:
-			a.group.Click(x, y)
-		case paneMethod:
-			a.method.Click(x, y)
+		if c, ok := a.panes[p].(pane.Clicker); ok {
+			c.Click(x, y)
 		}
 	}
 	return tea.Batch(cmds...)
@@ -99,12 +94,9 @@ func (a *App) bodyPaneAt(x, y int) (paneID, rect, bool) {
 	if a.fullBody() {
 		return a.focus, a.lay.body, in(a.lay.body)
 	}
-	for _, c := range []struct {
-		p paneID
-		r rect
-	}{{a.config, a.lay.config}, {paneRun, a.lay.run}, {paneCurves, a.lay.curves}, {paneHeat, a.lay.heat}} {
-		if in(c.r) {
-			return c.p, c.r, true
+	for _, p := range []paneID{a.config, paneRun, paneCurves, paneHeat} {
+		if r := a.lay.rectOf(p); in(r) {
+			return p, r, true
 		}
 	}
 	return 0, rect{}, false

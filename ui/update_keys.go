@@ -46,11 +46,8 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if a.editing() {
 		return a.toFocused(k)
 	}
-	if a.focus == paneRuns && a.runs.Wants(k) {
-		return a.toFocused(k) // p and the keys of the parallel-coordinates view
-	}
-	if a.focus == paneRuns && k.Type == tea.KeyEsc && (a.runs.Comparing() || a.runs.Nested() || len(a.runs.Entries()) < a.runs.Total()) {
-		return a.toFocused(k) // esc closes the compare view, the groups or importance view, or clears the filter, not the run
+	if a.focused().Wants(k) {
+		return a.toFocused(k) // e.g. the Runs pane's p, and esc closing its compare view rather than cancelling the run
 	}
 	switch {
 	case key.Matches(k, a.keys.NextPane):
@@ -105,23 +102,7 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 
 // toFocused hands a key to the focused pane.
 func (a *App) toFocused(k tea.KeyMsg) tea.Cmd {
-	var cmd tea.Cmd
-	switch a.focus {
-	case paneData:
-		a.data, cmd = a.data.Update(k)
-	case paneGroup:
-		a.group, cmd = a.group.Update(k)
-	case paneMethod:
-		a.method, cmd = a.method.Update(k)
-	case paneRun:
-		a.run, cmd = a.run.Update(k)
-	case paneCurves:
-		a.curves, cmd = a.curves.Update(k)
-	case paneHeat:
-		a.heat, cmd = a.heat.Update(k)
-	case paneRuns:
-		a.runs, cmd = a.runs.Update(k)
-	}
+	_, cmd := a.focused().Update(k)
 	return cmd
 }
 

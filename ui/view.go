@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"gitui/ui/pane"
 	"gitui/ui/theme"
 )
 
@@ -61,23 +62,10 @@ func (a *App) configTitle() string {
 	return strings.Join(parts, " ")
 }
 
-// hasError reports whether pane p shows an error: a spec problem of its fields, a
-// data set or group that does not load, a failed run or Gram computation.
-func (a *App) hasError(p paneID) bool {
-	switch p {
-	case paneData:
-		return len(a.data.Form().Issues()) > 0 || a.data.Err() != nil
-	case paneGroup:
-		return len(a.group.Form().Issues()) > 0 || a.group.Err() != nil
-	case paneMethod:
-		return len(a.method.Form().Issues()) > 0
-	case paneRun:
-		return a.run.Failed()
-	case paneHeat:
-		return a.heat.Failed()
-	}
-	return false
-}
+// hasError reports whether pane p shows an error (pane.Component.Problem): a spec
+// problem of its fields, a data set or group that does not load, a failed run or Gram
+// computation.
+func (a *App) hasError(p paneID) bool { return a.panes[p].Problem() != nil }
 
 // errMark is the mark on the tab and title of a pane that holds an error ("" when none).
 func (a *App) errMark(p paneID) string {
@@ -87,34 +75,18 @@ func (a *App) errMark(p paneID) string {
 	return ""
 }
 
+// paneView returns the content of pane p. A chart (pane.Cacher) that is due for a
+// redraw shows its cached frame while the charts are held (the redraw throttle), and
+// notes the time when it draws.
 func (a *App) paneView(p paneID) string {
-	switch p {
-	case paneData:
-		return a.data.View()
-	case paneGroup:
-		return a.group.View()
-	case paneMethod:
-		return a.method.View()
-	case paneRun:
-		return a.run.View()
-	case paneRuns:
-		return a.runs.View()
-	case paneCurves:
-		if a.holdCharts && a.curves.Dirty() {
-			return a.curves.Cached()
+	c := a.panes[p]
+	if ch, ok := c.(pane.Cacher); ok && ch.Dirty() {
+		if a.holdCharts {
+			return ch.Cached()
 		}
-		if a.curves.Dirty() {
-			a.lastDraw = time.Now()
-		}
-		return a.curves.View()
-	}
-	if a.holdCharts && a.heat.Dirty() {
-		return a.heat.Cached()
-	}
-	if a.heat.Dirty() {
 		a.lastDraw = time.Now()
 	}
-	return a.heat.View()
+	return c.View()
 }
 
 // box draws a bordered pane of outer size r with a title line and content. The framed

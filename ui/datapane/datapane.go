@@ -25,23 +25,20 @@ type LoadedMsg struct {
 	Err        error
 }
 
-// Fields returns the data pane's fields for s.
+// shown are the keys of the registry's data fields the pane edits, in order.
+var shown = []string{"data.name", "data.path", "data.test_path", "data.pool", "data.test_size", "data.normalize"}
+
+// Fields returns the data pane's fields for s: those of shown that apply to s, with
+// their labels, ranges and help from the registry (model.SpecFields). The paths are
+// offered for data.name file (spoken digits find their corpus by themselves).
 func Fields(s *model.Spec) []form.Field {
-	fs := []form.Field{
-		{Key: "data.name", Label: "data set", Kind: form.Enum, Options: model.DataNames,
-			Help: "xperm and circle are generated; embedded is built in; mnist/fashion-mnist need the data directory; file loads CSV/NPY/LIBSVM/IDX"},
+	var fs []form.Field
+	for _, k := range shown {
+		if f := model.SpecFieldOf(k); !f.Applies(s) || strings.HasSuffix(k, "path") && s.Data.Name != "file" {
+			continue
+		}
+		fs = append(fs, form.FromSpec(k))
 	}
-	if s.Data.Name == "file" {
-		fs = append(fs,
-			form.Field{Key: "data.path", Label: "training file", Kind: form.Text, Zero: "none", Help: "path of a CSV, NPY, LIBSVM or IDX file (a CSV holds one sample per row, its label in the last column)"},
-			form.Field{Key: "data.test_path", Label: "test file", Kind: form.Text, Zero: "hold out test_size samples", Help: "optional: a test file of the same shape"},
-		)
-	}
-	fs = append(fs,
-		form.Field{Key: "data.pool", Label: "pool cap", Kind: form.Int, Min: 0, Max: model.MaxSize, Step: 1000, Zero: "all", Help: "training pool: the first N samples (0 = all)"},
-		form.Field{Key: "data.test_size", Label: "test size", Kind: form.Int, Min: 0, Max: model.MaxSize, Step: 1000, Zero: "all / default", Help: "test samples drawn stratified (0 = all; xperm default 8000)"},
-		form.Field{Key: "data.normalize", Label: "unit-norm rows", Kind: form.Bool, Zero: "true", Help: "scale every sample to unit norm (the I-theory features assume it)"},
-	)
 	return fs
 }
 
@@ -91,6 +88,15 @@ func (m *Model) Err() error {
 		return nil
 	}
 	return m.err
+}
+
+// Problem returns what the pane shows as an error: a spec problem of its fields, else
+// the error of loading the data set (nil when there is neither).
+func (m *Model) Problem() error {
+	if err := m.Split.Problem(); err != nil {
+		return err
+	}
+	return m.Err()
 }
 
 // Loading reports whether a preview load is in flight.

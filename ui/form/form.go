@@ -2,6 +2,7 @@ package form
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -37,8 +38,12 @@ type Field struct {
 	Kind    Kind
 	Options []string // Enum
 	// Min and Max bound numeric values (inclusive) and every entry of an IntList;
-	// both zero means unbounded.
+	// both zero means unbounded. They are the registry's range (model.SpecField,
+	// model.MethodField), the one `--set` and Validate accept.
 	Min, Max float64
+	// StepMin and StepMax, when either is set, bound what ←/→ steps to (the registry's
+	// UIMin and UIMax: gamma steps within 1e-8..1e8) instead of Min and Max.
+	StepMin, StepMax float64
 	// Step is the Int/Float increment (default 1) or the LogFloat factor (default 10).
 	Step float64
 	// Zero explains an empty or zero value, e.g. "auto: leave-one-out".
@@ -147,6 +152,14 @@ func (m *Model) SetIssues(lines []string) {
 
 // Issues returns the spec-level problems shown by this form.
 func (m *Model) Issues() []string { return m.issues }
+
+// Problem returns the first of Issues as an error, or nil when there is none.
+func (m *Model) Problem() error {
+	if len(m.issues) == 0 {
+		return nil
+	}
+	return errors.New(m.issues[0])
+}
 
 // FieldError returns the inline error of the field key ("" if none): the last rejected
 // value, or the parse error of the text being typed.
@@ -365,12 +378,15 @@ func example(f Field) string {
 func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 
 // Step returns the value one step up (or down) from cur for f: ±Step for numbers
-// (clamped to [Min, Max]), ×/÷ Step (default 10) for LogFloat (from 0 up it starts at
-// Min or 1e-6), the next/previous option for Enum, the negation for Bool. ok is false
+// (clamped to [Min, Max], or to [StepMin, StepMax] when either is set), ×/÷ Step
+// (default 10) for LogFloat (from 0 up it starts at that minimum or 1e-6), the next/previous option for Enum, the negation for Bool. ok is false
 // for kinds without steps (Text, IntList).
 //
 //	Int, Float: v ± Step      LogFloat: v · Step^{±1}
 func Step(f Field, cur string, up bool) (next string, ok bool) {
+	if f.StepMin != 0 || f.StepMax != 0 {
+		f.Min, f.Max = f.StepMin, f.StepMax
+	}
 	switch f.Kind {
 	case Enum:
 		if len(f.Options) == 0 {

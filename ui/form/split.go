@@ -46,6 +46,12 @@ func (s *Split) FormWidth() int {
 // Focus gives or takes the keyboard focus.
 func (s *Split) Focus(on bool) { s.Editor.Focus(on) }
 
+// Editing reports whether the form is in a text edit (it then takes every key).
+func (s *Split) Editing() bool { return s.Editor.Editing() }
+
+// Problem returns the first spec problem the form shows (Model.SetIssues), or nil.
+func (s *Split) Problem() error { return s.Editor.Problem() }
+
 // ShortHelp returns the keys that work now.
 func (s Split) ShortHelp() []key.Binding { return s.Editor.ShortHelp() }
 

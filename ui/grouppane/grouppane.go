@@ -32,40 +32,22 @@ type orbitMsg struct {
 	err         error
 }
 
-// Fields returns the group pane's fields for s.
+// shown are the keys of the registry's group fields the pane edits, in order.
+var shown = []string{"group.kind", "group.radius", "group.angles.from", "group.angles.to", "group.angles.count",
+	"group.shears.from", "group.shears.to", "group.shears.count", "group.scales.from", "group.scales.to", "group.scales.count", "group.size"}
+
+// Fields returns the group pane's fields for s: those of shown that apply to its group
+// kind, with their labels, ranges and help from the registry (model.SpecFields). Shears
+// and scales are shown (and edited) when the spec gives them: a spec file or
+// --set group.shears={"from":-0.3,"to":0.3,"count":5} adds them.
 func Fields(s *model.Spec) []form.Field {
-	fs := []form.Field{{Key: "group.kind", Label: "group", Kind: form.Enum, Options: model.GroupKinds,
-		Help: "permutation: blocks of a sequence; cyclic-shift: all 2-D shifts; local-shift: |dx|,|dy| <= radius; rotation: angles; rotation+shift: their product; pitch-tempo: spectrogram pitch shifts ±400 cents x tempo 0.5..2 (25), pitch-tempo-paper: {-400,0,400} cents x {0.5,1,2} (9)"}}
-	k := s.Group.Kind
-	if k == "local-shift" || k == "rotation+shift" {
-		fs = append(fs, form.Field{Key: "group.radius", Label: "shift radius", Kind: form.Int, Min: 0, Max: 64, Help: "largest shift in pixels along each axis (zero fill)"})
-	}
-	if k == "rotation" || k == "rotation+shift" {
-		fs = append(fs,
-			form.Field{Key: "group.angles.from", Label: "angle from °", Kind: form.Float, Min: -180, Max: 180, Step: 5, Help: "first rotation angle in degrees"},
-			form.Field{Key: "group.angles.to", Label: "angle to °", Kind: form.Float, Min: -180, Max: 180, Step: 5, Help: "last rotation angle in degrees (inclusive)"},
-			form.Field{Key: "group.angles.count", Label: "angles", Kind: form.Int, Min: 1, Max: 3600, Help: "number of evenly spaced angles"},
-		)
-	}
-	// Shears and scales are shown (and edited) when the spec gives them: a spec file or
-	// --set group.shears={"from":-0.3,"to":0.3,"count":5} adds them.
-	if k == "rotation+shift" && s.Group.Shears != nil {
-		fs = append(fs,
-			form.Field{Key: "group.shears.from", Label: "shear from", Kind: form.Float, Min: -model.MaxShear, Max: model.MaxShear, Step: 0.1, Help: "first horizontal shear factor k: source column = c + k·(r - cy)"},
-			form.Field{Key: "group.shears.to", Label: "shear to", Kind: form.Float, Min: -model.MaxShear, Max: model.MaxShear, Step: 0.1, Help: "last shear factor (inclusive)"},
-			form.Field{Key: "group.shears.count", Label: "shears", Kind: form.Int, Min: 1, Max: model.MaxAffineCount, Help: "number of evenly spaced shears (each angle x each shear x each scale)"},
-		)
-	}
-	if k == "rotation+shift" && s.Group.Scales != nil {
-		fs = append(fs,
-			form.Field{Key: "group.scales.from", Label: "scale from", Kind: form.Float, Min: model.MinScale, Max: model.MaxScale, Step: 0.05, Help: "first isotropic scale about the centre (> 1 enlarges)"},
-			form.Field{Key: "group.scales.to", Label: "scale to", Kind: form.Float, Min: model.MinScale, Max: model.MaxScale, Step: 0.05, Help: "last scale (inclusive)"},
-			form.Field{Key: "group.scales.count", Label: "scales", Kind: form.Int, Min: 1, Max: model.MaxAffineCount, Help: "number of evenly spaced scales"},
-		)
-	}
-	if k != "none" && k != "" {
-		fs = append(fs, form.Field{Key: "group.size", Label: "|G| sample", Kind: form.Int, Min: 0, Max: 1e6, Step: 10, Zero: "whole group",
-			Help: "keep a seeded sample of this many elements (identity included); 0 keeps them all"})
+	var fs []form.Field
+	for _, k := range shown {
+		if !model.SpecFieldOf(k).Applies(s) ||
+			strings.HasPrefix(k, "group.shears.") && s.Group.Shears == nil || strings.HasPrefix(k, "group.scales.") && s.Group.Scales == nil {
+			continue
+		}
+		fs = append(fs, form.FromSpec(k))
 	}
 	return fs
 }
@@ -106,6 +88,15 @@ func (m *Model) Err() error {
 	return m.orbit.err
 }
 
+// Problem returns what the pane shows as an error: a spec problem of its fields, else
+// the error of building the group on the data (nil when there is neither).
+func (m *Model) Problem() error {
+	if err := m.Split.Problem(); err != nil {
+		return err
+	}
+	return m.Err()
+}
+
 // Update handles keys, group changes (rebuild the orbit), a new data set and orbitMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -139,10 +130,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // rotation angles ±20° in 9 steps and a local-shift radius of 1 (the values the papers'
 // local-invariance experiments use), leaving values already set alone.
 func defaults(g *model.GroupSpec) {
-	if (g.Kind == "rotation" || g.Kind == "rotation+shift") && g.Angles == nil {
+	if model.TakesAngles(g.Kind) && g.Angles == nil {
 		g.Angles = &model.AngleSpec{From: -20, To: 20, Count: 9}
 	}
-	if g.Kind == "local-shift" && g.Radius == 0 {
+	if g.Kind == model.GroupLocalShift && g.Radius == 0 {
 		g.Radius = 1
 	}
 }

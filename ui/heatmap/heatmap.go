@@ -1,6 +1,7 @@
 package heatmap
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -193,6 +194,14 @@ func (m *Model) Samples() int { return m.n }
 
 // Failed reports whether the pane shows an error (a Gram computation failed).
 func (m *Model) Failed() bool { return m.isErr && m.status != "" }
+
+// Problem returns the error the pane shows (a Gram computation failed), or nil.
+func (m *Model) Problem() error {
+	if !m.Failed() {
+		return nil
+	}
+	return errors.New(m.status)
+}
 
 // SetStatus shows a status under the matrices (isErr selects the error style, and an
 // error is wrapped over as many lines as it needs); "" clears it.

@@ -13,71 +13,47 @@ import (
 	"gitui/ui/theme"
 )
 
+// protocolFields are the keys of the registry's spec-level fields the pane edits
+// after the method's, in order (each shown where it applies).
+var protocolFields = []string{"protocol", "sizes", "grid.bins", "grid.templates", "grid.size", "group_sizes",
+	"approx.pairs", "approx.templates", "approx.bins", "repeats", "sampling", "seed"}
+
 // Fields returns the fields of method i of s that apply to its feature map, kernel and
 // learner (from the schema model.MethodFields: nested objects and lists are edited in a
-// spec file), then the protocol fields.
+// spec file), then the protocol fields that apply to s (model.SpecFields).
 func Fields(s *model.Spec, i int) []form.Field {
 	var fs []form.Field
 	if i < len(s.Methods) {
 		mt := s.Methods[i]
 		for _, f := range model.MethodFields {
-			kind, ok := kinds[f.Kind]
-			if !ok || !f.Applies(mt) || f.Key == "preprocess" && !model.ImageData(s.Data) {
+			if !f.Applies(mt) || f.Key == "preprocess" && !model.ImageData(s.Data) {
 				continue
 			}
-			ff := form.Field{Key: fmt.Sprintf("methods.%d.%s", i, f.Key), Label: f.Label, Kind: kind, Help: f.Help,
-				Min: f.Min, Max: f.Max, Step: f.Step, Zero: f.ZeroText(mt)}
-			if f.UIMax > 0 {
-				ff.Min, ff.Max = f.UIMin, f.UIMax
+			if ff, ok := form.FromMethod(i, f, mt); ok {
+				fs = append(fs, ff)
 			}
-			if f.Kind == model.KindEnum {
-				ff.Options = f.Choices
-				if ff.Zero != "" {
-					ff.Options = append([]string{""}, f.Choices...)
-				}
-			}
-			if ff.Zero == "" && (kind == form.LogFloat) {
-				ff.Zero = "unset: must be > 0"
-			}
-			fs = append(fs, ff)
 		}
 	}
-	fs = append(fs,
-		form.Field{Key: "protocol", Label: "protocol", Kind: form.Enum, Options: model.Protocols, Help: "sample-complexity: accuracy vs training size; grid: bins × templates; group-size: vs |G|; kernel-approx: Theorem 1"})
-	switch s.Protocol {
-	case model.ProtocolCurve, model.ProtocolGroupSize:
-		fs = append(fs, form.Field{Key: "sizes", Label: "training sizes", Kind: form.IntList, Min: 2, Max: model.MaxSize, Help: "total training examples per cell, comma separated"})
+	for _, k := range protocolFields {
+		if model.SpecFieldOf(k).Applies(s) {
+			fs = append(fs, form.FromSpec(k))
+		}
 	}
-	switch s.Protocol {
-	case model.ProtocolGrid:
-		fs = append(fs,
-			form.Field{Key: "grid.bins", Label: "grid bins", Kind: form.IntList, Min: 1, Max: model.MaxBins},
-			form.Field{Key: "grid.templates", Label: "grid templates", Kind: form.IntList, Min: 1, Max: model.MaxTemplates},
-			form.Field{Key: "grid.size", Label: "grid train size", Kind: form.Int, Min: 2, Max: model.MaxSize, Step: 100})
-	case model.ProtocolGroupSize:
-		fs = append(fs, form.Field{Key: "group_sizes", Label: "group sizes", Kind: form.IntList, Min: 1, Max: 1e6, Help: "|G| values, e.g. 1,10,120"})
-	case model.ProtocolApprox:
-		fs = append(fs,
-			form.Field{Key: "approx.pairs", Label: "pairs", Kind: form.Int, Min: 2, Max: 1e6, Step: 100},
-			form.Field{Key: "approx.templates", Label: "templates m", Kind: form.IntList, Min: 1, Max: model.MaxTemplates},
-			form.Field{Key: "approx.bins", Label: "bins n", Kind: form.Int, Min: 1, Max: model.MaxBins})
-	}
-	fs = append(fs,
-		form.Field{Key: "repeats", Label: "repeats", Kind: form.Int, Min: 1, Max: model.MaxRepeats, Help: "seeded draws per cell (mean ± std)"},
-		form.Field{Key: "sampling", Label: "sampling", Kind: form.Enum, Options: model.SamplingKinds, Help: "how training sets are drawn from the pool"},
-		form.Field{Key: "seed", Label: "seed", Kind: form.Int, Min: 0, Max: 1e15, Help: "seed of every random choice (PCG)"})
 	return fs
 }
 
-// kinds maps the schema's field kinds to the form's editors.
-var kinds = map[model.FieldKind]form.Kind{
-	model.KindInt: form.Int, model.KindFloat: form.Float, model.KindLogFloat: form.LogFloat,
-	model.KindEnum: form.Enum, model.KindText: form.Text,
-}
+// issuePrefixes start the Validate lines about methods and the protocol: the keys of the
+// pane's fields and of their objects, the protocols' names ("group-size needs ...") and
+// the words of the size messages ("training size 1 is out of range").
+var issuePrefixes = func() []string {
+	out := []string{"methods", "training size", "group size", "approx", "grid"}
+	out = append(out, protocolFields...)
+	return append(out, model.Protocols...)
+}()
 
 // IssueOf selects the Validate lines about methods and the protocol.
 func IssueOf(line string) bool {
-	for _, p := range []string{"methods", "protocol", "sizes", "training size", "repeats", "sampling", "grid", "group-size", "group size", "approx"} {
+	for _, p := range issuePrefixes {
 		if strings.HasPrefix(line, p) {
 			return true
 		}
@@ -156,6 +132,12 @@ func (m *Model) footer() int {
 
 // Focus gives or takes the keyboard focus.
 func (m *Model) Focus(on bool) { m.form.Focus(on) }
+
+// Editing reports whether the form is in a text edit (it then takes every key).
+func (m *Model) Editing() bool { return m.form.Editing() }
+
+// Problem returns the first spec problem of the methods or the protocol, or nil.
+func (m *Model) Problem() error { return m.form.Problem() }
 
 func (m Model) keysNow() []key.Binding {
 	if m.form.Editing() {

@@ -155,6 +155,14 @@ func (m *Model) Result() string { return m.result }
 // Failed reports whether the last finished run failed (its error is shown, wrapped).
 func (m *Model) Failed() bool { return m.result != "" && m.resultErr && !m.running }
 
+// Problem returns the outcome of the last finished run when it failed, else nil.
+func (m *Model) Problem() error {
+	if !m.Failed() {
+		return nil
+	}
+	return errors.New(m.result)
+}
+
 // ShortHelp returns the keys that work now.
 func (m Model) ShortHelp() []key.Binding { return []key.Binding{m.keys.Older, m.keys.Newer} }
 
