@@ -63,24 +63,31 @@ type docField struct {
 }
 
 // specLevelFields is the one place the reference reads the spec-level registry from
-// (validate.go's specFields: where a field applies and the value that unsets it, and
-// the name lists of the enumerated keys). A registry of spec-level fields shaped like
-// MethodFields replaces the body of this function, nothing else.
+// (SpecFields: values, where a field applies, the value that unsets it and its help).
 func specLevelFields() []docField {
-	choices := map[string][]string{
-		"protocol":            Protocols,
-		"sampling":            SamplingKinds,
-		"data.name":           DataNames,
-		"group.kind":          GroupKinds,
-		"test_transform.kind": GroupKinds,
-		"sweep.field":         SweepFields,
-	}
 	var out []docField
-	for k, c := range choices {
-		out = append(out, docField{Key: k, Values: strings.Join(c, "|")})
-	}
-	for _, f := range specFields {
-		out = append(out, docField{Key: f.key, AppliesTo: f.where, Unset: f.zero})
+	for _, f := range SpecFields {
+		d := docField{Key: f.Key, AppliesTo: f.AppliesTo, Help: f.Help}
+		switch f.Kind {
+		case KindEnum:
+			d.Values = strings.Join(f.Choices, "|")
+		case KindInt, KindFloat, KindLogFloat:
+			hi := fmt.Sprint(f.Max)
+			if f.Max == math.MaxFloat64 || f.Max == 0 && f.Min == 0 {
+				hi = ""
+			}
+			lo := fmt.Sprint(f.Min)
+			if f.Min == -math.MaxFloat64 {
+				lo = ""
+			}
+			if f.Min != 0 || hi != "" {
+				d.Values = lo + ".." + hi
+			}
+		}
+		if f.AppliesTo != "" {
+			d.Unset = f.ZeroLiteral()
+		}
+		out = append(out, d)
 	}
 	return out
 }
