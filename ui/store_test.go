@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"os"
@@ -55,21 +54,18 @@ func runDirs(t *testing.T, storeDir string) []string {
 	return dirs
 }
 
-// journal returns the lines of DIR/cells.jsonl.
-func journal(t *testing.T, dir string) []string {
+// journal returns the cells of DIR/cells.jsonl as the store reads them (store.ReadJournal),
+// failing on a line that fails its check.
+func journal(t *testing.T, dir string) []store.CellRecord {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, store.CellsFile))
+	j, err := store.ReadJournal(filepath.Join(dir, store.CellsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var lines []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
+	if len(j.Damaged) > 0 {
+		t.Fatalf("%s: damaged journal lines %v", dir, j.Damaged)
 	}
-	return lines
+	return j.Cells
 }
 
 func logHas(a *App, s string) bool {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,6 +74,9 @@ const (
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// hashRe finds the spec hash in a header line, damaged or not.
+var hashRe = regexp.MustCompile(`"spec_sha256":"([0-9a-f]{64})"`)
 
 // sealLine returns the journal line of the JSON object body (no newline): body with a
 // last field "crc32c" holding the CRC-32C (Castagnoli) of body itself, then '\n'.
@@ -166,8 +170,8 @@ type DamagedLine struct {
 // Journal is a cells.jsonl as ReadJournal found it.
 type Journal struct {
 	Path string
-	// Header is the verified first line; nil for an empty journal or one of the earlier
-	// format (Legacy).
+	// Header is the verified first line; nil for an empty journal, one of the earlier
+	// format (Legacy), or one whose header is damaged (HeaderDamaged).
 	Header *journalHeader
 	// Legacy is set for a journal of the earlier format: cell lines without a header
 	// (and without checksums); its cells are read unverified.
@@ -179,13 +183,20 @@ type Journal struct {
 	// Torn is set when the last line lacked its newline (a write cut short by a kill): it
 	// is neither a cell nor damaged, and its cell counts as not run.
 	Torn bool
+	// HeaderDamaged is set when the first line is a header that fails its check (Header
+	// is nil then): CheckSpec accepts the journal only if the spec hash still legible in
+	// it is spec.json's, and OpenRunDir then writes the header again.
+	HeaderDamaged bool
+	headerText    []byte // the damaged header line, without its newline
+	headerHash    string // the 64 hex digits after "spec_sha256":" in it, if legible
 
 	lines [][]byte // the complete lines kept (header and cells), with their newlines
 	size  int64    // bytes of the complete lines (what is kept when only a torn line is cut)
 }
 
-// ErrDamagedHeader is wrapped by ReadJournal's error when the header line of a verified
-// journal fails its check: the cells cannot be matched to a spec.
+// ErrDamagedHeader is wrapped by CheckSpec's error when the header line of a verified
+// journal fails its check and the spec hash in it is not legible or not spec.json's: the
+// cells cannot be matched to a spec.
 var ErrDamagedHeader = errors.New("damaged journal header")
 
 // ReadJournal reads the journal at path: the only reader of cells.jsonl. A missing file
@@ -193,7 +204,7 @@ var ErrDamagedHeader = errors.New("damaged journal header")
 //
 //   - the last line without its newline is torn (Torn) and left out;
 //   - a first line holding the format gitui.cells/v2 is the header, checked by its CRC;
-//     a damaged header is an error wrapping ErrDamagedHeader (no cell can be trusted);
+//     a header that fails its check sets HeaderDamaged (CheckSpec decides);
 //   - every other complete line is a cell, kept when its CRC-32C matches (or, in a
 //     journal of the earlier format without a header, when it has no checksum and parses
 //     as a cell); otherwise it is listed in Damaged with its line number.
@@ -224,14 +235,8 @@ func ReadJournal(path string) (*Journal, error) {
 	}
 	first := bytes.TrimSuffix(raw[0], []byte("\n"))
 	start := 0
-	switch h, state := parseHeader(first); state {
-	case headerOK:
-		j.Header = h
-		j.lines = append(j.lines, raw[0])
-		start = 1
-	case headerDamaged:
-		return nil, inputErr(fmt.Errorf("the journal %s is damaged at line 1, its header (which names the run's spec): %w; its cells cannot be matched to spec.json: move it away to run every cell again", path, ErrDamagedHeader))
-	default:
+	h, state := parseHeader(first)
+	if state == headerNone {
 		// No header: the earlier format, unless line 1 is not a cell and a later line is
 		// sealed (then line 1 was a header damaged beyond recognition).
 		var rec CellRecord
@@ -241,9 +246,24 @@ func ReadJournal(path string) (*Journal, error) {
 				break
 			}
 			if _, sealed, ok := unseal(bytes.TrimSuffix(l, []byte("\n"))); sealed && ok {
-				return nil, inputErr(fmt.Errorf("the journal %s is damaged at line 1, its header (which names the run's spec): %w; its cells cannot be matched to spec.json: move it away to run every cell again", path, ErrDamagedHeader))
+				state = headerDamaged
+				break
 			}
 		}
+	}
+	switch state {
+	case headerOK:
+		j.Header = h
+		j.lines = append(j.lines, raw[0])
+		start = 1
+	case headerDamaged:
+		j.HeaderDamaged = true
+		j.headerText = append([]byte{}, first...)
+		if m := hashRe.FindSubmatch(first); m != nil {
+			j.headerHash = string(m[1])
+		}
+		start = 1
+	default:
 		j.Legacy = true
 	}
 	for i := start; i < len(raw); i++ {
@@ -306,15 +326,23 @@ func parseHeader(line []byte) (*journalHeader, headerState) {
 }
 
 // CheckSpec compares the spec the journal's header names with s (spec.json, resolved).
-// It returns nil when they hash the same or the journal has no header, else an
-// *model.InputError naming the changed keys with their old and new values.
+// It returns nil when they hash the same, or the journal has no header (empty, or the
+// earlier format), or its header is damaged but the spec hash still legible in it is
+// s's. Otherwise it returns an *model.InputError naming the changed keys with their old
+// and new values, or, for a damaged header, wrapping ErrDamagedHeader.
 func (j *Journal) CheckSpec(s *model.Spec, dir string) error {
-	if j.Header == nil {
+	if j.Header == nil && !j.HeaderDamaged {
 		return nil
 	}
 	c, err := CanonicalSpec(s)
 	if err != nil {
 		return fmt.Errorf("encode the spec of %s: %w", dir, err)
+	}
+	if j.HeaderDamaged {
+		if j.headerHash == hashHex(c) {
+			return nil // the hash survived: spec.json is the run's spec
+		}
+		return inputErr(fmt.Errorf("the journal %s is damaged at line 1, its header (which names the run's spec): %w; its cells cannot be matched to spec.json: move it away to run every cell again", j.Path, ErrDamagedHeader))
 	}
 	if hashHex(c) == j.Header.SpecSHA256 {
 		return nil

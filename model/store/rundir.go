@@ -156,21 +156,31 @@ func (d *RunDir) openJournal() error {
 		d.Notices = append(d.Notices, fmt.Sprintf("%s is in the earlier journal format (no spec hash, no checksums): its %d cells are read unverified", path, len(j.Cells)))
 	}
 	var rewrite []byte
-	switch {
-	case len(j.Damaged) > 0:
-		if err := moveDamaged(d.Path, j.Damaged); err != nil {
+	damaged := j.Damaged
+	if j.HeaderDamaged {
+		damaged = append([]DamagedLine{{Line: 1, Text: j.headerText, Reason: "header checksum mismatch"}}, damaged...)
+	}
+	if len(damaged) > 0 {
+		if err := moveDamaged(d.Path, damaged); err != nil {
 			return err
 		}
-		for _, l := range j.Damaged {
-			d.Notices = append(d.Notices, fmt.Sprintf("%s line %d failed its check (%s): moved to %s; its cell runs again", path, l.Line, l.Reason, DamagedFile))
-		}
-		rewrite = bytes.Join(j.lines, nil)
-	case j.Header == nil && !j.Legacy: // a new (empty) journal: its header first
+	}
+	if j.HeaderDamaged {
+		d.Notices = append(d.Notices, fmt.Sprintf("%s line 1, its header, failed its check but still holds the hash of %s: moved to %s, header written again", path, SpecFile, DamagedFile))
+	}
+	for _, l := range j.Damaged {
+		d.Notices = append(d.Notices, fmt.Sprintf("%s line %d failed its check (%s): moved to %s; its cell runs again", path, l.Line, l.Reason, DamagedFile))
+	}
+	switch {
+	case j.HeaderDamaged || j.Header == nil && !j.Legacy:
+		// a new (empty) journal, or one whose header is written again: the header first
 		h, err := headerLine(d.Spec)
 		if err != nil {
 			return fmt.Errorf("encode the journal header of %s: %w", path, err)
 		}
-		rewrite = h
+		rewrite = append(h, bytes.Join(j.lines, nil)...)
+	case len(j.Damaged) > 0:
+		rewrite = bytes.Join(j.lines, nil)
 	}
 	if rewrite != nil {
 		if err := model.WriteFileAtomic(path, rewrite); err != nil {

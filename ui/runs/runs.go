@@ -11,8 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"gitui/ui/parcoords"
 	"gitui/model/store"
+	"gitui/ui/parcoords"
 	"gitui/ui/theme"
 )
 
