@@ -232,6 +232,29 @@ func TestRunWithoutCellsLeavesNothing(t *testing.T) {
 	}
 }
 
+// TestCancelledBeforeFirstCellTUI: a run of the real engine cancelled before its first
+// cell concludes as `gitui run` does (store.RunDir.Conclude; cmd/gitui's
+// TestCancelledBeforeFirstCellCLI): nothing is left in the store, and the run log says so.
+func TestCancelledBeforeFirstCellTUI(t *testing.T) {
+	storeDir := tempStore(t)
+	a := storeApp(t, storeDir)
+	a.start = func(ctx context.Context, spec *model.Spec, o model.RunOptions) <-chan eval.Event {
+		c, cancel := context.WithCancel(ctx)
+		cancel()
+		return model.Start(c, spec, o)
+	}
+	press(t, a, "r")
+	if a.r.running || !errors.Is(a.r.err, context.Canceled) {
+		t.Fatalf("run running=%v err=%v, want cancelled", a.r.running, a.r.err)
+	}
+	if dirs := runDirs(t, storeDir); len(dirs) != 0 {
+		t.Errorf("a run cancelled before its first cell left %v", dirs)
+	}
+	if !logHas(a, "nothing saved: no cell had finished") {
+		t.Errorf("run log %q", a.run.LogLines())
+	}
+}
+
 // TestStoreStatus checks the status newestRuns gives each kind of run directory, and
 // that the newest come first.
 func TestStoreStatus(t *testing.T) {

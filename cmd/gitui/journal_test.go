@@ -142,7 +142,6 @@ func TestResumeRecomputesDamagedCell(t *testing.T) {
 	}
 }
 
-
 // TestJournalByteFlips flips one random byte of one random line of a finished run's
 // journal (header included), for 100 seeds, and resumes: the result always equals the
 // clean run's point for point (exit 0), or the run is refused (exit 2). Never another

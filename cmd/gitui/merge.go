@@ -94,6 +94,9 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageError{err}
 	}
+	for _, n := range rep.Notices {
+		fmt.Fprintln(stderr, "gitui: "+n)
+	}
 	fmt.Fprintf(stderr, "merge: %d shards, %d cells (%d new in %s, %d duplicates kept once)\n", rep.Shards, rep.Cells, rep.Added, filepath.Join(out, store.CellsFile), rep.Duplicates)
 	res, err := executeWith(ctx, rd, model.RunOptions{DataDir: dir, NoRun: true}, stdout, stderr)
 	if err != nil {
