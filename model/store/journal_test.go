@@ -227,3 +227,40 @@ func TestConcludeCancelledBeforeFirstCell(t *testing.T) {
 		t.Error("no partial result")
 	}
 }
+
+// TestDamagedHeaderRecovered: a header whose checksum fails but whose spec hash is still
+// spec.json's is moved to cells.damaged.jsonl and written again, the cells kept; a
+// header whose hash is damaged too is refused (ErrDamagedHeader).
+func TestDamagedHeaderRecovered(t *testing.T) {
+	dir := t.TempDir()
+	d, err := OpenRunDir(dir, journalSpec(), RunMeta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendCells(t, d, 2)
+	d.Close()
+	path := filepath.Join(dir, CellsFile)
+	clean, _ := os.ReadFile(path)
+	at := bytes.Index(clean, []byte(`"spec":{`)) + 9 // inside the spec copy
+	b := bytes.Clone(clean)
+	b[at] ^= 0x20
+	os.WriteFile(path, b, 0o644)
+	d, err = OpenRunDir(dir, nil, RunMeta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	if d.Resumed != 2 || len(d.Notices) != 1 || !strings.Contains(d.Notices[0], "header written again") {
+		t.Errorf("resumed %d, notices %q", d.Resumed, d.Notices)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(after, clean) {
+		t.Errorf("the header written again differs from the original:\n%s\n%s", after, clean)
+	}
+	at = bytes.Index(clean, []byte(`"spec_sha256":"`)) + 20 // inside the hash
+	b = bytes.Clone(clean)
+	b[at] ^= 0x01
+	os.WriteFile(path, b, 0o644)
+	if _, err := OpenRunDir(dir, nil, RunMeta{}); !errors.Is(err, ErrDamagedHeader) {
+		t.Errorf("a header with a damaged hash: %v", err)
+	}
+}
