@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -291,6 +292,31 @@ func ReadJournal(path string) (*Journal, error) {
 		j.lines = append(j.lines, raw[i])
 	}
 	return j, nil
+}
+
+// HasCells reports whether the journal at path holds anything past its header: a cell
+// line, a damaged line or a torn one (ReadJournal tells which). It reads only the first
+// line and one byte after it, for a status that must not read a large journal whole.
+// A missing, empty or header-only journal holds nothing.
+func HasCells(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 64<<10)
+	first, err := r.ReadBytes('\n')
+	if len(first) == 0 {
+		return false
+	}
+	if err != nil || !bytes.HasSuffix(first, []byte("\n")) {
+		return true // a torn first line
+	}
+	if _, state := parseHeader(bytes.TrimSuffix(first, []byte("\n"))); state != headerOK {
+		return true // a cell of the earlier format, or a damaged line
+	}
+	_, err = r.Peek(1)
+	return err == nil
 }
 
 type headerState int

@@ -264,3 +264,23 @@ func TestDamagedHeaderRecovered(t *testing.T) {
 		t.Errorf("a header with a damaged hash: %v", err)
 	}
 }
+
+// TestStatusOfHeaderOnlyJournal: a run directory whose journal holds only its header is
+// empty; one more cell makes it interrupted.
+func TestStatusOfHeaderOnlyJournal(t *testing.T) {
+	dir := t.TempDir()
+	d, err := OpenRunDir(dir, journalSpec(), RunMeta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	if st := Status(dir); st != "empty" {
+		t.Errorf("header only: status %q, want empty", st)
+	}
+	d, _ = OpenRunDir(dir, nil, RunMeta{})
+	appendCells(t, d, 1)
+	d.Close()
+	if st := Status(dir); st != "interrupted" {
+		t.Errorf("one cell: status %q, want interrupted", st)
+	}
+}

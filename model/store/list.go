@@ -104,7 +104,7 @@ func Status(dir string) string {
 		// another machine (a shared file system): its process cannot be checked from here
 		return "running on " + host + " (process " + strconv.Itoa(pid) + ")"
 	}
-	if j, err := ReadJournal(filepath.Join(dir, CellsFile)); err != nil || len(j.Cells)+len(j.Damaged) > 0 || j.Torn {
+	if HasCells(filepath.Join(dir, CellsFile)) {
 		return "interrupted"
 	}
 	return "empty"
