@@ -1,5 +1,6 @@
 // Package gitui_test holds checks over the whole module: the dependency direction of
-// DESIGN.md ("Arrows point down only: cmd -> ui -> model -> core, presets -> model").
+// DESIGN.md ("Arrows point down only: cmd -> ui -> model/store -> model/engine -> model ->
+// core, presets -> model").
 package gitui_test
 
 import (
@@ -10,18 +11,24 @@ import (
 	"testing"
 )
 
-// layerRules lists, for each layer (an import path and everything below it), the
-// layers it must never depend on, directly or through another package, in its code or
-// its tests.
+// layerRules lists, for each layer (an import path and everything below it, or with
+// exact set that package alone), the layers it must never depend on, directly or through
+// another package, in its code or its tests.
 var layerRules = []struct {
 	from      string
+	exact     bool
 	forbidden []string
 }{
-	{"gitui/core", []string{"gitui/model", "gitui/ui", "gitui/presets", "gitui/cmd"}},
-	{"gitui/model", []string{"gitui/ui", "gitui/presets", "gitui/cmd"}},
-	{"gitui/presets", []string{"gitui/ui", "gitui/cmd"}},
+	{"gitui/core", false, []string{"gitui/model", "gitui/ui", "gitui/presets", "gitui/cmd"}},
+	{"gitui/model", false, []string{"gitui/ui", "gitui/presets", "gitui/cmd"}},
+	// the model package never imports its children
+	{"gitui/model", true, []string{"gitui/model/store", "gitui/model/engine"}},
+	// the engine does not know the run directory
+	{"gitui/model/engine", false, []string{"gitui/model/store"}},
+	{"gitui/model/store", false, []string{"gitui/ui", "gitui/presets", "gitui/cmd"}},
+	{"gitui/presets", false, []string{"gitui/ui", "gitui/cmd"}},
 	// The panes' contract is Bubble Tea's vocabulary only: every pane imports it.
-	{"gitui/ui/pane", []string{"gitui/core", "gitui/model", "gitui/presets", "gitui/cmd", "gitui/ui/datapane", "gitui/ui/form", "gitui/ui/theme"}},
+	{"gitui/ui/pane", false, []string{"gitui/core", "gitui/model", "gitui/presets", "gitui/cmd", "gitui/ui/datapane", "gitui/ui/form", "gitui/ui/theme"}},
 }
 
 // within reports whether path is layer or a package below it.
@@ -46,7 +53,7 @@ func violations(deps map[string][]string) []string {
 	for pkg, ds := range deps {
 		p := packagePath(pkg)
 		for _, r := range layerRules {
-			if !within(p, r.from) {
+			if r.exact && p != r.from || !within(p, r.from) {
 				continue
 			}
 			for _, d := range ds {
@@ -65,7 +72,9 @@ func violations(deps map[string][]string) []string {
 
 // TestDependencyDirection runs `go list -test -deps` over the module and checks that
 // core never depends on model, ui, presets or cmd, model never on ui, presets or cmd,
-// and presets never on ui or cmd, tests included. It skips if the go command is not on
+// the model package never on its children model/store and model/engine, the engine
+// never on the store, the store never on ui, presets or cmd, and presets never on ui or
+// cmd, tests included. It skips if the go command is not on
 // PATH.
 func TestDependencyDirection(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
@@ -85,7 +94,7 @@ func TestDependencyDirection(t *testing.T) {
 		pkg, ds, _ := strings.Cut(line, "\t")
 		deps[pkg] = strings.Fields(ds)
 	}
-	for _, layer := range []string{"gitui/core/kernel", "gitui/model", "gitui/presets"} {
+	for _, layer := range []string{"gitui/core/kernel", "gitui/model", "gitui/model/store", "gitui/presets"} {
 		if _, ok := deps[layer]; !ok {
 			t.Fatalf("go list did not list %s: the check would see nothing", layer)
 		}
@@ -96,22 +105,31 @@ func TestDependencyDirection(t *testing.T) {
 }
 
 // TestViolations checks the rule on a made-up module: core importing model (directly
-// or through a test), model importing ui and presets importing cmd are reported; the
-// allowed arrows (cmd -> ui -> model -> core, presets -> model) and a look-alike
-// path (gitui/models) are not.
+// or through a test), model importing ui, the model package importing its child store
+// (through its tests), the engine importing the store, the store importing ui and
+// presets importing cmd are reported; the allowed arrows (cmd -> ui -> model/store ->
+// model/engine -> model -> core, presets -> model), the store's own tests and a
+// look-alike path (gitui/models) are not.
 func TestViolations(t *testing.T) {
 	deps := map[string][]string{
 		"gitui/core/eval": {"gitui/core/kernel", "gitui/core/group", "fmt"},
 		"gitui/core/kernel_test [gitui/core/kernel.test]": {"gitui/core/kernel", "gitui/model"},
-		"gitui/core/group":                   {"gitui/models"},
-		"gitui/model":                        {"gitui/core/eval", "gitui/ui/curves"},
-		"gitui/presets [gitui/presets.test]": {"gitui/model", "gitui/cmd/gitui"},
-		"gitui/ui":                           {"gitui/model", "gitui/presets", "gitui/core/eval"},
-		"gitui/cmd/gitui":                    {"gitui/ui", "gitui/model"},
+		"gitui/core/group":                    {"gitui/models"},
+		"gitui/model":                         {"gitui/core/eval", "gitui/ui/curves"},
+		"gitui/presets [gitui/presets.test]":  {"gitui/model", "gitui/cmd/gitui"},
+		"gitui/ui":                            {"gitui/model", "gitui/presets", "gitui/core/eval"},
+		"gitui/cmd/gitui":                     {"gitui/ui", "gitui/model"},
+		"gitui/model_test [gitui/model.test]": {"gitui/model/store"},
+		"gitui/model/store":                   {"gitui/model", "gitui/model/engine", "gitui/ui/runs"},
+		"gitui/model/store_test [gitui/model/store.test]": {"gitui/model/store", "gitui/model"},
+		"gitui/model/engine":                              {"gitui/model", "gitui/model/store"},
 	}
 	want := []string{
 		"gitui/core/kernel depends on gitui/model",
+		"gitui/model depends on gitui/model/store",
 		"gitui/model depends on gitui/ui/curves",
+		"gitui/model/engine depends on gitui/model/store",
+		"gitui/model/store depends on gitui/ui/runs",
 		"gitui/presets depends on gitui/cmd/gitui",
 	}
 	if got := violations(deps); !slices.Equal(got, want) {

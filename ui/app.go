@@ -16,6 +16,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/store"
 	"gitui/ui/curves"
 	"gitui/ui/datapane"
 	"gitui/ui/form"
@@ -35,8 +36,8 @@ import (
 // result of a run that is not in the store).
 //
 // Store is the run store: every run started with r is saved into a new directory
-// there (model.RunDirName), with the layout of `gitui run --out` plus log.txt. Run
-// fills it with model.StoreDir() when empty; an App made with New and no Store saves
+// there (store.RunDirName), with the layout of `gitui run --out` plus log.txt. Run
+// fills it with store.StoreDir() when empty; an App made with New and no Store saves
 // nothing (tests).
 //
 // Hangup, when set, delivers SIGHUP (a closed terminal or SSH connection): Run then
@@ -531,7 +532,7 @@ func (a *App) followLive() tea.Cmd {
 		cmds = append(cmds, func() tea.Msg {
 			out := map[string]runs.Entry{}
 			for label, path := range pins {
-				if es, _ := runs.Load([]string{path}, false); len(es) == 1 {
+				if es, _ := store.Load([]string{path}, false); len(es) == 1 {
 					out[label] = es[0]
 				}
 			}

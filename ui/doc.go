@@ -27,7 +27,7 @@
 // # The run store
 //
 // Every run is saved without s: r opens a new run directory in Options.Store
-// (model.StoreDir(): $XDG_DATA_HOME/gitui/runs/TIME-NAME) with model.OpenRunDir, and
+// (store.StoreDir(): $XDG_DATA_HOME/gitui/runs/TIME-NAME) with store.OpenRunDir, and
 // model.Start journals each finished cell into it. A job goroutine between the engine
 // and the UI writes result.json (partial after a cancel or a failure) and log.txt when
 // the engine is done, before the UI sees the run end; a run that ended with an error

@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"gitui/model"
+	"gitui/model/store"
 	"gitui/ui/internal/uitest"
 	"gitui/ui/runs"
 	"gitui/ui/theme"
@@ -26,25 +27,25 @@ import (
 // 0.1, 1 (accuracy 0.7, 0.8, 0.9 at 100), so that the Runs pane's keys are enabled.
 func helpStore(t testing.TB) string {
 	t.Helper()
-	store := t.TempDir()
+	storeDir := t.TempDir()
 	for i, lambda := range []float64{0.01, 0.1, 1} {
 		s := tinySpec(true)
 		s.Methods[0].Lambda = lambda
 		raw, _ := json.Marshal(s)
-		d := filepath.Join(store, fmt.Sprintf("20261126-0%d0000-xperm-tiny", i+1))
+		d := filepath.Join(storeDir, fmt.Sprintf("20261126-0%d0000-xperm-tiny", i+1))
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(d, model.SpecFile), raw, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(d, store.SpecFile), raw, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		r := &model.Result{Schema: model.ResultSchema, Spec: raw, Series: []model.Series{{Name: "raw RLS", YLabel: "accuracy",
 			Points: []model.Point{{X: 100, Mean: 0.7 + 0.1*float64(i), Std: 0.01, Runs: 2}}}}}
-		if err := r.WriteFile(filepath.Join(d, model.ResultFile)); err != nil {
+		if err := r.WriteFile(filepath.Join(d, store.ResultFile)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return store
+	return storeDir
 }
 
 // helpState is a state of the workbench whose full help is checked: keys pressed
@@ -103,12 +104,12 @@ func helpText(t *testing.T, a *App, w, h int) []string {
 // Runs pane focused, every line of runs.FilterSyntax appears too. The views' keys
 // (g G i m p, and the parallel-coordinates keys) are among those checked.
 func TestFullHelpEveryKey(t *testing.T) {
-	store := helpStore(t)
+	storeDir := helpStore(t)
 	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 		for _, st := range helpStates {
 			t.Run(fmt.Sprintf("%dx%d-%s", sz[0], sz[1], st.name), func(t *testing.T) {
 				a := newTestApp(t, sz[0], sz[1])
-				a.opts.Store = store
+				a.opts.Store = storeDir
 				press(t, a, st.keys...)
 				if st.name != "Data" && a.focus == paneData {
 					t.Fatal("the state's keys did not move the focus")
@@ -156,9 +157,9 @@ func TestFullHelpEveryKey(t *testing.T) {
 // the table p, g, G (once grouped), i and m; in the parallel-coordinates view its own
 // keys one by one (brush, widen, clear all, fields, mark, back).
 func TestFullHelpRunsViewsKeys(t *testing.T) {
-	store := helpStore(t)
+	storeDir := helpStore(t)
 	a := newTestApp(t, 80, 24)
-	a.opts.Store = store
+	a.opts.Store = storeDir
 	press(t, a, "7", "g", "enter") // grouped, then the runs of the first group: G works
 	all := strings.Join(helpText(t, a, 80, 24), "\n")
 	for _, want := range []string{"p     parallel axes", "g     group by field", "G     ungroup", "i     importance", "m     next series (g, i views)", "esc   back to the groups", "Filter grammar (/)"} {
@@ -232,9 +233,9 @@ func TestHelpPaging(t *testing.T) {
 // TestFullHelpColour: with colour on, every page of the help still fits 80×24 and
 // 120×40 (widths are measured without the escape codes), and it has colour.
 func TestFullHelpColour(t *testing.T) {
-	store := helpStore(t)
+	storeDir := helpStore(t)
 	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
-		a := New(context.Background(), Options{Presets: testPresets(), Store: store}, uitest.ColorStyles())
+		a := New(context.Background(), Options{Presets: testPresets(), Store: storeDir}, uitest.ColorStyles())
 		a.now = func() time.Time { return t0 }
 		a.tick = func(int) tea.Cmd { return nil }
 		a.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
@@ -301,11 +302,11 @@ func TestLayoutHelp(t *testing.T) {
 // TestGoldenHelp: page 1 of the full help with the Runs pane focused (three runs, two
 // marked) at 80×24 and 120×40.
 func TestGoldenHelp(t *testing.T) {
-	store := helpStore(t)
+	storeDir := helpStore(t)
 	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d-Runs", sz[0], sz[1]), func(t *testing.T) {
 			a := newTestApp(t, sz[0], sz[1])
-			a.opts.Store = store
+			a.opts.Store = storeDir
 			press(t, a, "7", " ", "down", " ", "?")
 			v := a.View()
 			uitest.CheckFits(t, v, sz[0], sz[1])

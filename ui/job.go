@@ -10,25 +10,25 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/store"
 )
 
-// LogFile is the run log the workbench keeps in each run directory of its store: the
-// engine's log lines, where the result went and, after a hang-up, that the run went on
-// without a terminal.
-const LogFile = "log.txt"
+// LogFile is the run log the workbench keeps in each run directory of its store
+// (store.LogFile): the engine's log lines, where the result went and, after a hang-up,
+// that the run went on without a terminal.
+const LogFile = store.LogFile
 
 // job is one run of the workbench on its way into the run store. Its goroutine (pipe)
-// passes the engine's events on to the workbench; when the engine is done it writes
-// result.json into the run directory (a partial one after a cancel or a failure), or,
-// when the run ended with an error before its first cell was journaled, removes the
-// directory. Only then does it close its output and done, so a run the workbench sees
-// ending is already in the store, and a caller waiting on done (the program after a
-// hang-up, or after ctrl+c) knows the result is written.
+// passes the engine's events on to the workbench and tees their log lines into
+// DIR/log.txt; when the engine is done the run directory concludes the run
+// (store.RunDir.Conclude, as `gitui run` does). Only then does it close its output and
+// done, so a run the workbench sees ending is already in the store, and a caller waiting
+// on done (the program after a hang-up, or after ctrl+c) knows the result is written.
 type job struct {
 	id      int
 	label   string
 	started time.Time
-	rd      *model.RunDir // nil when the run is not saved (no store, or it could not be opened)
+	rd      *store.RunDir // nil when the run is not saved (no store, or it could not be opened)
 	done    chan struct{}
 	batches <-chan []eval.Event // the coalesced output the UI reads (set by startRun)
 
@@ -48,17 +48,17 @@ type savedRun struct {
 }
 
 // newJob returns the job of run id, started at now, saved into a new directory of
-// store, and a line for the run log saying where. When store is "" or the directory
+// storeDir, and a line for the run log saying where. When storeDir is "" or the directory
 // cannot be made, rd is nil and the run still goes, unsaved (the note says why when
 // the directory failed).
-func newJob(id int, label, store string, spec *model.Spec, meta model.RunMeta, now time.Time) (j *job, note string) {
+func newJob(id int, label, storeDir string, spec *model.Spec, meta store.RunMeta, now time.Time) (j *job, note string) {
 	j = &job{id: id, label: label, started: now, done: make(chan struct{})}
-	if store == "" {
+	if storeDir == "" {
 		return j, "" // no store (tests; Run says why at start-up)
 	}
-	dir, err := claimRunDir(store, model.RunDirName(spec.Name, now))
+	dir, err := store.ClaimRunDir(storeDir, store.RunDirName(spec.Name, now))
 	if err == nil {
-		j.rd, err = model.OpenRunDir(dir, spec, meta)
+		j.rd, err = store.OpenRunDir(dir, spec, meta)
 		if err != nil {
 			os.Remove(dir)
 		}
@@ -71,28 +71,6 @@ func newJob(id int, label, store string, spec *model.Spec, meta model.RunMeta, n
 	}
 	j.logLine(now, "start "+label+" in "+dir)
 	return j, "saving into " + dir
-}
-
-// claimRunDir creates a new, empty directory store/name (name-2, name-3, ... when a run
-// of the same second has it) and returns its path.
-func claimRunDir(store, name string) (string, error) {
-	if err := os.MkdirAll(store, 0o755); err != nil {
-		return "", fmt.Errorf("cannot create the run store %s (%w): set XDG_DATA_HOME to a writable directory", store, err)
-	}
-	for i := 1; i < 100; i++ {
-		dir := filepath.Join(store, name)
-		if i > 1 {
-			dir = fmt.Sprintf("%s-%d", dir, i)
-		}
-		err := os.Mkdir(dir, 0o755)
-		if err == nil {
-			return dir, nil
-		}
-		if !errors.Is(err, os.ErrExist) {
-			return "", fmt.Errorf("cannot create %s (%w): set XDG_DATA_HOME to a writable directory", dir, err)
-		}
-	}
-	return "", fmt.Errorf("%s: 99 runs named %s already: remove some", store, name)
 }
 
 // Dir returns the job's run directory ("" when the run is not saved).
@@ -174,33 +152,28 @@ func (j *job) saveRecovered(out *eval.Outcome, runErr error) {
 	j.save(out, runErr)
 }
 
-// save writes the run's result into its directory, or removes the directory of a run
-// that ended with an error before any cell was journaled.
+// save concludes the run in its directory (store.RunDir.Conclude: a complete or partial
+// result, or nothing kept when it ended with an error before its first cell) and
+// writes where it went into the run log.
 func (j *job) save(out *eval.Outcome, runErr error) {
 	rd := j.rd
 	if rd == nil {
 		return
 	}
-	if runErr != nil && rd.Added() == 0 {
+	c, err := rd.Conclude(out, runErr, time.Since(j.started))
+	if c.Discarded {
 		j.closeLog()
-		os.Remove(filepath.Join(rd.Path, LogFile))
-		rd.Discard()
 		j.saved = savedRun{note: "nothing saved: no cell had finished"}
 		return
 	}
-	res := rd.Result(out, runErr, time.Since(j.started))
-	s := savedRun{dir: rd.Path, status: "done"}
-	if res.Partial {
-		s.status = "partial"
-	}
-	if err := rd.Finish(res); err != nil {
+	s := savedRun{dir: rd.Path, status: c.Status}
+	if err != nil {
 		s.err = err
-		s.note = fmt.Sprintf("result not written: %v; the finished cells are in %s (`gitui resume %s` writes it)", err, filepath.Join(rd.Path, model.CellsFile), rd.Path)
+		s.note = "result not written: " + err.Error()
 	} else {
-		s.note = fmt.Sprintf("saved in %s (%s, %d cells)", rd.Path, s.status, rd.Added())
+		s.note = fmt.Sprintf("saved in %s (%s, %d cells)", rd.Path, s.status, c.Added)
 	}
 	j.logLine(time.Now(), s.note)
 	j.closeLog()
-	rd.Close()
 	j.saved = s
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"gitui/model"
+	"gitui/model/store"
 	"gitui/ui/internal/uitest"
 )
 
@@ -21,8 +22,8 @@ import (
 // to shard 1's journal.
 func liveStore(t *testing.T) (string, string, func(rep int, acc float64)) {
 	t.Helper()
-	store := t.TempDir()
-	dir := filepath.Join(store, "20261126-020000-xperm-slurm")
+	storeDir := t.TempDir()
+	dir := filepath.Join(storeDir, "20261126-020000-xperm-slurm")
 	sp := &model.Spec{Name: "xperm-slurm", Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "xperm"},
 		Methods: []model.Method{{Features: "raw"}}, Sizes: []int{20, 50}, Repeats: 2, Seed: 1}
 	put := func(path string, v any) {
@@ -34,23 +35,23 @@ func liveStore(t *testing.T) (string, string, func(rep int, acc float64)) {
 			t.Fatal(err)
 		}
 	}
-	put(filepath.Join(dir, model.SpecFile), sp)
-	put(filepath.Join(dir, model.SlurmFile), model.SlurmState{Tasks: 2})
+	put(filepath.Join(dir, store.SpecFile), sp)
+	put(filepath.Join(dir, store.SlurmFile), store.SlurmState{Tasks: 2})
 	for i := range 2 {
-		put(filepath.Join(dir, model.ShardsDir, string(rune('0'+i)), model.SpecFile), sp)
+		put(filepath.Join(dir, store.ShardsDir, string(rune('0'+i)), store.SpecFile), sp)
 	}
 	cell := func(shard, rep int, acc float64) {
-		p := filepath.Join(dir, model.ShardsDir, string(rune('0'+shard)), model.CellsFile)
+		p := filepath.Join(dir, store.ShardsDir, string(rune('0'+shard)), store.CellsFile)
 		f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := json.Marshal(model.CellRecord{Series: "raw RLS", X: 20, Rep: rep, Acc: acc})
+		b, _ := json.Marshal(store.CellRecord{Series: "raw RLS", X: 20, Rep: rep, Acc: acc})
 		f.Write(append(b, '\n'))
 		f.Close()
 	}
 	cell(0, 0, 0.5)
-	return store, dir, func(rep int, acc float64) { cell(1, rep, acc) }
+	return storeDir, dir, func(rep int, acc float64) { cell(1, rep, acc) }
 }
 
 // TestRunsPaneFollowsShardedRun: the Runs pane shows the sharded run as running
@@ -60,8 +61,8 @@ func liveStore(t *testing.T) (string, string, func(rep int, acc float64)) {
 // and no further tick is scheduled.
 func TestRunsPaneFollowsShardedRun(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // no squeue
-	store, dir, add := liveStore(t)
-	a := New(context.Background(), Options{Presets: testPresets(), Store: store, StartRuns: true}, uitest.Styles())
+	storeDir, dir, add := liveStore(t)
+	a := New(context.Background(), Options{Presets: testPresets(), Store: storeDir, StartRuns: true}, uitest.Styles())
 	a.now = func() time.Time { return t0 }
 	a.tick = func(int) tea.Cmd { return nil }
 	ticks := 0
@@ -87,7 +88,7 @@ func TestRunsPaneFollowsShardedRun(t *testing.T) {
 		t.Fatalf("pinned point %+v, want mean 0.6 of 2 runs", p)
 	}
 	add(0, 0.5) // the same cell again (a requeued shard): counted once
-	put := filepath.Join(dir, model.ShardsDir, "1", model.CellsFile)
+	put := filepath.Join(dir, store.ShardsDir, "1", store.CellsFile)
 	f, _ := os.OpenFile(put, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"series":"raw RLS","x":50,"rep":0,"acc":0.9}` + "\n")
 	f.Close()
@@ -96,9 +97,9 @@ func TestRunsPaneFollowsShardedRun(t *testing.T) {
 	if len(s.Points) != 2 || s.Points[0].Runs != 2 || s.Points[1].Mean != 0.9 {
 		t.Fatalf("the pinned curve did not follow the journals: %+v", s.Points)
 	}
-	raw, _ := os.ReadFile(filepath.Join(dir, model.SpecFile))
+	raw, _ := os.ReadFile(filepath.Join(dir, store.SpecFile))
 	r := &model.Result{Schema: model.ResultSchema, Spec: raw, Series: []model.Series{{Name: "raw RLS", Points: []model.Point{{X: 20, Mean: 0.6, Runs: 2}, {X: 50, Mean: 0.8, Runs: 2}}}}}
-	if err := r.WriteFile(filepath.Join(dir, model.ResultFile)); err != nil {
+	if err := r.WriteFile(filepath.Join(dir, store.ResultFile)); err != nil {
 		t.Fatal(err)
 	}
 	n := ticks

@@ -14,6 +14,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/store"
 	"gitui/ui/curves"
 	"gitui/ui/export"
 	"gitui/ui/internal/uitest"
@@ -159,18 +160,18 @@ func sameLooks(t *testing.T, tui, svg []drawnLook, n int, byLabel bool) {
 // agree; Load lists the newer first.
 func compareStore(t *testing.T) []runs.Entry {
 	t.Helper()
-	store := t.TempDir()
+	storeDir := t.TempDir()
 	mk := func(name string, lambda float64, series ...model.Series) {
 		sp := tinySpec(true)
 		for i := range sp.Methods {
 			sp.Methods[i].Lambda = lambda
 		}
 		raw, _ := json.Marshal(sp)
-		d := filepath.Join(store, name)
+		d := filepath.Join(storeDir, name)
 		os.MkdirAll(d, 0o755)
-		os.WriteFile(filepath.Join(d, model.SpecFile), raw, 0o644)
+		os.WriteFile(filepath.Join(d, store.SpecFile), raw, 0o644)
 		r := &model.Result{Schema: model.ResultSchema, Spec: raw, Series: series}
-		if err := r.WriteFile(filepath.Join(d, model.ResultFile)); err != nil {
+		if err := r.WriteFile(filepath.Join(d, store.ResultFile)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -180,7 +181,7 @@ func compareStore(t *testing.T) []runs.Entry {
 	}
 	mk("20261126-010000-xperm-tiny", 0.01, s("raw RLS", 0.6))
 	mk("20261126-020000-xperm-tiny", 0.1, s("CDF(5,5) RLS", 0.7), s("raw RLS", 0.65))
-	es, errs := runs.Load([]string{store}, true)
+	es, errs := store.Load([]string{storeDir}, true)
 	if len(errs) > 0 || len(es) != 2 {
 		t.Fatalf("load: %d runs, %v", len(es), errs)
 	}

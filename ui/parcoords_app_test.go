@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"gitui/model"
+	"gitui/model/store"
 	"gitui/ui/internal/uitest"
 )
 
@@ -21,22 +22,22 @@ import (
 // brush marks exactly that run and returns to the table; p then esc closes the view; the
 // full help (at 80×24) lists p.
 func TestParcoordsInRunsPane(t *testing.T) {
-	store := t.TempDir()
+	storeDir := t.TempDir()
 	for i, lambda := range []float64{0.01, 0.1, 1} {
 		s := tinySpec(true)
 		s.Methods[0].Lambda = lambda
 		raw, _ := json.Marshal(s)
-		d := filepath.Join(store, fmt.Sprintf("20261126-0%d0000-xperm-tiny", i+1))
+		d := filepath.Join(storeDir, fmt.Sprintf("20261126-0%d0000-xperm-tiny", i+1))
 		os.MkdirAll(d, 0o755)
-		os.WriteFile(filepath.Join(d, model.SpecFile), raw, 0o644)
+		os.WriteFile(filepath.Join(d, store.SpecFile), raw, 0o644)
 		r := &model.Result{Schema: model.ResultSchema, Spec: raw, Series: []model.Series{{Name: "raw RLS", YLabel: "accuracy",
 			Points: []model.Point{{X: 100, Mean: 0.7 + 0.1*float64(i), Std: 0.01, Runs: 2}}}}}
-		if err := r.WriteFile(filepath.Join(d, model.ResultFile)); err != nil {
+		if err := r.WriteFile(filepath.Join(d, store.ResultFile)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	a := newTestApp(t, 80, 24)
-	a.opts.Store = store
+	a.opts.Store = storeDir
 	press(t, a, "7")
 	if s := ansi.Strip(a.View()); strings.Contains(s, "p presets") {
 		t.Fatalf("the footer offers p for the presets in the Runs pane:\n%s", s)

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"gitui/core/eval"
-	"gitui/model"
+	"gitui/model/store"
 	"gitui/ui/theme"
 )
 
@@ -34,7 +34,7 @@ var ErrInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
 var ErrHangup = errors.New("hung up (SIGHUP): the terminal was closed; the run was finished into the run store")
 
 // Run opens the workbench on the terminal and returns when the user quits. Every run is
-// saved into opts.Store (model.StoreDir() when empty). It returns ErrNotTerminal when
+// saved into opts.Store (store.StoreDir() when empty). It returns ErrNotTerminal when
 // stdout is not a terminal or TERM=dumb; ErrInterrupted after ctrl+c or when ctx ends;
 // ErrHangup after a SIGHUP on opts.Hangup; and, after a panic anywhere in the UI, an
 // error wrapping tea.ErrProgramPanic that names where the result so far was saved (the
@@ -51,7 +51,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	var storeErr error
 	if opts.Store == "" {
-		opts.Store, storeErr = model.StoreDir()
+		opts.Store, storeErr = store.StoreDir()
 	}
 	r := lipgloss.NewRenderer(os.Stdout)
 	r.SetHasDarkBackground(lipgloss.HasDarkBackground())

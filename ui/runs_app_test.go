@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"gitui/model"
+	"gitui/model/store"
 	"gitui/ui/internal/uitest"
 )
 
@@ -109,18 +110,18 @@ func TestMouseFocusAndSuspend(t *testing.T) {
 // TestOpenRunPinsItsCurves: Enter on a run of the store pins its curves in the Curves
 // pane under its name and time, and the Runs pane lists the store when entered with 7.
 func TestOpenRunPinsItsCurves(t *testing.T) {
-	store := t.TempDir()
-	d := filepath.Join(store, "20261126-010203-xperm-tiny")
+	storeDir := t.TempDir()
+	d := filepath.Join(storeDir, "20261126-010203-xperm-tiny")
 	os.MkdirAll(d, 0o755)
 	raw, _ := json.Marshal(tinySpec(true))
-	os.WriteFile(filepath.Join(d, model.SpecFile), raw, 0o644)
+	os.WriteFile(filepath.Join(d, store.SpecFile), raw, 0o644)
 	r := &model.Result{Schema: model.ResultSchema, Spec: raw, Series: []model.Series{{Name: "raw RLS", YLabel: "accuracy",
 		Points: []model.Point{{X: 20, Mean: 0.6, Std: 0.01, Runs: 2}, {X: 100, Mean: 0.8, Std: 0.01, Runs: 2}}}}}
-	if err := r.WriteFile(filepath.Join(d, model.ResultFile)); err != nil {
+	if err := r.WriteFile(filepath.Join(d, store.ResultFile)); err != nil {
 		t.Fatal(err)
 	}
 	a := newTestApp(t, 120, 40)
-	a.opts.Store = store
+	a.opts.Store = storeDir
 	press(t, a, "7")
 	if v := ansi.Strip(a.View()); !strings.Contains(v, "1 run ·") || !strings.Contains(v, "xperm-tiny") || !strings.Contains(v, "0.800") {
 		t.Fatalf("Runs pane does not list the store:\n%s", v)
@@ -178,14 +179,14 @@ func TestRunsHelpFits(t *testing.T) {
 // TestRunsMouse: in the Runs pane a click on the second run's row moves the cursor
 // there, and the wheel moves it back up.
 func TestRunsMouse(t *testing.T) {
-	store := t.TempDir()
+	storeDir := t.TempDir()
 	raw, _ := json.Marshal(tinySpec(true))
 	for _, name := range []string{"20261126-010000-xperm-tiny", "20261126-020000-xperm-tiny"} {
-		os.MkdirAll(filepath.Join(store, name), 0o755)
-		os.WriteFile(filepath.Join(store, name, model.SpecFile), raw, 0o644)
+		os.MkdirAll(filepath.Join(storeDir, name), 0o755)
+		os.WriteFile(filepath.Join(storeDir, name, store.SpecFile), raw, 0o644)
 	}
 	a := newTestApp(t, 120, 40)
-	a.opts.Store = store
+	a.opts.Store = storeDir
 	press(t, a, "7")
 	lines := strings.Split(ansi.Strip(a.View()), "\n")
 	row := -1
@@ -211,22 +212,22 @@ func TestRunsMouse(t *testing.T) {
 // field that differs (the seed here) and esc leaves the groups without leaving the
 // pane; i opens the importance view (three runs whose accuracy varies) and esc closes it.
 func TestRunsGroupAndImportanceKeys(t *testing.T) {
-	store := t.TempDir()
+	storeDir := t.TempDir()
 	for i, acc := range []float64{0.8, 0.7, 0.72} {
 		s := tinySpec(true)
 		s.Seed = uint64(i + 1)
 		raw, _ := json.Marshal(s)
-		d := filepath.Join(store, fmt.Sprintf("20261126-01000%d-xperm-tiny", i))
+		d := filepath.Join(storeDir, fmt.Sprintf("20261126-01000%d-xperm-tiny", i))
 		os.MkdirAll(d, 0o755)
-		os.WriteFile(filepath.Join(d, model.SpecFile), raw, 0o644)
+		os.WriteFile(filepath.Join(d, store.SpecFile), raw, 0o644)
 		r := &model.Result{Schema: model.ResultSchema, Spec: raw, Series: []model.Series{{Name: "raw RLS", YLabel: "accuracy",
 			Points: []model.Point{{X: 20, Mean: acc - 0.1, Runs: 2}, {X: 100, Mean: acc, Runs: 2}}}}}
-		if err := r.WriteFile(filepath.Join(d, model.ResultFile)); err != nil {
+		if err := r.WriteFile(filepath.Join(d, store.ResultFile)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	a := newTestApp(t, 80, 24)
-	a.opts.Store = store
+	a.opts.Store = storeDir
 	press(t, a, "7", "g")
 	v := ansi.Strip(a.View())
 	uitest.CheckFits(t, a.View(), 80, 24)

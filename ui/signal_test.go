@@ -13,6 +13,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/store"
 	"gitui/ui/internal/uitest"
 )
 
@@ -79,13 +80,13 @@ func startProgram(t *testing.T, ctx context.Context, a *App, g *gatedEngine) (*i
 }
 
 // storedResult returns the one run directory of store and its result.
-func storedResult(t *testing.T, store string) (string, *model.Result) {
+func storedResult(t *testing.T, storeDir string) (string, *model.Result) {
 	t.Helper()
-	dirs := runDirs(t, store)
+	dirs := runDirs(t, storeDir)
 	if len(dirs) != 1 {
 		t.Fatalf("store holds %v, want one run", dirs)
 	}
-	r, err := model.ReadResult(filepath.Join(dirs[0], model.ResultFile))
+	r, err := model.ReadResult(filepath.Join(dirs[0], store.ResultFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +99,9 @@ func storedResult(t *testing.T, store string) (string, *model.Result) {
 // in cmd/gitui), a second SIGHUP changing nothing; and that the store holds the
 // complete result, its journal and a log.txt that says the terminal was closed.
 func TestHangupLetsTheRunFinish(t *testing.T) {
-	store := tempStore(t)
+	storeDir := tempStore(t)
 	hup := make(chan os.Signal, 2)
-	a := New(context.Background(), Options{Presets: testPresets(), Store: store, Hangup: hup}, uitest.Styles())
+	a := New(context.Background(), Options{Presets: testPresets(), Store: storeDir, Hangup: hup}, uitest.Styles())
 	g := newGatedEngine()
 	a.start = g.start
 	_, done := startProgram(t, context.Background(), a, g)
@@ -122,7 +123,7 @@ func TestHangupLetsTheRunFinish(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the program did not end after its run")
 	}
-	dir, r := storedResult(t, store)
+	dir, r := storedResult(t, storeDir)
 	if r.Partial || len(journal(t, dir)) != 1 {
 		t.Fatalf("partial=%v, journal %d cells: want the complete run", r.Partial, len(journal(t, dir)))
 	}
@@ -139,10 +140,10 @@ func TestHangupLetsTheRunFinish(t *testing.T) {
 func TestInterruptKeepsCells(t *testing.T) {
 	for _, how := range []string{"ctrl+c", "context"} {
 		t.Run(how, func(t *testing.T) {
-			store := tempStore(t)
+			storeDir := tempStore(t)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			a := New(ctx, Options{Presets: testPresets(), Store: store}, uitest.Styles())
+			a := New(ctx, Options{Presets: testPresets(), Store: storeDir}, uitest.Styles())
 			g := newGatedEngine()
 			a.start = g.start
 			in, done := startProgram(t, ctx, a, g)
@@ -164,7 +165,7 @@ func TestInterruptKeepsCells(t *testing.T) {
 			default:
 				t.Fatal("the run was not cancelled")
 			}
-			dir, r := storedResult(t, store)
+			dir, r := storedResult(t, storeDir)
 			if !r.Partial || len(journal(t, dir)) != 1 || len(r.Series) != 1 {
 				t.Fatalf("partial=%v, %d series, journal %d cells: want the finished cell kept", r.Partial, len(r.Series), len(journal(t, dir)))
 			}

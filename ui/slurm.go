@@ -14,6 +14,7 @@ import (
 
 	"gitui/core/data"
 	"gitui/model"
+	"gitui/model/store"
 )
 
 // The fields of the Slurm prompt (S in the run pane), in order.
@@ -43,7 +44,7 @@ type slurmSentMsg struct {
 	dir       string
 	indices   string // the --array value
 	submitted bool
-	sub       model.Submission
+	sub       store.Submission
 	local     bool // dir is node-local (tmpfs)
 	err       error
 }
@@ -55,7 +56,7 @@ func (a *App) openSlurm() {
 		a.setStatus("cannot send to Slurm: "+b, true)
 		return
 	}
-	dir := model.RunDirName(a.spec.Name, a.now())
+	dir := store.RunDirName(a.spec.Name, a.now())
 	if a.opts.Store != "" {
 		dir = filepath.Join(a.opts.Store, dir)
 	}
@@ -97,13 +98,13 @@ func (a *App) handleSlurm(k tea.KeyMsg) tea.Cmd {
 
 // slurmOptions reads the prompt's fields into Slurm options and the output directory,
 // with one line naming a bad field and its fix.
-func (a *App) slurmOptions() (model.SlurmOptions, string, error) {
+func (a *App) slurmOptions() (store.SlurmOptions, string, error) {
 	p := &a.slurm
-	o := model.SlurmOptions{Partition: strings.TrimSpace(p.vals[slurmPartition]), Time: strings.TrimSpace(p.vals[slurmTime]), CPUs: 2}
+	o := store.SlurmOptions{Partition: strings.TrimSpace(p.vals[slurmPartition]), Time: strings.TrimSpace(p.vals[slurmTime]), CPUs: 2}
 	t := strings.TrimSpace(p.vals[slurmTasks])
 	n, err := strconv.Atoi(t)
 	if err != nil {
-		return o, "", fmt.Errorf("tasks %q: give a whole number of array tasks, 1..%d", t, model.MaxArrayTasks)
+		return o, "", fmt.Errorf("tasks %q: give a whole number of array tasks, 1..%d", t, store.MaxArrayTasks)
 	}
 	o.Tasks = n
 	if err := o.Validate(""); err != nil {
@@ -136,8 +137,8 @@ func (a *App) slurmOptions() (model.SlurmOptions, string, error) {
 }
 
 // sendSlurm checks the prompt and returns the command that writes the job scripts of
-// the current spec (model.WriteSlurm, as `gitui slurm` does) and, when sbatch is on
-// PATH, submits them (model.SubmitSlurm).
+// the current spec (store.WriteSlurm, as `gitui slurm` does) and, when sbatch is on
+// PATH, submits them (store.SubmitSlurm).
 func (a *App) sendSlurm() tea.Cmd {
 	o, dir, err := a.slurmOptions()
 	if err != nil {
@@ -148,7 +149,7 @@ func (a *App) sendSlurm() tea.Cmd {
 	spec := a.spec.Clone()
 	ctx := a.ctx
 	return func() tea.Msg {
-		st, local, err := model.WriteSlurm(dir, spec, o, "")
+		st, local, err := store.WriteSlurm(dir, spec, o, "")
 		if err != nil {
 			return slurmSentMsg{dir: dir, err: err}
 		}
@@ -156,7 +157,7 @@ func (a *App) sendSlurm() tea.Cmd {
 		if _, lerr := osexec.LookPath("sbatch"); lerr != nil {
 			return slurmSentMsg{dir: abs, indices: ix, local: local}
 		}
-		sub, err := model.SubmitSlurm(ctx, abs, st, ix)
+		sub, err := store.SubmitSlurm(ctx, abs, st, ix)
 		return slurmSentMsg{dir: abs, indices: ix, submitted: true, sub: sub, local: local, err: err}
 	}
 }
@@ -185,10 +186,10 @@ func (a *App) slurmSent(m slurmSentMsg) {
 	switch {
 	case !m.submitted:
 		a.setStatus("sbatch not found: the scripts are in "+m.dir+"; submit them on the cluster", false)
-		arr, mrg := model.SbatchCommands(m.dir, m.indices, "<array job id>")
+		arr, mrg := store.SbatchCommands(m.dir, m.indices, "<array job id>")
 		a.run.Logf(now, "sbatch not found: the scripts are in %s; submit them on the cluster:", m.dir)
-		a.run.Logf(now, "  %s", model.ShellLine(arr))
-		a.run.Logf(now, "  %s", model.ShellLine(mrg))
+		a.run.Logf(now, "  %s", store.ShellLine(arr))
+		a.run.Logf(now, "  %s", store.ShellLine(mrg))
 	case m.err == nil:
 		a.setStatus(fmt.Sprintf("sent to Slurm: array %s, merge %s; follow it in the Runs pane (7)", m.sub.ArrayID, m.sub.MergeID), false)
 		a.run.Logf(now, "sent to Slurm: array job %s, merge job %s, in %s", m.sub.ArrayID, m.sub.MergeID, m.dir)

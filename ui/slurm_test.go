@@ -11,7 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"gitui/model"
+	"gitui/model/store"
 	"gitui/ui/internal/uitest"
 )
 
@@ -35,15 +35,15 @@ fi
 	if err := os.WriteFile(filepath.Join(bin, "gitui"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	store := t.TempDir()
-	a := New(context.Background(), Options{Presets: testPresets(), Store: store, DataDir: t.TempDir()}, uitest.Styles())
+	storeDir := t.TempDir()
+	a := New(context.Background(), Options{Presets: testPresets(), Store: storeDir, DataDir: t.TempDir()}, uitest.Styles())
 	a.now = func() time.Time { return t0 }
 	a.tick = func(int) tea.Cmd { return nil }
 	a.runsTickCmd = func() tea.Cmd { return nil }
 	a.gituiBin = filepath.Join(bin, "gitui")
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
 	exec(t, a, a.Init())
-	return a, store, log
+	return a, storeDir, log
 }
 
 func fakeSlurmPath(t *testing.T) string {
@@ -61,9 +61,9 @@ func fakeSlurmPath(t *testing.T) string {
 // DIR/shards/i` and the merge `gitui merge DIR`; the Runs pane then lists the run as
 // running elsewhere, its 3 shards done.
 func TestSlurmSendSubmits(t *testing.T) {
-	a, store, calls := slurmApp(t, fakeSlurmPath(t))
+	a, storeDir, calls := slurmApp(t, fakeSlurmPath(t))
 	press(t, a, "4", "S")
-	dir := filepath.Join(store, model.RunDirName(a.spec.Name, t0))
+	dir := filepath.Join(storeDir, store.RunDirName(a.spec.Name, t0))
 	v := ansi.Strip(a.View())
 	if !a.slurm.open || !strings.Contains(v, "Send to Slurm") || !strings.Contains(v, "tasks      4") ||
 		!strings.Contains(v, "time       01:00:00") || !strings.Contains(v, dir) || !strings.Contains(v, "submits them with sbatch") {
@@ -75,21 +75,21 @@ func TestSlurmSendSubmits(t *testing.T) {
 	if a.slurm.open {
 		t.Fatalf("the prompt stayed open: %s", a.slurm.err)
 	}
-	st, err := model.ReadSlurmState(dir)
+	st, err := store.ReadSlurmState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Tasks != 3 || len(st.Submissions) != 1 || st.Submissions[0].ArrayID != "101" || st.Submissions[0].MergeID != "102" || st.Submissions[0].Indices != "0-2" {
 		t.Fatalf("slurm.json: %+v", st)
 	}
-	arr, err := os.ReadFile(filepath.Join(dir, model.SlurmArrayScript))
+	arr, err := os.ReadFile(filepath.Join(dir, store.SlurmArrayScript))
 	if err != nil || !strings.Contains(string(arr), "#SBATCH --array=0-2\n") || !strings.Contains(string(arr), "#SBATCH --time=01:00:00\n") || strings.Contains(string(arr), "--partition") {
 		t.Fatalf("array.sbatch (%v):\n%s", err, arr)
 	}
 	b, _ := os.ReadFile(calls)
 	got := string(b)
 	for i := range 3 {
-		want := "run " + filepath.Join(dir, model.SpecFile) + " --shard " + string(rune('0'+i)) + "/3 --out " + filepath.Join(dir, model.ShardsDir, string(rune('0'+i)))
+		want := "run " + filepath.Join(dir, store.SpecFile) + " --shard " + string(rune('0'+i)) + "/3 --out " + filepath.Join(dir, store.ShardsDir, string(rune('0'+i)))
 		if !strings.Contains(got, want) {
 			t.Errorf("no call %q in:\n%s", want, got)
 		}
@@ -111,21 +111,21 @@ func TestSlurmSendSubmits(t *testing.T) {
 // where ("sbatch not found: the scripts are in DIR; submit them on the cluster"), with
 // no submission recorded; the row is listed with its 4 shards not started.
 func TestSlurmSendWithoutSbatch(t *testing.T) {
-	a, store, calls := slurmApp(t, t.TempDir())
+	a, storeDir, calls := slurmApp(t, t.TempDir())
 	press(t, a, "4", "S")
 	if !strings.Contains(ansi.Strip(a.View()), "sbatch is not on PATH") {
 		t.Fatal("the prompt does not say that sbatch is missing")
 	}
 	press(t, a, "enter")
-	dir := filepath.Join(store, model.RunDirName(a.spec.Name, t0))
+	dir := filepath.Join(storeDir, store.RunDirName(a.spec.Name, t0))
 	if want := "sbatch not found: the scripts are in " + dir + "; submit them on the cluster"; a.status != want {
 		t.Fatalf("status %q, want %q", a.status, want)
 	}
-	st, err := model.ReadSlurmState(dir)
+	st, err := store.ReadSlurmState(dir)
 	if err != nil || st.Tasks != 4 || len(st.Submissions) != 0 {
 		t.Fatalf("slurm.json %+v (%v)", st, err)
 	}
-	for _, f := range []string{model.SlurmArrayScript, model.SlurmMergeScript, model.SpecFile} {
+	for _, f := range []string{store.SlurmArrayScript, store.SlurmMergeScript, store.SpecFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("%s not written: %v", f, err)
 		}
@@ -142,7 +142,7 @@ func TestSlurmSendWithoutSbatch(t *testing.T) {
 // TestSlurmSendRefuses: a bad field keeps the prompt open with one line naming it, and
 // nothing is written into the store; esc closes the prompt.
 func TestSlurmSendRefuses(t *testing.T) {
-	a, store, _ := slurmApp(t, t.TempDir())
+	a, storeDir, _ := slurmApp(t, t.TempDir())
 	for _, c := range []struct {
 		field int
 		value string
@@ -165,7 +165,7 @@ func TestSlurmSendRefuses(t *testing.T) {
 			t.Fatal("esc did not close the prompt")
 		}
 	}
-	if ents, _ := os.ReadDir(store); len(ents) != 0 {
+	if ents, _ := os.ReadDir(storeDir); len(ents) != 0 {
 		t.Errorf("refused sends wrote %d entries into the store", len(ents))
 	}
 }

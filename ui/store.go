@@ -10,7 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"gitui/ui/runs"
+	"gitui/model/store"
 )
 
 // storedRun is one run directory of the store as the start-up summary shows it.
@@ -68,10 +68,10 @@ func newestRuns(store string, n int) (int, []storedRun, error) {
 	return len(names), runs, nil
 }
 
-// runStatus returns the status of the run directory dir (runs.Status; an interrupted
+// runStatus returns the status of the run directory dir (store.Status; an interrupted
 // run says how to finish it).
 func runStatus(dir string) string {
-	st := runs.Status(dir)
+	st := store.Status(dir)
 	if st == "interrupted" {
 		return "interrupted (gitui resume finishes it)"
 	}

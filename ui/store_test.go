@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"os"
@@ -14,14 +13,15 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/store"
 	"gitui/ui/internal/uitest"
 )
 
 // storeApp returns a sized app whose runs go into the store of a temporary
 // XDG_DATA_HOME, with its Init done (data loaded, store listed).
-func storeApp(t *testing.T, store string) *App {
+func storeApp(t *testing.T, storeDir string) *App {
 	t.Helper()
-	a := New(context.Background(), Options{Presets: testPresets(), Store: store}, uitest.Styles())
+	a := New(context.Background(), Options{Presets: testPresets(), Store: storeDir}, uitest.Styles())
 	a.tick = func(int) tea.Cmd { return nil }
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	exec(t, a, a.Init())
@@ -31,44 +31,41 @@ func storeApp(t *testing.T, store string) *App {
 func tempStore(t *testing.T) string {
 	t.Helper()
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	store, err := model.StoreDir()
+	storeDir, err := store.StoreDir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return store
+	return storeDir
 }
 
 // runDirs returns the run directories of store.
-func runDirs(t *testing.T, store string) []string {
+func runDirs(t *testing.T, storeDir string) []string {
 	t.Helper()
-	ents, err := os.ReadDir(store)
+	ents, err := os.ReadDir(storeDir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
 	}
 	var dirs []string
 	for _, e := range ents {
 		if e.IsDir() {
-			dirs = append(dirs, filepath.Join(store, e.Name()))
+			dirs = append(dirs, filepath.Join(storeDir, e.Name()))
 		}
 	}
 	return dirs
 }
 
-// journal returns the lines of DIR/cells.jsonl.
-func journal(t *testing.T, dir string) []string {
+// journal returns the cells of DIR/cells.jsonl as the store reads them (store.ReadJournal),
+// failing on a line that fails its check.
+func journal(t *testing.T, dir string) []store.CellRecord {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, model.CellsFile))
+	j, err := store.ReadJournal(filepath.Join(dir, store.CellsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var lines []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
+	if len(j.Damaged) > 0 {
+		t.Fatalf("%s: damaged journal lines %v", dir, j.Damaged)
 	}
-	return lines
+	return j.Cells
 }
 
 func logHas(a *App, s string) bool {
@@ -89,8 +86,8 @@ func TestRunSavedInStore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the engine for a second")
 	}
-	store := tempStore(t)
-	a := storeApp(t, store)
+	storeDir := tempStore(t)
+	a := storeApp(t, storeDir)
 	if !logHas(a, "no runs yet") {
 		t.Errorf("an empty store is not announced: %q", a.run.LogLines())
 	}
@@ -98,7 +95,7 @@ func TestRunSavedInStore(t *testing.T) {
 	if a.r.running || a.r.err != nil {
 		t.Fatalf("run running=%v err=%v", a.r.running, a.r.err)
 	}
-	dirs := runDirs(t, store)
+	dirs := runDirs(t, storeDir)
 	if len(dirs) != 1 {
 		t.Fatalf("store holds %v, want one run directory", dirs)
 	}
@@ -106,7 +103,7 @@ func TestRunSavedInStore(t *testing.T) {
 	if !strings.HasSuffix(dir, "-xperm-tiny") || !logHas(a, "saved in "+dir+" (done") {
 		t.Errorf("run log does not say where the run went (%s): %q", dir, a.run.LogLines())
 	}
-	res, err := model.ReadResult(filepath.Join(dir, model.ResultFile))
+	res, err := model.ReadResult(filepath.Join(dir, store.ResultFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +125,7 @@ func TestRunSavedInStore(t *testing.T) {
 	if n, want := len(journal(t, dir)), len(spec.Sizes)*spec.Repeats*len(spec.Methods); n != want {
 		t.Errorf("journal holds %d cells, want %d", n, want)
 	}
-	for _, f := range []string{model.SpecFile, model.MetaFile, LogFile} {
+	for _, f := range []string{store.SpecFile, store.MetaFile, LogFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("missing %s: %v", f, err)
 		}
@@ -136,11 +133,11 @@ func TestRunSavedInStore(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, LogFile)); !strings.Contains(string(b), "saved in "+dir) {
 		t.Errorf("log.txt does not say where the result went:\n%s", b)
 	}
-	if _, err := os.Stat(filepath.Join(dir, model.LockFile)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, store.LockFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the lock is still there after the run: %v", err)
 	}
 
-	b := storeApp(t, store)
+	b := storeApp(t, storeDir)
 	if !logHas(b, "1 run; newest:") || !logHas(b, filepath.Base(dir)+"  done") {
 		t.Errorf("the next workbench does not list the run: %q", b.run.LogLines())
 	}
@@ -153,8 +150,8 @@ func TestCancelledRunSavedPartial(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the engine")
 	}
-	store := tempStore(t)
-	a := storeApp(t, store)
+	storeDir := tempStore(t)
+	a := storeApp(t, storeDir)
 	a.loadPreset(0, false) // full: 5 sizes × 5 repeats × 2 methods, here 40 repeats:
 	a.spec.Repeats = 40    // long enough (seconds) that x always comes before the end
 	a.revalidate()
@@ -176,12 +173,12 @@ func TestCancelledRunSavedPartial(t *testing.T) {
 	if !errors.Is(a.r.err, context.Canceled) {
 		t.Fatalf("run ended with %v, want cancelled", a.r.err)
 	}
-	dirs := runDirs(t, store)
+	dirs := runDirs(t, storeDir)
 	if len(dirs) != 1 {
 		t.Fatalf("store holds %v, want one run directory", dirs)
 	}
 	dir := dirs[0]
-	res, err := model.ReadResult(filepath.Join(dir, model.ResultFile))
+	res, err := model.ReadResult(filepath.Join(dir, store.ResultFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +200,7 @@ func TestCancelledRunSavedPartial(t *testing.T) {
 	if !logHas(a, "saved in "+dir+" (partial") {
 		t.Errorf("run log does not say where the partial run went: %q", a.run.LogLines())
 	}
-	b := storeApp(t, store)
+	b := storeApp(t, storeDir)
 	if !logHas(b, filepath.Base(dir)+"  partial") {
 		t.Errorf("the next workbench does not list the partial run: %q", b.run.LogLines())
 	}
@@ -213,9 +210,9 @@ func TestCancelledRunSavedPartial(t *testing.T) {
 // first cell (refused by the engine, or cancelled at once) leaves no directory in the
 // store, and that the run log says nothing was saved.
 func TestRunWithoutCellsLeavesNothing(t *testing.T) {
-	store := tempStore(t)
+	storeDir := tempStore(t)
 	for _, runErr := range []error{errors.New("data.path: no such file: give an existing file"), context.Canceled} {
-		a := storeApp(t, store)
+		a := storeApp(t, storeDir)
 		a.start = func(ctx context.Context, _ *model.Spec, _ model.RunOptions) <-chan eval.Event {
 			ch := make(chan eval.Event, 1)
 			ch <- eval.Done{Err: runErr}
@@ -226,7 +223,7 @@ func TestRunWithoutCellsLeavesNothing(t *testing.T) {
 		if a.r.running || !errors.Is(a.r.err, runErr) {
 			t.Fatalf("run running=%v err=%v", a.r.running, a.r.err)
 		}
-		if dirs := runDirs(t, store); len(dirs) != 0 {
+		if dirs := runDirs(t, storeDir); len(dirs) != 0 {
 			t.Errorf("%v: store holds %v, want nothing", runErr, dirs)
 		}
 		if !logHas(a, "nothing saved: no cell had finished") {
@@ -235,24 +232,47 @@ func TestRunWithoutCellsLeavesNothing(t *testing.T) {
 	}
 }
 
+// TestCancelledBeforeFirstCellTUI: a run of the real engine cancelled before its first
+// cell concludes as `gitui run` does (store.RunDir.Conclude; cmd/gitui's
+// TestCancelledBeforeFirstCellCLI): nothing is left in the store, and the run log says so.
+func TestCancelledBeforeFirstCellTUI(t *testing.T) {
+	storeDir := tempStore(t)
+	a := storeApp(t, storeDir)
+	a.start = func(ctx context.Context, spec *model.Spec, o model.RunOptions) <-chan eval.Event {
+		c, cancel := context.WithCancel(ctx)
+		cancel()
+		return model.Start(c, spec, o)
+	}
+	press(t, a, "r")
+	if a.r.running || !errors.Is(a.r.err, context.Canceled) {
+		t.Fatalf("run running=%v err=%v, want cancelled", a.r.running, a.r.err)
+	}
+	if dirs := runDirs(t, storeDir); len(dirs) != 0 {
+		t.Errorf("a run cancelled before its first cell left %v", dirs)
+	}
+	if !logHas(a, "nothing saved: no cell had finished") {
+		t.Errorf("run log %q", a.run.LogLines())
+	}
+}
+
 // TestStoreStatus checks the status newestRuns gives each kind of run directory, and
 // that the newest come first.
 func TestStoreStatus(t *testing.T) {
-	store := t.TempDir()
+	storeDir := t.TempDir()
 	write := func(name, file, body string) {
-		os.MkdirAll(filepath.Join(store, name), 0o755)
+		os.MkdirAll(filepath.Join(storeDir, name), 0o755)
 		if file != "" {
-			os.WriteFile(filepath.Join(store, name, file), []byte(body), 0o644)
+			os.WriteFile(filepath.Join(storeDir, name, file), []byte(body), 0o644)
 		}
 	}
-	write("20261101-000000-a", model.ResultFile, `{"schema":"gitui.result/v1"}`)
-	write("20261102-000000-b", model.ResultFile, `{"partial":true}`)
-	write("20261103-000000-c", model.CellsFile, `{"series":"x"}`+"\n")
-	write("20261104-000000-d", model.LockFile, "1 otherhost\n")
-	write("20261104-000000-d", model.ResultFile, `{"partial":true,"error":"boom"}`)
-	write("20261105-000000-e", model.LockFile, "2147483600\n") // no such process: stale
-	write("20261105-000000-e", model.CellsFile, "")
-	total, runs, err := newestRuns(store, 10)
+	write("20261101-000000-a", store.ResultFile, `{"schema":"gitui.result/v1"}`)
+	write("20261102-000000-b", store.ResultFile, `{"partial":true}`)
+	write("20261103-000000-c", store.CellsFile, `{"series":"x"}`+"\n")
+	write("20261104-000000-d", store.LockFile, "1 otherhost\n")
+	write("20261104-000000-d", store.ResultFile, `{"partial":true,"error":"boom"}`)
+	write("20261105-000000-e", store.LockFile, "2147483600\n") // no such process: stale
+	write("20261105-000000-e", store.CellsFile, "")
+	total, runs, err := newestRuns(storeDir, 10)
 	if err != nil || total != 5 {
 		t.Fatalf("total %d, err %v", total, err)
 	}
@@ -264,11 +284,11 @@ func TestStoreStatus(t *testing.T) {
 		}
 	}
 	self := "20261106-000000-f"
-	write(self, model.LockFile, strconv.Itoa(os.Getpid())+"\n")
-	if _, runs, _ := newestRuns(store, 1); len(runs) != 1 || !strings.HasPrefix(runs[0].status, "running") {
+	write(self, store.LockFile, strconv.Itoa(os.Getpid())+"\n")
+	if _, runs, _ := newestRuns(storeDir, 1); len(runs) != 1 || !strings.HasPrefix(runs[0].status, "running") {
 		t.Errorf("a directory locked by a live process: %v", runs)
 	}
-	if n, runs, err := newestRuns(filepath.Join(store, "none"), 3); n != 0 || runs != nil || err != nil {
+	if n, runs, err := newestRuns(filepath.Join(storeDir, "none"), 3); n != 0 || runs != nil || err != nil {
 		t.Errorf("missing store: %d %v %v", n, runs, err)
 	}
 }

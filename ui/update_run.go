@@ -10,6 +10,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/store"
 )
 
 // startRun starts a new run of a copy of the spec (edits made while it runs do not
@@ -30,7 +31,7 @@ func (a *App) startRun() tea.Cmd {
 	a.heat.Clear() // the new run sends its own matrices
 	a.run.Start(label, now)
 	a.setStatus("", false)
-	j, note := newJob(id, label, a.opts.Store, spec, model.RunMeta{DataDir: a.opts.DataDir, Quick: a.quick}, now)
+	j, note := newJob(id, label, a.opts.Store, spec, store.RunMeta{DataDir: a.opts.DataDir, Quick: a.quick}, now)
 	if note != "" {
 		a.run.Logf(now, "%s", note)
 	}

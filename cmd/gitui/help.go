@@ -231,7 +231,10 @@ only the indices whose shard is unfinished.`,
 		Run: cmdSlurm, Complete: completePresetOrFile})
 	register(command{Name: "resume", Order: 20, Synopsis: "resume DIR [--data DIR]",
 		Summary: "finish an interrupted run from its journal (cells.jsonl)",
-		Run:     cmdResume, Complete: func(int, []string) []string { return nil }})
+		Details: `The journal is checked first (docs/journal.md): a spec.json edited since the run
+started is refused (exit 2, naming the changed keys); a line that fails its CRC-32C is
+moved to DIR/cells.damaged.jsonl and only its cell runs again.`,
+		Run: cmdResume, Complete: func(int, []string) []string { return nil }})
 	register(command{Name: "presets", Order: 30, Synopsis: "presets [-v]",
 		Summary: "name and one line for each preset (-v: each spec and the method fields)",
 		Run: func(_ context.Context, args []string, stdout, _ io.Writer) error {

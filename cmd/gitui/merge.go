@@ -15,6 +15,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/store"
 )
 
 // parseShard parses the --shard value "i/N" (0 <= i < N, N >= 1); "" is the whole run.
@@ -55,7 +56,7 @@ func shardable(spec *model.Spec, shard eval.Shard) error {
 }
 
 // cmdMerge implements `gitui merge OUT [SHARD_DIR...]`: the shards' journals are
-// unioned into OUT/cells.jsonl (model.MergeRunDirs) and OUT/result.json and
+// unioned into OUT/cells.jsonl (store.MergeRunDirs) and OUT/result.json and
 // predictions.csv are derived from it exactly as `gitui resume` would, without running a
 // cell. Missing cells are named on stderr, the result is marked partial and the exit
 // status is 1; refusals (different specs, conflicting cells) exit 2 with nothing written.
@@ -83,23 +84,26 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	dir := *dataFlag
 	if dir == "" {
-		dir = model.ReadRunMeta(shards[0]).DataDir
+		dir = store.ReadRunMeta(shards[0]).DataDir
 	}
 	// Resolved before anything is written: the derivation loads the data again.
 	if dir, err = data.ResolveDir(dir); err != nil {
 		return usageError{err}
 	}
-	rd, rep, err := model.MergeRunDirs(out, shards, model.RunMeta{DataDir: dir})
+	rd, rep, err := store.MergeRunDirs(out, shards, store.RunMeta{DataDir: dir})
 	if err != nil {
 		return usageError{err}
 	}
-	fmt.Fprintf(stderr, "merge: %d shards, %d cells (%d new in %s, %d duplicates kept once)\n", rep.Shards, rep.Cells, rep.Added, filepath.Join(out, model.CellsFile), rep.Duplicates)
+	for _, n := range rep.Notices {
+		fmt.Fprintln(stderr, "gitui: "+n)
+	}
+	fmt.Fprintf(stderr, "merge: %d shards, %d cells (%d new in %s, %d duplicates kept once)\n", rep.Shards, rep.Cells, rep.Added, filepath.Join(out, store.CellsFile), rep.Duplicates)
 	res, err := executeWith(ctx, rd, model.RunOptions{DataDir: dir, NoRun: true}, stdout, stderr)
 	if err != nil {
 		return err
 	}
 	if res != nil && res.Partial {
-		return fmt.Errorf("merge: partial result in %s: %s; rerun their shards (gitui slurm --resubmit) or `gitui resume %s`", filepath.Join(out, model.ResultFile), res.Error, out)
+		return fmt.Errorf("merge: partial result in %s: %s; rerun their shards (gitui slurm --resubmit) or `gitui resume %s`", filepath.Join(out, store.ResultFile), res.Error, out)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"gitui/model"
+	"gitui/model/store"
 )
 
 // childEnv makes the test binary run the gitui command line in its arguments instead of
@@ -128,30 +128,18 @@ func TestKillAndResume(t *testing.T) {
 	}
 }
 
-// journalLines returns the number of whole lines of a journal, failing on any whole
-// line that is not a cell (only the last line may be torn by a kill).
+// journalLines returns the number of cells of a journal as store.ReadJournal reads it,
+// failing on any whole line that fails its check (only the last line may be torn by a
+// kill).
 func journalLines(t *testing.T, path string) int {
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return 0
-	}
+	j, err := store.ReadJournal(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var rec model.CellRecord
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			if !bytes.HasSuffix(b, sc.Bytes()) {
-				t.Fatalf("%s: line %d is not a cell: %v", path, n+1, err)
-			}
-			continue
-		}
-		n++
+	if len(j.Damaged) > 0 {
+		t.Fatalf("%s: line %d is not a cell (%s)", path, j.Damaged[0].Line, j.Damaged[0].Reason)
 	}
-	return n
+	return len(j.Cells)
 }
 
 // TestSignalsKeepCells: SIGINT, SIGTERM, SIGHUP and SIGUSR1 (Slurm's time-limit warning)

@@ -20,6 +20,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/store"
 	"gitui/presets"
 )
 
@@ -90,13 +91,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	outDir := *out
 	if outDir == "" {
-		outDir = filepath.Join("runs", model.RunDirName(spec.Name, time.Now()))
+		outDir = filepath.Join("runs", store.RunDirName(spec.Name, time.Now()))
 	}
-	meta := model.RunMeta{DataDir: dir, Quick: *quick}
+	meta := store.RunMeta{DataDir: dir, Quick: *quick}
 	if shard.Count > 0 {
 		meta.Shard = shard.String()
 	}
-	rd, err := model.OpenRunDir(outDir, spec, meta)
+	rd, err := store.OpenRunDir(outDir, spec, meta)
 	if err != nil {
 		return usageError{err}
 	}
@@ -129,7 +130,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fi, err := os.Stat(pos[0]); err != nil || !fi.IsDir() {
 		return usagef("%s is not a directory: give the --out directory of an interrupted `gitui run`", pos[0])
 	}
-	rd, err := model.OpenRunDir(pos[0], nil, model.RunMeta{})
+	rd, err := store.OpenRunDir(pos[0], nil, store.RunMeta{})
 	if err != nil {
 		return usageError{err}
 	}
@@ -158,20 +159,21 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // A spec or data error before any cell finished leaves nothing behind (exit 2). A run of
 // which every cell was already journaled and whose result.json is complete rewrites
 // nothing. An interrupted or failed run writes a partial result, never over a complete one.
-func execute(ctx context.Context, rd *model.RunDir, dataDir string, stdout, stderr io.Writer) error {
+func execute(ctx context.Context, rd *store.RunDir, dataDir string, stdout, stderr io.Writer) error {
 	_, err := executeWith(ctx, rd, model.RunOptions{DataDir: dataDir}, stdout, stderr)
 	return err
 }
 
 // executeWith is execute with run options (a shard, or NoRun for a merge; Quick and Dir
-// are taken from rd). It returns the result it wrote (nil when nothing was written).
-// A run that ends without error has every cell it was meant to run journaled: run.json
-// then says so (Complete), which `gitui slurm --resubmit` reads.
-func executeWith(ctx context.Context, rd *model.RunDir, opts model.RunOptions, stdout, stderr io.Writer) (*model.Result, error) {
-	defer rd.Close()
-	dataDir := opts.DataDir
+// are taken from rd): a loop over the engine's events drawing the progress, then the
+// run's conclusion (store.RunDir.Conclude, the same as the TUI's), then the summary. It
+// returns the result written or kept (nil when nothing was kept).
+func executeWith(ctx context.Context, rd *store.RunDir, opts model.RunOptions, stdout, stderr io.Writer) (*model.Result, error) {
 	if rd.Warning != "" {
 		fmt.Fprintln(stderr, "gitui: "+rd.Warning)
+	}
+	for _, n := range rd.Notices {
+		fmt.Fprintln(stderr, "gitui: "+n)
 	}
 	if rd.Resumed > 0 {
 		fmt.Fprintf(stderr, "continuing %s: %d cells already in its journal\n", rd.Path, rd.Resumed)
@@ -180,7 +182,7 @@ func executeWith(ctx context.Context, rd *model.RunDir, opts model.RunOptions, s
 	prog := newProgress(stderr)
 	var outcome *eval.Outcome
 	var runErr error
-	opts.DataDir, opts.Quick, opts.Dir, opts.NoMatrices = dataDir, rd.Meta.Quick, rd, true
+	opts.Quick, opts.Dir, opts.NoMatrices = rd.Meta.Quick, rd, true
 	for e := range model.Start(ctx, rd.Spec, opts) {
 		switch e := e.(type) {
 		case eval.Progress:
@@ -192,29 +194,25 @@ func executeWith(ctx context.Context, rd *model.RunDir, opts model.RunOptions, s
 		}
 	}
 	prog.finish()
-	var ie *model.InputError
-	if errors.As(runErr, &ie) && rd.Added() == 0 && rd.Resumed == 0 {
-		rd.Discard() // nothing ran: leave nothing behind
-		return nil, usageError{runErr}
+	c, err := rd.Conclude(outcome, runErr, time.Since(start))
+	if err != nil {
+		return nil, err
 	}
-	res := rd.Result(outcome, runErr, time.Since(start))
-	printSummary(stdout, res)
-	if runErr == nil && (outcome == nil || len(outcome.Missing) == 0 || opts.Shard.Count > 0) && !rd.Meta.Complete {
-		if err := rd.MarkComplete(); err != nil {
-			return nil, err
+	if c.Discarded {
+		var ie *model.InputError
+		if errors.As(runErr, &ie) {
+			return nil, usageError{runErr} // nothing ran: nothing is left behind
 		}
+		fmt.Fprintf(stderr, "nothing kept in %s: no cell had finished\n", rd.Path)
+		return nil, runErr
 	}
-	if runErr == nil && rd.Added() == 0 {
-		if old, err := model.ReadResult(rd.ResultPath()); err == nil && !old.Partial {
-			fmt.Fprintf(stderr, "result: %s is complete: nothing to do\n", rd.ResultPath())
-			return old, nil
-		}
+	printSummary(stdout, c.Result)
+	if c.Unchanged {
+		fmt.Fprintf(stderr, "result: %s is complete: nothing to do\n", rd.ResultPath())
+		return c.Result, nil
 	}
-	if err := rd.Finish(res); err != nil {
-		return nil, fmt.Errorf("%w (the finished cells are in %s: `gitui resume %s` writes the result)", err, filepath.Join(rd.Path, model.CellsFile), rd.Path)
-	}
-	fmt.Fprintf(stderr, "result: %s (%.1f s)\n", rd.ResultPath(), res.Timing.WallSeconds)
-	return res, runErr
+	fmt.Fprintf(stderr, "result: %s (%.1f s)\n", rd.ResultPath(), c.Result.Timing.WallSeconds)
+	return c.Result, runErr
 }
 
 // printSummary writes one table per (x label, y label): a row per series, a column per

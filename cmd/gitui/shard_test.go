@@ -13,24 +13,21 @@ import (
 	"time"
 
 	"gitui/model"
+	"gitui/model/store"
 )
 
 // cellKeys returns the keys of a journal's cells, failing on a repeated key.
 func cellKeys(t *testing.T, dir string) map[string]bool {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, model.CellsFile))
+	j, err := store.ReadJournal(filepath.Join(dir, store.CellsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(j.Damaged) > 0 {
+		t.Fatalf("%s: damaged lines %v", dir, j.Damaged)
+	}
 	keys := map[string]bool{}
-	for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
-		if len(l) == 0 {
-			continue
-		}
-		var r model.CellRecord
-		if err := json.Unmarshal(l, &r); err != nil {
-			t.Fatalf("%s: %v", dir, err)
-		}
+	for _, r := range j.Cells {
 		k := r.Stage + "|" + r.Series + "|" + strconv.FormatFloat(r.X, 'g', -1, 64) + "|" + strconv.Itoa(r.Rep)
 		if keys[k] {
 			t.Fatalf("%s: cell %s journaled twice", dir, k)
@@ -69,12 +66,12 @@ func TestShardMergeEqualsWhole(t *testing.T) {
 				}
 				union[k] = true
 			}
-			r, err := model.ReadResult(filepath.Join(dir, model.ResultFile))
+			r, err := model.ReadResult(filepath.Join(dir, store.ResultFile))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Partial != (n > 1) || !model.ShardComplete(dir) {
-				t.Errorf("shard %d/%d: partial %v (error %q), complete %v", i, n, r.Partial, r.Error, model.ShardComplete(dir))
+			if r.Partial != (n > 1) || !store.ShardComplete(dir) {
+				t.Errorf("shard %d/%d: partial %v (error %q), complete %v", i, n, r.Partial, r.Error, store.ShardComplete(dir))
 			}
 		}
 		if len(union) != total {
@@ -108,9 +105,9 @@ func TestMergeMissingThenResume(t *testing.T) {
 	// A shard cut short (its last 3 cells lost, as by a kill) and resumed runs exactly
 	// its own missing cells again.
 	want1 := cellKeys(t, shards[1])
-	j1, _ := os.ReadFile(filepath.Join(shards[1], model.CellsFile))
+	j1, _ := os.ReadFile(filepath.Join(shards[1], store.CellsFile))
 	lines := bytes.SplitAfter(j1, []byte("\n"))
-	os.WriteFile(filepath.Join(shards[1], model.CellsFile), bytes.Join(lines[:len(lines)-4], nil), 0o644)
+	os.WriteFile(filepath.Join(shards[1], store.CellsFile), bytes.Join(lines[:len(lines)-4], nil), 0o644)
 	if code, _, stderr := gitui(t, "resume", shards[1]); code != 0 {
 		t.Fatalf("resume of shard 1: exit %d: %s", code, stderr)
 	}
@@ -123,7 +120,7 @@ func TestMergeMissingThenResume(t *testing.T) {
 	if code != exitFailure || !strings.Contains(stderr, strconv.Itoa(missing)+" cells missing: ") || strings.Count(strings.TrimSpace(stderr[strings.Index(stderr, "gitui: merge:"):]), "\n") != 0 {
 		t.Fatalf("merge without shard 1: exit %d, stderr %q; want 1 and one line naming the %d missing cells", code, stderr, missing)
 	}
-	r, err := model.ReadResult(filepath.Join(out, model.ResultFile))
+	r, err := model.ReadResult(filepath.Join(out, store.ResultFile))
 	if err != nil || !r.Partial || !strings.HasPrefix(r.Error, strconv.Itoa(missing)+" cells missing: ") {
 		t.Fatalf("partial merge: %v, result %+v", err, r)
 	}
@@ -164,17 +161,19 @@ func TestShardBadInput(t *testing.T) {
 	// A copy of s0 whose first cell records another accuracy.
 	forged := filepath.Join(base, "forged")
 	os.MkdirAll(forged, 0o755)
-	for _, f := range []string{model.SpecFile, model.MetaFile} {
+	for _, f := range []string{store.SpecFile, store.MetaFile} {
 		b, _ := os.ReadFile(filepath.Join(s0, f))
 		os.WriteFile(filepath.Join(forged, f), b, 0o644)
 	}
-	j, _ := os.ReadFile(filepath.Join(s0, model.CellsFile))
-	var rec model.CellRecord
-	first, rest, _ := bytes.Cut(j, []byte("\n"))
+	j, _ := os.ReadFile(filepath.Join(s0, store.CellsFile))
+	// A forger who seals the line again: the checksums pass, the conflict is found.
+	var rec store.CellRecord
+	header, cells, _ := bytes.Cut(j, []byte("\n"))
+	first, rest, _ := bytes.Cut(cells, []byte("\n"))
 	json.Unmarshal(first, &rec)
 	rec.Acc += 0.25
-	fb, _ := json.Marshal(rec)
-	os.WriteFile(filepath.Join(forged, model.CellsFile), append(append(fb, '\n'), rest...), 0o644)
+	fb, _ := store.EncodeCell(rec)
+	os.WriteFile(filepath.Join(forged, store.CellsFile), bytes.Join([][]byte{header, fb[:len(fb)-1], rest}, []byte("\n")), 0o644)
 	s0Journal := j
 
 	noSbatch := t.TempDir() // a PATH without sbatch
@@ -220,7 +219,7 @@ func TestShardBadInput(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(base, "x")); err == nil {
 				t.Errorf("%s was created", filepath.Join(base, "x"))
 			}
-			if j, _ := os.ReadFile(filepath.Join(s0, model.CellsFile)); !bytes.Equal(j, s0Journal) {
+			if j, _ := os.ReadFile(filepath.Join(s0, store.CellsFile)); !bytes.Equal(j, s0Journal) {
 				t.Errorf("the journal of %s changed", s0)
 			}
 			if _, err := os.Stat(filepath.Join(s0, "array.sbatch")); err == nil {
@@ -264,14 +263,14 @@ func TestSlurmFakeSbatch(t *testing.T) {
 			t.Errorf("array.sbatch lacks %q", want)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, model.ResultFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, store.ResultFile)); err == nil {
 		t.Fatal("the merge ran although index 1 was cancelled")
 	}
-	if !model.ShardComplete(filepath.Join(dir, "shards", "0")) || !model.ShardComplete(filepath.Join(dir, "shards", "2")) || model.ShardComplete(filepath.Join(dir, "shards", "1")) {
+	if !store.ShardComplete(filepath.Join(dir, "shards", "0")) || !store.ShardComplete(filepath.Join(dir, "shards", "2")) || store.ShardComplete(filepath.Join(dir, "shards", "1")) {
 		t.Fatal("want shards 0 and 2 complete and shard 1 not")
 	}
-	j0, _ := os.ReadFile(filepath.Join(dir, "shards", "0", model.CellsFile))
-	j2, _ := os.ReadFile(filepath.Join(dir, "shards", "2", model.CellsFile))
+	j0, _ := os.ReadFile(filepath.Join(dir, "shards", "0", store.CellsFile))
+	j2, _ := os.ReadFile(filepath.Join(dir, "shards", "2", store.CellsFile))
 	code, stdout, stderr = gitui(t, "slurm", "--resubmit", dir, "--submit")
 	if code != 0 {
 		t.Fatalf("resubmit: exit %d: %s", code, stderr)
@@ -279,10 +278,10 @@ func TestSlurmFakeSbatch(t *testing.T) {
 	if !strings.Contains(stdout, "--array=1 ") {
 		t.Errorf("resubmit printed %q: want --array=1 alone", stdout)
 	}
-	if a, _ := os.ReadFile(filepath.Join(dir, "shards", "0", model.CellsFile)); !bytes.Equal(a, j0) {
+	if a, _ := os.ReadFile(filepath.Join(dir, "shards", "0", store.CellsFile)); !bytes.Equal(a, j0) {
 		t.Error("resubmission changed shard 0's journal")
 	}
-	if a, _ := os.ReadFile(filepath.Join(dir, "shards", "2", model.CellsFile)); !bytes.Equal(a, j2) {
+	if a, _ := os.ReadFile(filepath.Join(dir, "shards", "2", store.CellsFile)); !bytes.Equal(a, j2) {
 		t.Error("resubmission changed shard 2's journal")
 	}
 	sameResult(t, "fake-sbatch array merged", ref, dir)
@@ -360,7 +359,7 @@ func TestRealSlurm(t *testing.T) {
 	t0 := time.Now()
 	a := filepath.Join(base, "a")
 	submit(a)
-	wait("the merged result of the 3-task array", exists(filepath.Join(a, model.ResultFile)))
+	wait("the merged result of the 3-task array", exists(filepath.Join(a, store.ResultFile)))
 	t.Logf("3-task array + merge: %.1f s from submission to result.json", time.Since(t0).Seconds())
 	sameResult(t, "Slurm array merged", ref, a)
 
@@ -374,25 +373,25 @@ func TestRealSlurm(t *testing.T) {
 		out, _ := exec.Command("squeue", "-h", "-r", "-j", aid, "-o", "%K").Output()
 		return strings.TrimSpace(string(out)) == ""
 	})
-	if !model.ShardComplete(filepath.Join(b, "shards", "0")) || !model.ShardComplete(filepath.Join(b, "shards", "1")) || model.ShardComplete(filepath.Join(b, "shards", "2")) {
+	if !store.ShardComplete(filepath.Join(b, "shards", "0")) || !store.ShardComplete(filepath.Join(b, "shards", "1")) || store.ShardComplete(filepath.Join(b, "shards", "2")) {
 		t.Fatal("after scancel of index 2: want shards 0 and 1 complete and shard 2 not")
 	}
-	if _, err := os.Stat(filepath.Join(b, model.ResultFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(b, store.ResultFile)); err == nil {
 		t.Fatal("the merge ran although index 2 was cancelled")
 	}
-	j0, _ := os.ReadFile(filepath.Join(b, "shards", "0", model.CellsFile))
-	j1, _ := os.ReadFile(filepath.Join(b, "shards", "1", model.CellsFile))
+	j0, _ := os.ReadFile(filepath.Join(b, "shards", "0", store.CellsFile))
+	j1, _ := os.ReadFile(filepath.Join(b, "shards", "1", store.CellsFile))
 	code, stdout, stderr := gitui(t, "slurm", "--resubmit", b, "--submit")
 	if code != 0 || !strings.Contains(stdout, "--array=2 ") {
 		t.Fatalf("resubmit: exit %d, stdout %q, stderr %s; want --array=2 alone", code, stdout, stderr)
 	}
 	st, _ = readSlurmState(b)
 	jobs = append(jobs, st.Submissions[1].ArrayID, st.Submissions[1].MergeID)
-	wait("the merged result after resubmission", exists(filepath.Join(b, model.ResultFile)))
-	if a0, _ := os.ReadFile(filepath.Join(b, "shards", "0", model.CellsFile)); !bytes.Equal(a0, j0) {
+	wait("the merged result after resubmission", exists(filepath.Join(b, store.ResultFile)))
+	if a0, _ := os.ReadFile(filepath.Join(b, "shards", "0", store.CellsFile)); !bytes.Equal(a0, j0) {
 		t.Error("the resubmission changed shard 0's journal")
 	}
-	if a1, _ := os.ReadFile(filepath.Join(b, "shards", "1", model.CellsFile)); !bytes.Equal(a1, j1) {
+	if a1, _ := os.ReadFile(filepath.Join(b, "shards", "1", store.CellsFile)); !bytes.Equal(a1, j1) {
 		t.Error("the resubmission changed shard 1's journal")
 	}
 	sameResult(t, "Slurm array with index 2 cancelled and resubmitted", ref, b)

@@ -15,20 +15,21 @@ import (
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/store"
 )
 
 // Files `gitui slurm` writes into its DIR (model's names).
 const (
-	arrayScript = model.SlurmArrayScript
-	mergeScript = model.SlurmMergeScript
-	slurmFile   = model.SlurmFile
+	arrayScript = store.SlurmArrayScript
+	mergeScript = store.SlurmMergeScript
+	slurmFile   = store.SlurmFile
 )
 
-// SlurmState is DIR/slurm.json (model.SlurmState).
-type SlurmState = model.SlurmState
+// SlurmState is DIR/slurm.json (store.SlurmState).
+type SlurmState = store.SlurmState
 
-// Submission is one sbatch of the array and its merge (model.Submission).
-type Submission = model.Submission
+// Submission is one sbatch of the array and its merge (store.Submission).
+type Submission = store.Submission
 
 // cmdSlurm implements `gitui slurm SPEC --out DIR ...` (write the job scripts, and with
 // --submit submit them) and `gitui slurm --resubmit DIR` (only the unfinished indices).
@@ -65,7 +66,7 @@ func cmdSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *out == "" {
 		return usagef("slurm needs --out DIR, on a file system every node sees")
 	}
-	opts := model.SlurmOptions{Tasks: *tasks, Partition: *partition, Time: *timeLimit, CPUs: *cpus, Mem: *mem, MaxParallel: *maxPar}
+	opts := store.SlurmOptions{Tasks: *tasks, Partition: *partition, Time: *timeLimit, CPUs: *cpus, Mem: *mem, MaxParallel: *maxPar}
 	if err := opts.Validate("--"); err != nil {
 		return usageError{err}
 	}
@@ -99,7 +100,7 @@ func cmdSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("--gitui %s is not an executable file: give the gitui binary the nodes run", exe)
 	}
 	opts.Data, opts.Gitui = dataDir, exe
-	st, local, err := model.WriteSlurm(*out, spec, opts, "--")
+	st, local, err := store.WriteSlurm(*out, spec, opts, "--")
 	var ie *model.InputError
 	if errors.As(err, &ie) {
 		return usageError{err}
@@ -116,37 +117,37 @@ func cmdSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return submitArray(ctx, dir, st, opts.ArrayRange(), *submit, stdout, stderr)
 }
 
-func readSlurmState(dir string) (*SlurmState, error) { return model.ReadSlurmState(dir) }
+func readSlurmState(dir string) (*SlurmState, error) { return store.ReadSlurmState(dir) }
 
-func writeSlurmState(dir string, st *SlurmState) error { return model.WriteSlurmState(dir, st) }
+func writeSlurmState(dir string, st *SlurmState) error { return store.WriteSlurmState(dir, st) }
 
-// submitArray prints (and with submit runs, model.SubmitSlurm) the two sbatch
+// submitArray prints (and with submit runs, store.SubmitSlurm) the two sbatch
 // commands: the array over indices, then the merge after it. Submitted job ids go to
 // DIR/slurm.json.
 func submitArray(ctx context.Context, dir string, st *SlurmState, indices string, submit bool, stdout, stderr io.Writer) error {
 	if !submit {
-		array, merge := model.SbatchCommands(dir, indices, "<array job id>")
-		fmt.Fprintf(stdout, "%s\n%s\n", model.ShellLine(array), model.ShellLine(merge))
+		array, merge := store.SbatchCommands(dir, indices, "<array job id>")
+		fmt.Fprintf(stdout, "%s\n%s\n", store.ShellLine(array), store.ShellLine(merge))
 		return nil
 	}
-	sub, err := model.SubmitSlurm(ctx, dir, st, indices)
+	sub, err := store.SubmitSlurm(ctx, dir, st, indices)
 	if sub.ArrayID != "" {
-		array, merge := model.SbatchCommands(dir, indices, sub.ArrayID)
-		fmt.Fprintln(stdout, model.ShellLine(array)+"  # job "+sub.ArrayID)
+		array, merge := store.SbatchCommands(dir, indices, sub.ArrayID)
+		fmt.Fprintln(stdout, store.ShellLine(array)+"  # job "+sub.ArrayID)
 		if err == nil {
-			fmt.Fprintln(stdout, model.ShellLine(merge)+"  # job "+sub.MergeID)
+			fmt.Fprintln(stdout, store.ShellLine(merge)+"  # job "+sub.MergeID)
 		}
 	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "submitted: array %s, merge %s (recorded in %s); follow with squeue -j %s,%s and %s\n",
-		sub.ArrayID, sub.MergeID, filepath.Join(dir, slurmFile), sub.ArrayID, sub.MergeID, filepath.Join(dir, "shards", "*", model.CellsFile))
+		sub.ArrayID, sub.MergeID, filepath.Join(dir, slurmFile), sub.ArrayID, sub.MergeID, filepath.Join(dir, "shards", "*", store.CellsFile))
 	return nil
 }
 
 // slurmResubmit resubmits the indices of DIR's array whose shard is not complete
-// (model.ShardComplete) and that squeue does not show pending or running, then a new
+// (store.ShardComplete) and that squeue does not show pending or running, then a new
 // merge after them; a pending merge of an earlier submission is cancelled (its
 // dependency can no longer be satisfied).
 func slurmResubmit(ctx context.Context, dir string, submit bool, stdout, stderr io.Writer) error {
@@ -163,7 +164,7 @@ func slurmResubmit(ctx context.Context, dir string, submit bool, stdout, stderr 
 	active := activeIndices(ctx, st)
 	var missing []string
 	for i := 0; i < st.Tasks; i++ {
-		if !model.ShardComplete(filepath.Join(dir, "shards", strconv.Itoa(i))) && !active[i] {
+		if !store.ShardComplete(filepath.Join(dir, "shards", strconv.Itoa(i))) && !active[i] {
 			missing = append(missing, strconv.Itoa(i))
 		}
 	}

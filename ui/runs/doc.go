@@ -3,11 +3,10 @@
 //
 // # Overview
 //
-// Load reads run directories (spec.json, result.json, cells.jsonl, lock, run.json) and
-// lone result.json files into Entry values: name, start time, status (Status), data set,
-// group, methods, headline accuracy, the spec flattened to dotted keys (Flatten) and the
-// curves (result.json's, or rebuilt from the journal by RebuildSeries for a run with no
-// result). There is no index: the files of each run directory are the only source.
+// The run store (gitui/model/store) reads run directories and lone result.json files
+// into Entry values (store.Load): name, start time, status (store.Status), data set,
+// group, methods, headline accuracy, the spec flattened to dotted keys (store.Flatten)
+// and the curves. This package keeps only the table, the filters and the views.
 //
 // Model lists the entries: o cycles the sort column and O reverses it, / filters
 // (ParseFilter: plain words are substrings of the names, status, methods or a

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"gitui/core/eval"
+	"gitui/model/store"
 	"gitui/ui/internal/uitest"
 )
 
@@ -46,7 +47,7 @@ func typeKeys(m Model, keys ...string) Model {
 // pane's foot; finished, it keeps the run worked out by hand (λ 0.1 is the only run
 // with λ < 0.5 and a headline above 0.82: 0.85); esc clears it.
 func TestPaneFilterExpression(t *testing.T) {
-	es, _ := Load([]string{store(t)}, true)
+	es, _ := store.Load([]string{runStore(t)}, true)
 	m := pane(es, 80, 24)
 	m = typeKeys(m, "/", "lambda<0.5 && acc>")
 	v := ansi.Strip(m.View())
@@ -87,7 +88,7 @@ func sweep() []Entry {
 					"methods.0.bins": bins, "seed": fmt.Sprint(seed), "sizes.0": "100", "sizes.1": "1000"},
 				Series: []eval.Series{{Name: "CDF(" + bins + ",100) RLS", Points: []eval.SeriesPoint{pt(100, acc-0.2), pt(1000, acc)}},
 					{Name: "raw RLS", Points: []eval.SeriesPoint{pt(100, 0.5), pt(1000, 0.6)}}}}
-			e.Acc = headline(e.Series)
+			e.Acc = store.Headline(e.Series)
 			out = append(out, e)
 			i++
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gitui/core/eval"
+	"gitui/model/store"
 )
 
 // exprRuns are three hand-made runs: a (λ 0.01 and 1 in its two methods, 100
@@ -28,7 +29,7 @@ func exprRuns() []Entry {
 		Params: map[string]string{"name": "fm", "data.name": "fmnist", "methods.0.lambda": "0.10", "methods.0.templates": "200", "seed": "1"},
 		Series: []eval.Series{{Name: "raw RLS", Points: []eval.SeriesPoint{pt(100, 0.6, 0.05), pt(500, 0.7, 0.05)}}}}
 	for _, e := range []*Entry{&a, &b, &c} {
-		e.Acc = headline(e.Series)
+		e.Acc = store.Headline(e.Series)
 	}
 	return []Entry{a, b, c}
 }

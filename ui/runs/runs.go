@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"gitui/model/store"
 	"gitui/ui/parcoords"
 	"gitui/ui/theme"
 )
@@ -21,11 +22,11 @@ type LoadedMsg struct {
 	Errs    []error
 }
 
-// LoadCmd returns the command that reads the runs of sources (see Load; store says
-// that the first source is the run store, which may not exist yet).
-func LoadCmd(sources []string, store bool) tea.Cmd {
+// LoadCmd returns the command that reads the runs of sources (see store.Load; isStore
+// says that the first source is the run store, which may not exist yet).
+func LoadCmd(sources []string, isStore bool) tea.Cmd {
 	return func() tea.Msg {
-		es, errs := Load(sources, store)
+		es, errs := store.Load(sources, isStore)
 		return LoadedMsg{Entries: es, Errs: errs}
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/store"
 	"gitui/ui/internal/uitest"
 )
 
@@ -44,9 +45,9 @@ func writeJSON(t *testing.T, path string, v any) {
 	}
 }
 
-// store writes three run directories: a done run (λ=0.01), a partial run (λ=0.1), and
+// runStore writes three run directories: a done run (λ=0.01), a partial run (λ=0.1), and
 // an interrupted one (λ=1) with a journal only; and returns the store.
-func store(t *testing.T) string {
+func runStore(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	mk := func(name string, lambda float64) string {
@@ -54,7 +55,7 @@ func store(t *testing.T) string {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		writeJSON(t, filepath.Join(d, model.SpecFile), spec(lambda))
+		writeJSON(t, filepath.Join(d, store.SpecFile), spec(lambda))
 		return d
 	}
 	res := func(d string, lambda float64, partial bool, m0 float64) {
@@ -63,7 +64,7 @@ func store(t *testing.T) string {
 			{Name: "CDF(5,5) RLS", XLabel: "training set size", YLabel: "accuracy", Points: []model.Point{{X: 20, Mean: m0, Std: 0.02, Runs: 2}, {X: 50, Mean: m0 + 0.1, Std: 0.01, Runs: 2}}},
 			{Name: "raw RLS", XLabel: "training set size", YLabel: "accuracy", Points: []model.Point{{X: 20, Mean: 0.5, Std: 0.03, Runs: 2}, {X: 50, Mean: 0.55, Std: 0.03, Runs: 2}}},
 		}}
-		if err := r.WriteFile(filepath.Join(d, model.ResultFile)); err != nil {
+		if err := r.WriteFile(filepath.Join(d, store.ResultFile)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -71,7 +72,7 @@ func store(t *testing.T) string {
 	res(mk("20261126-020000-xperm-tiny", 0.1), 0.1, true, 0.75)
 	d := mk("20261126-030000-xperm-tiny", 1)
 	var lines []string
-	for _, c := range []model.CellRecord{
+	for _, c := range []store.CellRecord{
 		{Series: "raw RLS", X: 20, Rep: 0, Acc: 0.5}, {Series: "raw RLS", X: 20, Rep: 1, Acc: 0.7},
 		{Series: "raw RLS", X: 50, Rep: 1, Acc: 0.9},
 	} {
@@ -79,103 +80,22 @@ func store(t *testing.T) string {
 		lines = append(lines, string(b))
 	}
 	// a torn last line (a kill in mid-write) is ignored
-	if err := os.WriteFile(filepath.Join(d, model.CellsFile), []byte(strings.Join(lines, "\n")+"\n{\"series\":\"raw"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(d, store.CellsFile), []byte(strings.Join(lines, "\n")+"\n{\"series\":\"raw"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	os.MkdirAll(filepath.Join(dir, "not-a-run"), 0o755) // no spec.json nor result.json: skipped
 	return dir
 }
 
-// TestLoadStore: three run directories give three entries, newest first, with the
-// status of their files; the interrupted run's curve is rebuilt from its journal (mean
-// and sample std of the draws: 0.5 and 0.7 give 0.6 ± √0.02); the headline is the best
-// mean at the largest x.
-func TestLoadStore(t *testing.T) {
-	es, errs := Load([]string{store(t)}, true)
-	if len(errs) > 0 {
-		t.Fatalf("errors: %v", errs)
-	}
-	if len(es) != 3 {
-		t.Fatalf("%d entries, want 3", len(es))
-	}
-	wantStatus := []string{"interrupted", "partial", "done"}
-	for i, e := range es {
-		if e.Status != wantStatus[i] {
-			t.Errorf("entry %d (%s): status %q, want %q", i, e.ID, e.Status, wantStatus[i])
-		}
-		if e.Name != "xperm-tiny" || e.Data != "xperm" || e.Group != "permutation" {
-			t.Errorf("entry %d: %+v", i, e)
-		}
-	}
-	if got := es[2].Acc; math.Abs(got-0.8) > 1e-12 {
-		t.Errorf("headline of the done run %g, want 0.8 (CDF at x=50)", got)
-	}
-	s := es[0].Series
-	if len(s) != 1 || len(s[0].Points) != 2 {
-		t.Fatalf("rebuilt series %+v", s)
-	}
-	p := s[0].Points[0]
-	if p.X != 20 || math.Abs(p.Mean-0.6) > 1e-12 || math.Abs(p.Std-math.Sqrt(0.02)) > 1e-12 || p.Runs != 2 {
-		t.Errorf("rebuilt point %+v, want x=20 0.6±%.6f (2 runs)", p, math.Sqrt(0.02))
-	}
-	if q := s[0].Points[1]; q.Mean != 0.9 || q.Std != 0 || q.Runs != 1 {
-		t.Errorf("rebuilt single-draw point %+v", q)
-	}
-	if es[0].Params["methods.0.lambda"] != "1" || es[1].Params["methods.1.lambda"] != "0.1" {
-		t.Errorf("flattened params: %v", es[0].Params)
-	}
-}
-
-// TestStatusLocks: a lock held by this (live) process says running with its pid; one
-// of a process that is gone is ignored; one from another host says running on that
-// host when there is no result yet (a result.json wins over it).
-func TestStatusLocks(t *testing.T) {
-	dir := store(t)
-	done := filepath.Join(dir, "20261126-010000-xperm-tiny")
-	inter := filepath.Join(dir, "20261126-030000-xperm-tiny")
-	me, _ := os.Hostname()
-	for _, c := range []struct{ dir, lock, want string }{
-		{done, fmt.Sprintf("%d %s", os.Getpid(), me), fmt.Sprintf("running (process %d)", os.Getpid())},
-		{done, fmt.Sprintf("%d %s", 1<<22+12345, me), "done"}, // above the largest pid_max: no such process
-		{inter, fmt.Sprintf("%d %s", 1<<22+12345, me), "interrupted"},
-		{done, "77 other-host", "done"},
-		{inter, "77 other-host", "running on other-host (process 77)"},
-	} {
-		os.WriteFile(filepath.Join(c.dir, model.LockFile), []byte(c.lock), 0o644)
-		if got := Status(c.dir); got != c.want {
-			t.Errorf("%s, lock %q: status %q, want %q", filepath.Base(c.dir), c.lock, got, c.want)
-		}
-		os.Remove(filepath.Join(c.dir, model.LockFile))
-	}
-}
-
-// TestLoadSourcesAndErrors: a result.json given alone and a run directory given
-// directly are listed once each; a missing source is one error naming it; a missing
-// store is no error.
-func TestLoadSourcesAndErrors(t *testing.T) {
-	dir := store(t)
-	done := filepath.Join(dir, "20261126-010000-xperm-tiny")
-	es, errs := Load([]string{filepath.Join(dir, "nope"), done, filepath.Join(done, model.ResultFile), filepath.Join(dir, "missing")}, true)
-	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "missing") {
-		t.Fatalf("errors %v, want one naming the missing source", errs)
-	}
-	if len(es) != 2 {
-		t.Fatalf("%d entries, want the run dir and the lone result", len(es))
-	}
-	if _, errs := Load([]string{filepath.Join(dir, "nostore")}, true); len(errs) != 0 {
-		t.Fatalf("a missing store gave %v", errs)
-	}
-}
-
 // TestFlattenDiff: two specs that differ only in λ differ in exactly the λ of each method.
 func TestFlattenDiff(t *testing.T) {
 	a, _ := json.Marshal(spec(0.01))
 	b, _ := json.Marshal(spec(0.1))
-	pa, err := Flatten(a)
+	pa, err := store.Flatten(a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pb, _ := Flatten(b)
+	pb, _ := store.Flatten(b)
 	if pa["data.name"] != "xperm" || pa["sizes.1"] != "50" || pa["methods.0.features"] != "cdf" {
 		t.Fatalf("flatten: %v", pa)
 	}
@@ -220,7 +140,7 @@ func TestRowsSpread(t *testing.T) {
 // compare view whose diff lists the λ of both methods and whose chart legend holds
 // both runs' series; enter there asks to open both runs.
 func TestFilterSortMarkCompare(t *testing.T) {
-	es, _ := Load([]string{store(t)}, true)
+	es, _ := store.Load([]string{runStore(t)}, true)
 	m := New(uitest.Styles())
 	m.SetSize(120, 38)
 	m.Focus(true)
@@ -286,7 +206,7 @@ func TestFilterSortMarkCompare(t *testing.T) {
 
 // fixed returns entries with fixed times for goldens.
 func fixed(t *testing.T) []Entry {
-	es, errs := Load([]string{store(t)}, true)
+	es, errs := store.Load([]string{runStore(t)}, true)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

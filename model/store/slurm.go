@@ -1,4 +1,4 @@
-package model
+package store
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"gitui/model"
 )
 
 // Files `gitui slurm` writes into its DIR (besides spec.json).
@@ -55,7 +57,7 @@ func ReadSlurmState(dir string) (*SlurmState, error) {
 // WriteSlurmState writes st to DIR/slurm.json atomically.
 func WriteSlurmState(dir string, st *SlurmState) error {
 	b, _ := json.MarshalIndent(st, "", "  ")
-	if err := WriteFileAtomic(filepath.Join(dir, SlurmFile), append(b, '\n')); err != nil {
+	if err := model.WriteFileAtomic(filepath.Join(dir, SlurmFile), append(b, '\n')); err != nil {
 		return fmt.Errorf("write %s: %w", filepath.Join(dir, SlurmFile), err)
 	}
 	return nil
@@ -119,7 +121,7 @@ func (o SlurmOptions) ArrayRange() string {
 // Refusals are *InputError, before anything is written: invalid options (Validate with
 // prefix), a dir holding another spec, a dir holding the shards of an array of another
 // size. It returns the state written and whether dir is node-local (NodeLocal).
-func WriteSlurm(dir string, spec *Spec, o SlurmOptions, prefix string) (*SlurmState, bool, error) {
+func WriteSlurm(dir string, spec *model.Spec, o SlurmOptions, prefix string) (*SlurmState, bool, error) {
 	if err := o.Validate(prefix); err != nil {
 		return nil, false, inputErr(err)
 	}
@@ -132,7 +134,7 @@ func WriteSlurm(dir string, spec *Spec, o SlurmOptions, prefix string) (*SlurmSt
 	}
 	specPath := filepath.Join(dir, SpecFile)
 	if b, err := os.ReadFile(specPath); err == nil {
-		old, perr := ParseSpec(b, false)
+		old, perr := model.ParseSpec(b, false)
 		if perr != nil || !sameSpecJSON(old, spec) {
 			return nil, false, inputErr(fmt.Errorf("%s already holds another run's spec: choose another output directory (nothing there is overwritten)", dir))
 		}
@@ -158,7 +160,7 @@ func WriteSlurm(dir string, spec *Spec, o SlurmOptions, prefix string) (*SlurmSt
 		{filepath.Join(dir, SlurmMergeScript), []byte(j.mergeScript())},
 	}
 	for _, f := range files {
-		if err := WriteFileAtomic(f.path, f.b); err != nil {
+		if err := model.WriteFileAtomic(f.path, f.b); err != nil {
 			return nil, false, fmt.Errorf("write %s: %w", f.path, err)
 		}
 	}
@@ -175,7 +177,7 @@ func WriteSlurm(dir string, spec *Spec, o SlurmOptions, prefix string) (*SlurmSt
 }
 
 // sameSpecJSON reports whether two specs are equal field by field (their JSON forms).
-func sameSpecJSON(a, b *Spec) bool {
+func sameSpecJSON(a, b *model.Spec) bool {
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	return string(ja) == string(jb)

@@ -1,4 +1,4 @@
-package runs
+package store
 
 import (
 	"encoding/json"
@@ -20,13 +20,13 @@ func shardedRun(t *testing.T) (string, string) {
 	t.Helper()
 	storeDir := t.TempDir()
 	dir := filepath.Join(storeDir, "xperm-slurm")
-	writeShard := func(i int, complete bool, cells []model.CellRecord, torn string) {
-		sd := filepath.Join(dir, model.ShardsDir, string(rune('0'+i)))
+	writeShard := func(i int, complete bool, cells []CellRecord, torn string) {
+		sd := filepath.Join(dir, ShardsDir, string(rune('0'+i)))
 		if err := os.MkdirAll(sd, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		writeJSON(t, filepath.Join(sd, model.SpecFile), spec(0.1))
-		writeJSON(t, filepath.Join(sd, model.MetaFile), model.RunMeta{Shard: string(rune('0'+i)) + "/3", Complete: complete})
+		writeJSON(t, filepath.Join(sd, SpecFile), spec(0.1))
+		writeJSON(t, filepath.Join(sd, MetaFile), RunMeta{Shard: string(rune('0'+i)) + "/3", Complete: complete})
 		var b strings.Builder
 		for _, c := range cells {
 			j, _ := json.Marshal(c)
@@ -34,24 +34,24 @@ func shardedRun(t *testing.T) (string, string) {
 			b.WriteByte('\n')
 		}
 		b.WriteString(torn)
-		if err := os.WriteFile(filepath.Join(sd, model.CellsFile), []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(sd, CellsFile), []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeJSON(t, filepath.Join(dir, model.SpecFile), spec(0.1))
-	writeJSON(t, filepath.Join(dir, model.SlurmFile), model.SlurmState{Tasks: 3, Submissions: []model.Submission{{Indices: "0-2", ArrayID: "101", MergeID: "102"}}})
-	writeShard(0, true, []model.CellRecord{
+	writeJSON(t, filepath.Join(dir, SpecFile), spec(0.1))
+	writeJSON(t, filepath.Join(dir, SlurmFile), SlurmState{Tasks: 3, Submissions: []Submission{{Indices: "0-2", ArrayID: "101", MergeID: "102"}}})
+	writeShard(0, true, []CellRecord{
 		{Series: "raw RLS", X: 20, Rep: 0, Acc: 0.5}, {Series: "raw RLS", X: 20, Rep: 1, Acc: 0.7},
 		{Series: "CDF(5,5) RLS", X: 50, Rep: 0, Acc: 0.8},
 	}, "")
-	writeShard(1, false, []model.CellRecord{
+	writeShard(1, false, []CellRecord{
 		{Series: "raw RLS", X: 50, Rep: 1, Acc: 0.9}, {Series: "raw RLS", X: 20, Rep: 1, Acc: 0.7},
 		{Series: "CDF(5,5) RLS", X: 50, Rep: 1, Acc: 0.9},
 	}, `{"series":"raw RLS","x":50,"re`)
-	if err := os.MkdirAll(filepath.Join(dir, model.ShardsDir, "2"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, ShardsDir, "2"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return storeDir, dir
@@ -103,7 +103,7 @@ func TestShardedRunIsOneLiveRow(t *testing.T) {
 	// The merge wrote result.json: an ordinary done run, its curves the result's.
 	raw, _ := json.Marshal(spec(0.1))
 	r := &model.Result{Schema: model.ResultSchema, Spec: raw, Series: []model.Series{{Name: "raw RLS", Points: []model.Point{{X: 50, Mean: 0.77, Runs: 2}}}}}
-	if err := r.WriteFile(filepath.Join(dir, model.ResultFile)); err != nil {
+	if err := r.WriteFile(filepath.Join(dir, ResultFile)); err != nil {
 		t.Fatal(err)
 	}
 	es, _ = Load([]string{storeDir}, true)
@@ -117,14 +117,14 @@ func TestShardedRunIsOneLiveRow(t *testing.T) {
 func TestShardedRunGrows(t *testing.T) {
 	noSqueue(t)
 	_, dir := shardedRun(t)
-	j := filepath.Join(dir, model.ShardsDir, "1", model.CellsFile)
+	j := filepath.Join(dir, ShardsDir, "1", CellsFile)
 	f, err := os.OpenFile(j, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.WriteString(`p":0,"acc":0.7}` + "\n" + `{"series":"CDF(5,5) RLS","x":20,"rep":0,"acc":0.6}` + "\n")
 	f.Close()
-	writeJSON(t, filepath.Join(dir, model.ShardsDir, "1", model.MetaFile), model.RunMeta{Shard: "1/3", Complete: true})
+	writeJSON(t, filepath.Join(dir, ShardsDir, "1", MetaFile), RunMeta{Shard: "1/3", Complete: true})
 	es, errs := Load([]string{dir}, false)
 	if len(errs) > 0 || len(es) != 1 {
 		t.Fatalf("load %s: %d rows, %v", dir, len(es), errs)
@@ -173,8 +173,8 @@ func TestShardedRunSqueue(t *testing.T) {
 func TestShardsOnly(t *testing.T) {
 	noSqueue(t)
 	_, dir := shardedRun(t)
-	os.Remove(filepath.Join(dir, model.SpecFile))
-	os.Remove(filepath.Join(dir, model.SlurmFile))
+	os.Remove(filepath.Join(dir, SpecFile))
+	os.Remove(filepath.Join(dir, SlurmFile))
 	es, errs := Load([]string{dir}, false)
 	if len(errs) > 0 || len(es) != 1 || es[0].Name != "xperm-tiny" {
 		t.Fatalf("%+v %v", es, errs)

@@ -1,7 +1,6 @@
-package runs
+package store
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,7 +12,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"gitui/core/eval"
@@ -66,29 +64,28 @@ const StatusElsewhere = "running elsewhere"
 
 // Status returns the status of the run directory dir:
 //
-//   - "running (process N)": a live process on this host holds its lock;
+//   - "running (process N)": a live process on this host holds its lock (ProcessAlive);
 //   - "done": result.json is complete;
 //   - "partial": result.json holds the cells of a cancelled run; "partial (failed)"
 //     of a failed one;
 //   - "running on HOST (process N)": no result, and a process of another machine
 //     holds its lock (it cannot be checked from here: a lock left by a crash there
 //     reads the same);
-//   - "interrupted": cells.jsonl holds cells but there is no result (`gitui resume`);
+//   - "interrupted": cells.jsonl holds cells (or lines that fail their check) but there
+//     is no result (`gitui resume`);
 //   - "empty": nothing was journaled.
 func Status(dir string) string {
-	var pid int
-	var host string
-	if b, err := os.ReadFile(filepath.Join(dir, model.LockFile)); err == nil {
-		fmt.Sscan(string(b), &pid, &host)
+	pid, host := readLock(dir)
+	if pid > 0 {
 		me, _ := os.Hostname()
-		if pid > 0 && (host == "" || host == me) && syscall.Kill(pid, 0) == nil {
+		if (host == "" || host == me) && ProcessAlive(pid) {
 			return "running (process " + strconv.Itoa(pid) + ")"
 		}
 		if host == me {
 			host = ""
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, model.ResultFile)); err == nil {
+	if b, err := os.ReadFile(filepath.Join(dir, ResultFile)); err == nil {
 		var r struct {
 			Partial bool   `json:"partial"`
 			Error   string `json:"error"`
@@ -107,7 +104,7 @@ func Status(dir string) string {
 		// another machine (a shared file system): its process cannot be checked from here
 		return "running on " + host + " (process " + strconv.Itoa(pid) + ")"
 	}
-	if fi, err := os.Stat(filepath.Join(dir, model.CellsFile)); err == nil && fi.Size() > 0 {
+	if HasCells(filepath.Join(dir, CellsFile)) {
 		return "interrupted"
 	}
 	return "empty"
@@ -167,7 +164,7 @@ func Load(sources []string, store bool) ([]Entry, []error) {
 }
 
 func isRunDir(dir string) bool {
-	for _, f := range []string{model.SpecFile, model.ResultFile, model.SlurmFile} {
+	for _, f := range []string{SpecFile, ResultFile, SlurmFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			return true
 		}
@@ -179,12 +176,12 @@ func isRunDir(dir string) bool {
 func loadDir(dir string) (Entry, error) {
 	e := Entry{ID: filepath.Base(dir), Path: dir, Status: Status(dir), Acc: nan}
 	var specRaw json.RawMessage
-	if b, err := os.ReadFile(filepath.Join(dir, model.SpecFile)); err == nil {
+	if b, err := os.ReadFile(filepath.Join(dir, SpecFile)); err == nil {
 		specRaw = b
 	}
 	var res *model.Result
-	if _, err := os.Stat(filepath.Join(dir, model.ResultFile)); err == nil {
-		r, err := model.ReadResult(filepath.Join(dir, model.ResultFile))
+	if _, err := os.Stat(filepath.Join(dir, ResultFile)); err == nil {
+		r, err := model.ReadResult(filepath.Join(dir, ResultFile))
 		if err != nil {
 			return e, fmt.Errorf("run %s: %w", dir, err)
 		}
@@ -198,17 +195,17 @@ func loadDir(dir string) (Entry, error) {
 		if specRaw != nil {
 			break
 		}
-		if b, err := os.ReadFile(filepath.Join(sd, model.SpecFile)); err == nil {
+		if b, err := os.ReadFile(filepath.Join(sd, SpecFile)); err == nil {
 			specRaw = b
 		}
 	}
 	if specRaw == nil {
-		return e, fmt.Errorf("run %s holds neither %s nor %s: it is not a gitui run directory", dir, model.SpecFile, model.ResultFile)
+		return e, fmt.Errorf("run %s holds neither %s nor %s: it is not a gitui run directory", dir, SpecFile, ResultFile)
 	}
 	if err := e.setSpec(specRaw); err != nil {
-		return e, fmt.Errorf("run %s: %s: %w", dir, model.SpecFile, err)
+		return e, fmt.Errorf("run %s: %s: %w", dir, SpecFile, err)
 	}
-	_, slurmErr := os.Stat(filepath.Join(dir, model.SlurmFile))
+	_, slurmErr := os.Stat(filepath.Join(dir, SlurmFile))
 	e.Sharded = slurmErr == nil || len(shards) > 0
 	switch {
 	case res != nil:
@@ -216,7 +213,7 @@ func loadDir(dir string) (Entry, error) {
 	case e.Sharded:
 		journals := make([]string, len(shards))
 		for i, sd := range shards {
-			journals[i] = filepath.Join(sd, model.CellsFile)
+			journals[i] = filepath.Join(sd, CellsFile)
 		}
 		s, cells, err := rebuild(journals)
 		if err != nil {
@@ -225,13 +222,13 @@ func loadDir(dir string) (Entry, error) {
 		e.Series = specOrder(s, specRaw)
 		e.Status = elsewhere(dir, shards, cells, plannedCells(specRaw))
 	default:
-		s, err := RebuildSeries(filepath.Join(dir, model.CellsFile))
+		s, err := RebuildSeries(filepath.Join(dir, CellsFile))
 		if err != nil {
 			return e, fmt.Errorf("run %s: %w", dir, err)
 		}
 		e.Series = s
 	}
-	if st, err := model.ReadSlurmState(dir); err == nil {
+	if st, err := ReadSlurmState(dir); err == nil {
 		for _, sub := range st.Submissions {
 			if sub.ArrayID != "" {
 				e.Jobs = append(e.Jobs, sub.ArrayID)
@@ -319,7 +316,7 @@ func specOrder(ss []eval.Series, raw json.RawMessage) []eval.Series {
 
 // shardDirs returns the shard run directories DIR/shards/<i>/ of dir, by index.
 func shardDirs(dir string) []string {
-	ents, err := os.ReadDir(filepath.Join(dir, model.ShardsDir))
+	ents, err := os.ReadDir(filepath.Join(dir, ShardsDir))
 	if err != nil {
 		return nil
 	}
@@ -330,7 +327,7 @@ func shardDirs(dir string) []string {
 	var ss []shard
 	for _, de := range ents {
 		if i, err := strconv.Atoi(de.Name()); err == nil && de.IsDir() && i >= 0 {
-			ss = append(ss, shard{i, filepath.Join(dir, model.ShardsDir, de.Name())})
+			ss = append(ss, shard{i, filepath.Join(dir, ShardsDir, de.Name())})
 		}
 	}
 	sort.Slice(ss, func(a, b int) bool { return ss[a].i < ss[b].i })
@@ -345,7 +342,7 @@ func shardDirs(dir string) []string {
 func shardsStart(shards []string) time.Time {
 	var t time.Time
 	for _, sd := range shards {
-		if m := model.ReadRunMeta(sd); !m.Started.IsZero() && (t.IsZero() || m.Started.Before(t)) {
+		if m := ReadRunMeta(sd); !m.Started.IsZero() && (t.IsZero() || m.Started.Before(t)) {
 			t = m.Started
 		}
 	}
@@ -358,12 +355,12 @@ func shardsStart(shards []string) time.Time {
 // complete; T is left out when the spec's cell count is not known from the spec alone.
 func elsewhere(dir string, shards []string, cells, total int) string {
 	n := len(shards)
-	if st, err := model.ReadSlurmState(dir); err == nil && st.Tasks > 0 {
+	if st, err := ReadSlurmState(dir); err == nil && st.Tasks > 0 {
 		n = st.Tasks
 	} else {
 		for _, sd := range shards {
 			var i, c int
-			if _, err := fmt.Sscanf(model.ReadRunMeta(sd).Shard, "%d/%d", &i, &c); err == nil && c > 0 {
+			if _, err := fmt.Sscanf(ReadRunMeta(sd).Shard, "%d/%d", &i, &c); err == nil && c > 0 {
 				n = c
 				break
 			}
@@ -371,7 +368,7 @@ func elsewhere(dir string, shards []string, cells, total int) string {
 	}
 	done := 0
 	for _, sd := range shards {
-		if model.ShardComplete(sd) {
+		if ShardComplete(sd) {
 			done++
 		}
 	}
@@ -410,7 +407,7 @@ func loadResultFile(path string) (Entry, error) {
 		return Entry{}, err
 	}
 	id := filepath.Base(path)
-	if id == model.ResultFile {
+	if id == ResultFile {
 		id = filepath.Base(filepath.Dir(path))
 	}
 	e := Entry{ID: id, Path: path, Status: "done", Acc: nan}
@@ -431,7 +428,7 @@ func loadResultFile(path string) (Entry, error) {
 // finish derives the headline accuracy, and names the methods as the series do (the
 // papers' row names) when the run has series.
 func (e *Entry) finish() {
-	e.Acc = headline(e.Series)
+	e.Acc = Headline(e.Series)
 	if len(e.Series) > 0 {
 		e.Methods = e.Methods[:0]
 		for _, s := range e.Series {
@@ -482,8 +479,8 @@ func methodName(m model.Method) string {
 
 // runTime is when the run in dir started (see Entry.Time).
 func runTime(dir string) time.Time {
-	if b, err := os.ReadFile(filepath.Join(dir, model.MetaFile)); err == nil {
-		var m model.RunMeta
+	if b, err := os.ReadFile(filepath.Join(dir, MetaFile)); err == nil {
+		var m RunMeta
 		if json.Unmarshal(b, &m) == nil && !m.Started.IsZero() {
 			return m.Started
 		}
@@ -494,7 +491,7 @@ func runTime(dir string) time.Time {
 			return t
 		}
 	}
-	if fi, err := os.Stat(filepath.Join(dir, model.SpecFile)); err == nil {
+	if fi, err := os.Stat(filepath.Join(dir, SpecFile)); err == nil {
 		return fi.ModTime()
 	}
 	return time.Time{}
@@ -515,9 +512,9 @@ func seriesOf(r *model.Result) []eval.Series {
 // RebuildSeries rebuilds the accuracy curves of a run from its journal cells.jsonl: per
 // series (in the order they first appear) and x, the mean and sample standard
 // deviation (eval.MeanStd) of the journaled draws' accuracy, in the order of their
-// repeats, as the engine aggregates them. A journal that does not exist yields no
-// series; a torn last line (a kill in mid-write) is ignored; a bad line before it is an
-// error naming the line.
+// repeats, as the engine aggregates them. The journal is read by ReadJournal: one that
+// does not exist yields no series; a torn last line (a kill in mid-write) and lines
+// that fail their check are left out; a damaged header is an error.
 func RebuildSeries(path string) ([]eval.Series, error) {
 	s, _, err := rebuild([]string{path})
 	return s, err
@@ -540,27 +537,12 @@ func rebuild(paths []string) ([]eval.Series, int, error) {
 	var order []string
 	xs := map[string][]float64{}
 	for _, path := range paths {
-		f, err := os.Open(path)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
+		j, err := ReadJournal(path)
 		if err != nil {
-			return nil, 0, fmt.Errorf("read the journal: %w", err)
+			return nil, 0, err
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<30)
-		var bad error
-		for line := 1; sc.Scan(); line++ {
-			if bad != nil {
-				f.Close()
-				return nil, 0, bad // a bad line that is not the last
-			}
-			var rec model.CellRecord
-			if err := json.Unmarshal(sc.Bytes(), &rec); err != nil || rec.Series == "" {
-				bad = fmt.Errorf("the journal %s is damaged at line %d", path, line)
-				continue
-			}
-			ck := eval.CellKey{Stage: rec.Stage, Series: rec.Series, X: rec.X, Rep: rec.Rep}
+		for _, rec := range j.Cells {
+			ck := rec.Key()
 			if cells[ck] {
 				continue
 			}
@@ -574,11 +556,6 @@ func rebuild(paths []string) ([]eval.Series, int, error) {
 				xs[rec.Series] = append(xs[rec.Series], rec.X)
 			}
 			accs[k][rec.Rep] = rec.Acc
-		}
-		err = sc.Err()
-		f.Close()
-		if err != nil {
-			return nil, 0, fmt.Errorf("read the journal %s: %w", path, err)
 		}
 	}
 	var out []eval.Series
@@ -594,9 +571,9 @@ func rebuild(paths []string) ([]eval.Series, int, error) {
 	return out, len(cells), nil
 }
 
-// headline returns the best mean accuracy over series, each at its largest x (NaN when
+// Headline returns the best mean accuracy over series, each at its largest x (NaN when
 // there is no point).
-func headline(ss []eval.Series) float64 {
+func Headline(ss []eval.Series) float64 {
 	best := nan
 	for _, s := range ss {
 		if n := len(s.Points); n > 0 {
@@ -651,25 +628,10 @@ func flatten(v any, at string, out map[string]string) {
 	}
 }
 
-// Diff returns the dotted keys whose values are not the same in every one of ps
-// (a key missing from some is a difference), sorted.
-func Diff(ps ...map[string]string) []string {
-	keys := map[string]bool{}
-	for _, p := range ps {
-		for k := range p {
-			keys[k] = true
-		}
+// plural returns "n thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
 	}
-	var out []string
-	for k := range keys {
-		v0, ok0 := ps[0][k]
-		for _, p := range ps[1:] {
-			if v, ok := p[k]; ok != ok0 || v != v0 {
-				out = append(out, k)
-				break
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
+	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -1,6 +1,7 @@
-package model
+package store
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,11 +10,12 @@ import (
 	"testing"
 
 	"gitui/core/eval"
+	"gitui/model"
 )
 
-func journalSpec() *Spec {
-	s := &Spec{Name: "j", Protocol: ProtocolCurve, Data: DataSpec{Name: "xperm"}, Group: GroupSpec{Kind: "permutation"},
-		Methods: []Method{{Features: "raw"}}, Sizes: []int{20}, Repeats: 3, Seed: 1}
+func journalSpec() *model.Spec {
+	s := &model.Spec{Name: "j", Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "xperm"}, Group: model.GroupSpec{Kind: "permutation"},
+		Methods: []model.Method{{Features: "raw"}}, Sizes: []int{20}, Repeats: 3, Seed: 1}
 	if err := s.Validate(); err != nil {
 		panic(err)
 	}
@@ -21,7 +23,8 @@ func journalSpec() *Spec {
 }
 
 // TestJournalTornLine: a last line cut short by a kill is dropped (and cut off the file,
-// so the next append starts a clean line); the cells before it are kept bit for bit.
+// so the next append starts a clean line); the cells before it are kept bit for bit;
+// the journal is the header and three cell lines after one more append.
 func TestJournalTornLine(t *testing.T) {
 	dir := t.TempDir()
 	d, err := OpenRunDir(dir, journalSpec(), RunMeta{})
@@ -61,11 +64,11 @@ func TestJournalTornLine(t *testing.T) {
 	}
 	d.Close()
 	b, _ := os.ReadFile(filepath.Join(dir, CellsFile))
-	if n := strings.Count(string(b), "\n"); n != 3 || strings.Contains(string(b), `"si`+"\n") {
+	if n := strings.Count(string(b), "\n"); n != 4 || strings.Contains(string(b), `"si`+"\n") {
 		t.Errorf("journal after the torn line and one append:\n%s", b)
 	}
-	// A damaged line before the last is refused, not skipped.
-	os.WriteFile(filepath.Join(dir, CellsFile), append([]byte("garbage\n"), b...), 0o644)
+	// A damaged header (line 1) is refused: no cell can be matched to the spec.
+	os.WriteFile(filepath.Join(dir, CellsFile), append([]byte("garbage\n"), b[bytes.IndexByte(b, '\n')+1:]...), 0o644)
 	if _, err := OpenRunDir(dir, nil, RunMeta{}); err == nil || !strings.Contains(err.Error(), "damaged at line 1") {
 		t.Errorf("damaged journal: %v", err)
 	}

@@ -1,60 +1,31 @@
-package model
+package store
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 
 	"gitui/core/eval"
+	"gitui/model"
 )
-
-// CellName names a cell for people: "CDF(5,10) RLS at 60, draw 3", with its stage
-// first when the run has several ("m=10: CDF(n,10) RLS at 5, draw 0").
-func CellName(k eval.CellKey) string {
-	s := fmt.Sprintf("%s at %s, draw %d", k.Series, fmtX(k.X), k.Rep)
-	switch k.Stage {
-	case "", "curve", "sweep":
-		return s
-	}
-	return k.Stage + ": " + s
-}
-
-func fmtX(x float64) string { b, _ := json.Marshal(x); return string(b) }
-
-// missingShown is how many missing cells MissingLine names before it counts the rest.
-const missingShown = 5
-
-// MissingLine returns one line naming the missing cells (the first few by CellName,
-// then how many more): the Error of a result that lacks them.
-func MissingLine(missing []eval.CellKey) string {
-	var names []string
-	for i, k := range missing {
-		if i == missingShown {
-			names = append(names, fmt.Sprintf("and %d more", len(missing)-missingShown))
-			break
-		}
-		names = append(names, CellName(k))
-	}
-	return fmt.Sprintf("%d cells missing: %s", len(missing), strings.Join(names, "; "))
-}
 
 // journalOf is one run directory read for a merge, without taking its lock.
 type journalOf struct {
-	dir   string
-	spec  *Spec
-	meta  RunMeta
-	cells []CellRecord
+	dir     string
+	spec    *model.Spec
+	meta    RunMeta
+	cells   []CellRecord
+	notices []string // one line per damaged line left out, or an unverified journal
 }
 
-// readJournalDir reads spec.json, run.json and the whole lines of cells.jsonl of dir.
-// A torn last line (a shard still writing, or killed mid-write) is left out; a bad line
-// before the last is refused. A directory without spec.json is refused when must is set
-// and returned as nil otherwise.
+// readJournalDir reads spec.json, run.json and the verified cells of cells.jsonl of dir
+// (ReadJournal), without taking its lock or writing to it. A spec.json that no longer
+// hashes to the journal's header is refused naming the changed keys; a damaged line is
+// left out with a notice (its cell counts as not run: `gitui resume` of that shard moves
+// it away and runs it again); a torn last line is left out. A directory without
+// spec.json is refused when must is set and returned as nil otherwise.
 func readJournalDir(dir string, must bool) (*journalOf, error) {
 	spec, err := readSpecFile(filepath.Join(dir, SpecFile))
 	if err != nil {
@@ -66,31 +37,23 @@ func readJournalDir(dir string, must bool) (*journalOf, error) {
 		}
 		return nil, inputErr(fmt.Errorf("%s holds no %s: it is not a gitui run directory (give the --out of `gitui run --shard`)", dir, SpecFile))
 	}
-	j := &journalOf{dir: dir, spec: spec}
-	j.meta, _ = readMeta(filepath.Join(dir, MetaFile))
-	path := filepath.Join(dir, CellsFile)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return j, nil
-	}
+	jo := &journalOf{dir: dir, spec: spec}
+	jo.meta, _ = readMeta(filepath.Join(dir, MetaFile))
+	j, err := ReadJournal(filepath.Join(dir, CellsFile))
 	if err != nil {
-		return nil, inputErr(fmt.Errorf("read the journal %s (%v): check its permissions", path, unwrapPath(err)))
+		return nil, err
 	}
-	lines := bytes.SplitAfter(b, []byte("\n"))
-	for i, l := range lines {
-		if !bytes.HasSuffix(l, []byte("\n")) {
-			break // the torn last line of a shard still writing, or killed mid-write
-		}
-		var rec CellRecord
-		if jerr := json.Unmarshal(l, &rec); jerr != nil || rec.Series == "" {
-			if i == len(lines)-1 || i == len(lines)-2 && len(lines[i+1]) == 0 {
-				break // a last line cut short: as OpenRunDir, its cell counts as not run
-			}
-			return nil, inputErr(fmt.Errorf("the journal %s is damaged at line %d: move it away and rerun that shard", path, i+1))
-		}
-		j.cells = append(j.cells, rec)
+	if err := j.CheckSpec(spec, dir); err != nil {
+		return nil, err
 	}
-	return j, nil
+	if j.Legacy {
+		jo.notices = append(jo.notices, fmt.Sprintf("%s is in the earlier journal format (no spec hash, no checksums): its %d cells are read unverified", j.Path, len(j.Cells)))
+	}
+	for _, l := range j.Damaged {
+		jo.notices = append(jo.notices, fmt.Sprintf("%s line %d failed its check (%s): left out; `gitui resume %s` moves it away and runs its cell again", j.Path, l.Line, l.Reason, dir))
+	}
+	jo.cells = j.Cells
+	return jo, nil
 }
 
 // sameCell reports whether two journal lines record the same outcome: everything but
@@ -106,6 +69,9 @@ type MergeReport struct {
 	Cells      int // distinct cells in the merged journal
 	Added      int // cells appended to out's journal by this merge
 	Duplicates int // cells found in more than one place (equal, kept once)
+	// Notices are one line each about the shards' journals: damaged lines left out
+	// (their cells are missing from the merge), journals of the earlier format.
+	Notices []string
 }
 
 // MergeRunDirs unions the journals of the shard run directories into the run
@@ -114,7 +80,9 @@ type MergeReport struct {
 //
 //   - Every shard's spec.json, and out's when present, must be the same spec (compared
 //     field by field); otherwise it is refused naming the two directories and the first
-//     differing field.
+//     differing field. Each journal is checked as OpenRunDir checks it (ReadJournal):
+//     a spec.json that no longer hashes to its journal's header is refused naming the
+//     changed keys, and a damaged line is left out (MergeReport.Notices).
 //   - A cell found in several journals must record the same outcome (its seconds
 //     aside); a conflict is refused naming the cell and both directories.
 //   - Cells already in out's journal are kept; the others are appended in shard order
@@ -142,6 +110,7 @@ func MergeRunDirs(out string, shards []string, meta RunMeta) (*RunDir, MergeRepo
 			}
 		}
 		js = append(js, j)
+		rep.Notices = append(rep.Notices, j.notices...)
 	}
 	spec := js[0].spec
 	old, err := readJournalDir(out, false)
@@ -161,10 +130,10 @@ func MergeRunDirs(out string, shards []string, meta RunMeta) (*RunDir, MergeRepo
 	var add []CellRecord
 	put := func(j *journalOf, appendNew bool) error {
 		for _, r := range j.cells {
-			k := r.cell().Key()
+			k := r.Key()
 			if s, ok := union[k]; ok {
 				if !sameCell(s.rec, r) {
-					return inputErr(fmt.Errorf("cell %s differs between %s and %s (accuracy %v vs %v): they are not shards of one run; merge them into separate OUTs", CellName(k), s.dir, j.dir, s.rec.Acc, r.Acc))
+					return inputErr(fmt.Errorf("cell %s differs between %s and %s (accuracy %v vs %v): they are not shards of one run; merge them into separate OUTs", model.CellName(k), s.dir, j.dir, s.rec.Acc, r.Acc))
 				}
 				rep.Duplicates++
 				continue
@@ -215,19 +184,19 @@ func (d *RunDir) appendRecords(recs []CellRecord) error {
 	defer d.mu.Unlock()
 	have := make(map[eval.CellKey]bool, len(d.cells))
 	for _, r := range d.cells {
-		have[r.cell().Key()] = true
+		have[r.Key()] = true
 	}
 	var buf bytes.Buffer
 	var kept []CellRecord
 	for _, r := range recs {
-		if have[r.cell().Key()] {
+		if have[r.Key()] {
 			continue
 		}
-		b, err := json.Marshal(r)
+		b, err := EncodeCell(r)
 		if err != nil {
-			return fmt.Errorf("encode cell %s: %w", CellName(r.cell().Key()), err)
+			return fmt.Errorf("encode cell %s: %w", model.CellName(r.Key()), err)
 		}
-		buf.Write(append(b, '\n'))
+		buf.Write(b)
 		kept = append(kept, r)
 	}
 	if len(kept) == 0 {
@@ -250,17 +219,4 @@ func (d *RunDir) appendRecords(recs []CellRecord) error {
 func (d *RunDir) MarkComplete() error {
 	d.Meta.Complete = true
 	return d.writeMeta()
-}
-
-// ShardComplete reports whether the run directory dir holds a shard marked complete
-// (MarkComplete): false when it is absent, unreadable or unfinished.
-func ShardComplete(dir string) bool {
-	m, err := readMeta(filepath.Join(dir, MetaFile))
-	return err == nil && m.Complete
-}
-
-// ReadRunMeta returns the run.json of the run directory dir (zero when absent or unreadable).
-func ReadRunMeta(dir string) RunMeta {
-	m, _ := readMeta(filepath.Join(dir, MetaFile))
-	return m
 }
