@@ -34,7 +34,7 @@ func methodKinds() map[string]Method {
 func kindSpec(m Method) *Spec {
 	s := &Spec{Name: "t", Protocol: ProtocolCurve, Data: DataSpec{Name: "embedded"}, Group: GroupSpec{Kind: "none"},
 		Methods: []Method{m}, Sizes: []int{20}, Repeats: 1, Seed: 1}
-	if m.Kernel == "haar" || m.pooled() {
+	if m.Kernel == "haar" || m.Pooled() {
 		s.Group.Kind = "cyclic-shift"
 	}
 	return s

@@ -14,6 +14,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/ui/internal/uitest"
 )
 
@@ -216,7 +217,7 @@ func TestRunWithoutCellsLeavesNothing(t *testing.T) {
 	store := tempStore(t)
 	for _, runErr := range []error{errors.New("data.path: no such file: give an existing file"), context.Canceled} {
 		a := storeApp(t, store)
-		a.start = func(ctx context.Context, _ *model.Spec, _ model.RunOptions) <-chan eval.Event {
+		a.start = func(ctx context.Context, _ *model.Spec, _ engine.RunOptions) <-chan eval.Event {
 			ch := make(chan eval.Event, 1)
 			ch <- eval.Done{Err: runErr}
 			close(ch)

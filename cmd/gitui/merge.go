@@ -15,6 +15,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 )
 
 // parseShard parses the --shard value "i/N" (0 <= i < N, N >= 1); "" is the whole run.
@@ -94,7 +95,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{err}
 	}
 	fmt.Fprintf(stderr, "merge: %d shards, %d cells (%d new in %s, %d duplicates kept once)\n", rep.Shards, rep.Cells, rep.Added, filepath.Join(out, model.CellsFile), rep.Duplicates)
-	res, err := executeWith(ctx, rd, model.RunOptions{DataDir: dir, NoRun: true}, stdout, stderr)
+	res, err := executeWith(ctx, rd, engine.RunOptions{DataDir: dir, NoRun: true}, stdout, stderr)
 	if err != nil {
 		return err
 	}

@@ -20,6 +20,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/presets"
 )
 
@@ -109,7 +110,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		rd.Close()
 		return usageError{err}
 	}
-	_, err = executeWith(ctx, rd, model.RunOptions{DataDir: dir, Shard: shard}, stdout, stderr)
+	_, err = executeWith(ctx, rd, engine.RunOptions{DataDir: dir, Shard: shard}, stdout, stderr)
 	if perr := stopProfiles(); err == nil {
 		err = perr
 	}
@@ -148,7 +149,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return usagef("%s: its run.json names shard %q: %v", pos[0], rd.Meta.Shard, err)
 		}
 	}
-	_, err = executeWith(ctx, rd, model.RunOptions{DataDir: dir, Shard: shard}, stdout, stderr)
+	_, err = executeWith(ctx, rd, engine.RunOptions{DataDir: dir, Shard: shard}, stdout, stderr)
 	return err
 }
 
@@ -159,7 +160,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // which every cell was already journaled and whose result.json is complete rewrites
 // nothing. An interrupted or failed run writes a partial result, never over a complete one.
 func execute(ctx context.Context, rd *model.RunDir, dataDir string, stdout, stderr io.Writer) error {
-	_, err := executeWith(ctx, rd, model.RunOptions{DataDir: dataDir}, stdout, stderr)
+	_, err := executeWith(ctx, rd, engine.RunOptions{DataDir: dataDir}, stdout, stderr)
 	return err
 }
 
@@ -167,7 +168,7 @@ func execute(ctx context.Context, rd *model.RunDir, dataDir string, stdout, stde
 // are taken from rd). It returns the result it wrote (nil when nothing was written).
 // A run that ends without error has every cell it was meant to run journaled: run.json
 // then says so (Complete), which `gitui slurm --resubmit` reads.
-func executeWith(ctx context.Context, rd *model.RunDir, opts model.RunOptions, stdout, stderr io.Writer) (*model.Result, error) {
+func executeWith(ctx context.Context, rd *model.RunDir, opts engine.RunOptions, stdout, stderr io.Writer) (*model.Result, error) {
 	defer rd.Close()
 	dataDir := opts.DataDir
 	if rd.Warning != "" {
@@ -181,7 +182,7 @@ func executeWith(ctx context.Context, rd *model.RunDir, opts model.RunOptions, s
 	var outcome *eval.Outcome
 	var runErr error
 	opts.DataDir, opts.Quick, opts.Dir, opts.NoMatrices = dataDir, rd.Meta.Quick, rd, true
-	for e := range model.Start(ctx, rd.Spec, opts) {
+	for e := range engine.Start(ctx, rd.Spec, opts) {
 		switch e := e.(type) {
 		case eval.Progress:
 			prog.progress(e)
