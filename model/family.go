@@ -108,6 +108,20 @@ func (m *Method) value(key string) reflect.Value {
 	return reflect.ValueOf(m).Elem().Field(i)
 }
 
+// SetNumber sets the numeric field f of m to v (a whole-number field to v truncated);
+// it errors for a field that is not a number. The sweep protocol varies a field this way.
+func (f *MethodField) SetNumber(m *Method, v float64) error {
+	switch fv := m.value(f.Key); fv.Kind() {
+	case reflect.Float64:
+		fv.SetFloat(v)
+	case reflect.Int:
+		fv.SetInt(int64(v))
+	default:
+		return fmt.Errorf("%s is not a number", f.Key)
+	}
+	return nil
+}
+
 // isUnset reports whether m leaves f at its zero or default value.
 func (f *MethodField) isUnset(m Method) bool {
 	if f.unset != nil {

@@ -6,6 +6,7 @@ import (
 	"gitui/model"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"gitui/core/data"
@@ -52,15 +53,13 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 	if g != nil {
 		logf("group %s: |G| = %d", g.Name(), g.Len())
 	}
-	if spec.Protocol == model.ProtocolApprox {
-		if g == nil {
-			return nil, inputErr(fmt.Errorf("kernel-approx needs a group: set group.kind"))
-		}
-		a := &eval.Approx{X: pool.X, G: g, Pairs: spec.Approx.Pairs, Templates: spec.Approx.Templates, Bins: spec.Approx.Bins, Seed: spec.Seed, Antithetic: spec.Approx.Antithetic}
-		return a.Run(ctx, ch)
+	r := &runState{spec: spec, opts: opts, pool: pool, test: test, group: g, logf: logf, ch: ch}
+	pr, ok := protocols[spec.Protocol]
+	if !ok { // Validate refuses an unknown protocol first
+		return nil, inputErr(fmt.Errorf("protocol %q is unknown: use one of %s", spec.Protocol, strings.Join(model.Protocols, ", ")))
 	}
-	if spec.Protocol == model.ProtocolPD {
-		return pdOutcome(ctx, spec, pool, ch)
+	if pr.whole != nil {
+		return pr.whole(ctx, r)
 	}
 	p := &eval.Protocol{Pool: pool, Test: test, Repeats: spec.Repeats, Sampling: drawMode(spec.Sampling), Seed: spec.Seed}
 	if tt, tg, err := transformedTestSet(spec, test); err != nil {
@@ -79,95 +78,168 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 		p.OnCell = d.Append
 		d.SetTest(p.Test.Y, p.Test.Classes, p.TransformedTest) // 2N rows with test_transform
 	}
-	switch spec.Protocol {
-	case model.ProtocolCurve:
-		p.XLabel = "training set size"
-		st := eval.Stage{Name: "curve"}
-		for _, m := range spec.Methods {
-			em, err := b.method(m, g)
-			if err != nil {
-				return nil, err
-			}
-			largest := slices.Max(spec.Sizes)
-			for _, n := range spec.Sizes {
-				// The largest size keeps its predictions: predictions.csv, confusion tables.
-				st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: float64(n), Size: n, Method: em, Keep: n == largest && opts.Dir != nil})
-			}
-		}
-		p.Stages = append(p.Stages, st)
-		if spec.Grid != nil {
-			// A curve spec may carry a bins x templates grid too: it runs after the curve.
-			// Both are built (and checked) before anything runs, so that a mistake in the
-			// grid cannot cost the curve's results.
-			gp := *p
-			gp.XLabel = "bins n"
-			if gp.Stages, err = b.gridStages(spec.Grid, g); err != nil {
-				return nil, err
-			}
-			applyShard(opts, logf, p, &gp)
-			out, err := b.runWith(ctx, p, ch)
-			if err != nil {
-				return out, err
-			}
-			gout, err := b.runWith(ctx, &gp, ch)
-			return merge(out, gout), err
-		}
-	case model.ProtocolSweep:
-		p.XLabel = spec.Sweep.Field
-		b.sizes = []int{spec.Sweep.Size}
-		st := eval.Stage{Name: "sweep"}
-		for _, m := range spec.Methods {
-			for _, v := range spec.Sweep.Values {
-				mv := m
-				switch spec.Sweep.Field {
-				case "gamma":
-					mv.Gamma = v
-				case "inv_gamma":
-					mv.InvGamma = v
-				case "c":
-					mv.C = v
-				}
-				em, err := b.method(mv, g)
-				if err != nil {
-					return nil, err
-				}
-				st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: v, Size: spec.Sweep.Size, Method: em})
-			}
-		}
-		p.Stages = append(p.Stages, st)
-	case model.ProtocolGrid:
-		p.XLabel = "bins n"
-		if p.Stages, err = b.gridStages(spec.Grid, g); err != nil {
-			return nil, err
-		}
-	case model.ProtocolGroupSize:
-		p.XLabel = "|G|"
-		if g == nil {
-			return nil, inputErr(fmt.Errorf("group-size needs a group: set group.kind"))
-		}
-		for _, k := range spec.GroupSizes {
-			gs := spec.Group
-			gs.Size = k
-			if k >= g.Len() {
-				gs.Size = 0
-			}
-			sub, err := BuildGroup(gs, pool.Shape, spec.Seed)
-			if err != nil {
-				return nil, err
-			}
-			st := eval.Stage{Name: fmt.Sprintf("|G|=%d", sub.Len())}
-			for _, m := range spec.Methods {
-				em, err := b.method(m, sub)
-				if err != nil {
-					return nil, err
-				}
-				st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: float64(sub.Len()), Size: spec.Sizes[0], Method: em})
-			}
-			p.Stages = append(p.Stages, st)
+	r.b, r.p = b, p
+	// Every protocol is built (and checked) before anything runs, so that a mistake in a
+	// later one (the grid after a curve) cannot cost the earlier one's results.
+	ps, err := pr.stages(r)
+	if err != nil {
+		return nil, err
+	}
+	applyShard(opts, logf, ps...)
+	var out *eval.Outcome
+	for _, q := range ps {
+		o, err := b.runWith(ctx, q, ch)
+		out = merge(out, o)
+		if err != nil {
+			return out, err
 		}
 	}
-	applyShard(opts, logf, p)
-	return b.runWith(ctx, p, ch)
+	return out, nil
+}
+
+// runState is what a protocol's runner works with: the checked spec, the data, the
+// spec's group (nil: none), the run's log and events, and for the protocols of cells the
+// builder and the eval.Protocol the runner fills.
+type runState struct {
+	spec       *model.Spec
+	opts       RunOptions
+	pool, test *data.Dataset
+	group      group.Action
+	logf       func(format string, a ...any)
+	ch         chan<- eval.Event
+	b          *builder
+	p          *eval.Protocol
+}
+
+// protocolRunner runs one protocol (model.Protocols). A protocol of cells (learning
+// curves, grids, sweeps) has stages: it fills r.p's stages and x label and returns the
+// eval.Protocols to run, in order (r.p first); they are sharded together and their
+// outcomes merged. A protocol without cells (kernel-approx, pd) is whole: it runs itself.
+type protocolRunner struct {
+	stages func(r *runState) ([]*eval.Protocol, error)
+	whole  func(ctx context.Context, r *runState) (*eval.Outcome, error)
+}
+
+// protocols maps every protocol name of the spec to its runner.
+var protocols = map[string]protocolRunner{
+	model.ProtocolCurve:     {stages: curveStages},
+	model.ProtocolSweep:     {stages: sweepStages},
+	model.ProtocolGrid:      {stages: gridProtocol},
+	model.ProtocolGroupSize: {stages: groupSizeStages},
+	model.ProtocolApprox:    {whole: runApprox},
+	model.ProtocolPD: {whole: func(ctx context.Context, r *runState) (*eval.Outcome, error) {
+		return pdOutcome(ctx, r.spec, r.pool, r.ch)
+	}},
+}
+
+// runApprox runs the kernel-approximation protocol (Mroueh et al.'s Theorem 1/2):
+// <Phi(x), Phi(z)> against s - d_G(x, z) over pairs of pool samples.
+func runApprox(ctx context.Context, r *runState) (*eval.Outcome, error) {
+	if r.group == nil {
+		return nil, inputErr(fmt.Errorf("kernel-approx needs a group: set group.kind"))
+	}
+	s := r.spec
+	a := &eval.Approx{X: r.pool.X, G: r.group, Pairs: s.Approx.Pairs, Templates: s.Approx.Templates, Bins: s.Approx.Bins, Seed: s.Seed, Antithetic: s.Approx.Antithetic}
+	return a.Run(ctx, r.ch)
+}
+
+// curveStages is the sample-complexity protocol: one arm per method and training size;
+// the largest size keeps its predictions (predictions.csv, confusion tables) when the
+// run is journaled. A bins x templates grid in the spec runs after the curve.
+func curveStages(r *runState) ([]*eval.Protocol, error) {
+	spec, p, b := r.spec, r.p, r.b
+	p.XLabel = "training set size"
+	st := eval.Stage{Name: "curve"}
+	for _, m := range spec.Methods {
+		em, err := b.method(m, r.group)
+		if err != nil {
+			return nil, err
+		}
+		largest := slices.Max(spec.Sizes)
+		for _, n := range spec.Sizes {
+			st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: float64(n), Size: n, Method: em, Keep: n == largest && r.opts.Dir != nil})
+		}
+	}
+	p.Stages = append(p.Stages, st)
+	if spec.Grid == nil {
+		return []*eval.Protocol{p}, nil
+	}
+	gp := *p
+	gp.XLabel = "bins n"
+	var err error
+	if gp.Stages, err = b.gridStages(spec.Grid, r.group); err != nil {
+		return nil, err
+	}
+	return []*eval.Protocol{p, &gp}, nil
+}
+
+// sweepStages is the sweep protocol: one arm per method and value of the swept field
+// (a numeric method field of the registry, model.SweepFields) at one training size.
+func sweepStages(r *runState) ([]*eval.Protocol, error) {
+	spec, p, b := r.spec, r.p, r.b
+	p.XLabel = spec.Sweep.Field
+	b.sizes = []int{spec.Sweep.Size}
+	f := model.MethodFieldOf(spec.Sweep.Field)
+	if f == nil { // Validate refuses it first
+		return nil, inputErr(fmt.Errorf("sweep.field %q is unknown: use one of %s", spec.Sweep.Field, strings.Join(model.SweepFields, ", ")))
+	}
+	st := eval.Stage{Name: "sweep"}
+	for _, m := range spec.Methods {
+		for _, v := range spec.Sweep.Values {
+			mv := m
+			if err := f.SetNumber(&mv, v); err != nil {
+				return nil, inputErr(fmt.Errorf("sweep.field %s: %w", f.Key, err))
+			}
+			em, err := b.method(mv, r.group)
+			if err != nil {
+				return nil, err
+			}
+			st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: v, Size: spec.Sweep.Size, Method: em})
+		}
+	}
+	p.Stages = append(p.Stages, st)
+	return []*eval.Protocol{p}, nil
+}
+
+// gridProtocol is the bins x templates grid protocol (Mroueh et al.'s Fig. 4 right).
+func gridProtocol(r *runState) ([]*eval.Protocol, error) {
+	r.p.XLabel = "bins n"
+	var err error
+	if r.p.Stages, err = r.b.gridStages(r.spec.Grid, r.group); err != nil {
+		return nil, err
+	}
+	return []*eval.Protocol{r.p}, nil
+}
+
+// groupSizeStages is the group-size protocol: one stage per |G| (a sample of the spec's
+// group, or all of it), every method at the first training size.
+func groupSizeStages(r *runState) ([]*eval.Protocol, error) {
+	spec, p, b, g := r.spec, r.p, r.b, r.group
+	p.XLabel = "|G|"
+	if g == nil {
+		return nil, inputErr(fmt.Errorf("group-size needs a group: set group.kind"))
+	}
+	for _, k := range spec.GroupSizes {
+		gs := spec.Group
+		gs.Size = k
+		if k >= g.Len() {
+			gs.Size = 0
+		}
+		sub, err := BuildGroup(gs, r.pool.Shape, spec.Seed)
+		if err != nil {
+			return nil, err
+		}
+		st := eval.Stage{Name: fmt.Sprintf("|G|=%d", sub.Len())}
+		for _, m := range spec.Methods {
+			em, err := b.method(m, sub)
+			if err != nil {
+				return nil, err
+			}
+			st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: float64(sub.Len()), Size: spec.Sizes[0], Method: em})
+		}
+		p.Stages = append(p.Stages, st)
+	}
+	return []*eval.Protocol{p}, nil
 }
 
 // applyShard sets Only on the protocols of one run: none with opts.NoRun, else the cells
