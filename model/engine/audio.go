@@ -14,6 +14,16 @@ import (
 	"gitui/core/data"
 )
 
+func init() {
+	for _, name := range model.AudioDataNames {
+		data.Register(name, func(ctx context.Context, r data.LoadRequest) (pool, test *data.Dataset, err error) {
+			d, _ := r.Options.(model.DataSpec)
+			d.Name = r.Name
+			return loadAudio(ctx, d, r.Dir, r.Seed, r.Progress)
+		})
+	}
+}
+
 // audioCorpus reads the corpus called name: spoken-digits and fsdd from the data
 // directory (or path), audiomnist and tidigits from path.
 func audioCorpus(name, path, dataDir string) (*data.AudioCorpus, error) {

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"gitui/core/data"
-	"gitui/core/data/embedded"
+	_ "gitui/core/data/embedded" // registers the data set "embedded"
 	"gitui/core/group"
 	"gitui/core/kernel"
 )
@@ -19,10 +19,6 @@ import (
 // inputErr wraps err as an input error (*data.InputError): exit status 2 at the command
 // line, shown inline in the TUI.
 func inputErr(err error) error { return data.InputErr(err) }
-
-// xpermTestDefault is the number of X_perm sequences held out for testing when
-// data.test_size is 0; the pool is the other 24,768 sequences.
-const xpermTestDefault = 8000
 
 // LoadData loads or generates the data set of d and splits it into a training pool and a
 // test set. Generated sets (xperm, circle) and held-out splits are seeded by seed. Rows are
@@ -41,96 +37,15 @@ func LoadData(d model.DataSpec, dataDir string, seed uint64) (pool, test *data.D
 // never concurrently. Other data load in one piece and ignore both.
 func LoadDataContext(ctx context.Context, d model.DataSpec, dataDir string, seed uint64, progress func(done, total int)) (pool, test *data.Dataset, err error) {
 	rng := rand.New(rand.NewPCG(seed, 0xda7a))
-	switch d.Name {
-	case "xperm":
-		all, _ := data.XPerm(rng)
-		nt := d.TestSize
-		if nt == 0 {
-			nt = xpermTestDefault
-		}
-		if nt >= all.Len() {
-			return nil, nil, inputErr(fmt.Errorf("data.test_size %d leaves no training pool of the %d X_perm sequences: use at most %d", nt, all.Len(), all.Len()-100))
-		}
-		perm := rng.Perm(all.Len())
-		test, pool = all.Subset(perm[:nt]), all.Subset(perm[nt:])
-		test.Name, pool.Name = "xperm-test", "xperm-pool"
-	case "circle":
-		np, nt := d.Pool, d.TestSize
-		if np == 0 {
-			np = 1000
-		}
-		if nt == 0 {
-			nt = 10000
-		}
-		pool, test = data.Circle(np, rng), data.Circle(nt, rng)
-	case "mnist", "fashion-mnist":
-		if pool, err = data.Open(dataDir, d.Name, "train"); err != nil {
-			return nil, nil, inputErr(err)
-		}
-		if test, err = data.Open(dataDir, d.Name, "test"); err != nil {
-			return nil, nil, inputErr(err)
-		}
-	case "mnist-translated", "mnist-rotated", "digits16":
-		// Liu et al. Sec. IV-A and Chapelle's 16×16 digits, generated from MNIST (seeded).
-		if pool, err = data.Open(dataDir, "mnist", "train"); err != nil {
-			return nil, nil, inputErr(err)
-		}
-		if test, err = data.Open(dataDir, "mnist", "test"); err != nil {
-			return nil, nil, inputErr(err)
-		}
-		// Cap before generating: the transformed sets are 64×64.
-		if d.Pool > 0 && d.Pool < pool.Len() {
-			pool = pool.Subset(firstN(d.Pool))
-		}
-		if d.TestSize > 0 && d.TestSize < test.Len() && d.Holdout == 0 {
-			idx, err := data.Draw(rng, test.Y, d.TestSize, data.DrawOptions{Mode: data.Stratified, Classes: len(test.Classes), What: "data.test_size"})
-			if err != nil {
-				return nil, nil, inputErr(err)
-			}
-			test = test.Subset(idx)
-		}
-		switch d.Name {
-		case "mnist-translated":
-			pool, test = data.Translated64(pool, rng), data.Translated64(test, rng)
-		case "mnist-rotated":
-			pool, test = data.Rotated(pool, rng), data.Rotated(test, rng)
-		default:
-			pool, test = data.Digits16(pool), data.Digits16(test)
-		}
-		pool.Name, test.Name = d.Name+"-train", d.Name+"-test"
-	case "spoken-digits", "fsdd", "audiomnist", "tidigits":
-		if pool, test, err = loadAudio(ctx, d, dataDir, seed, progress); err != nil {
-			return nil, nil, err
-		}
-	case "embedded":
-		if pool, test, err = embedded.Digits(); err != nil {
-			return nil, nil, inputErr(err)
-		}
-	case "file":
-		if pool, err = data.LoadFile(d.Path); err != nil {
-			return nil, nil, inputErr(err)
-		}
-		if d.TestPath != "" {
-			if test, err = data.LoadFile(d.TestPath); err != nil {
-				return nil, nil, inputErr(err)
-			}
-			if test.Dim() != pool.Dim() {
-				return nil, nil, inputErr(fmt.Errorf("test file %s has %d features, training file %d: use files of the same shape", d.TestPath, test.Dim(), pool.Dim()))
-			}
-		} else {
-			// Hold out a stratified fifth of the file for testing.
-			nt := d.TestSize
-			if nt == 0 {
-				nt = pool.Len() / 5
-			}
-			idx, err := data.Draw(rng, pool.Y, nt, data.DrawOptions{Mode: data.Stratified, Classes: len(pool.Classes), What: "data.test_size"})
-			if err != nil {
-				return nil, nil, inputErr(err)
-			}
-			test, pool = pool.Subset(idx), pool.Subset(data.Exclude(firstN(pool.Len()), idx))
-		}
-	default:
+	// Each data set registers its loader in core/data's table (the spoken digits in
+	// audio.go); the steps below are every data set's.
+	pool, test, ok, err := data.LoadNamed(ctx, data.LoadRequest{Name: d.Name, Dir: dataDir, Path: d.Path, TestPath: d.TestPath,
+		Pool: d.Pool, TestSize: d.TestSize, Holdout: d.Holdout, Seed: seed, Rand: rng, Progress: progress, Options: d})
+	if !ok {
 		return nil, nil, inputErr(fmt.Errorf("data.name %q is unknown: use one of %v", d.Name, model.DataNames))
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	if err := pool.Validate(); err != nil {
 		return nil, nil, inputErr(err)

@@ -282,3 +282,19 @@ func TestLoadXPermSplit(t *testing.T) {
 		t.Errorf("row norm^2 %v, want 1", s)
 	}
 }
+
+// TestEveryDataNameRegistered checks that every data set name the spec accepts has a
+// loader in core/data's table, and that the table holds no name the spec refuses.
+func TestEveryDataNameRegistered(t *testing.T) {
+	reg := data.Registered()
+	for _, n := range model.DataNames {
+		if !slices.Contains(reg, n) {
+			t.Errorf("data.name %q has no registered loader", n)
+		}
+	}
+	for _, n := range reg {
+		if !slices.Contains(model.DataNames, n) {
+			t.Errorf("registered data set %q is not in model.DataNames", n)
+		}
+	}
+}
