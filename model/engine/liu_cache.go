@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
 	"gitui/model"
 	"sync"
@@ -28,14 +27,11 @@ type gramCache struct {
 	users map[string]int // methodKey -> methods built and not yet prepared
 }
 
-// methodKey identifies m's kernel apart from the test set (kernelKey without it).
+// methodKey identifies m's kernel apart from the test set (kernelKey without it): the
+// fields the registry says decide the features or the kernel (not its normalisation,
+// applied to the shared matrices, nor the learner or the name).
 func methodKey(m model.Method) string {
-	m.Name, m.Learner, m.C, m.Lambda, m.PSD, m.KernelNorm = "", "", 0, 0, "", ""
-	b, err := json.Marshal(m)
-	if err != nil {
-		panic(fmt.Sprintf("model: methodKey: %v", err))
-	}
-	return string(b)
+	return model.KeyOf(model.MethodFields, m, model.DecidesFeatures|model.DecidesKernel)
 }
 
 // expect counts one more method that will take the kernel of m.

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"gitui/model"
 	"math"
@@ -148,17 +147,15 @@ func GramSample(pool *data.Dataset, seed uint64, n int) (*data.Dataset, error) {
 	return pool.Subset(idx), nil
 }
 
-// kernelIdentity returns a key equal for two methods whose training Gram matrices are
-// the same: the method without its name and learner settings (and raw features, whose
-// Gram is the linear kernel on the inputs, map to the linear kernel).
+// kernelIdentity returns a key equal for two methods whose sample Gram matrices (as the
+// heatmap shows them) are the same: the fields the registry says decide the features, the
+// kernel or its normalisation, not the learner or the name (and raw features, whose Gram
+// is the linear kernel on the inputs, map to the linear kernel).
 func kernelIdentity(m model.Method) string {
 	if m.Features == "raw" {
 		m = model.Method{Kernel: "linear"}
 	}
-	m.Name, m.Learner, m.Lambda, m.C, m.PSD = "", "", 0, 0, ""
-	m.Tangents, m.InvGamma, m.Smooth = nil, 0, 0
-	b, _ := json.Marshal(m)
-	return string(b)
+	return model.KeyOf(model.MethodFields, m, model.DecidesFeatures|model.DecidesKernel|model.DecidesKernelNorm)
 }
 
 // methodGram returns the training Gram matrix of method m's kernel on the rows of sub

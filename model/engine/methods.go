@@ -244,22 +244,14 @@ func poolingMap(m model.Method, g group.Action, pool *data.Dataset, seed uint64)
 	return c, nil
 }
 
-// featureKey identifies the pooled features of m: the fields that decide them (the
-// templates are drawn from the spec's seed, bins and templates, see poolingMap).
-func featureKey(m model.Method) string {
-	grp := ""
-	if m.Group != nil {
-		// By value: the pointers of Angles, Shears and Scales would make equal groups differ.
-		grp = fmt.Sprintf("%s/%d/%d", m.Group.Kind, m.Group.Radius, m.Group.Size)
-		for _, a := range []*model.AngleSpec{m.Group.Angles, m.Group.Shears, m.Group.Scales} {
-			if a != nil {
-				grp += fmt.Sprintf("%+v", *a)
-			} else {
-				grp += "-"
-			}
-		}
-	}
-	return fmt.Sprintf("%s|%d|%d|%s|%g|%s|%s|%s|%s", m.Features, m.Bins, m.Templates, m.TemplateOf, m.Eps, m.Thresholds, m.Standardize, m.Preprocess, grp)
+// featureKey identifies the pooled features of m: the fields the registry says decide
+// the features (model.DecidesFeatures; the templates are drawn from the spec's seed, bins
+// and templates, see poolingMap). Methods with equal keys share their features.
+func featureKey(m model.Method) string { return featureKeyWith(model.MethodFields, m) }
+
+// featureKeyWith is featureKey by the registry fields (a test passes its own).
+func featureKeyWith(fields []*model.MethodField, m model.Method) string {
+	return model.KeyOf(fields, m, model.DecidesFeatures)
 }
 
 // featureCache keeps the pooled features of the pool and the test set that more than
