@@ -19,7 +19,7 @@ import (
 var altValues = map[string]string{
 	"features": "moments", "bins": "3", "templates": "4", "template_kind": "sphere", "eps": "0.5",
 	"thresholds": "range", "standardize": "mean", "preprocess": "deskew",
-	"group": `{"kind": "local-shift", "radius": 2}`,
+	"group":   `{"kind": "local-shift", "radius": 2}`,
 	"learner": "1nn", "lambda": "0.01", "feature_kernel": "rbf", "gamma": "0.5",
 	"name": "other name",
 }
