@@ -203,9 +203,6 @@ type slurmJob struct {
 	o         SlurmOptions
 }
 
-// ShellQuote quotes s for a POSIX shell.
-func ShellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
 // ShellLine joins argv into one shell command line, quoting the arguments that need it.
 func ShellLine(argv []string) string {
 	q := make([]string, len(argv))

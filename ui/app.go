@@ -645,5 +645,5 @@ func dataArg(dir string, base *model.Spec) string {
 	if def, err := data.ResolveDir(""); err == nil && filepath.Clean(def) == filepath.Clean(dir) {
 		return ""
 	}
-	return " --data " + form.ShellQuote(dir)
+	return " --data " + model.ShellQuote(dir)
 }
