@@ -10,16 +10,22 @@ import (
 	"testing"
 )
 
-// layerRules lists, for each layer (an import path and everything below it), the
-// layers it must never depend on, directly or through another package, in its code or
-// its tests.
+// layerRules lists, for each layer (an import path and everything below it, or with
+// only that package alone), the layers it must never depend on, directly or through
+// another package, in its code or its tests.
 var layerRules = []struct {
 	from      string
+	only      bool // the package from alone, not the packages below it
 	forbidden []string
 }{
-	{"gitui/core", []string{"gitui/model", "gitui/ui", "gitui/presets", "gitui/cmd"}},
-	{"gitui/model", []string{"gitui/ui", "gitui/presets", "gitui/cmd"}},
-	{"gitui/presets", []string{"gitui/ui", "gitui/cmd"}},
+	{"gitui/core", false, []string{"gitui/model", "gitui/ui", "gitui/presets", "gitui/cmd"}},
+	{"gitui/model", false, []string{"gitui/ui", "gitui/presets", "gitui/cmd"}},
+	// The model package never imports its children: the engine builds on the spec.
+	{"gitui/model", true, []string{"gitui/model/engine", "gitui/model/store"}},
+	// The engine knows the run directory only through its Journal interface.
+	{"gitui/model/engine", false, []string{"gitui/model/store"}},
+	// presets' tests run presets through the engine.
+	{"gitui/presets", false, []string{"gitui/ui", "gitui/cmd", "gitui/model/store"}},
 }
 
 // within reports whether path is layer or a package below it.
@@ -44,7 +50,7 @@ func violations(deps map[string][]string) []string {
 	for pkg, ds := range deps {
 		p := packagePath(pkg)
 		for _, r := range layerRules {
-			if !within(p, r.from) {
+			if !within(p, r.from) || r.only && p != r.from {
 				continue
 			}
 			for _, d := range ds {
@@ -83,7 +89,7 @@ func TestDependencyDirection(t *testing.T) {
 		pkg, ds, _ := strings.Cut(line, "\t")
 		deps[pkg] = strings.Fields(ds)
 	}
-	for _, layer := range []string{"gitui/core/kernel", "gitui/model", "gitui/presets"} {
+	for _, layer := range []string{"gitui/core/kernel", "gitui/model", "gitui/model/engine", "gitui/presets"} {
 		if _, ok := deps[layer]; !ok {
 			t.Fatalf("go list did not list %s: the check would see nothing", layer)
 		}
@@ -94,21 +100,26 @@ func TestDependencyDirection(t *testing.T) {
 }
 
 // TestViolations checks the rule on a made-up module: core importing model (directly
-// or through a test), model importing ui and presets importing cmd are reported; the
-// allowed arrows (cmd -> ui -> model -> core, presets -> model) and a look-alike
-// path (gitui/models) are not.
+// or through a test), model importing ui or (in a test) its child engine and presets
+// importing cmd are reported; the allowed arrows (cmd -> ui -> model/store ->
+// model/engine -> model -> core, presets -> model) and a look-alike path
+// (gitui/models) are not.
 func TestViolations(t *testing.T) {
 	deps := map[string][]string{
 		"gitui/core/eval": {"gitui/core/kernel", "gitui/core/group", "fmt"},
 		"gitui/core/kernel_test [gitui/core/kernel.test]": {"gitui/core/kernel", "gitui/model"},
-		"gitui/core/group":                   {"gitui/models"},
-		"gitui/model":                        {"gitui/core/eval", "gitui/ui/curves"},
-		"gitui/presets [gitui/presets.test]": {"gitui/model", "gitui/cmd/gitui"},
-		"gitui/ui":                           {"gitui/model", "gitui/presets", "gitui/core/eval"},
-		"gitui/cmd/gitui":                    {"gitui/ui", "gitui/model"},
+		"gitui/core/group":                    {"gitui/models"},
+		"gitui/model":                         {"gitui/core/eval", "gitui/ui/curves"},
+		"gitui/presets [gitui/presets.test]":  {"gitui/model", "gitui/cmd/gitui"},
+		"gitui/ui":                            {"gitui/model", "gitui/presets", "gitui/core/eval"},
+		"gitui/cmd/gitui":                     {"gitui/ui", "gitui/model"},
+		"gitui/model/engine":                  {"gitui/model", "gitui/core/eval"},
+		"gitui/model/store":                   {"gitui/model/engine", "gitui/model"},
+		"gitui/model_test [gitui/model.test]": {"gitui/model/engine"},
 	}
 	want := []string{
 		"gitui/core/kernel depends on gitui/model",
+		"gitui/model depends on gitui/model/engine",
 		"gitui/model depends on gitui/ui/curves",
 		"gitui/presets depends on gitui/cmd/gitui",
 	}
