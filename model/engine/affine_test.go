@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"errors"
-	"gitui/model"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"gitui/core/group"
+	"gitui/model"
 )
 
 // affineSpec is the MNIST group of the issue with shears: radius 3, 9 angles in ±20°,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"gitui/model"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 
 	"gitui/core/audio"
 	"gitui/core/data"
+	"gitui/model"
 )
 
 func init() {

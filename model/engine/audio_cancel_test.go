@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"gitui/model"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"gitui/core/audio"
 	"gitui/core/eval"
+	"gitui/model"
 )
 
 // TestLoadDataContextCancel loads a 400-recording corpus in the FSDD layout (written by

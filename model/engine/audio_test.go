@@ -2,11 +2,12 @@ package engine
 
 import (
 	"errors"
-	"gitui/model"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gitui/model"
 )
 
 // TestAudioSpecBadInput: each mistake is refused with one line naming the field and the fix.

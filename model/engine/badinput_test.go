@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"gitui/model"
 	"math"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"gitui/core/kernel"
+	"gitui/model"
 )
 
 // wantInputError fails unless err is an *InputError whose message contains every want.

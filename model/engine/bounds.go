@@ -2,9 +2,9 @@ package engine
 
 import (
 	"fmt"
-	"gitui/model"
 
 	"gitui/core/data"
+	"gitui/model"
 )
 
 // checkTwoClasses returns an *InputError unless the training pool holds samples of at

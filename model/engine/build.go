@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"gitui/model"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	_ "gitui/core/data/embedded" // registers the data set "embedded"
 	"gitui/core/group"
 	"gitui/core/kernel"
+	"gitui/model"
 )
 
 // inputErr wraps err as an input error (*data.InputError): exit status 2 at the command

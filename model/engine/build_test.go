@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"gitui/model"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"gitui/core/data"
+	"gitui/model"
 )
 
 // writeClusterCSV writes n samples per label to path, one row "x0,x1,x2,label" each: the

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"gitui/model"
 	"math/rand/v2"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"gitui/core/group"
 	"gitui/core/kernel"
 	"gitui/core/learn"
+	"gitui/model"
 )
 
 // chapelleMethod trains Chapelle and Schoelkopf's learners on each draw's raw inputs: the

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"gitui/model"
 	"math"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"gitui/core/data"
 	"gitui/core/data/embedded"
+	"gitui/model"
 )
 
 // TestPreprocessDeskew checks the preprocess field end to end on the embedded digits:

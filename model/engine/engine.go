@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"gitui/model"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/core/group"
+	"gitui/model"
 )
 
 // run validates the spec, loads the data, builds the protocol and runs it (see Start).

@@ -2,11 +2,11 @@ package engine
 
 import (
 	"context"
-	"gitui/model"
 	"strings"
 	"testing"
 
 	"gitui/core/eval"
+	"gitui/model"
 )
 
 // TestCurveWithGrid runs a curve whose first method is not CDF together with a bins x

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"gitui/model"
 	"math"
 	"os"
 	"runtime"
@@ -15,6 +14,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/feature"
 	"gitui/core/kernel"
+	"gitui/model"
 )
 
 // MemoryEnv names the environment variable that sets the memory a run may use, e.g.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"gitui/model"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"gitui/core/kernel"
+	"gitui/model"
 )
 
 // xpermData is X_perm as the quick presets load it: 30,768 pool and 2,000 test sequences

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"gitui/model"
 	"math"
 	"strings"
 	"testing"
@@ -9,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"gitui/core/learn"
+	"gitui/model"
 )
 
 // TestFeatureRBFEqualsKernelRBF checks feature_kernel rbf through the engine: on raw

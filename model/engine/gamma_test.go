@@ -2,13 +2,13 @@ package engine
 
 import (
 	"context"
-	"gitui/model"
 	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"gitui/core/data"
+	"gitui/model"
 )
 
 // TestAutoGamma checks the median heuristic gamma = 1/(2 median ||x_a - x_b||²) on rows

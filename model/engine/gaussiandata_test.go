@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"gitui/model"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/feature"
 	"gitui/core/group"
+	"gitui/model"
 )
 
 // TestGaussianDataTemplateKind: template_kind gaussian-data builds CDF features from a 2-D

@@ -3,13 +3,13 @@ package engine
 import (
 	"context"
 	"fmt"
-	"gitui/model"
 
 	"gonum.org/v1/gonum/mat"
 
 	"gitui/core/eval"
 	"gitui/core/feature"
 	"gitui/core/kernel"
+	"gitui/model"
 )
 
 // SampleGram returns two n×n Gram matrices of n pool samples (a seeded stratified draw,

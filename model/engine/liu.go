@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"gitui/model"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -19,6 +18,7 @@ import (
 	"gitui/core/group"
 	"gitui/core/kernel"
 	"gitui/core/learn"
+	"gitui/model"
 )
 
 // liuKernel is a method's kernel of Liu et al. (kernel.Liu, built from the method's

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"gitui/model"
 	"slices"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	"gitui/core/data/embedded"
 	"gitui/core/group"
 	"gitui/core/kernel"
+	"gitui/model"
 )
 
 // TestLiuAdapter checks that newLiuKernel hands a method's fields to kernel.Liu: a TI

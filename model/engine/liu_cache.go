@@ -2,12 +2,12 @@ package engine
 
 import (
 	"fmt"
-	"gitui/model"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
 	"gitui/core/data"
+	"gitui/model"
 )
 
 // gramCache shares the kernel matrices of a run between methods whose kernels are the

@@ -2,12 +2,12 @@ package engine
 
 import (
 	"context"
-	"gitui/model"
 	"math"
 	"runtime"
 	"testing"
 
 	"gitui/core/data/embedded"
+	"gitui/model"
 	"gonum.org/v1/gonum/mat"
 )
 

@@ -3,12 +3,12 @@ package engine
 import (
 	"context"
 	"errors"
-	"gitui/model"
 	"strings"
 	"testing"
 
 	"gitui/core/eval"
 	"gitui/core/kernel"
+	"gitui/model"
 )
 
 var noNorm = false

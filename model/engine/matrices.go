@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"gitui/model"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -17,6 +16,7 @@ import (
 	"gitui/core/feature"
 	"gitui/core/group"
 	"gitui/core/kernel"
+	"gitui/model"
 )
 
 // GramSamples is the largest number of training rows in the Gram matrices a run sends

@@ -2,13 +2,13 @@ package engine
 
 import (
 	"context"
-	"gitui/model"
 	"math"
 	"reflect"
 	"sort"
 	"testing"
 
 	"gitui/core/eval"
+	"gitui/model"
 )
 
 // matrixSpec is a small X_perm curve with one method per kernel kind the heatmap

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"gitui/model"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -19,6 +18,7 @@ import (
 	"gitui/core/group"
 	"gitui/core/kernel"
 	"gitui/core/learn"
+	"gitui/model"
 )
 
 // builder turns the methods of a spec into engine methods.

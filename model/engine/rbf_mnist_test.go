@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"gitui/model"
 	"math"
 	"os"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"gitui/core/feature"
 	"gitui/core/learn"
+	"gitui/model"
 )
 
 // TestRBFFloat32MNIST measures the float32 products of the Gaussian-kernel RLS

@@ -3,9 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
-	"gitui/model"
 
 	"gitui/core/eval"
+	"gitui/model"
 )
 
 // RunOptions are the run-time settings that are not part of a Spec.

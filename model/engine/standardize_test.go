@@ -1,9 +1,10 @@
 package engine
 
 import (
-	"gitui/model"
 	"strings"
 	"testing"
+
+	"gitui/model"
 )
 
 // TestStandardizeField: standardize is accepted on a CDF method with range thresholds and

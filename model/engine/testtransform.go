@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"gitui/model"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
@@ -10,6 +9,7 @@ import (
 
 	"gitui/core/data"
 	"gitui/core/group"
+	"gitui/model"
 )
 
 // testTransformSalt separates the per-sample streams that pick the group elements from

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"gitui/model"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/core/group"
+	"gitui/model"
 )
 
 // TestValidateTestTransform: every misuse of test_transform is refused by Validate with a
