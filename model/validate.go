@@ -184,7 +184,7 @@ func (s *Spec) Validate() error {
 		}
 	}
 	if TakesAffine(s.Group.Kind) {
-		for _, p := range affineProblems(s.Group, "group") {
+		for _, p := range AffineProblems(s.Group, "group") {
 			bad("%s", p)
 		}
 	}
@@ -282,13 +282,13 @@ func (s *Spec) Validate() error {
 func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 	at := fmt.Sprintf("methods.%d (%s)", i, m.DisplayName())
 	validateMethodFields(i, m, at, bad)
-	if (m.Invariance != "" || m.Locality != nil) && familyOf(m) == familyLiu && s.Group.Kind != GroupNone {
+	if (m.Invariance != "" || m.Locality != nil) && familyOf(m) == FamilyLiu && s.Group.Kind != GroupNone {
 		bad("%s: invariance and locality set the transformations themselves: set group.kind to none", at)
 	}
-	if m.pooled() && s.Group.Kind == GroupNone && s.Protocol != ProtocolApprox {
+	if m.Pooled() && s.Group.Kind == GroupNone && s.Protocol != ProtocolApprox {
 		bad("%s: %s pooling averages over a group, and group.kind is none: set group.kind (e.g. permutation, rotation+shift)", at, m.Features)
 	}
-	if m.usesRBF() && m.Gamma == 0 && s.Protocol == ProtocolPD {
+	if m.UsesRBF() && m.Gamma == 0 && s.Protocol == ProtocolPD {
 		bad("%s: gamma 0 (auto) is chosen on the training pool, which protocol pd does not draw: set gamma > 0", at)
 	}
 	if m.Kernel == "haar" {
@@ -378,11 +378,11 @@ const (
 	MaxAffineCount = 64
 )
 
-// affineProblems returns one line per problem of the shears and scales of g (at names the
+// AffineProblems returns one line per problem of the shears and scales of g (at names the
 // group, e.g. "group" or "methods.0.group"): a count outside 1..MaxAffineCount, a value
 // not finite or outside [-MaxShear, MaxShear] or [MinScale, MaxScale] (to only when
 // count > 1), two equal values.
-func affineProblems(g GroupSpec, at string) []string {
+func AffineProblems(g GroupSpec, at string) []string {
 	var out []string
 	check := func(field string, a *AngleSpec, lo, hi float64, eg string) {
 		if a == nil {

@@ -222,7 +222,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 			r, err = bench.SMO(ctx, dir, nn, *gram)
 		}
-		var ie bench.InputError
+		var ie *data.InputError
 		if errors.As(err, &ie) {
 			return usageError{err}
 		}

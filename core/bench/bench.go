@@ -48,7 +48,7 @@ const MNISTTrainImages = "mnist/train10k-images-idx3-ubyte.gz"
 // that are zero in every image are dropped from the GEMM but still counted). Before returning, the features of the first
 // image and template are checked against the plain definition in float64.
 //
-// It returns an [InputError] for a missing or bad data file, n < 1, n above the images
+// It returns an [data.InputError] for a missing or bad data file, n < 1, n above the images
 // available, m < 1 or m > n, g not 49 or 441, or bins < 1; ctx.Err() if cancelled.
 func Features(ctx context.Context, dataDir string, n, m, g, bins int) (Result, error) {
 	switch {

@@ -10,6 +10,7 @@ import (
 
 	"gitui/core/data"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/ui/form"
 	"gitui/ui/internal/pix"
 	"gitui/ui/theme"
@@ -124,7 +125,7 @@ func (m *Model) Load() tea.Cmd {
 				msg = LoadedMsg{Tag: tag, Spec: d, Err: fmt.Errorf("loading %s panicked: %v", d.Name, r)}
 			}
 		}()
-		pool, test, err := model.LoadDataContext(ctx, d, dir, seed, nil)
+		pool, test, err := engine.LoadDataContext(ctx, d, dir, seed, nil)
 		return LoadedMsg{Tag: tag, Spec: d, Pool: pool, Test: test, Err: err}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/group"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/ui/datapane"
 	"gitui/ui/form"
 	"gitui/ui/internal/pix"
@@ -189,7 +190,7 @@ func groupProblem(s *model.Spec) string {
 
 // orbit builds the group and applies up to 8 evenly spaced elements to x.
 func orbit(tag int, g model.GroupSpec, shape []int, x []float64, seed uint64) orbitMsg {
-	a, err := model.BuildGroup(g, shape, seed)
+	a, err := engine.BuildGroup(g, shape, seed)
 	if err != nil {
 		return orbitMsg{tag: tag, err: err}
 	}
