@@ -290,6 +290,9 @@ func BuildGroup(g GroupSpec, shape []int, seed uint64) (group.Action, error) {
 		}
 		return shape[0], shape[1], nil
 	}
+	if fileGroupKind(g.Kind) {
+		return buildFileGroup(g, shape, rng)
+	}
 	var a group.Action
 	switch g.Kind {
 	case "none", "":

@@ -56,6 +56,7 @@ func (s *Spec) validateTestTransform(bad func(string, ...any)) {
 		bad("test_transform.kind %q is unknown: use one of %s", tt.Kind, strings.Join(GroupKinds, ", "))
 		return
 	}
+	validateFileGroup(*tt, "test_transform", bad)
 	radius := tt.Kind == "local-shift" || tt.Kind == "rotation+shift"
 	angles := tt.Kind == "rotation" || tt.Kind == "rotation+shift"
 	switch {
@@ -100,6 +101,8 @@ func (s *Spec) validateTestTransform(bad func(string, ...any)) {
 // tt can act on samples of the given shape; what names the data in the message.
 func testTransformShape(tt *GroupSpec, shape []int, what string) error {
 	switch {
+	case fileGroupKind(tt.Kind):
+		return fileGroupShape(*tt, shape, "test_transform", what)
 	case tt.Kind == "permutation":
 		if len(shape) != 2 {
 			return fmt.Errorf("test_transform permutation permutes the blocks of sequences (shape L x A), %s has shape %v: use an image kind (cyclic-shift, local-shift, rotation) or drop test_transform", what, shape)
@@ -188,7 +191,7 @@ func transformedTestSet(s *Spec, test *data.Dataset) (*data.Dataset, group.Actio
 	if err != nil || tg == nil {
 		return nil, nil, err
 	}
-	renorm := (s.Data.Normalize == nil || *s.Data.Normalize) && s.TestTransform.Kind != "cyclic-shift" && s.TestTransform.Kind != "permutation"
+	renorm := (s.Data.Normalize == nil || *s.Data.Normalize) && !normPreservingKind(s.TestTransform.Kind)
 	tt, _ := transformTest(test, tg, s.Seed, renorm)
 	return tt, tg, nil
 }

@@ -14,7 +14,8 @@ import (
 // Known names for the enumerated fields of a Spec.
 var (
 	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits"}
-	GroupKinds     = []string{"none", "permutation", "cyclic-shift", "local-shift", "rotation", "rotation+shift", "pitch-tempo", "pitch-tempo-paper"}
+	GroupKinds     = []string{"none", "permutation", "cyclic-shift", "local-shift", "rotation", "rotation+shift", "pitch-tempo", "pitch-tempo-paper",
+		"permutations", "generated", "linear", "dihedral", "mirror", "reversal"} // the last six: FileGroupKinds
 	FeatureNames   = []string{"raw", "bow", "cdf", "moments"}
 	KernelNames    = []string{"linear", "rbf", "poly", "haar"}
 	LearnerNames   = []string{"rls", "1nn", "svm", "invariant-svm", "vsv"}
@@ -173,6 +174,7 @@ func (s *Spec) Validate() error {
 		bad("data.holdout %d is negative: use 0 (test on the test set) or a validation size >= 1", s.Data.Holdout)
 	}
 	oneOf("group.kind", s.Group.Kind, GroupKinds)
+	validateFileGroup(s.Group, "group", bad)
 	if s.Group.Radius < 0 || s.Group.Radius > 64 {
 		bad("group.radius %d is out of range: use 0..64 pixels", s.Group.Radius)
 	}
@@ -294,7 +296,7 @@ func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 		switch {
 		case s.Group.Kind == "none":
 			bad("%s: the Haar kernel averages over a group, and group.kind is none: set group.kind to permutation or cyclic-shift", at)
-		case s.Group.Kind != "permutation" && s.Group.Kind != "cyclic-shift":
+		case !haarGroupKind(s.Group.Kind):
 			bad("%s: the Haar kernel averages over a whole group, and group.kind %s is not one (not closed under composition): use permutation or cyclic-shift, or CDF features for local invariance", at, s.Group.Kind)
 		case s.Group.Size > 0:
 			bad("%s: the Haar kernel averages over the whole group, and group.size %d keeps a sample of it: set group.size to 0, or use CDF features with a sampled group", at, s.Group.Size)

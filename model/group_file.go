@@ -1,0 +1,325 @@
+package model
+
+// The groups a user brings (issue 21): permutation groups from a file of rows or from
+// generators (Schreier–Sims, enumerated or sampled uniformly), orthogonal matrices from a
+// file, and the built-in dihedral, mirror and reversal kinds. Everything here is reached
+// from BuildGroup, groupCost, Validate and the test_transform checks through one call
+// each, so that it moves with them.
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+
+	"gitui/core/data"
+	"gitui/core/group"
+)
+
+// FileGroupKinds are the group kinds of this file: "permutations" (Path: an integer .npy
+// of shape (|G|, d), one permutation per row, coordinate i going to row[i]), "generated"
+// (Generators or GeneratorsPath: the group they generate, listed when it fits, else
+// sampled uniformly with Size), "linear" (Path: a .npy of shape (|G|, d, d), orthogonal
+// matrices), "dihedral" (the 8 symmetries of square images), "mirror" (Axis horizontal,
+// the default, or vertical) and "reversal" (of the blocks of a sequence, the rows of
+// shape L x A).
+var FileGroupKinds = []string{"permutations", "generated", "linear", "dihedral", "mirror", "reversal"}
+
+// fileGroupKind reports whether k is one of FileGroupKinds.
+func fileGroupKind(k string) bool { return in(k, FileGroupKinds) }
+
+// haarGroupKind reports whether the Haar kernel may be asked for over group kind k: the
+// full groups (permutation, cyclic-shift) and the kinds of this file, whose closure is
+// checked when the group is built (haarGroupCheck).
+func haarGroupKind(k string) bool {
+	return k == "permutation" || k == "cyclic-shift" || fileGroupKind(k)
+}
+
+// normPreservingKind reports whether every element of group kind k keeps the norm of a
+// sample exactly or up to rounding (permutations and orthogonal matrices), so that
+// test_transform copies need no renormalisation.
+func normPreservingKind(k string) bool {
+	return k == "cyclic-shift" || k == "permutation" || fileGroupKind(k)
+}
+
+// validateFileGroup reports through bad the problems the spec alone shows in the fields
+// of this file, for the group at field ("group", "test_transform", "methods.2.group"):
+// a missing path or generators, fields that do not apply to the kind, malformed inline
+// generators, an unknown mirror axis.
+func validateFileGroup(g GroupSpec, field string, bad func(string, ...any)) {
+	k := g.Kind
+	if g.Path != "" && k != "permutations" && k != "linear" {
+		bad("%s.path applies to group kinds permutations and linear, not %s: drop it", field, k)
+	}
+	if (g.Generators != nil || g.GeneratorsPath != "") && k != "generated" {
+		bad("%s.generators and %s.generators_path apply to group kind generated, not %s: drop them", field, field, k)
+	}
+	if g.Axis != "" && k != "mirror" {
+		bad("%s.axis applies to group kind mirror, not %s: drop it", field, k)
+	}
+	switch k {
+	case "permutations":
+		if g.Path == "" {
+			bad("%s.path is empty: name the integer .npy file of shape (|G|, d) whose rows are the permutations", field)
+		}
+	case "linear":
+		if g.Path == "" {
+			bad("%s.path is empty: name the .npy file of shape (|G|, d, d) holding the orthogonal matrices", field)
+		}
+	case "generated":
+		switch {
+		case g.Generators == nil && g.GeneratorsPath == "":
+			bad("%s.generators is empty: list permutations, e.g. [[1, 0, 2], [1, 2, 0]], or name an integer .npy in %s.generators_path", field, field)
+		case g.Generators != nil && g.GeneratorsPath != "":
+			bad("%s.generators and %s.generators_path are both set: keep one", field, field)
+		case g.Generators != nil:
+			if len(g.Generators) == 0 {
+				bad("%s.generators is an empty list: give at least one permutation", field)
+			}
+			for i, p := range g.Generators {
+				if err := group.CheckPerm(p, len(g.Generators[0])); err != nil {
+					bad("%s.generators.%d %v", field, i, err)
+					break
+				}
+			}
+		}
+	case "mirror":
+		if g.Axis != "" && g.Axis != "horizontal" && g.Axis != "vertical" {
+			bad("%s.axis %q is unknown: use horizontal (left-right) or vertical (up-down)", field, g.Axis)
+		}
+	}
+}
+
+// fileGroupShape returns an error naming field and the fix unless a group of kind
+// g.Kind can act on samples of the given shape (what names the data). Kinds that read a
+// file are checked against the file when the group is built.
+func fileGroupShape(g GroupSpec, shape []int, field, what string) error {
+	switch g.Kind {
+	case "dihedral":
+		if len(shape) != 2 || shape[0] != shape[1] || shape[0] < 2 {
+			return fmt.Errorf("%s dihedral turns square images by 90°, %s has shape %v: use kind mirror for other images", field, what, shape)
+		}
+	case "mirror":
+		if len(shape) != 2 {
+			return fmt.Errorf("%s mirror acts on images (shape h x w), %s has shape %v: use kind reversal for sequences", field, what, shape)
+		}
+		if (g.Axis == "vertical" && shape[0] < 2) || (g.Axis != "vertical" && shape[1] < 2) {
+			return fmt.Errorf("%s mirror of %s (shape %v) along that axis is the identity: use the other axis", field, what, shape)
+		}
+	case "reversal":
+		if len(shape) > 2 || len(shape) == 0 || shape[0] < 2 {
+			return fmt.Errorf("%s reversal reverses sequences (shape L or L x A, L >= 2), %s has shape %v: use another kind", field, what, shape)
+		}
+	}
+	return nil
+}
+
+// dims returns the number of coordinates of a sample of the given shape.
+func dims(shape []int) int {
+	d := 1
+	for _, s := range shape {
+		d *= s
+	}
+	return d
+}
+
+// buildFileGroup builds a group of FileGroupKinds (BuildGroup's part for them) on samples
+// of the given shape; size > 0 keeps a seeded sample of that many elements. Errors are
+// *InputError naming the field, the file, the row and the fix.
+func buildFileGroup(g GroupSpec, shape []int, rng *rand.Rand) (group.Action, error) {
+	if err := fileGroupShape(g, shape, "group", "the data"); err != nil {
+		return nil, inputErr(err)
+	}
+	d := dims(shape)
+	ctx := context.Background()
+	var a group.Action
+	switch g.Kind {
+	case "dihedral":
+		a = group.Dihedral(shape[0])
+	case "mirror":
+		a = group.Mirror(shape[0], shape[1], g.Axis != "vertical")
+	case "reversal":
+		A := 1
+		if len(shape) == 2 {
+			A = shape[1]
+		}
+		a = group.Reversal(shape[0], A)
+	case "permutations":
+		arr, err := data.LoadIntNPY(g.Path)
+		if err != nil {
+			return nil, inputErr(fmt.Errorf("group.path: %w", err))
+		}
+		if len(arr.Shape) != 2 || arr.Shape[1] != d {
+			return nil, inputErr(fmt.Errorf("group.path %s has shape %v, want (|G|, %d): one permutation of the %d coordinates of the data (shape %v) per row", g.Path, arr.Shape, d, d, shape))
+		}
+		rows := make([][]int, arr.Shape[0])
+		for i := range rows {
+			rows[i] = arr.Data[i*d : (i+1)*d]
+		}
+		s, err := group.NewPermSet(ctx, rows, filepath.Base(g.Path))
+		if err != nil {
+			return nil, inputErr(fmt.Errorf("group.path %s: %w", g.Path, err))
+		}
+		a = s
+	case "linear":
+		arr, err := data.LoadFloatNPY(g.Path)
+		if err != nil {
+			return nil, inputErr(fmt.Errorf("group.path: %w", err))
+		}
+		if len(arr.Shape) != 3 || arr.Shape[1] != d || arr.Shape[2] != d {
+			return nil, inputErr(fmt.Errorf("group.path %s has shape %v, want (|G|, %d, %d): one orthogonal matrix acting on the %d coordinates of the data (shape %v) per entry", g.Path, arr.Shape, d, d, d, shape))
+		}
+		if err := checkGroupMemory(g, shape); err != nil {
+			return nil, err
+		}
+		s, err := group.NewLinearSet(ctx, arr.Data, arr.Shape[0], d, filepath.Base(g.Path))
+		if err != nil {
+			return nil, inputErr(fmt.Errorf("group.path %s: %w", g.Path, err))
+		}
+		a = s
+	case "generated":
+		c, err := generatedChain(g, d)
+		if err != nil {
+			return nil, err
+		}
+		order := c.Order()
+		name := fmt.Sprintf("generated group of order %s", group.FormatOrder(order))
+		if g.Size > 0 && order.Cmp(big.NewInt(int64(g.Size))) > 0 {
+			return c.Sample(ctx, g.Size, rng, fmt.Sprintf("%d of the %s", g.Size, name))
+		}
+		if err := checkEnumerable(order, d); err != nil {
+			return nil, err
+		}
+		s, err := c.Enumerate(ctx, maxEnumerated, name)
+		if err != nil {
+			return nil, inputErr(err)
+		}
+		return s, nil
+	}
+	if g.Size > 0 && g.Size < a.Len() {
+		a = group.Sample(a, g.Size, rng)
+	}
+	return a, nil
+}
+
+// generatedChain reads the generators of a generated group (inline or from
+// GeneratorsPath) and returns their stabiliser chain.
+func generatedChain(g GroupSpec, d int) (*group.Chain, error) {
+	gens, where := g.Generators, "group.generators"
+	if g.GeneratorsPath != "" {
+		where = "group.generators_path " + g.GeneratorsPath
+		arr, err := data.LoadIntNPY(g.GeneratorsPath)
+		if err != nil {
+			return nil, inputErr(fmt.Errorf("group.generators_path: %w", err))
+		}
+		if len(arr.Shape) != 2 || arr.Shape[1] != d {
+			return nil, inputErr(fmt.Errorf("%s has shape %v, want (k, %d): one permutation of the %d coordinates of the data per row", where, arr.Shape, d, d))
+		}
+		gens = make([][]int, arr.Shape[0])
+		for i := range gens {
+			gens[i] = arr.Data[i*d : (i+1)*d]
+		}
+	}
+	for i, p := range gens {
+		if len(p) != d {
+			return nil, inputErr(fmt.Errorf("%s: generator %d has %d entries, the data have %d coordinates: give permutations of 0..%d", where, i, len(p), d, d-1))
+		}
+	}
+	c, err := group.NewChain(context.Background(), d, gens)
+	if err != nil {
+		return nil, inputErr(fmt.Errorf("%s: %w", where, err))
+	}
+	return c, nil
+}
+
+// permTableBytes is the memory of one listed permutation of d coordinates in a
+// group.PermSet: the image table and its inverse (int32), two slice headers, and its key
+// while the set is built (4·d bytes and a map entry).
+func permTableBytes(d int) float64 { return 12*float64(d) + 2*24 + 88 }
+
+// checkEnumerable refuses (an *InputError) to list a generated group of the given order
+// on d coordinates when it has more than 362,880 elements or its tables exceed
+// MemoryLimit: the message gives the order and the fix (group.size).
+func checkEnumerable(order *big.Int, d int) error {
+	fix := fmt.Errorf("the generators give a group of %s elements: give group.size to sample some, e.g. 1000", group.FormatOrder(order))
+	if !order.IsInt64() || order.Int64() > maxEnumerated {
+		return inputErr(fix)
+	}
+	limit, _, err := MemoryLimit()
+	if err != nil {
+		return err
+	}
+	if float64(order.Int64())*permTableBytes(d) > float64(limit) {
+		return inputErr(fix)
+	}
+	return nil
+}
+
+// fileGroupCost is groupCost for FileGroupKinds (ok false for other kinds): the order
+// and the bytes of the element tables. Files are read for their sizes; a file that
+// cannot be read, or generators that do not build, cost 0 (BuildGroup then refuses them
+// with its own message).
+func fileGroupCost(g GroupSpec, shape []int) (order, bytes float64, item EstimateItem, ok bool) {
+	if !fileGroupKind(g.Kind) {
+		return 0, 0, item, false
+	}
+	d := dims(shape)
+	fix := "use a smaller group.size"
+	switch g.Kind {
+	case "dihedral":
+		order = 8
+	case "mirror", "reversal":
+		order = 2
+	case "permutations":
+		if arr, err := data.LoadIntNPY(g.Path); err == nil && len(arr.Shape) == 2 {
+			order = float64(arr.Shape[0] + 1)
+		}
+	case "linear":
+		n := 0.0
+		if arr, err := data.LoadFloatNPY(g.Path); err == nil && len(arr.Shape) == 3 {
+			n = float64(arr.Shape[0] + 1)
+		}
+		order = n
+		if g.Size > 0 {
+			order = min(order, float64(g.Size))
+		}
+		// The matrices (|G|·d² float64), all kept even when a sample is used.
+		bytes = n * 8 * float64(d) * float64(d)
+		return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f orthogonal %dx%d matrices", order, d, d), Bytes: bytes,
+			Fix: "use fewer matrices or data with fewer coordinates (the matrices are d x d)"}, true
+	case "generated":
+		c, err := generatedChain(g, d)
+		if err != nil {
+			return 0, 0, item, true
+		}
+		order, _ = new(big.Float).SetInt(c.Order()).Float64()
+		if g.Size <= 0 && order > maxEnumerated {
+			return 0, 0, item, true // BuildGroup refuses with the order and the fix
+		}
+	}
+	if g.Size > 0 && float64(g.Size) < order {
+		order = float64(g.Size)
+	}
+	bytes = order * permTableBytes(d)
+	return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.4g permutations of %d coordinates", order, d), Bytes: bytes, Fix: fix}, true
+}
+
+// haarGroupCheck refuses (an *InputError) the Haar kernel of method m over a group of
+// FileGroupKinds that turned out not to be closed under composition (a file of rows or
+// matrices that is only a set): the Haar kernel and exact invariance need a group.
+func haarGroupCheck(m Method, g group.Action) error {
+	c, ok := g.(interface {
+		Closed() bool
+		Describe() string
+	})
+	if m.Kernel != "haar" || !ok || c.Closed() {
+		return nil
+	}
+	what := c.Describe()
+	if i := strings.Index(what, " (they generate"); i > 0 {
+		what = what[:i]
+	}
+	return inputErr(fmt.Errorf("%s: the Haar kernel averages over a whole group, and %s is %s: give the whole group (or its generators, with group.kind generated), or use CDF features", m.DisplayName(), g.Name(), what))
+}
