@@ -13,9 +13,8 @@ import (
 
 // Known names for the enumerated fields of a Spec.
 var (
-	DataNames  = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits"}
-	GroupKinds = []string{"none", "permutation", "cyclic-shift", "local-shift", "rotation", "rotation+shift", "pitch-tempo", "pitch-tempo-paper",
-		"permutations", "generated", "linear", "dihedral", "mirror", "reversal"} // the last six: FileGroupKinds
+	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits"}
+	GroupKinds     = []string{"none", "permutation", "cyclic-shift", "local-shift", "rotation", "rotation+shift", "pitch-tempo", "pitch-tempo-paper", "permutations", "generated", "linear", "dihedral", "mirror", "reversal"}
 	FeatureNames   = []string{"raw", "bow", "cdf", "moments"}
 	KernelNames    = []string{"linear", "rbf", "poly", "haar"}
 	LearnerNames   = []string{"rls", "1nn", "svm", "invariant-svm", "vsv"}
