@@ -49,7 +49,7 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 		return nil, err
 	}
 	if g != nil {
-		logf("group %s: |G| = %d", g.Name(), g.Len())
+		logf("%s", groupLine(g))
 	}
 	if spec.Protocol == ProtocolApprox {
 		if g == nil {

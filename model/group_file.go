@@ -323,3 +323,14 @@ func haarGroupCheck(m Method, g group.Action) error {
 	}
 	return inputErr(fmt.Errorf("%s: the Haar kernel averages over a whole group, and %s is %s: give the whole group (or its generators, with group.kind generated), or use CDF features", m.DisplayName(), g.Name(), what))
 }
+
+// groupLine is the run log's line for the spec's group: "group NAME: |G| = N", followed
+// for sets that know their closure by what they are ("a group of 8 elements" or "a set of
+// 50 permutations, not closed under composition (...)").
+func groupLine(g group.Action) string {
+	line := fmt.Sprintf("group %s: |G| = %d", g.Name(), g.Len())
+	if c, ok := g.(interface{ Describe() string }); ok {
+		line += ", " + c.Describe()
+	}
+	return line
+}

@@ -151,6 +151,9 @@ func TestBuildFileGroups(t *testing.T) {
 	if d := a.(*group.PermSet).Describe(); !strings.HasPrefix(d, "a set of 51 permutations, not closed under composition") {
 		t.Errorf("set.npy: %q", d)
 	}
+	if l := groupLine(a); !strings.Contains(l, "|G| = 51, a set of 51 permutations, not closed under composition") {
+		t.Errorf("log line %q", l)
+	}
 	err = haarGroupCheck(Method{Name: "Haar", Kernel: "haar"}, a)
 	wantInputError(t, "Haar over a set", err, "the Haar kernel averages over a whole group", "set.npy is a set of 51 permutations, not closed under composition", "use CDF features")
 	if err := haarGroupCheck(Method{Kernel: "haar"}, group.Dihedral(8)); err != nil {
