@@ -63,6 +63,8 @@ func LoadDataContext(ctx context.Context, d DataSpec, dataDir string, seed uint6
 		perm := rng.Perm(all.Len())
 		test, pool = all.Subset(perm[:nt]), all.Subset(perm[nt:])
 		test.Name, pool.Name = "xperm-test", "xperm-pool"
+	case "graphs":
+		pool, test = loadGraphs(d, rng)
 	case "circle":
 		np, nt := d.Pool, d.TestSize
 		if np == 0 {
