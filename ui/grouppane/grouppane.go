@@ -35,7 +35,7 @@ type orbitMsg struct {
 // Fields returns the group pane's fields for s.
 func Fields(s *model.Spec) []form.Field {
 	fs := []form.Field{{Key: "group.kind", Label: "group", Kind: form.Enum, Options: model.GroupKinds,
-		Help: "permutation: blocks of a sequence; cyclic-shift: all 2-D shifts; local-shift: |dx|,|dy| <= radius; rotation: angles; rotation+shift: their product; pitch-tempo: spectrogram pitch shifts ±400 cents x tempo 0.5..2 (25), pitch-tempo-paper: {-400,0,400} cents x {0.5,1,2} (9)"}}
+		Help: "permutation: blocks of a sequence; cyclic-shift: all 2-D shifts; local-shift: |dx|,|dy| <= radius; rotation: angles; rotation+shift: their product; pitch-tempo: spectrogram pitch shifts ±400 cents x tempo 0.5..2 (25), pitch-tempo-paper: {-400,0,400} cents x {0.5,1,2} (9); permutations/linear: a .npy file; generated: generators; dihedral, mirror, reversal"}}
 	k := s.Group.Kind
 	if k == "local-shift" || k == "rotation+shift" {
 		fs = append(fs, form.Field{Key: "group.radius", Label: "shift radius", Kind: form.Int, Min: 0, Max: 64, Help: "largest shift in pixels along each axis (zero fill)"})
@@ -63,6 +63,7 @@ func Fields(s *model.Spec) []form.Field {
 			form.Field{Key: "group.scales.count", Label: "scales", Kind: form.Int, Min: 1, Max: model.MaxAffineCount, Help: "number of evenly spaced scales"},
 		)
 	}
+	fs = append(fs, fileGroupFields(k)...)
 	if k != "none" && k != "" {
 		fs = append(fs, form.Field{Key: "group.size", Label: "|G| sample", Kind: form.Int, Min: 0, Max: 1e6, Step: 10, Zero: "whole group",
 			Help: "keep a seeded sample of this many elements (identity included); 0 keeps them all"})
