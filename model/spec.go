@@ -525,4 +525,5 @@ var optionalKeys = []string{
 	"audio", "split", "test_speakers", "test_fraction", "train_gender", "train_speed", "test_corpus",
 	"test_process", "representation", "rate", "frame_ms", "hop_ms", "bands", "min_hz", "bands_per_octave",
 	"frames", "floor_db", "group",
+	"generators", "generators_path", "axis",
 }
