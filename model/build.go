@@ -63,7 +63,7 @@ func LoadDataContext(ctx context.Context, d DataSpec, dataDir string, seed uint6
 		perm := rng.Perm(all.Len())
 		test, pool = all.Subset(perm[:nt]), all.Subset(perm[nt:])
 		test.Name, pool.Name = "xperm-test", "xperm-pool"
-	case "graphs":
+	case "graphs", "graphs-relabelled":
 		pool, test = loadGraphs(d, rng)
 	case "circle":
 		np, nt := d.Pool, d.TestSize

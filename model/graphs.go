@@ -18,8 +18,9 @@ const (
 	graphTestDefault = 1000
 )
 
-// loadGraphs draws the pool and the test set of data "graphs" (sizes data.pool and
-// data.test_size, defaults 2000 and 1000) from rng.
+// loadGraphs draws the pool and the test set of data "graphs" or "graphs-relabelled"
+// (every graph's nodes in a uniform random order: data.RelabelNodes) with sizes
+// data.pool and data.test_size (defaults 2000 and 1000) from rng.
 func loadGraphs(d DataSpec, rng *rand.Rand) (pool, test *data.Dataset) {
 	np, nt := d.Pool, d.TestSize
 	if np == 0 {
@@ -30,6 +31,10 @@ func loadGraphs(d DataSpec, rng *rand.Rand) (pool, test *data.Dataset) {
 	}
 	pool, test = data.Graphs(np, GraphNodes, GraphDegree, rng), data.Graphs(nt, GraphNodes, GraphDegree, rng)
 	pool.Name, test.Name = "graphs-pool", "graphs-test"
+	if d.Name == "graphs-relabelled" {
+		data.RelabelNodes(pool, rng)
+		data.RelabelNodes(test, rng)
+	}
 	return pool, test
 }
 

@@ -13,7 +13,7 @@ import (
 
 // Known names for the enumerated fields of a Spec.
 var (
-	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits", "graphs"}
+	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits", "graphs", "graphs-relabelled"}
 	GroupKinds     = []string{"none", "permutation", "cyclic-shift", "local-shift", "rotation", "rotation+shift", "pitch-tempo", "pitch-tempo-paper", "permutations", "generated", "linear", "dihedral", "mirror", "reversal"}
 	FeatureNames   = []string{"raw", "bow", "cdf", "moments"}
 	KernelNames    = []string{"linear", "rbf", "poly", "haar"}
@@ -486,7 +486,7 @@ func in(v string, set []string) bool {
 // (a sample that is not 2-D is refused when the run starts).
 func ImageData(d DataSpec) bool {
 	switch d.Name {
-	case "xperm", "circle", "graphs":
+	case "xperm", "circle", "graphs", "graphs-relabelled":
 		return false
 	}
 	return !slices.Contains(AudioDataNames, d.Name)

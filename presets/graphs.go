@@ -13,15 +13,24 @@ import (
 // with 24 edges each. Every method is also scored on the test graphs relabelled by a
 // random node permutation (test_transform), where the raw adjacency loses the generators'
 // node order. The Haar kernel needs the whole group (12! elements) and is left out.
-func GraphsPerm(quick bool) *model.Spec {
+func GraphsPerm(quick bool) *model.Spec { return graphsPerm("graphs-perm", "graphs", quick) }
+
+// GraphsPermRelabelled is [GraphsPerm] on graphs whose nodes come in a random order
+// (data graphs-relabelled), as when node numbering is arbitrary: only invariant
+// information is left to learn.
+func GraphsPermRelabelled(quick bool) *model.Spec {
+	return graphsPerm("graphs-perm-relabelled", "graphs-relabelled", quick)
+}
+
+func graphsPerm(name, dataName string, quick bool) *model.Spec {
 	gens := model.NodeGenerators(model.GraphNodes)
 	nodes := func(size int) *model.GroupSpec {
 		return &model.GroupSpec{Kind: "generated", Generators: gens, Size: size}
 	}
 	s := &model.Spec{
-		Name:          "graphs-perm",
+		Name:          name,
 		Protocol:      model.ProtocolCurve,
-		Data:          model.DataSpec{Name: "graphs", Pool: 4000, TestSize: 2000},
+		Data:          model.DataSpec{Name: dataName, Pool: 4000, TestSize: 2000},
 		Group:         *nodes(1000),
 		TestTransform: nodes(1000),
 		Methods:       []model.Method{{Features: "raw"}},

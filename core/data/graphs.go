@@ -175,3 +175,23 @@ func barabasiAlbert(n, k int, rng *rand.Rand) [][2]int {
 	s.fill(n*k/2, rng)
 	return s.e
 }
+
+// RelabelNodes relabels the nodes of every sample of a graphs data set (shape [nodes,
+// nodes]) by its own uniform random permutation, A -> P A Pᵀ, in place: the node order
+// then carries no information, as in data whose node numbering is arbitrary. It panics
+// unless the samples are square matrices.
+func RelabelNodes(ds *Dataset, rng *rand.Rand) {
+	if len(ds.Shape) != 2 || ds.Shape[0] != ds.Shape[1] {
+		panic(fmt.Sprintf("data: RelabelNodes: samples of shape %v are not adjacency matrices", ds.Shape))
+	}
+	n := ds.Shape[0]
+	tmp := make([]float64, n*n)
+	for s := range ds.Len() {
+		row := ds.X.RawRowView(s)
+		to := NodePermutation(rng.Perm(n))
+		for j, v := range row {
+			tmp[to[j]] = v
+		}
+		copy(row, tmp)
+	}
+}

@@ -56,6 +56,22 @@ func TestGraphs(t *testing.T) {
 	if maxDeg[3] <= degree {
 		t.Errorf("Barabási–Albert graphs have no hub (max degree %d)", maxDeg[3])
 	}
+	// Relabelled graphs keep their edge counts and degree multisets.
+	rl := Graphs(8, nodes, degree, rand.New(rand.NewPCG(1, 2)))
+	RelabelNodes(rl, rand.New(rand.NewPCG(3, 4)))
+	for s := range 8 {
+		a, b := ds.X.RawRowView(s), rl.X.RawRowView(s)
+		da, db := make([]int, nodes), make([]int, nodes)
+		for i := range nodes * nodes {
+			da[i/nodes] += int(a[i])
+			db[i/nodes] += int(b[i])
+		}
+		slices.Sort(da)
+		slices.Sort(db)
+		if !slices.Equal(da, db) || slices.Equal(a, b) {
+			t.Errorf("sample %d: relabelling changed the degrees %v -> %v (or nothing)", s, da, db)
+		}
+	}
 	// P A Pᵀ: relabelling by p moves edge (i, j) to (p[i], p[j]).
 	p := []int{2, 0, 1}
 	if got := NodePermutation(p); !slices.Equal(got, []int{8, 6, 7, 2, 0, 1, 5, 3, 4}) {
