@@ -89,6 +89,7 @@ func (s *Spec) validateAudio(bad func(string, ...any)) {
 		if !in(m.Group.Kind, GroupKinds) {
 			bad("methods.%d (%s): group.kind %q is unknown: use one of %s", i, m.Name, m.Group.Kind, strings.Join(GroupKinds, ", "))
 		}
+		validateFileGroup(*m.Group, fmt.Sprintf("methods.%d.group", i), bad)
 		if m.Group.Size < 0 {
 			bad("methods.%d (%s): group.size %d is negative: use 0 for the whole set or 1 for the identity only", i, m.Name, m.Group.Size)
 		}

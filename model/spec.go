@@ -80,8 +80,10 @@ type DataSpec struct {
 
 // GroupSpec describes the transformation group. Kind is "none", "permutation" (blocks of a
 // sequence; Size 0 = full S_L), "cyclic-shift" (all 2-D cyclic shifts), "local-shift" (|dy|,|dx|
-// <= Radius, zero fill), "rotation" (Angles), or "rotation+shift" (the product of Angles and
-// local shifts of Radius). Size > 0 keeps a seeded sample of Size elements (identity included).
+// <= Radius, zero fill), "rotation" (Angles), "rotation+shift" (the product of Angles and
+// local shifts of Radius), or one of FileGroupKinds (permutations and matrices from files,
+// generated groups, dihedral, mirror, reversal). Size > 0 keeps a seeded sample of Size
+// elements (identity included).
 //
 // Shears and Scales (rotation+shift only, optional) widen the linear part: every
 // combination of an angle θ, a horizontal shear factor k (source column = c + k·(r - cy))
@@ -95,6 +97,13 @@ type GroupSpec struct {
 	Shears *AngleSpec `json:"shears,omitempty" yaml:"shears,omitempty"`
 	Scales *AngleSpec `json:"scales,omitempty" yaml:"scales,omitempty"`
 	Size   int        `json:"size,omitempty" yaml:"size,omitempty"`
+	// Path, Generators, GeneratorsPath and Axis belong to the kinds a user brings
+	// (FileGroupKinds, group_file.go): the .npy of permutations or matrices, the
+	// generators of a group (inline or an integer .npy), the mirror's axis.
+	Path           string  `json:"path,omitempty" yaml:"path,omitempty"`
+	Generators     [][]int `json:"generators,omitempty" yaml:"generators,omitempty"`
+	GeneratorsPath string  `json:"generators_path,omitempty" yaml:"generators_path,omitempty"`
+	Axis           string  `json:"axis,omitempty" yaml:"axis,omitempty"`
 }
 
 // LinearCount returns |Angles|·|Shears|·|Scales| (a missing list counts 1; 0 when
@@ -519,4 +528,5 @@ var optionalKeys = []string{
 	"audio", "split", "test_speakers", "test_fraction", "train_gender", "train_speed", "test_corpus",
 	"test_process", "representation", "rate", "frame_ms", "hop_ms", "bands", "min_hz", "bands_per_octave",
 	"frames", "floor_db", "group",
+	"generators", "generators_path", "axis",
 }

@@ -26,7 +26,7 @@ const (
 )
 
 // GroupKinds lists every group kind, in the order the TUI offers them.
-var GroupKinds = []string{GroupNone, GroupPermutation, GroupCyclicShift, GroupLocalShift, GroupRotation, GroupRotationShift, GroupPitchTempo, GroupPitchTempoPaper}
+var GroupKinds = append([]string{GroupNone, GroupPermutation, GroupCyclicShift, GroupLocalShift, GroupRotation, GroupRotationShift, GroupPitchTempo, GroupPitchTempoPaper}, FileGroupKinds...)
 
 // ImageGroupKinds are the group kinds that act on images (h x w samples).
 var ImageGroupKinds = []string{GroupCyclicShift, GroupLocalShift, GroupRotation, GroupRotationShift}
@@ -193,7 +193,7 @@ func specFields() []*SpecField {
 			applies: func(s *Spec) bool { return in(s.Data.Name, AudioDataNames) }},
 
 		{Key: "group.kind", Label: "group", Kind: KindEnum, Choices: GroupKinds, Default: GroupNone,
-			Help: "permutation: blocks of a sequence; cyclic-shift: all 2-D shifts; local-shift: |dx|,|dy| <= radius; rotation: angles; rotation+shift: their product; pitch-tempo: spectrogram pitch shifts ±400 cents x tempo 0.5..2 (25), pitch-tempo-paper: {-400,0,400} cents x {0.5,1,2} (9)"},
+			Help: "permutation: blocks of a sequence; cyclic-shift: all 2-D shifts; local-shift: |dx|,|dy| <= radius; rotation: angles; rotation+shift: their product; pitch-tempo: spectrogram pitch shifts ±400 cents x tempo 0.5..2 (25), pitch-tempo-paper: {-400,0,400} cents x {0.5,1,2} (9); permutations/linear: a .npy file; generated: generators; dihedral, mirror, reversal"},
 		{Key: "group.radius", Label: "shift radius", Kind: KindInt, Min: 0, Max: 64, AppliesTo: "group kinds local-shift and rotation+shift",
 			Help: "largest shift in pixels along each axis (zero fill)",
 			set:  func(s *Spec) bool { return s.Group.Radius != 0 }, applies: func(s *Spec) bool { return TakesRadius(s.Group.Kind) },

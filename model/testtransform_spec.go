@@ -18,7 +18,7 @@ import (
 var knownShapes = map[string][]int{
 	"xperm": {5, 8}, "circle": {2},
 	"mnist": {28, 28}, "fashion-mnist": {28, 28}, "embedded": {28, 28}, "mnist-rotated": {28, 28},
-	"mnist-translated": {64, 64}, "digits16": {16, 16},
+	"mnist-translated": {64, 64}, "digits16": {16, 16}, "graphs": {GraphNodes, GraphNodes}, "graphs-relabelled": {GraphNodes, GraphNodes},
 }
 
 // imageKinds are the group kinds that act on images.
@@ -47,6 +47,7 @@ func (s *Spec) validateTestTransform(bad func(string, ...any)) {
 		bad("test_transform.kind %q is unknown: use one of %s", tt.Kind, strings.Join(GroupKinds, ", "))
 		return
 	}
+	validateFileGroup(*tt, "test_transform", bad)
 	radius, angles := TakesRadius(tt.Kind), TakesAngles(tt.Kind)
 	switch {
 	case !radius && tt.Radius != 0:
@@ -90,6 +91,8 @@ func (s *Spec) validateTestTransform(bad func(string, ...any)) {
 // tt can act on samples of the given shape; what names the data in the message.
 func TestTransformShape(tt *GroupSpec, shape []int, what string) error {
 	switch {
+	case fileGroupKind(tt.Kind):
+		return fileGroupShape(*tt, shape, "test_transform", what)
 	case tt.Kind == GroupPermutation:
 		if len(shape) != 2 {
 			return fmt.Errorf("test_transform permutation permutes the blocks of sequences (shape L x A), %s has shape %v: use an image kind (cyclic-shift, local-shift, rotation) or drop test_transform", what, shape)

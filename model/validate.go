@@ -13,7 +13,7 @@ import (
 
 // Known names for the enumerated fields of a Spec.
 var (
-	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits"}
+	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits", "graphs", "graphs-relabelled"}
 	FeatureNames   = []string{"raw", "bow", "cdf", "moments"}
 	KernelNames    = []string{"linear", "rbf", "poly", "haar"}
 	LearnerNames   = []string{"rls", "1nn", "svm", "invariant-svm", "vsv"}
@@ -171,6 +171,7 @@ func (s *Spec) Validate() error {
 		bad("data.holdout %d is negative: use 0 (test on the test set) or a validation size >= 1", s.Data.Holdout)
 	}
 	oneOf("group.kind", s.Group.Kind, GroupKinds)
+	validateFileGroup(s.Group, "group", bad)
 	if f := specField("group.radius"); !f.InRange(float64(s.Group.Radius)) {
 		bad("group.radius %d is out of range: use %d..%d pixels", s.Group.Radius, int(f.Min), int(f.Max))
 	}
@@ -295,7 +296,7 @@ func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 		switch {
 		case s.Group.Kind == GroupNone:
 			bad("%s: the Haar kernel averages over a group, and group.kind is none: set group.kind to permutation or cyclic-shift", at)
-		case s.Group.Kind != GroupPermutation && s.Group.Kind != GroupCyclicShift:
+		case !haarGroupKind(s.Group.Kind):
 			bad("%s: the Haar kernel averages over a whole group, and group.kind %s is not one (not closed under composition): use permutation or cyclic-shift, or CDF features for local invariance", at, s.Group.Kind)
 		case s.Group.Size > 0:
 			bad("%s: the Haar kernel averages over the whole group, and group.size %d keeps a sample of it: set group.size to 0, or use CDF features with a sampled group", at, s.Group.Size)
@@ -431,7 +432,7 @@ func in(v string, set []string) bool {
 // (a sample that is not 2-D is refused when the run starts).
 func ImageData(d DataSpec) bool {
 	switch d.Name {
-	case "xperm", "circle":
+	case "xperm", "circle", "graphs", "graphs-relabelled":
 		return false
 	}
 	return !slices.Contains(AudioDataNames, d.Name)

@@ -24,6 +24,7 @@ var npyMagic = []byte("\x93NUMPY")
 type ndarray struct {
 	shape []int
 	data  []float64
+	kind  byte // the dtype's kind: 'b', 'i', 'u' or 'f'
 }
 
 // readNPY decodes one .npy array of a numeric dtype (bool, int8..int64, uint8..uint64,
@@ -99,7 +100,7 @@ func readNPY(r io.Reader) (*ndarray, error) {
 	if h.fortran && len(h.shape) > 1 {
 		data = fortranToC(data, h.shape)
 	}
-	return &ndarray{shape: h.shape, data: data}, nil
+	return &ndarray{shape: h.shape, data: data, kind: dt.kind}, nil
 }
 
 // npyHeader is the dictionary of a .npy header.

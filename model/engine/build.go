@@ -196,6 +196,9 @@ func BuildGroup(g model.GroupSpec, shape []int, seed uint64) (group.Action, erro
 		}
 		return shape[0], shape[1], nil
 	}
+	if model.FileGroupKind(g.Kind) {
+		return buildFileGroup(g, shape, rng)
+	}
 	var a group.Action
 	switch g.Kind {
 	case "none", "":

@@ -51,7 +51,7 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 		return nil, err
 	}
 	if g != nil {
-		logf("group %s: |G| = %d", g.Name(), g.Len())
+		logf("%s", groupLine(g))
 	}
 	r := &runState{spec: spec, opts: opts, pool: pool, test: test, group: g, logf: logf, ch: ch}
 	pr, ok := protocols[spec.Protocol]

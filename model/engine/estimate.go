@@ -521,6 +521,9 @@ const tapBytes = 96
 // or a shape it cannot act on: BuildGroup then refuses), and the bytes of its element
 // tables with the term describing them.
 func groupCost(g model.GroupSpec, shape []int) (order, bytes float64, item EstimateItem) {
+	if o, b, it, ok := fileGroupCost(g, shape); ok {
+		return o, b, it
+	}
 	d := 1.0
 	for _, s := range shape {
 		d *= float64(s)

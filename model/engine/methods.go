@@ -141,6 +141,9 @@ func buildKernel(b *builder, m model.Method, g group.Action) (eval.Method, error
 	if err != nil {
 		return nil, err
 	}
+	if err := haarGroupCheck(m, g); err != nil {
+		return nil, err
+	}
 	km := &kernelMethod{spec: m, base: base}
 	if m.Kernel == "haar" {
 		km.group = g

@@ -83,7 +83,7 @@ func transformedTestSet(s *model.Spec, test *data.Dataset) (*data.Dataset, group
 	if err != nil || tg == nil {
 		return nil, nil, err
 	}
-	renorm := (s.Data.Normalize == nil || *s.Data.Normalize) && s.TestTransform.Kind != "cyclic-shift" && s.TestTransform.Kind != "permutation"
+	renorm := (s.Data.Normalize == nil || *s.Data.Normalize) && !model.NormPreservingKind(s.TestTransform.Kind)
 	tt, _ := transformTest(test, tg, s.Seed, renorm)
 	return tt, tg, nil
 }

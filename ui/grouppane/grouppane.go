@@ -48,6 +48,9 @@ func Fields(s *model.Spec) []form.Field {
 			strings.HasPrefix(k, "group.shears.") && s.Group.Shears == nil || strings.HasPrefix(k, "group.scales.") && s.Group.Scales == nil {
 			continue
 		}
+		if k == "group.size" { // the fields of a group the user brings come before the sample size
+			fs = append(fs, fileGroupFields(s.Group.Kind)...)
+		}
 		fs = append(fs, form.FromSpec(k))
 	}
 	return fs
