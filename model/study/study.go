@@ -440,4 +440,3 @@ func oneLine(s string) string {
 	}
 	return string(out)
 }
-
