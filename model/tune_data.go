@@ -59,15 +59,16 @@ func LoadPool(ctx context.Context, d DataSpec, dataDir string, seed uint64) (*da
 
 // ValidationSplit carves n samples out of pool for validation: a stratified draw seeded
 // by seed (the same seed gives the same split), and the rest for training, in pool order.
-func ValidationSplit(pool *data.Dataset, n int, seed uint64) (train, val *data.Dataset, err error) {
+// idx lists the pool rows of the validation split, in its order.
+func ValidationSplit(pool *data.Dataset, n int, seed uint64) (train, val *data.Dataset, idx []int, err error) {
 	if n < len(pool.Classes) || n >= pool.Len() {
-		return nil, nil, inputErr(fmt.Errorf("tune.validation %d does not fit the pool of %d samples and %d classes: use %d..%d (e.g. %d)", n, pool.Len(), len(pool.Classes), len(pool.Classes), pool.Len()/2, pool.Len()/5))
+		return nil, nil, nil, inputErr(fmt.Errorf("tune.validation %d does not fit the pool of %d samples and %d classes: use %d..%d (e.g. %d)", n, pool.Len(), len(pool.Classes), len(pool.Classes), pool.Len()/2, pool.Len()/5))
 	}
-	idx, err := data.Draw(rand.New(rand.NewPCG(seed, 0x7a11d)), pool.Y, n, data.DrawOptions{Mode: data.Stratified, Classes: len(pool.Classes), What: "tune.validation"})
+	idx, err = data.Draw(rand.New(rand.NewPCG(seed, 0x7a11d)), pool.Y, n, data.DrawOptions{Mode: data.Stratified, Classes: len(pool.Classes), What: "tune.validation"})
 	if err != nil {
-		return nil, nil, inputErr(err)
+		return nil, nil, nil, inputErr(err)
 	}
 	train, val = pool.Subset(data.Exclude(firstN(pool.Len()), idx)), pool.Subset(idx)
 	train.Name, val.Name = pool.Name+"-train", pool.Name+"-validation"
-	return train, val, nil
+	return train, val, idx, nil
 }

@@ -19,6 +19,7 @@
 //	spec.json        the spec with its tune block
 //	trials.jsonl     the journal: a header with the spec's hash, then one line per scored job
 //	study.json       derived: gitui.study/v1 (sampler, pruner, eta, trials and their rungs, best)
+//	split.json       the pool rows of the validation split
 //	best.spec.json   the plain spec of the best configuration at the refit size
 //	refit/           the refit's run directory; its result.json and predictions.csv are copied up
 //

@@ -23,6 +23,7 @@ const (
 	StudyFile    = "study.json"
 	BestSpecFile = "best.spec.json"
 	RefitDir     = "refit"
+	SplitFile    = "split.json"
 	TrialsSchema = "gitui.trials/v1"
 	StudySchema  = "gitui.study/v1"
 )

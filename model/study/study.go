@@ -133,8 +133,14 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 	if t.Validation == 0 {
 		t.Validation = pool.Len() / 5
 	}
-	train, val, err := model.ValidationSplit(pool, t.Validation, t.Spec.Seed)
+	train, val, valIdx, err := model.ValidationSplit(pool, t.Validation, t.Spec.Seed)
 	if err != nil {
+		return err
+	}
+	// split.json: the pool rows of the validation split (0-based, in the pool's order
+	// after data.classes and data.pool), so that a peer can search on the same split.
+	sb, _ := json.Marshal(map[string]any{"pool": pool.Len(), "validation": valIdx})
+	if err := writeAtomic(filepath.Join(t.Dir, SplitFile), append(sb, '\n')); err != nil {
 		return err
 	}
 	t.RefitN = tb.RefitN

@@ -67,6 +67,26 @@ func TestSearchNeverReadsTheTestSet(t *testing.T) {
 	if st.Validation != 150 || st.PoolN != 750 || !reflect.DeepEqual(st.Sizes, []int{20, 60, 180, 540}) {
 		t.Fatalf("validation %d of pool %d, rungs %v", st.Validation, st.PoolN, st.Sizes)
 	}
+	// split.json: 150 distinct pool rows, stratified (the blobs' classes are row % 3).
+	var split struct {
+		Pool       int   `json:"pool"`
+		Validation []int `json:"validation"`
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "study", SplitFile))
+	if err := json.Unmarshal(b, &split); err != nil {
+		t.Fatal(err)
+	}
+	perClass, seen := make([]int, 3), map[int]bool{}
+	for _, i := range split.Validation {
+		if seen[i] || i < 0 || i >= 750 {
+			t.Fatalf("validation row %d repeated or outside the pool", i)
+		}
+		seen[i] = true
+		perClass[i%3]++
+	}
+	if split.Pool != 750 || len(seen) != 150 || !reflect.DeepEqual(perClass, []int{50, 50, 50}) {
+		t.Fatalf("split.json: pool %d, %d rows, per class %v; want 750, 150, [50 50 50]", split.Pool, len(seen), perClass)
+	}
 	best, err := st.BestSpec()
 	if err != nil {
 		t.Fatal(err)
