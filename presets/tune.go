@@ -61,7 +61,7 @@ func MNISTCDFTune(quick bool) *model.Spec {
 		s.Methods[0].Templates = 30
 		s.Tune.Params["methods.0.templates"] = "int-log:10..60"
 		s.Tune.Params["methods.0.bins"] = "5,10"
-		s.Tune.Trials, s.Tune.Validation, s.Tune.MinN, s.Tune.MaxN = 18, 400, 59, 1600
+		s.Tune.Trials, s.Tune.Validation, s.Tune.MinN, s.Tune.MaxN = 9, 400, 177, 1600 // rungs 177, 531, 1593
 	}
 	return finish(s)
 }

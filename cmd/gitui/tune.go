@@ -117,9 +117,9 @@ func runStudy(ctx context.Context, st *study.Study, dataDir string, stdout, stde
 	if err != nil {
 		return asUsage(err)
 	}
-	trial, params, val, _ := st.Best()
-	fmt.Fprintf(stderr, "search: %d configurations compared on %d validation samples, rungs %v (%.2f s); best trial %d, validation %.4f, %s\n",
-		st.Trials, st.Validation, st.Sizes, st.SearchSeconds(), trial, val, fmtJSON(params))
+	trial, valN, params, val, _ := st.Best()
+	fmt.Fprintf(stderr, "search: %d configurations compared on %d validation samples, rungs %v (%.2f s); best trial %d, validation %.4f (n %d), %s\n",
+		st.Trials, st.Validation, st.Sizes, st.SearchSeconds(), trial, val, valN, fmtJSON(params))
 	best, err := st.BestSpec()
 	if err != nil {
 		return err
@@ -155,7 +155,7 @@ func runStudy(ctx context.Context, st *study.Study, dataDir string, stdout, stde
 	if err := st.WriteStudy(&test); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "best of %d configurations: validation %.4f (n %d), test %.4f (refit at n %d); %s\n", st.Trials, val, st.Sizes[len(st.Sizes)-1], test, st.RefitN, fmtJSON(params))
+	fmt.Fprintf(stdout, "best of %d configurations: validation %.4f (n %d), test %.4f (refit at n %d); %s\n", st.Trials, val, valN, test, st.RefitN, fmtJSON(params))
 	fmt.Fprintf(stderr, "study: %s (best spec %s)\n", filepath.Join(st.Dir, study.StudyFile), bestPath)
 	return nil
 }

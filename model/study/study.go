@@ -309,14 +309,15 @@ func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, load
 }
 
 // Best returns the best trial: the highest validation accuracy at the highest rung
-// reached (ties: the lower trial), its parameters and validation accuracy.
-func (t *Study) Best() (trial int, params map[string]any, validation float64, ok bool) {
-	id, _, v, ok := tune.Best(t.sched.Results())
+// reached (ties: the lower trial), that rung's training size n, its parameters and
+// validation accuracy.
+func (t *Study) Best() (trial, n int, params map[string]any, validation float64, ok bool) {
+	id, k, v, ok := tune.Best(t.sched.Results())
 	if !ok {
-		return 0, nil, 0, false
+		return 0, 0, nil, 0, false
 	}
 	_, params, _ = t.Spec.TrialSpec(t.Params, t.configs[id])
-	return id, params, v, true
+	return id, t.Sizes[k], params, v, true
 }
 
 // BestSpec returns the plain spec of the best configuration refit at RefitN: the
@@ -376,16 +377,17 @@ type RungInfo struct {
 	Validation float64 `json:"validation"`
 }
 
-// BestInfo is the best configuration: its validation accuracy at the top rung, the
-// test accuracy of its refit at N samples (nil until the refit ran), and how many
-// configurations were compared.
+// BestInfo is the best configuration: its validation accuracy at the highest rung it
+// reached (trained on ValidationN samples), the test accuracy of its refit at N samples
+// (nil until the refit ran), and how many configurations were compared.
 type BestInfo struct {
-	Trial      int            `json:"trial"`
-	Params     map[string]any `json:"params"`
-	Validation float64        `json:"validation"`
-	Test       *float64       `json:"test,omitempty"`
-	N          int            `json:"n"`
-	Compared   int            `json:"compared"`
+	Trial       int            `json:"trial"`
+	Params      map[string]any `json:"params"`
+	Validation  float64        `json:"validation"`
+	ValidationN int            `json:"validation_n"`
+	Test        *float64       `json:"test,omitempty"`
+	N           int            `json:"n"`
+	Compared    int            `json:"compared"`
 }
 
 // WriteStudy writes study.json from the journal's results; test is the refit's test
@@ -417,8 +419,8 @@ func (t *Study) WriteStudy(test *float64) error {
 		}
 		f.Trials = append(f.Trials, ti)
 	}
-	if id, params, v, ok := t.Best(); ok {
-		f.Best = &BestInfo{Trial: id, Params: params, Validation: v, Test: test, N: t.RefitN, Compared: len(ids)}
+	if id, n, params, v, ok := t.Best(); ok {
+		f.Best = &BestInfo{Trial: id, Params: params, Validation: v, ValidationN: n, Test: test, N: t.RefitN, Compared: len(ids)}
 	}
 	b, _ := json.MarshalIndent(f, "", "  ")
 	return writeAtomic(filepath.Join(t.Dir, StudyFile), append(b, '\n'))

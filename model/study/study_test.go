@@ -103,7 +103,7 @@ func TestSearchNeverReadsTheTestSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, val, _ := st.Best()
+	_, _, _, val, _ := st.Best()
 	if acc < 0.6 || val < 0.6 {
 		t.Fatalf("blobs: validation %.3f, test %.3f, want both above 0.6", val, acc)
 	}
