@@ -114,8 +114,13 @@ func runStudy(ctx context.Context, st *study.Study, dataDir string, stdout, stde
 	prog := newProgress(stderr)
 	err := st.Search(ctx, study.Options{DataDir: dataDir, Log: prog.log})
 	prog.finish()
+	var ie *model.InputError
+	if errors.As(err, &ie) {
+		st.Discard() // nothing was scored: leave nothing behind
+		return usageError{err}
+	}
 	if err != nil {
-		return asUsage(err)
+		return err
 	}
 	trial, valN, params, val, _ := st.Best()
 	fmt.Fprintf(stderr, "search: %d configurations compared on %d validation samples, rungs %v (%.2f s); best trial %d, validation %.4f (n %d), %s\n",

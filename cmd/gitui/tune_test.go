@@ -117,6 +117,8 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"--set", "tune.eta=1"}, "tune.eta 1 is below 2"},
 		{[]string{"--set", "tune.min_n=200"}, "tune.max_n 540 is smaller than one rung above tune.min_n 200"},
 		{[]string{"--param", "methods.0.c"}, "want KEY=DIST"},
+		{[]string{"--set", "tune.validation=750"}, "tune.validation 750 does not fit the pool of 750 samples"},
+		{[]string{"--set", "tune.max_n=700"}, "tune.max_n 700 is larger than the 600 training samples"},
 	} {
 		var out, errb bytes.Buffer
 		out.Reset()

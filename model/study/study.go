@@ -86,6 +86,21 @@ func Open(dir string, spec *model.Spec) (*Study, error) {
 // Close closes the journal.
 func (s *Study) Close() error { return s.j.close() }
 
+// Discard removes what Open and Search wrote (spec.json, trials.jsonl, split.json, and
+// the directory when it is then empty), provided no job was ever journaled: bad input
+// found when the data is loaded leaves nothing behind. It reports whether it removed them.
+func (s *Study) Discard() bool {
+	if len(s.j.jobs) > 0 {
+		return false
+	}
+	s.j.close()
+	for _, f := range []string{SpecFile, TrialsFile, SplitFile} {
+		os.Remove(filepath.Join(s.Dir, f))
+	}
+	os.Remove(s.Dir) // only when empty
+	return true
+}
+
 // Options are the run-time settings of a search.
 type Options struct {
 	DataDir string
