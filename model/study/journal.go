@@ -24,6 +24,7 @@ const (
 	BestSpecFile = "best.spec.json"
 	RefitDir     = "refit"
 	SplitFile    = "split.json"
+	LockFile     = "study.lock"
 	TrialsSchema = "gitui.trials/v1"
 	StudySchema  = "gitui.study/v1"
 )

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"gitui/core/eval"
 	"gitui/core/tune"
 	"gitui/model"
@@ -25,7 +27,8 @@ type Study struct {
 	// Resumed is the number of jobs found in the journal when the study was opened.
 	Resumed int
 
-	j *journal
+	j      *journal
+	unlock func()
 
 	// Set by Search.
 	Sizes      []int // the rungs' training sizes
@@ -66,25 +69,50 @@ func Open(dir string, spec *model.Spec) (*Study, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create the study directory: %w", err)
 	}
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
 	if old, err := model.LoadSpec(specPath); err == nil {
 		if SpecHash(old) != SpecHash(spec) {
+			unlock()
 			return nil, &model.InputError{Err: fmt.Errorf("%s holds a study of another spec: give a new --out, or `gitui resume %s` to continue it", dir, dir)}
 		}
 	} else {
 		b, _ := json.MarshalIndent(spec, "", "  ")
 		if err := writeAtomic(specPath, append(b, '\n')); err != nil {
+			unlock()
 			return nil, err
 		}
 	}
 	j, err := openJournal(dir, SpecHash(spec))
 	if err != nil {
+		unlock()
 		return nil, &model.InputError{Err: err}
 	}
-	return &Study{Dir: dir, Spec: spec, Params: ps, j: j, Resumed: len(j.jobs)}, nil
+	return &Study{Dir: dir, Spec: spec, Params: ps, j: j, Resumed: len(j.jobs), unlock: unlock}, nil
 }
 
-// Close closes the journal.
-func (s *Study) Close() error { return s.j.close() }
+// lockDir takes an exclusive lock on dir/study.lock (flock: the kernel releases it when
+// the process dies, even by SIGKILL), so that one process at a time writes a study.
+func lockDir(dir string) (unlock func(), err error) {
+	f, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, &model.InputError{Err: fmt.Errorf("the study directory %s is not writable (%v): choose another --out", dir, err)}
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		return nil, &model.InputError{Err: fmt.Errorf("%s is in use by another gitui process: wait for it to finish, or choose another --out", dir)}
+	}
+	return func() { f.Close() }, nil
+}
+
+// Close closes the journal and releases the directory's lock.
+func (s *Study) Close() error {
+	err := s.j.close()
+	s.unlock()
+	return err
+}
 
 // Discard removes what Open and Search wrote (spec.json, trials.jsonl, split.json, and
 // the directory when it is then empty), provided no job was ever journaled: bad input
@@ -94,7 +122,7 @@ func (s *Study) Discard() bool {
 		return false
 	}
 	s.j.close()
-	for _, f := range []string{SpecFile, TrialsFile, SplitFile} {
+	for _, f := range []string{SpecFile, TrialsFile, SplitFile, LockFile} {
 		os.Remove(filepath.Join(s.Dir, f))
 	}
 	os.Remove(s.Dir) // only when empty

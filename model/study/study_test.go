@@ -209,11 +209,13 @@ func TestOpenRefusesAnotherSpec(t *testing.T) {
 	dir := t.TempDir()
 	writeBlobs(t, filepath.Join(dir, "train.csv"), 300, 1)
 	spec := blobSpec(dir, "")
-	if _, err := Open(filepath.Join(dir, "s"), spec); err != nil {
+	st, err := Open(filepath.Join(dir, "s"), spec)
+	if err != nil {
 		t.Fatal(err)
 	}
+	st.Close()
 	spec.Tune.Trials = 9
-	_, err := Open(filepath.Join(dir, "s"), spec)
+	_, err = Open(filepath.Join(dir, "s"), spec)
 	var ie *model.InputError
 	if err == nil || !strings.Contains(err.Error(), "another spec") || !asInput(err, &ie) {
 		t.Fatalf("another spec in the same directory: %v", err)
@@ -224,4 +226,25 @@ func asInput(err error, ie **model.InputError) bool {
 	e, ok := err.(*model.InputError)
 	*ie = e
 	return ok
+}
+
+// One process at a time: a second Open of a study in use is refused, and the lock is
+// released by Close.
+func TestOpenLocksTheDirectory(t *testing.T) {
+	dir := t.TempDir()
+	writeBlobs(t, filepath.Join(dir, "train.csv"), 300, 1)
+	spec := blobSpec(dir, "")
+	st, err := Open(filepath.Join(dir, "s"), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(filepath.Join(dir, "s"), spec); err == nil || !strings.Contains(err.Error(), "in use by another gitui process") {
+		t.Fatalf("second Open while the first holds it: %v", err)
+	}
+	st.Close()
+	st, err = Open(filepath.Join(dir, "s"), nil)
+	if err != nil {
+		t.Fatalf("Open after Close: %v", err)
+	}
+	st.Close()
 }
