@@ -295,6 +295,9 @@ func (s *Spec) validateTune(bad func(string, ...any)) {
 	if s.Data.Holdout > 0 {
 		bad("data.holdout %d with a tune block: the study carves its own validation split from the pool (tune.validation): set data.holdout to 0", s.Data.Holdout)
 	}
+	if _, choose := t.Params[TuneMethodKey]; !choose && len(s.Methods) != 1 {
+		bad("tune: the spec has %d methods and a study scores one: keep one method, or tune method=0,1,... to choose among them", len(s.Methods))
+	}
 	if _, err := s.TuneSpace(); err != nil {
 		for _, e := range strings.Split(err.Error(), "\n") {
 			bad("%s", e)

@@ -79,7 +79,11 @@ func TestTuneSpaceValidation(t *testing.T) {
 		"methods.1.c=1000..0.1":    "low > high",
 	} {
 		k, v, _ := strings.Cut(params, "=")
-		err := tuneSpec(map[string]string{k: v}).Validate()
+		ps := map[string]string{k: v}
+		if k != TuneMethodKey {
+			ps[TuneMethodKey] = "0,1" // the spec has two methods
+		}
+		err := tuneSpec(ps).Validate()
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "tune.params") || strings.Contains(err.Error(), "\n") {
 			t.Fatalf("%s: %v, want one line with %q", params, err, want)
 		}
@@ -100,6 +104,9 @@ func TestTuneSpaceValidation(t *testing.T) {
 	}
 	// Two methods and no method key: the study scores one.
 	two := tuneSpec(map[string]string{"methods.1.c": "log:0.1..10"})
+	if err := two.Validate(); err == nil || !strings.Contains(err.Error(), "tune method=0,1") {
+		t.Fatalf("two methods, no method key: %v", err)
+	}
 	ps, _ = two.TuneSpace()
 	if _, _, err := two.TrialSpec(ps, []float64{1}); err == nil || !strings.Contains(err.Error(), "tune method=0,1") {
 		t.Fatalf("two methods: %v", err)
