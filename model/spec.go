@@ -53,6 +53,9 @@ type Spec struct {
 	// set: each test sample acted on by one seeded random element of this group (same
 	// kinds and fields as Group; see testtransform.go). Series "NAME (transformed test)".
 	TestTransform *GroupSpec `json:"test_transform,omitempty" yaml:"test_transform,omitempty"`
+	// Tune, when set, is the search space and settings of `gitui tune` (model/tune.go);
+	// `gitui run` ignores it.
+	Tune *TuneSpec `json:"tune,omitempty" yaml:"tune,omitempty"`
 }
 
 // DataSpec names the data set. Name is one of "xperm", "circle", "mnist", "fashion-mnist",
@@ -529,4 +532,5 @@ var optionalKeys = []string{
 	"test_process", "representation", "rate", "frame_ms", "hop_ms", "bands", "min_hz", "bands_per_octave",
 	"frames", "floor_db", "group",
 	"generators", "generators_path", "axis",
+	"tune", "params", "sampler", "pruner", "eta", "trials", "min_n", "max_n", "validation", "refit_n", "grid_points", "startup",
 }

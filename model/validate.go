@@ -277,6 +277,9 @@ func (s *Spec) Validate() error {
 		}
 	}
 	s.validateTestTransform(bad)
+	if s.Tune != nil && len(errs) == 0 { // the search space is checked on a spec that validates (model/tune.go)
+		s.validateTune(bad)
+	}
 	return errors.Join(errs...)
 }
 

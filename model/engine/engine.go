@@ -36,8 +36,11 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 		case <-ctx.Done():
 		}
 	}
-	pool, test, err := LoadDataContext(ctx, spec.Data, opts.DataDir, spec.Seed, loadProgress)
-	if err != nil {
+	var pool, test *data.Dataset
+	var err error
+	if opts.Loaded != nil { // a study's trial: the training part and the validation split, loaded once
+		pool, test = opts.Loaded.Pool, opts.Loaded.Test
+	} else if pool, test, err = LoadDataContext(ctx, spec.Data, opts.DataDir, spec.Seed, loadProgress); err != nil {
 		return nil, err
 	}
 	memLine, err := checkRunMemory(spec, pool, test)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/model"
 )
@@ -26,6 +27,16 @@ type RunOptions struct {
 	// NoRun runs no cell at all: the outcome holds only the cells of Dir's journal and
 	// lists the others as Missing (gitui merge derives a result this way).
 	NoRun bool
+	// Loaded, if set, replaces the data load: the engine takes Pool and Test as they are
+	// (already normalised, classes kept). A study (model/study) passes the training part
+	// of the pool and its validation split here, so that its trials neither load the data
+	// again nor read the test set.
+	Loaded *LoadedData
+}
+
+// LoadedData is a data set loaded once and reused by many runs (RunOptions.Loaded).
+type LoadedData struct {
+	Pool, Test *data.Dataset
 }
 
 // Journal is what the engine needs of a run's cell journal: the cells already done
