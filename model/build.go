@@ -116,12 +116,17 @@ func LoadDataContext(ctx context.Context, d DataSpec, dataDir string, seed uint6
 			return nil, nil, inputErr(err)
 		}
 	case "file":
-		if pool, err = data.LoadFile(d.Path); err != nil {
-			return nil, nil, inputErr(err)
+		// Issue 23: LoadFileContext, so that a cancelled load (the TUI's stale preview) stops.
+		if pool, err = data.LoadFileContext(ctx, d.Path); err != nil {
+			return nil, nil, loadErr(ctx, err)
+		}
+		// Issue 23: a file whose samples are all the same is refused before it is copied.
+		if err := pool.CheckVaries(); err != nil {
+			return nil, nil, inputErr(fmt.Errorf("%s: %w", d.Path, err))
 		}
 		if d.TestPath != "" {
-			if test, err = data.LoadFile(d.TestPath); err != nil {
-				return nil, nil, inputErr(err)
+			if test, err = data.LoadFileContext(ctx, d.TestPath); err != nil {
+				return nil, nil, loadErr(ctx, err)
 			}
 			if test.Dim() != pool.Dim() {
 				return nil, nil, inputErr(fmt.Errorf("test file %s has %d features, training file %d: use files of the same shape", d.TestPath, test.Dim(), pool.Dim()))

@@ -34,6 +34,11 @@ func run(ctx context.Context, spec *Spec, opts RunOptions, ch chan<- eval.Event)
 		case <-ctx.Done():
 		}
 	}
+	// Issue 23: a data file's memory enters the estimate before the load (from its header
+	// or a first pass); after the move to model/engine this call stays here, before the load.
+	if err := checkFileMemory(ctx, spec); err != nil {
+		return nil, err
+	}
 	pool, test, err := LoadDataContext(ctx, spec.Data, opts.DataDir, spec.Seed, loadProgress)
 	if err != nil {
 		return nil, err

@@ -239,7 +239,7 @@ func TestNPYIOReaderTruncation(t *testing.T) {
 	if err != nil {
 		t.Skipf("npyio now reports truncation (%v)", err)
 	}
-	if _, err := readNPY(bytes.NewReader(short)); err == nil {
+	if _, err := readNPY(bytes.NewReader(short), 0); err == nil {
 		t.Fatal("readNPY accepted a truncated file")
 	}
 }
