@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Environment variables that override the readers' limits at start-up (whole numbers;
@@ -125,9 +126,10 @@ const MemoryEnv = "GITUI_MEMORY_LIMIT"
 
 // AvailableMemory returns the bytes the process may still allocate and where that
 // figure comes from, as the run estimate computes it: $GITUI_MEMORY_LIMIT when set and
-// valid; else the smaller of MemAvailable (/proc/meminfo) and the room left in the
-// process's cgroup v2 (memory.max - memory.current); else 1 TiB (nothing known). An
-// unparsable $GITUI_MEMORY_LIMIT is ignored here (the run estimate refuses it).
+// valid; else the smallest of MemAvailable (/proc/meminfo), the room left in the
+// process's cgroup v2 (memory.max - memory.current) and the address space left under
+// RLIMIT_AS (ulimit -v); else 1 TiB (nothing known). An unparsable $GITUI_MEMORY_LIMIT
+// is ignored here (the run estimate refuses it).
 func AvailableMemory() (int64, string) {
 	if v := strings.TrimSpace(os.Getenv(MemoryEnv)); v != "" {
 		if b, err := ParseBytes(v); err == nil {
@@ -141,7 +143,43 @@ func AvailableMemory() (int64, string) {
 	if room, ok := cgroupRoom(); ok && room < limit {
 		limit, source = room, "cgroup memory.max"
 	}
+	if room, ok := addressSpaceRoom(); ok && room < limit {
+		limit, source = room, "RLIMIT_AS (ulimit -v)"
+	}
 	return limit, source
+}
+
+// addressSpaceRoom returns the address space the process may still map under its
+// RLIMIT_AS (ulimit -v): the limit less VmSize (/proc/self/status); ok is false
+// without a limit. Allocating past it is not a refusal but the Go runtime's fatal
+// "out of memory", so the readers count it as memory that is not there.
+func addressSpaceRoom() (int64, bool) {
+	var rl syscall.Rlimit
+	// RLIM_INFINITY is all ones: no limit.
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil || rl.Cur > 1<<62 {
+		return 0, false
+	}
+	size, ok := procStatus("VmSize:")
+	if !ok {
+		return 0, false
+	}
+	return max(0, int64(rl.Cur)-size), true
+}
+
+// procStatus returns the /proc/self/status field key (kB) in bytes.
+func procStatus(key string) (int64, bool) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		fs := strings.Fields(l)
+		if len(fs) >= 2 && fs[0] == key {
+			v, err := strconv.ParseInt(fs[1], 10, 64)
+			return v << 10, err == nil
+		}
+	}
+	return 0, false
 }
 
 // ParseBytes parses a memory size: a number with an optional unit B, K/KB, M/MB, G/GB,
