@@ -239,18 +239,24 @@ func cgroupRoom() (int64, bool) {
 	return max(0, lim-cur), true
 }
 
-// loadOverhead is the memory a load needs beside its final array (buffers, the label
-// array of small files, the runtime): the 200 MB of issue 23's target.
+// loadOverhead is the most memory a load is allowed beside its final array (buffers,
+// labels, the runtime): the 200 MB of issue 23's target, or an eighth of the memory
+// when that is smaller.
 const loadOverhead = 200 << 20
 
 // valueCap returns the most values (float64 matrix entries) one file may load: the
 // smaller of MaxValues and what the available memory holds as one float64 array beside
-// loadOverhead, with a phrase naming the binding limit and how to raise it for errors.
+// the load's overhead, with a phrase naming the binding limit and how to raise it, for
+// errors.
 func valueCap() (uint64, string) {
 	avail, source := AvailableMemory()
-	fit := uint64(max(0, avail-loadOverhead)) / 8
+	fit := uint64(max(0, avail-min(loadOverhead, avail/8))) / 8
 	if fit < MaxValues {
-		return fit, fmt.Sprintf("the %d values (%s as float64) that fit in the %s available (%s; %s sets it)", fit, humanBytes(float64(fit*8)), humanBytes(float64(avail)), source, MemoryEnv)
+		where := source
+		if source != MemoryEnv {
+			where += "; " + MemoryEnv + " sets it"
+		}
+		return fit, fmt.Sprintf("the %d values (%s as float64) that fit in the %s of memory available (%s)", fit, humanBytes(float64(fit*8)), humanBytes(float64(avail)), where)
 	}
 	return MaxValues, valuesLimitMsg()
 }
