@@ -131,6 +131,10 @@ func LoadDataContext(ctx context.Context, d DataSpec, dataDir string, seed uint6
 			if test.Dim() != pool.Dim() {
 				return nil, nil, inputErr(fmt.Errorf("test file %s has %d features, training file %d: use files of the same shape", d.TestPath, test.Dim(), pool.Dim()))
 			}
+		} else if d.Holdout > 0 {
+			// Issue 23: with data.holdout the test set is the holdout, drawn below from
+			// the whole file; no automatic fifth is set aside (and lost) first.
+			test = pool
 		} else {
 			// Hold out a stratified fifth of the file for testing.
 			nt := d.TestSize
