@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"math/bits"
 	"os"
 
@@ -163,7 +164,10 @@ func readIDXImageBlocks(r io.Reader) (img *Images, blocks [][]byte, err error) {
 	hi, d := bits.Mul64(rows, cols)
 	hi2, total := bits.Mul64(n, d)
 	if limit, msg := valueCap(); hi != 0 || hi2 != 0 || total > limit {
-		return nil, nil, fmt.Errorf("IDX images header declares %d images of %dx%d pixels, more than %s: the file is corrupt, not an images file, or too large to load", n, rows, cols, msg)
+		if hi != 0 || hi2 != 0 {
+			total = math.MaxUint64
+		}
+		return nil, nil, fmt.Errorf("IDX images header declares %d images of %dx%d pixels, more than %s: the file is corrupt, not an images file, or too large to load", n, rows, cols, overMsg(total, msg))
 	}
 	blocks, err = readBodyBlocks(r, total, "images")
 	if err != nil {

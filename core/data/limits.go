@@ -315,3 +315,13 @@ func growth(n int, limit uint64) int {
 	}
 	return g
 }
+
+// overMsg is the limit phrase for a claim of count values past the cap of valueCap
+// (limit, msg): the values limit when the claim passes it too (no memory would do),
+// else msg.
+func overMsg(count uint64, msg string) string {
+	if count > MaxValues {
+		return valuesLimitMsg()
+	}
+	return msg
+}

@@ -49,7 +49,13 @@ func readNPY(r io.Reader, bound uint64) (*ndarray, error) {
 		var hi uint64
 		hi, count = bits.Mul64(count, uint64(s))
 		if hi != 0 || count > limit {
-			return nil, fmt.Errorf(".npy shape %v has more than %d elements, %s: split the array", h.shape, limit, limitMsg)
+			if hi != 0 {
+				count = math.MaxUint64
+			}
+			if count > MaxValues {
+				limit = MaxValues
+			}
+			return nil, fmt.Errorf(".npy shape %v has more than %d elements, %s: split the array", h.shape, limit, overMsg(count, limitMsg))
 		}
 	}
 	want := count * uint64(dt.size)
