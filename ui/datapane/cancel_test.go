@@ -18,7 +18,7 @@ import (
 
 // TestPathChangeCancelsPreview checks issue 23's abandoned preview: a file whose load
 // takes seconds starts loading, the path then changes, and the first load must stop
-// within half a second with context.Canceled (not run on to the end), its result must
+// within a second with context.Canceled (not run on to the end), its result must
 // be dropped (the pane keeps no data of the old path) and the stale message must ask for
 // the memory back (a command), while the new path's result is kept.
 func TestPathChangeCancelsPreview(t *testing.T) {
@@ -57,8 +57,8 @@ func TestPathChangeCancelsPreview(t *testing.T) {
 	case <-time.After(3 * time.Second):
 		t.Fatal("the load of the old path did not stop within 3 s of the path change")
 	}
-	if d := time.Since(t0); d > 500*time.Millisecond {
-		t.Errorf("the old load stopped %v after the path changed, want under 0.5 s", d)
+	if d := time.Since(t0); d > time.Second {
+		t.Errorf("the old load stopped %v after the path changed, want under 1 s", d)
 	}
 	if !errors.Is(stale.Err, context.Canceled) || stale.Pool != nil {
 		t.Errorf("old load: err %v, pool %v; want context.Canceled and no data", stale.Err, stale.Pool)
