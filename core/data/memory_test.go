@@ -145,3 +145,21 @@ func TestCheckVaries(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSizeOfAbsurdHeader checks that an IDX header claiming 2^32-1 images of
+// (2^32-1)×(2^32-1) pixels gives a saturated size, not a wrapped (small or negative)
+// one, so CheckFileMemory refuses it.
+func TestSizeOfAbsurdHeader(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "z-images-idx3-ubyte", idxHeader(1<<32-1, 1<<32-1, 1<<32-1))
+	s, err := SizeOfFile(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Bytes() <= 0 || s.Bytes() < 1<<62 {
+		t.Fatalf("Bytes() = %d, want a saturated size", s.Bytes())
+	}
+	if _, err := CheckFileMemory(context.Background(), 3, p); err == nil || !strings.Contains(err.Error(), "more than the") {
+		t.Fatalf("err = %v, want a refusal", err)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,8 +19,24 @@ type FileSize struct {
 	Rows, Dim int
 }
 
-// Bytes returns the memory of the loaded Dataset: the float64 matrix and the labels.
-func (s FileSize) Bytes() int64 { return int64(s.Rows) * int64(s.Dim+1) * 8 }
+// Bytes returns the memory of the loaded Dataset: the float64 matrix and the labels
+// (at most math.MaxInt64: an absurd header's claim saturates rather than wraps).
+func (s FileSize) Bytes() int64 {
+	b := float64(s.Rows) * (float64(s.Dim) + 1) * 8
+	if b >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(b)
+}
+
+// satMul returns a·b for non-negative a, b, or math.MaxInt when it overflows.
+func satMul(a, b uint64) int {
+	hi, lo := bits.Mul64(a, b)
+	if hi != 0 || lo > math.MaxInt {
+		return math.MaxInt
+	}
+	return int(lo)
+}
 
 // SizeOfFile returns the size of the data set LoadFile would read from path, without
 // loading it: from the header of an IDX, .npy or .npz file, or from a first pass over a
@@ -83,7 +101,7 @@ func SizeOfFile(ctx context.Context, path string) (FileSize, error) {
 		if err != nil {
 			return FileSize{}, fmt.Errorf("load %s: %w", path, err)
 		}
-		return FileSize{Rows: int(sz[0]), Dim: int(sz[1] * sz[2])}, nil
+		return FileSize{Rows: int(sz[0]), Dim: satMul(sz[1], sz[2])}, nil
 	}
 	return FileSize{}, nil // the load names the unknown kind
 }
@@ -95,7 +113,7 @@ func npySize(h *npyHeader) FileSize {
 	}
 	d := 1
 	for _, s := range h.shape[1:] {
-		d *= s
+		d = satMul(uint64(d), uint64(s))
 	}
 	return FileSize{Rows: h.shape[0], Dim: d}
 }
@@ -116,12 +134,16 @@ func CheckFileMemory(ctx context.Context, copies int, paths ...string) (int64, e
 		if err != nil {
 			return 0, err
 		}
-		total += s.Bytes()
+		if b := s.Bytes(); total > math.MaxInt64-b {
+			total = math.MaxInt64
+		} else {
+			total += b
+		}
 		dims = append(dims, fmt.Sprintf("%s: %d×%d", filepath.Base(p), s.Rows, s.Dim))
 	}
 	avail, source := AvailableMemory()
-	if need := total * int64(copies); need > avail {
-		return total, fmt.Errorf("the data set (%s) takes %s as float64, about %s while it is loaded, split and normalized, more than the %s available (%s): use a smaller file, or set %s=SIZE if more memory is free", strings.Join(dims, ", "), humanBytes(float64(total)), humanBytes(float64(need)), humanBytes(float64(avail)), source, MemoryEnv)
+	if need := float64(total) * float64(copies); need > float64(avail) {
+		return total, fmt.Errorf("the data set (%s) takes %s as float64, about %s while it is loaded, split and normalized, more than the %s available (%s): use a smaller file, or set %s=SIZE if more memory is free", strings.Join(dims, ", "), humanBytes(float64(total)), humanBytes(need), humanBytes(float64(avail)), source, MemoryEnv)
 	}
 	return total, nil
 }
