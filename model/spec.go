@@ -65,7 +65,9 @@ type Spec struct {
 // "spoken-digits", "fsdd", "audiomnist", "tidigits" (see AudioSpec). Classes keeps only the listed
 // labels (relabelled 0..k-1 in that order; matched by value when the labels are numbers,
 // else by position in label order); Holdout > 0 replaces the test set by that many
-// samples held out of the training pool (a validation split: choose gamma and C on it).
+// samples held out of the training pool (a validation split: choose gamma and C on it);
+// a single file (Path without TestPath) is then not split into pool and test set first:
+// the holdout is drawn from the whole file, the pool is the rest, and TestSize is refused.
 // A test file's labels are matched by value to the training file's; TestSize with
 // TestPath keeps a seeded stratified subset of the test file.
 type DataSpec struct {

@@ -177,9 +177,10 @@ func specFields() []*SpecField {
 			Help:      "test samples drawn stratified (0 = all; xperm default 8000)",
 			AppliesTo: "the test set, which data.holdout replaces",
 			set:       func(s *Spec) bool { return s.Data.TestSize > 0 }, applies: func(s *Spec) bool {
-				// With a holdout, test_size still sizes the split of xperm, circle and a single file.
+				// With a holdout, test_size still sizes the split of xperm and circle; a single
+				// file is not split before its holdout is drawn, so it has none.
 				d := s.Data
-				return d.Holdout == 0 || d.Name == "xperm" || d.Name == "circle" || d.Name == "file" && d.TestPath == ""
+				return d.Holdout == 0 || d.Name == "xperm" || d.Name == "circle"
 			}, not: func(s *Spec) string {
 				return fmt.Sprintf("data.holdout %d with data.name %s", s.Data.Holdout, s.Data.Name)
 			}, clear: func(s *Spec) { s.Data.TestSize = 0 }},

@@ -26,7 +26,7 @@ type FloatArray struct {
 // with a one-line error naming its dtype and the fix; so is anything readNPY refuses
 // (see [LoadNPY]). Values above 2^53 in magnitude are rounded (no permutation has them).
 func ReadIntNPY(r io.Reader) (*IntArray, error) {
-	a, err := readNPY(r)
+	a, err := readNPY(r, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +44,7 @@ func ReadIntNPY(r io.Reader) (*IntArray, error) {
 // ReadFloatNPY decodes one .npy array of any numeric dtype into float64 values (see
 // [LoadNPY] for what is read and refused, NaN and infinities included).
 func ReadFloatNPY(r io.Reader) (*FloatArray, error) {
-	a, err := readNPY(r)
+	a, err := readNPY(r, 0)
 	if err != nil {
 		return nil, err
 	}

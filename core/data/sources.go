@@ -168,18 +168,28 @@ func loadFromMNIST(_ context.Context, r LoadRequest) (pool, test *Dataset, err e
 
 // loadFiles reads a training file (CSV, NPY, LIBSVM, IDX: LoadFile) and its test file,
 // or holds out a stratified TestSize (a fifth when 0) of the training file.
-func loadFiles(_ context.Context, r LoadRequest) (pool, test *Dataset, err error) {
-	if pool, err = LoadFile(r.Path); err != nil {
-		return nil, nil, InputErr(err)
+func loadFiles(ctx context.Context, r LoadRequest) (pool, test *Dataset, err error) {
+	// LoadFileContext, so that a cancelled load (the TUI's stale preview) stops.
+	if pool, err = LoadFileContext(ctx, r.Path); err != nil {
+		return nil, nil, loadErr(ctx, err)
+	}
+	// A file whose samples are all the same is refused before it is copied.
+	if err := pool.CheckVaries(); err != nil {
+		return nil, nil, InputErr(fmt.Errorf("%s: %w", r.Path, err))
 	}
 	if r.TestPath != "" {
-		if test, err = LoadFile(r.TestPath); err != nil {
-			return nil, nil, InputErr(err)
+		if test, err = LoadFileContext(ctx, r.TestPath); err != nil {
+			return nil, nil, loadErr(ctx, err)
 		}
 		if test.Dim() != pool.Dim() {
 			return nil, nil, InputErr(fmt.Errorf("test file %s has %d features, training file %d: use files of the same shape", r.TestPath, test.Dim(), pool.Dim()))
 		}
 		return pool, test, nil
+	}
+	if r.Holdout > 0 {
+		// With data.holdout the test set is the holdout, drawn by the caller from the
+		// whole file; no automatic fifth is set aside (and lost) first.
+		return pool, pool, nil
 	}
 	// Hold out a stratified fifth of the file for testing.
 	nt := r.TestSize
@@ -191,6 +201,15 @@ func loadFiles(_ context.Context, r LoadRequest) (pool, test *Dataset, err error
 		return nil, nil, InputErr(err)
 	}
 	return pool.Subset(Exclude(firstRows(pool.Len()), idx)), pool.Subset(idx), nil
+}
+
+// loadErr is the error of a data file's load: ctx's error when the load stopped because
+// ctx was cancelled (not bad input), else an *InputError.
+func loadErr(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return InputErr(err)
 }
 
 // firstRows returns 0, 1, ..., n-1.

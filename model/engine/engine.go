@@ -36,6 +36,13 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 		case <-ctx.Done():
 		}
 	}
+	// A data file's memory enters the estimate before the load (from its header or a
+	// first pass), so a run that cannot fit is refused before it loads.
+	if opts.Loaded == nil {
+		if err := checkFileMemory(ctx, spec); err != nil {
+			return nil, err
+		}
+	}
 	var pool, test *data.Dataset
 	var err error
 	if opts.Loaded != nil { // a study's trial: the training part and the validation split, loaded once
