@@ -221,7 +221,12 @@ type damagedRecord struct {
 // moveDamaged appends the damaged lines to DIR/cells.damaged.jsonl (fsynced), before the
 // journal is rewritten without them.
 func moveDamaged(dir string, ls []DamagedLine) error {
-	path := filepath.Join(dir, DamagedFile)
+	return moveDamagedTo(filepath.Join(dir, DamagedFile), ls)
+}
+
+// moveDamagedTo appends the damaged lines to the file at path (fsynced), one JSON line
+// each with its line number, reason and time.
+func moveDamagedTo(path string, ls []DamagedLine) error {
 	var buf bytes.Buffer
 	now := time.Now().UTC().Truncate(time.Second)
 	for _, l := range ls {
