@@ -16,6 +16,7 @@ import (
 	"gitui/core/eval"
 	"gitui/model"
 	"gitui/model/store"
+	"gitui/model/study"
 )
 
 // Files `gitui slurm` writes into its DIR (model's names).
@@ -77,8 +78,10 @@ func cmdSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if err := shardable(spec, eval.Shard{Count: *tasks}); err != nil {
-		return err
+	if spec.Tune == nil {
+		if err := shardable(spec, eval.Shard{Count: *tasks}); err != nil {
+			return err
+		}
 	}
 	dataDir, err := data.ResolveDir(*dataFlag)
 	if err != nil {
@@ -100,6 +103,9 @@ func cmdSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("--gitui %s is not an executable file: give the gitui binary the nodes run", exe)
 	}
 	opts.Data, opts.Gitui = dataDir, exe
+	if spec.Tune != nil {
+		return slurmStudy(ctx, *out, spec, opts, *submit, stdout, stderr)
+	}
 	st, local, err := store.WriteSlurm(*out, spec, opts, "--")
 	var ie *model.InputError
 	if errors.As(err, &ie) {
@@ -204,4 +210,39 @@ func activeIndices(ctx context.Context, st *SlurmState) map[int]bool {
 		}
 	}
 	return active
+}
+
+// slurmStudy lays out a study (a spec with a tune block) as a job array: it opens the
+// study in dir once (spec.json, the journal's header; tune.workers set to the number of
+// tasks when the spec leaves it 0), writes array.sbatch (each task: gitui tune --join
+// DIR) and merge.sbatch (gitui resume DIR: study.json and the refit), and submits them
+// with submit.
+func slurmStudy(ctx context.Context, dir string, spec *model.Spec, opts store.SlurmOptions, submit bool, stdout, stderr io.Writer) error {
+	if spec.Tune.Workers == 0 {
+		spec.Tune.Workers = opts.Tasks
+	}
+	if err := spec.Validate(); err != nil {
+		return usageError{err}
+	}
+	s, err := study.Open(dir, spec)
+	if err != nil {
+		return asUsage(err)
+	}
+	for _, n := range s.Notices {
+		fmt.Fprintf(stderr, "gitui: %s\n", n)
+	}
+	if err := s.Close(); err != nil {
+		return err
+	}
+	st, local, err := store.WriteSlurmStudy(dir, spec.Name, opts, "--")
+	if err != nil {
+		return asUsage(err)
+	}
+	adir := filepath.Dir(st.Spec)
+	if local {
+		fmt.Fprintf(stderr, "gitui: warning: %s is on a node-local file system (tmpfs): other nodes cannot see it; use a shared directory on a multi-node cluster\n", adir)
+	}
+	fmt.Fprintf(stderr, "wrote %s and %s (%d tasks take jobs from %s, %d in flight: the trials of `gitui tune --workers %d`; the final job refits the best)\n",
+		filepath.Join(adir, arrayScript), filepath.Join(adir, mergeScript), opts.Tasks, filepath.Join(adir, store.TrialsFile), spec.Tune.Workers, spec.Tune.Workers)
+	return submitArray(ctx, adir, st, opts.ArrayRange(), submit, stdout, stderr)
 }
