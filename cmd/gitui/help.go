@@ -241,7 +241,7 @@ continues a study, and gitui run DIR/best.spec.json reproduces its test accuracy
 		Run: cmdTune, Complete: completePresetOrFile})
 	register(command{Name: "resume", Order: 20, Synopsis: "resume DIR [--data DIR]",
 		Summary: "finish an interrupted run from its journal (cells.jsonl), or continue a study (trials.jsonl)",
-		Details: `The journal is checked first (docs/journal.md): a spec.json edited since the run
+		Details: `The journal is checked first (docs/runs.md): a spec.json edited since the run
 started is refused (exit 2, naming the changed keys); a line that fails its CRC-32C is
 moved to DIR/cells.damaged.jsonl and only its cell runs again.`,
 		Run: cmdResume, Complete: func(int, []string) []string { return nil }})

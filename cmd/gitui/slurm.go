@@ -147,6 +147,11 @@ func submitArray(ctx context.Context, dir string, st *SlurmState, indices string
 	if err != nil {
 		return err
 	}
+	if store.IsStudyDir(dir) {
+		fmt.Fprintf(stderr, "submitted: array %s, refit %s (recorded in %s); follow with squeue -j %s,%s and %s\n",
+			sub.ArrayID, sub.MergeID, filepath.Join(dir, slurmFile), sub.ArrayID, sub.MergeID, filepath.Join(dir, store.TrialsFile))
+		return nil
+	}
 	fmt.Fprintf(stderr, "submitted: array %s, merge %s (recorded in %s); follow with squeue -j %s,%s and %s\n",
 		sub.ArrayID, sub.MergeID, filepath.Join(dir, slurmFile), sub.ArrayID, sub.MergeID, filepath.Join(dir, "shards", "*", store.CellsFile))
 	return nil

@@ -4,7 +4,7 @@
 // the CLI and the TUI), merging the shards of a run, writing Slurm job arrays, and
 // listing the runs of a folder with their status for the Runs pane.
 //
-// The journal format is documented in docs/journal.md.
+// The journal format is documented in docs/runs.md.
 package store
 
 import "gitui/model"

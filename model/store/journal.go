@@ -211,7 +211,7 @@ type Journal struct {
 var ErrDamagedHeader = errors.New("damaged journal header")
 
 // ReadJournal reads the journal at path: the only reader of cells.jsonl. A missing file
-// is an empty journal. Rules (docs/journal.md):
+// is an empty journal. Rules (docs/runs.md):
 //
 //   - the last line without its newline is torn (Torn) and left out;
 //   - a first line holding the format gitui.cells/v2 is the header, checked by its CRC;

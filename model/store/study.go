@@ -360,6 +360,7 @@ func loadStudyDir(dir string) (Entry, error) {
 		return e, fmt.Errorf("study %s: %s: %w", dir, SpecFile, err)
 	}
 	e.Name += " (tune)"
+	e.Study = &Study{}
 	if s, err := ReadStudy(dir); err == nil {
 		e.Study = s
 	} else if j, err := ReadTrials(filepath.Join(dir, TrialsFile)); err == nil {
