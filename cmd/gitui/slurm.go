@@ -173,6 +173,9 @@ func slurmResubmit(ctx context.Context, dir string, submit bool, stdout, stderr 
 		return usagef("slurm: sbatch is not on PATH: run gitui slurm on a Slurm login node (or load its module)")
 	}
 	active := activeIndices(ctx, st)
+	if store.IsStudyDir(dir) {
+		return resubmitStudy(ctx, dir, st, active, submit, stdout, stderr)
+	}
 	var missing []string
 	for i := 0; i < st.Tasks; i++ {
 		if !store.ShardComplete(filepath.Join(dir, "shards", strconv.Itoa(i))) && !active[i] {
@@ -250,4 +253,31 @@ func slurmStudy(ctx context.Context, dir string, spec *model.Spec, opts store.Sl
 	fmt.Fprintf(stderr, "wrote %s and %s (%d tasks take jobs from %s, %d in flight: the trials of `gitui tune --workers %d`; the final job refits the best)\n",
 		filepath.Join(adir, arrayScript), filepath.Join(adir, mergeScript), opts.Tasks, filepath.Join(adir, store.TrialsFile), spec.Tune.Workers, spec.Tune.Workers)
 	return submitArray(ctx, adir, st, opts.ArrayRange(), submit, stdout, stderr)
+}
+
+// resubmitStudy resubmits the array of a study that has not finished (no refit in
+// study.json) and has no task queued: the claims of jobs never journaled (their tasks
+// are gone) are released first, then every index joins again and a new final job refits.
+func resubmitStudy(ctx context.Context, dir string, st *SlurmState, active map[int]bool, submit bool, stdout, stderr io.Writer) error {
+	if store.StudyStatus(dir) == "done" {
+		fmt.Fprintf(stderr, "nothing to resubmit: the study in %s is done (study.json holds the refit's test accuracy)\n", dir)
+		return nil
+	}
+	if len(active) > 0 {
+		fmt.Fprintf(stderr, "nothing to resubmit: %d tasks of the study in %s are still queued or running\n", len(active), dir)
+		return nil
+	}
+	if submit {
+		n, err := store.ReleaseClaims(dir)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "released %d claims of jobs never journaled; resubmitting the %d tasks and the refit\n", n, st.Tasks)
+		if last := st.Submissions; len(last) > 0 && last[len(last)-1].MergeID != "" {
+			if _, err := exec.LookPath("scancel"); err == nil {
+				exec.CommandContext(ctx, "scancel", "--state=PENDING", last[len(last)-1].MergeID).Run()
+			}
+		}
+	}
+	return submitArray(ctx, dir, st, fmt.Sprintf("0-%d", st.Tasks-1), submit, stdout, stderr)
 }

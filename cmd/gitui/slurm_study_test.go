@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,4 +95,64 @@ func TestRealSlurmStudy(t *testing.T) {
 	}
 	t.Logf("local tune --workers 3: %.1f s; 3-task array + refit: %.1f s from submission to study.json; %d jobs of %d trials, claimed per task %v; best trial %d, validation %.4f, test %.4f",
 		localWall.Seconds(), arrayWall.Seconds(), len(j.Trials), len(a.Trials), perTask, a.Best.Trial, a.Best.Validation, *a.Best.Test)
+
+	// An array cancelled mid-study (scancel: its running task killed, its claim left
+	// without a journal line, the final job never eligible), then resubmitted: the
+	// claims of unjournaled jobs are released and the study ends as the local one.
+	cut := filepath.Join(base, "cut")
+	code, _, stderr = gitui(t, "slurm", spec, "--out", cut, "--tasks", "3", "--cpus-per-task", "1", "--time", "00:10:00", "--max-parallel", "1", "--submit", "--gitui", os.Args[0])
+	if code != 0 {
+		t.Fatalf("gitui slurm: exit %d: %s", code, stderr)
+	}
+	st, _ = store.ReadSlurmState(cut)
+	sub2 := st.Submissions[0]
+	t.Cleanup(func() { exec.Command("scancel", sub2.ArrayID, sub2.MergeID).Run() })
+	deadline = time.Now().Add(2 * time.Minute)
+	for {
+		b, _ := os.ReadFile(filepath.Join(cut, store.TrialsFile))
+		if bytes.Count(b, []byte("\n")) >= 15 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the second array journaled fewer than 15 jobs in 2 minutes")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	// The killed task exits 130 and asks to be requeued (the time-limit path of
+	// array.sbatch): scancel again until nothing of the array is queued.
+	for deadline = time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		exec.Command("scancel", sub2.ArrayID).Run()
+		out, _ := exec.Command("squeue", "-h", "-r", "-j", sub2.ArrayID, "-o", "%K").Output()
+		if strings.TrimSpace(string(out)) == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the cancelled array is still queued: %s", out)
+		}
+	}
+	if store.StudyStatus(cut) == "done" {
+		t.Log("the second array finished before scancel reached it: resubmit not exercised")
+		return
+	}
+	jc, _ := store.ReadTrials(filepath.Join(cut, store.TrialsFile))
+	code, _, stderr = gitui(t, "slurm", "--resubmit", cut, "--submit")
+	if code != 0 || !strings.Contains(stderr, "released") {
+		t.Fatalf("resubmit: exit %d: %s", code, stderr)
+	}
+	st, _ = store.ReadSlurmState(cut)
+	sub3 := st.Submissions[len(st.Submissions)-1]
+	t.Cleanup(func() { exec.Command("scancel", sub3.ArrayID, sub3.MergeID).Run() })
+	for deadline = time.Now().Add(5 * time.Minute); ; time.Sleep(500 * time.Millisecond) {
+		if s, err := store.ReadStudy(cut); err == nil && s.Best != nil && s.Best.Test != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			q, _ := exec.Command("squeue").CombinedOutput()
+			t.Fatalf("no refit within 5 minutes of the resubmission; squeue:\n%s", q)
+		}
+	}
+	if c := readStudyFile(t, cut); !reflect.DeepEqual(a, c) {
+		t.Fatalf("the cancelled and resubmitted study differs from the local one: best %+v and %+v", a.Best, c.Best)
+	}
+	t.Logf("cancelled after %d of %d jobs, resubmitted (%s): same study.json as the local run", len(jc.Trials), len(j.Trials), strings.TrimSpace(stderr))
 }

@@ -78,7 +78,12 @@ const StatusElsewhere = "running elsewhere"
 //   - "interrupted": cells.jsonl holds cells (or lines that fail their check) but there
 //     is no result (`gitui resume`);
 //   - "empty": nothing was journaled.
+//
+// A study directory has a status of its own (StudyStatus).
 func Status(dir string) string {
+	if IsStudyDir(dir) {
+		return StudyStatus(dir)
+	}
 	pid, host := readLock(dir)
 	if pid > 0 {
 		me, _ := os.Hostname()

@@ -230,6 +230,38 @@ func ClaimJob(dir string, trial, rung int) (bool, error) {
 	return false, nil
 }
 
+// ReleaseClaims removes the claims in DIR/claims whose job is not in the journal (the
+// tasks that made them are gone: call it only when no task of the study runs, as
+// `gitui slurm --resubmit` does after squeue shows none), so that new tasks take those
+// jobs. It returns how many it removed.
+func ReleaseClaims(dir string) (int, error) {
+	j, err := ReadTrials(filepath.Join(dir, TrialsFile))
+	if err != nil {
+		return 0, err
+	}
+	done := map[string]bool{}
+	for _, r := range j.Trials {
+		done[strconv.Itoa(r.Trial)+"."+strconv.Itoa(r.Rung)] = true
+	}
+	ents, err := os.ReadDir(filepath.Join(dir, ClaimsDir))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read the claims of %s: %w", dir, err)
+	}
+	n := 0
+	for _, e := range ents {
+		if !done[e.Name()] {
+			if err := os.Remove(filepath.Join(dir, ClaimsDir, e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return n, fmt.Errorf("release the claim %s: %w", e.Name(), err)
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
 // ClaimStale reports whether the claim of job (trial, rung) in dir was made by a
 // process of this host that is gone: its job will not be journaled by it.
 func ClaimStale(dir string, trial, rung int) bool {
