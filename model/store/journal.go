@@ -396,6 +396,9 @@ func (j *Journal) CheckSpec(s *model.Spec, dir string) error {
 		if j.headerHash == hashHex(c) {
 			return nil // the hash survived: spec.json is the run's spec
 		}
+		if j.Format == TrialsFormat {
+			return inputErr(fmt.Errorf("the journal %s is damaged at line 1, its header (which names the study's spec), or is of an earlier gitui: %w; its jobs cannot be matched to spec.json: move it away to score every job again", j.Path, ErrDamagedHeader))
+		}
 		return inputErr(fmt.Errorf("the journal %s is damaged at line 1, its header (which names the run's spec): %w; its cells cannot be matched to spec.json: move it away to run every cell again", j.Path, ErrDamagedHeader))
 	}
 	if hashHex(c) == j.Header.SpecSHA256 {
