@@ -32,7 +32,7 @@ const (
 
 // String returns the kind's name as `gitui presets -v` prints it.
 func (k FieldKind) String() string {
-	return [...]string{"int", "float", "float", "choice", "text", "list", "object", "bool", "int list", "float list"}[k]
+	return [...]string{"int", "float", "float", "choice", "text", "list", "object", "bool", "int list", "float list", "list of int lists"}[k]
 }
 
 // Decides is what a method field's value decides, a set of the flags below. The engine

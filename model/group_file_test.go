@@ -83,10 +83,10 @@ func TestValidateFileGroups(t *testing.T) {
 		{GroupSpec{Kind: "generated", Generators: [][]int{{0}}, GeneratorsPath: "g.npy"}, "are both set: keep one"},
 		{GroupSpec{Kind: "generated", Generators: [][]int{{1, 0, 2}, {0, 0, 1}}}, "group.generators.1 repeats 0 at entries 0 and 1"},
 		{GroupSpec{Kind: "generated", Generators: [][]int{{1, 0, 2}, {0, 1}}}, "group.generators.1 has 2 entries, want 3"},
-		{GroupSpec{Kind: "dihedral", Path: "G.npy"}, "group.path applies to group kinds permutations and linear, not dihedral: drop it"},
+		{GroupSpec{Kind: "dihedral", Path: "G.npy"}, `group.path applies to group kinds permutations and linear, not group.kind dihedral: drop it (on a preset: --set group.path="")`},
 		{GroupSpec{Kind: "mirror", Axis: "diagonal"}, `group.axis "diagonal" is unknown`},
 		{GroupSpec{Kind: "dihedral", Axis: "vertical"}, "group.axis applies to group kind mirror"},
-		{GroupSpec{Kind: "rotation", Angles: &AngleSpec{From: 0, To: 10, Count: 2}, Generators: [][]int{{0}}}, "apply to group kind generated, not rotation"},
+		{GroupSpec{Kind: "rotation", Angles: &AngleSpec{From: 0, To: 10, Count: 2}, Generators: [][]int{{0}}}, "group.generators applies to group kind generated, not group.kind rotation: drop it (on a preset: --set group.generators=null)"},
 	} {
 		err := base(c.g).Validate()
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -118,5 +118,36 @@ func TestValidateFileGroups(t *testing.T) {
 	s.TestTransform = &GroupSpec{Kind: "reversal"}
 	if err := s.Validate(); err != nil {
 		t.Errorf("test_transform reversal on xperm: %v", err)
+	}
+	// The registry's rule (SpecFields) also decides where the fields apply in a
+	// test_transform: one line per field.
+	s.TestTransform = &GroupSpec{Kind: "reversal", Path: "G.npy", Axis: "vertical"}
+	err := s.Validate()
+	for _, want := range []string{
+		"test_transform.path applies to group kinds permutations and linear, not test_transform.kind reversal: drop it",
+		"test_transform.axis applies to group kind mirror, not test_transform.kind reversal: drop it",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("test_transform with stray fields: err = %v, want %q", err, want)
+		}
+	}
+}
+
+// TestFileGroupFieldsTidy: the TUI's Tidy clears the fields of a kind left behind by a
+// change of group.kind (the registry's clear), and keeps those of the kind chosen.
+func TestFileGroupFieldsTidy(t *testing.T) {
+	s := &Spec{Protocol: ProtocolCurve, Data: DataSpec{Name: "embedded"}, Sizes: []int{10}, Methods: []Method{{Features: "raw"}},
+		Group: GroupSpec{Kind: "mirror", Path: "G.npy", Generators: [][]int{{1, 0}}, GeneratorsPath: "g.npy", Axis: "vertical"}}
+	s.Tidy()
+	if g := s.Group; g.Path != "" || g.Generators != nil || g.GeneratorsPath != "" || g.Axis != "vertical" {
+		t.Errorf("Tidy on mirror: %+v", g)
+	}
+	s.Group = GroupSpec{Kind: "linear", Path: "M.npy", Axis: "vertical"}
+	s.Tidy()
+	if g := s.Group; g.Path != "M.npy" || g.Axis != "" {
+		t.Errorf("Tidy on linear: %+v", g)
+	}
+	if err := s.Validate(); err != nil {
+		t.Errorf("tidied spec: %v", err)
 	}
 }
