@@ -100,7 +100,7 @@ func edgeListFiles(dir string) (files, labels []string, err error) {
 			continue
 		}
 		if !e.IsDir() {
-			return nil, nil, fmt.Errorf("%s: graph file %s is not in a class folder: put each graph in a folder named after its class, or list \"file,label\" lines in %s", dir, name, lp)
+			return nil, nil, fmt.Errorf("%s: graph file %q is not in a class folder: put each graph in a folder named after its class, or list \"file,label\" lines in %s", dir, name, lp)
 		}
 		sub, err := os.ReadDir(filepath.Join(dir, name))
 		if err != nil {
@@ -142,12 +142,12 @@ func edgeListLabelsFile(dir, lp string) (files, labels []string, err error) {
 			return nil, nil, &ParseError{File: lp, Line: line, Msg: fmt.Sprintf("%q is not \"FILE,LABEL\": give a graph file (relative to %s) and its class per line", t, dir)}
 		}
 		if prev, ok := seen[parts[0]]; ok {
-			return nil, nil, &ParseError{File: lp, Line: line, Msg: fmt.Sprintf("graph %s is listed again (first on line %d): list each graph once", parts[0], prev)}
+			return nil, nil, &ParseError{File: lp, Line: line, Msg: fmt.Sprintf("graph %q is listed again (first on line %d): list each graph once", parts[0], prev)}
 		}
 		seen[parts[0]] = line
 		p := filepath.Join(dir, parts[0])
 		if st, err := os.Stat(p); err != nil || st.IsDir() {
-			return nil, nil, &ParseError{File: lp, Line: line, Msg: fmt.Sprintf("graph file %s does not exist: fix the name or drop the line", p)}
+			return nil, nil, &ParseError{File: lp, Line: line, Msg: fmt.Sprintf("graph file %q does not exist: fix the name or drop the line", p)}
 		}
 		files = append(files, p)
 		labels = append(labels, parts[1])

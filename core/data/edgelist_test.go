@@ -153,12 +153,12 @@ func TestEdgeListsBadInput(t *testing.T) {
 		{"three columns", map[string]string{"a/g.txt": "0 1 0.5\n"}, `"0 1 0.5" is not two node numbers`},
 		{"negative", map[string]string{"a/g.txt": "-1 2\n"}, `"-1 2" is not two node numbers`},
 		{"too many nodes", map[string]string{"a/g.txt": "0 5000\n"}, "g.txt:1: node 5000 is above 4095"},
-		{"outside a class folder", map[string]string{"g.txt": "0 1\n"}, "graph file g.txt is not in a class folder"},
+		{"outside a class folder", map[string]string{"g.txt": "0 1\n"}, `graph file "g.txt" is not in a class folder`},
 		{"empty", map[string]string{}, "no graphs: put one edge-list file per graph in a folder per class"},
 		{"no edges", map[string]string{"a/g.txt": "# nothing\n"}, "the graph files hold no edges"},
 		{"missing listed file", map[string]string{"labels.csv": "g.txt,a\n"}, "labels.csv:1: graph file"},
 		{"labels line", map[string]string{"labels.csv": "g.txt\n", "g.txt": "0 1\n"}, `labels.csv:1: "g.txt" is not "FILE,LABEL"`},
-		{"listed twice", map[string]string{"labels.csv": "g.txt,a\ng.txt,b\n", "g.txt": "0 1\n"}, "labels.csv:2: graph g.txt is listed again (first on line 1)"},
+		{"listed twice", map[string]string{"labels.csv": "g.txt,a\ng.txt,b\n", "g.txt": "0 1\n"}, `labels.csv:2: graph "g.txt" is listed again (first on line 1)`},
 		{"long line", map[string]string{"a/g.txt": strings.Repeat("1", 70000) + " 1\n"}, "longer than 64 KiB"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
