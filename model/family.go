@@ -253,6 +253,10 @@ func (m Method) svmLearner() bool {
 	return m.Learner == "svm" || m.Learner == "invariant-svm" || m.Learner == "vsv"
 }
 func (m Method) chapelle() bool { return m.Learner == "invariant-svm" || m.Learner == "vsv" }
+// InvarianceGroup is the invariance whose transformations are the spec's group: Liu et
+// al.'s best (or average) fit max_g k0(g·x, z) over any group the spec gives.
+const InvarianceGroup = "group"
+
 func (m Method) ti() bool       { return strings.Contains(m.Invariance, "TI") }
 func (m Method) ri() bool       { return strings.Contains(m.Invariance, "RI") }
 
@@ -333,7 +337,7 @@ func methodFields() []*MethodField {
 			message: "degree %v is out of range: use 1..64 (the paper uses 8)"},
 		{Key: "invariance", Decides: DecidesKernel, Label: "invariance", Kind: KindEnum, Choices: Invariances, Zero: "none",
 			AppliesTo: "kernels linear, rbf and poly with learner svm or rls",
-			Help:      "Liu et al.: TI all cyclic translations (FFT), RI rotated copies or polar grid, TI-RI both",
+			Help:      "Liu et al.: TI all cyclic translations (FFT), RI rotated copies or polar grid, TI-RI both; group: the spec's group (e.g. dihedral, a file's permutations)",
 			applies:   func(m Method) bool { return m.LiuBase() && (m.Learner == "svm" || m.Learner == "rls") }, not: notFamily},
 		{Key: "fit", Decides: DecidesKernel, Label: "fit", Kind: KindEnum, Choices: FitNames, Default: "best", AppliesTo: "an invariance (TI, RI, TI-RI)",
 			Help:    "best: max over the transformations of k(Tx, z); average: their mean (PSD, like data augmentation)",
@@ -594,7 +598,11 @@ func liuName(m Method) string {
 	if m.Locality != nil {
 		head = "L-"
 	}
-	if m.Invariance != "" {
+	switch m.Invariance {
+	case "":
+	case InvarianceGroup:
+		head += "G-" // the best fit over the spec's group G
+	default:
 		head += m.Invariance + "-"
 	}
 	name := head + map[string]string{"svm": "SVM", "rls": "RLS", "1nn": "1-NN"}[m.Learner]

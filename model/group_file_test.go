@@ -151,3 +151,38 @@ func TestFileGroupFieldsTidy(t *testing.T) {
 		t.Errorf("tidied spec: %v", err)
 	}
 }
+
+// TestInvarianceGroupValidate: Liu et al.'s best fit over the spec's group (invariance
+// group) needs a group, takes it whole (not the group-size protocol's samples) and does
+// not compose with the locality kernel; TI, RI and TI-RI still want group.kind none.
+func TestInvarianceGroupValidate(t *testing.T) {
+	base := func(kind string, m Method) *Spec {
+		return &Spec{Protocol: ProtocolCurve, Data: DataSpec{Name: "embedded"}, Sizes: []int{10},
+			Group: GroupSpec{Kind: kind}, Methods: []Method{m}}
+	}
+	svm := Method{Kernel: "poly", Gamma: 0.01, Degree: 3, C: 1000, Learner: "svm", Invariance: InvarianceGroup}
+	if err := base("dihedral", svm).Validate(); err != nil {
+		t.Errorf("G-SVM over dihedral: %v", err)
+	}
+	if n := MethodName(svm); n != "G-SVM" {
+		t.Errorf("name %q, want G-SVM", n)
+	}
+	for _, c := range []struct {
+		s    *Spec
+		want string
+	}{
+		{base("none", svm), "invariance group takes the best fit over the spec's group, and group.kind is none"},
+		{base("dihedral", Method{Kernel: "poly", Gamma: 0.01, Degree: 3, C: 1000, Learner: "svm", Invariance: InvarianceGroup,
+			Locality: &LocalitySpec{K1: 3, D1: 2, D2: 2}}), "invariance group does not compose with the locality kernel"},
+		{func() *Spec {
+			s := base("dihedral", svm)
+			s.Protocol, s.Sizes, s.GroupSizes = ProtocolGroupSize, []int{10}, []int{1, 8}
+			return s
+		}(), "the group-size protocol samples it"},
+		{base("dihedral", Method{Kernel: "poly", Gamma: 0.01, Degree: 3, Learner: "svm", Invariance: "TI"}), "set group.kind to none (or use invariance group"},
+	} {
+		if err := c.s.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("err = %v, want %q", err, c.want)
+		}
+	}
+}
