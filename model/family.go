@@ -253,12 +253,12 @@ func (m Method) svmLearner() bool {
 	return m.Learner == "svm" || m.Learner == "invariant-svm" || m.Learner == "vsv"
 }
 func (m Method) chapelle() bool { return m.Learner == "invariant-svm" || m.Learner == "vsv" }
+func (m Method) ti() bool       { return strings.Contains(m.Invariance, "TI") }
+func (m Method) ri() bool       { return strings.Contains(m.Invariance, "RI") }
+
 // InvarianceGroup is the invariance whose transformations are the spec's group: Liu et
 // al.'s best (or average) fit max_g k0(g·x, z) over any group the spec gives.
 const InvarianceGroup = "group"
-
-func (m Method) ti() bool       { return strings.Contains(m.Invariance, "TI") }
-func (m Method) ri() bool       { return strings.Contains(m.Invariance, "RI") }
 
 // LiuBase reports whether m's kernel is one of Liu et al.'s bases (linear, rbf, poly).
 func (m Method) LiuBase() bool {
