@@ -33,7 +33,11 @@ type builder struct {
 	sizes []int
 	grams gramCache    // kernel matrices shared by methods with the same kernel
 	feats featureCache // pooled features shared by methods with the same features
-	gamma float64      // the median heuristic's gamma, once computed (autoGamma)
+	// shared, when set, keeps pooled features across runs on the same loaded data
+	// (RunOptions.Features with RunOptions.Loaded).
+	shared *FeatureCache
+	loaded *LoadedData
+	gamma  float64 // the median heuristic's gamma, once computed (autoGamma)
 	// logf, when set, reports a line in the run's log (the automatic gamma).
 	logf func(format string, a ...any)
 	// noMatrices turns off the heatmap's sample Gram matrices (startMatrices), heat
@@ -109,9 +113,13 @@ func buildFeatures(b *builder, m model.Method, g group.Action) (eval.Method, err
 		seed := b.spec.Seed
 		key := featureKey(m)
 		b.feats.use(key)
-		return &featureMethod{spec: m, key: key, cache: &b.feats, build: func(pool *data.Dataset) (feature.Map, error) {
+		fm := &featureMethod{spec: m, key: key, cache: &b.feats, build: func(pool *data.Dataset) (feature.Map, error) {
 			return poolingMap(m, g, pool, seed)
-		}}, nil
+		}}
+		if b.shared != nil {
+			fm.shared, fm.sharedKey = b.shared, sharedFeatureKey(m, b.spec, b.loaded)
+		}
+		return fm, nil
 	}
 	return nil, inputErr(fmt.Errorf("%s: features %q is unknown: use one of %v", m.Name, m.Features, model.FeatureNames))
 }
@@ -311,6 +319,10 @@ type featureMethod struct {
 	// and the test set are transformed (a grid at 1000 of 10,000 digits, 5 draws, needs
 	// about 4,100), and such features are not shared (cache nil).
 	need []int
+	// shared, when set (and need is not), is the cache of features across runs, where
+	// they are kept under sharedKey.
+	shared    *FeatureCache
+	sharedKey string
 }
 
 // poolRows reads the features of the pool rows need (transformed alone) by pool row:
@@ -346,34 +358,59 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 			return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
 		}
 	}
-	t0 := time.Now()
-	if f.spec.Preprocess == "deskew" { // copies with the same labels
-		var err error
-		if pool, err = deskewSet(ctx, pool); err != nil {
+	if f.shared != nil && f.need == nil {
+		fp, ft, _, err := f.shared.get(ctx, f.sharedKey, func() (learn.Rows, learn.Rows, error) {
+			return f.compute(ctx, pool, test, clk)
+		})
+		if err != nil {
 			return nil, err
 		}
+		if f.cache != nil {
+			f.cache.keep(f.key, fp, ft)
+		}
+		return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+	}
+	fp, ft, err := f.compute(ctx, pool, test, clk)
+	if err != nil {
+		return nil, err
+	}
+	if f.cache != nil {
+		f.cache.keep(f.key, fp, ft)
+	}
+	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+}
+
+// compute returns the features of the pool (only the rows need, when set, read by pool
+// row) and of the test set: deskewed first when asked, the map built and fitted on the
+// pool.
+func (f *featureMethod) compute(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (fp, ft learn.Rows, err error) {
+	t0 := time.Now()
+	if f.spec.Preprocess == "deskew" { // copies with the same labels
+		if pool, err = deskewSet(ctx, pool); err != nil {
+			return nil, nil, err
+		}
 		if test, err = deskewSet(ctx, test); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	fm, err := f.build(pool)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if c, ok := fm.(*feature.CDF); ok {
 		// Range thresholds and standardisation come from the projections of the pool (no
 		// labels used); Fit does nothing when neither is asked for.
 		if err := c.Fit(ctx, pool.X, nil); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	src := pool
 	if f.need != nil {
 		src = pool.Subset(f.need)
 	}
-	fp, ft, err := transformBoth(ctx, fm, src, test)
+	fp, ft, err = transformBoth(ctx, fm, src, test)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if f.need != nil {
 		at := make([]int, pool.Len())
@@ -386,10 +423,7 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 		fp = poolRows{rows: fp, at: at}
 	}
 	clk.Since("features", t0)
-	if f.cache != nil {
-		f.cache.keep(f.key, fp, ft)
-	}
-	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+	return fp, ft, nil
 }
 
 // deskewSet returns a copy of the image set d with every image deskewed (data.Deskew)
