@@ -43,6 +43,12 @@ type TuneSpec struct {
 	RefitN     int               `json:"refit_n,omitempty" yaml:"refit_n,omitempty"`         // final training size (0: the largest of sizes, else the pool)
 	GridPoints int               `json:"grid_points,omitempty" yaml:"grid_points,omitempty"` // grid sampler: values per range (0: 5)
 	Startup    int               `json:"startup,omitempty" yaml:"startup,omitempty"`         // tpe: random trials first (0: 10)
+	// Workers is how many jobs may run at once (0: 2). Job i is decided (its trial, rung
+	// and configuration) once the results of jobs 0..i-workers are known, applied to the
+	// scheduler in job order, so the study's trials and best depend on the seed and
+	// workers only, not on timing nor on how many actually run at once (gitui tune
+	// --workers, the memory estimate and GOMAXPROCS may run fewer).
+	Workers int `json:"workers,omitempty" yaml:"workers,omitempty"`
 }
 
 // TuneParam is one parsed dimension of a tune block: its key, its dimension (named by
@@ -278,7 +284,7 @@ func (s *Spec) validateTune(bad func(string, ...any)) {
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"tune.trials", t.Trials}, {"tune.min_n", t.MinN}, {"tune.max_n", t.MaxN}, {"tune.validation", t.Validation}, {"tune.refit_n", t.RefitN}, {"tune.grid_points", t.GridPoints}, {"tune.startup", t.Startup}} {
+	}{{"tune.trials", t.Trials}, {"tune.min_n", t.MinN}, {"tune.max_n", t.MaxN}, {"tune.validation", t.Validation}, {"tune.refit_n", t.RefitN}, {"tune.grid_points", t.GridPoints}, {"tune.startup", t.Startup}, {"tune.workers", t.Workers}} {
 		if f.v < 0 {
 			bad("%s %d is negative: give a positive number, or 0 for its default", f.name, f.v)
 		}

@@ -229,13 +229,15 @@ Each array task runs gitui run --shard $SLURM_ARRAY_TASK_ID/N into DIR/shards/<i
 log in DIR/logs/<i>.out; merge.sbatch runs after the array (afterok). --resubmit DIR submits
 only the indices whose shard is unfinished.`,
 		Run: cmdSlurm, Complete: completePresetOrFile})
-	register(command{Name: "tune", Order: 15, Synopsis: "tune PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]... [--param KEY=DIST]...",
+	register(command{Name: "tune", Order: 15, Synopsis: "tune PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--workers N] [--set key=value]... [--param KEY=DIST]...",
 		Summary: "an honest search: validation split of the pool only, successive halving over the training size, one test of the best",
 		Details: `KEY is a field as --set names it (methods.N.FIELD, group.FIELD) or method (a choice
 among the spec's methods); DIST a list 5,10,25 or a range LOW..HIGH, log:LOW..HIGH,
 int:LOW..HIGH. The spec's tune block sets the sampler (tpe, random, quasi, grid), the
-pruner (asha, sh, hyperband, none), eta, trials, min_n, max_n, validation and refit_n.
-The study directory holds spec.json, trials.jsonl (the journal), study.json,
+pruner (asha, sh, hyperband, none), eta, trials, min_n, max_n, validation, refit_n and
+workers (2: jobs decided ahead of results; the outcome depends on it and the seed only).
+--workers N runs at most N jobs at once and changes no result. Trials that share their
+features (every field deciding them) compute them once. The study directory holds spec.json, trials.jsonl (the journal), study.json,
 best.spec.json and the refit's result.json and predictions.csv; gitui resume DIR
 continues a study, and gitui run DIR/best.spec.json reproduces its test accuracy.`,
 		Run: cmdTune, Complete: completePresetOrFile})

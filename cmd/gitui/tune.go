@@ -28,12 +28,16 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.String("out", "", "study directory (default runs/TIME-NAME-tune)")
 	dataFlag := fs.String("data", "", "data directory holding mnist/ (default $GITUI_DATA)")
 	seed := fs.Int64("seed", -1, "seed of the sampler, the validation split and every draw (default: the spec's)")
+	workers := fs.Int("workers", 0, "run at most N jobs at once (default: tune.workers, as many as the memory estimate and GOMAXPROCS allow); changes no result")
 	var sets, params multiFlag
 	fs.Var(&sets, "set", "override a spec field: key=value (repeatable)")
 	fs.Var(&params, "param", "tune a field: KEY=DIST, DIST a list 5,10,25 or a range LOW..HIGH, log:LOW..HIGH (repeatable)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
+	}
+	if *workers < 0 {
+		return usagef("--workers %d is negative: give the number of jobs to run at once, or 0 for the default", *workers)
 	}
 	if len(pos) != 1 {
 		return usagef("tune needs one PRESET or SPEC file: `gitui presets` lists the presets")
@@ -75,7 +79,7 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return asUsage(err)
 	}
-	return runStudy(ctx, st, dir, stdout, stderr)
+	return runStudy(ctx, st, dir, *workers, stdout, stderr)
 }
 
 // resumeStudy continues the study in dir (gitui resume DIR on a study directory).
@@ -89,7 +93,7 @@ func resumeStudy(ctx context.Context, dir, dataDir string, stdout, stderr io.Wri
 		st.Close()
 		return usageError{err}
 	}
-	return runStudy(ctx, st, d, stdout, stderr)
+	return runStudy(ctx, st, d, 0, stdout, stderr)
 }
 
 // isStudyDir reports whether dir holds a study (its journal trials.jsonl).
@@ -108,13 +112,13 @@ func asUsage(err error) error {
 
 // runStudy searches, writes best.spec.json, refits it as an ordinary run in DIR/refit,
 // copies the refit's result.json and predictions.csv into DIR and writes study.json.
-func runStudy(ctx context.Context, st *study.Study, dataDir string, stdout, stderr io.Writer) error {
+func runStudy(ctx context.Context, st *study.Study, dataDir string, workers int, stdout, stderr io.Writer) error {
 	defer st.Close()
 	if st.Resumed > 0 {
 		fmt.Fprintf(stderr, "continuing %s: %d scored jobs already in its journal\n", st.Dir, st.Resumed)
 	}
 	prog := newProgress(stderr)
-	err := st.Search(ctx, study.Options{DataDir: dataDir, Log: prog.log})
+	err := st.Search(ctx, study.Options{DataDir: dataDir, Log: prog.log, Workers: workers})
 	prog.finish()
 	var ie *model.InputError
 	if errors.As(err, &ie) {
@@ -125,8 +129,8 @@ func runStudy(ctx context.Context, st *study.Study, dataDir string, stdout, stde
 		return err
 	}
 	trial, valN, params, val, _ := st.Best()
-	fmt.Fprintf(stderr, "search: %d configurations compared on %d validation samples, rungs %v (%.2f s); best trial %d, validation %.4f (n %d), %s\n",
-		st.Trials, st.Validation, st.Sizes, st.SearchSeconds(), trial, val, valN, fmtJSON(params))
+	fmt.Fprintf(stderr, "search: %d configurations compared on %d validation samples, rungs %v (%.2f s, %d at once, tune.workers %d; %s); best trial %d, validation %.4f (n %d), %s\n",
+		st.Trials, st.Validation, st.Sizes, st.SearchSeconds(), st.Workers, st.Lag, st.CacheStats(), trial, val, valN, fmtJSON(params))
 	best, err := st.BestSpec()
 	if err != nil {
 		return err

@@ -37,11 +37,15 @@ type Study struct {
 	Validation int   // validation samples
 	RefitN     int   // training size of the final refit
 	PoolN      int   // the training pool (training part + validation)
-	configs    map[int][]float64
-	sched      tune.Scheduler
-	errs       map[int]string
-	finished   bool
-	searchWall float64
+	// Lag is tune.workers (0: DefaultWorkers): job i is decided on the results of jobs
+	// 0..i-Lag. Workers is how many jobs this process runs at once (at most Lag).
+	Lag, Workers int
+	cache        *engine.FeatureCache
+	configs      map[int][]float64
+	sched        tune.Scheduler
+	errs         map[int]string
+	finished     bool
+	searchWall   float64
 }
 
 // Open opens the study directory dir. With a spec, it creates the directory (writing
@@ -135,6 +139,9 @@ type Options struct {
 	DataDir string
 	// Log, if set, receives one line per scored job.
 	Log func(string)
+	// Workers, if > 0, caps the jobs run at once (below tune.workers, the memory estimate
+	// and GOMAXPROCS); it changes no result.
+	Workers int
 }
 
 func (t *Study) settings() (sampler, pruner string, eta int) {
@@ -251,51 +258,17 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 		startup = 10
 	}
 	loaded := &engine.LoadedData{Pool: train, Test: val}
-	for {
-		job, ok := t.sched.Next()
-		if !ok {
-			if t.sched.Finished() {
-				break
-			}
-			return fmt.Errorf("internal error (please report): the scheduler waits with no job running")
-		}
-		if job.Rung == 0 || t.configs[job.Trial] == nil {
-			t.configs[job.Trial] = sampler.Sample(job.Trial, t.history(startup))
-		}
-		x := t.configs[job.Trial]
-		spec, params, err := t.Spec.TrialSpec(t.Params, x)
-		if err != nil {
-			return &model.InputError{Err: err}
-		}
-		rec, done := t.j.jobs[[2]int{job.Trial, job.Rung}]
-		if done && (rec.N != job.N || !sameParams(rec.Params, params)) {
-			return &model.InputError{Err: fmt.Errorf("%s: trial %d at rung %d does not match this study's schedule (journaled n %d, params %v; now n %d, %v): the journal is of another gitui; start a new study", TrialsFile, job.Trial, job.Rung, rec.N, rec.Params, job.N, params)}
-		}
-		if !done {
-			t0 := time.Now()
-			v, err := runTrial(ctx, spec, job.N, opts.DataDir, loaded)
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			rec = jobRecord{Trial: job.Trial, Rung: job.Rung, N: job.N, Params: params, Validation: v, Seconds: time.Since(t0).Seconds()}
-			if err != nil {
-				rec.Error, rec.Validation = oneLine(err.Error()), 0
-			}
-			if err := t.j.append(rec); err != nil {
-				return err
-			}
-			if opts.Log != nil {
-				state := fmt.Sprintf("validation %.4f", rec.Validation)
-				if rec.Error != "" {
-					state = "failed: " + rec.Error
-				}
-				opts.Log(fmt.Sprintf("trial %d rung %d (n %d): %s (%.2f s) %s", job.Trial, job.Rung, job.N, state, rec.Seconds, fmtParams(params)))
-			}
-		}
-		if rec.Error != "" {
-			t.errs[job.Trial] = rec.Error
-		}
-		t.sched.Report(job, rec.Validation)
+	t.Lag = tb.Workers
+	if t.Lag == 0 {
+		t.Lag = DefaultWorkers
+	}
+	peak := t.trialPeak(rungs[len(rungs)-1], train, val)
+	t.Workers = workersFor(t.Lag, opts.Workers, peak)
+	if t.cache == nil {
+		t.cache = engine.NewFeatureCache(cacheLimit(t.Workers, peak))
+	}
+	if err := t.runJobs(ctx, sampler, startup, loaded, opts); err != nil {
+		return err
 	}
 	t.finished = true
 	t.searchWall = time.Since(start).Seconds()
@@ -330,15 +303,15 @@ func (t *Study) history(startup int) []tune.Observation {
 }
 
 // runTrial scores one configuration (spec, a plain spec with one method) trained on n
-// samples of loaded.Pool, on loaded.Test (the validation split): its accuracy.
-// (When the engine moves to model/engine, this engine.Start is engine.Start.)
-func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, loaded *engine.LoadedData) (float64, error) {
+// samples of loaded.Pool, on loaded.Test (the validation split): its accuracy. Pooled
+// features come from cache when an earlier trial computed them (engine.FeatureCache).
+func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, loaded *engine.LoadedData, cache *engine.FeatureCache) (float64, error) {
 	s := spec.Clone()
 	s.Protocol, s.Sizes, s.Repeats, s.Nested = model.ProtocolCurve, []int{n}, 1, false
 	s.Grid, s.Sweep, s.PD, s.Approx, s.GroupSizes, s.TestTransform = nil, nil, nil, nil, nil, nil
 	var out *eval.Outcome
 	var err error
-	for e := range engine.Start(ctx, s, engine.RunOptions{DataDir: dataDir, Loaded: loaded, NoMatrices: true}) {
+	for e := range engine.Start(ctx, s, engine.RunOptions{DataDir: dataDir, Loaded: loaded, NoMatrices: true, Features: cache}) {
 		if d, ok := e.(eval.Done); ok {
 			out, err = d.Outcome, d.Err
 		}
@@ -401,6 +374,7 @@ type File struct {
 	Rungs         []int       `json:"rungs"`
 	Validation    int         `json:"validation_size"`
 	Pool          int         `json:"pool"`
+	Workers       int         `json:"workers"` // tune.workers: jobs decided ahead of results
 	SearchSeconds float64     `json:"search_seconds,omitempty"`
 	Trials        []TrialInfo `json:"trials"`
 	Best          *BestInfo   `json:"best,omitempty"`
@@ -438,7 +412,7 @@ type BestInfo struct {
 // accuracy (nil before the refit).
 func (t *Study) WriteStudy(test *float64) error {
 	sampler, pruner, eta := t.settings()
-	f := File{Schema: StudySchema, Sampler: sampler, Pruner: pruner, Eta: eta, Rungs: t.Sizes, Validation: t.Validation, Pool: t.PoolN, SearchSeconds: t.searchWall}
+	f := File{Schema: StudySchema, Sampler: sampler, Pruner: pruner, Eta: eta, Rungs: t.Sizes, Workers: t.Lag, Validation: t.Validation, Pool: t.PoolN, SearchSeconds: t.searchWall}
 	res := t.sched.Results()
 	ids := make([]int, 0, len(t.configs))
 	for id := range t.configs {
