@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
+	"gitui/core/data"
+	"gitui/core/feature"
 	"gitui/core/learn"
 	"gitui/model"
 )
@@ -38,6 +41,7 @@ type FeatureCache struct {
 type cacheEntry struct {
 	ready  chan struct{}
 	fp, ft learn.Rows
+	lazy   *lazyFeatures // instead of fp and ft: features computed row by row
 	bytes  int64
 	last   uint64 // the cache clock at the last use (LRU)
 	err    error
@@ -77,8 +81,10 @@ func (s FeatureCacheStats) String() string {
 
 // get returns the features of key: from the cache, or from compute (called at most
 // once at a time per key; its error is returned and not kept). hit reports whether
-// they came from the cache (or from a concurrent computation of the same key).
-func (c *FeatureCache) get(ctx context.Context, key string, compute func() (fp, ft learn.Rows, err error)) (fp, ft learn.Rows, hit bool, err error) {
+// they came from the cache (or from a concurrent computation of the same key). With
+// build instead of compute (nil), the entry is lazy: build makes its lazyFeatures, which
+// lazyGet reads.
+func (c *FeatureCache) get(ctx context.Context, key string, compute func() (fp, ft learn.Rows, err error), build func() (*lazyFeatures, error)) (fp, ft learn.Rows, hit bool, err error) {
 	for {
 		c.mu.Lock()
 		e, ok := c.entries[key]
@@ -113,23 +119,34 @@ func (c *FeatureCache) get(ctx context.Context, key string, compute func() (fp, 
 	c.misses++
 	c.mu.Unlock()
 
-	fp, ft, err = compute()
+	var lazy *lazyFeatures
+	if build != nil {
+		if lazy, err = build(); err == nil {
+			ft = lazy.test
+		}
+	} else {
+		fp, ft, err = compute()
+	}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e.fp, e.ft, e.err = fp, ft, err
+	e.fp, e.ft, e.lazy, e.err = fp, ft, lazy, err
 	close(e.ready)
 	if err != nil {
 		delete(c.entries, key)
 		return nil, nil, false, err
 	}
-	e.bytes = rowsBytes(fp) + rowsBytes(ft)
+	e.bytes = rowsBytes(ft)
+	if lazy != nil {
+		e.bytes += lazy.bytes
+	} else {
+		e.bytes += rowsBytes(fp)
+	}
 	if e.bytes > c.limit {
 		delete(c.entries, key) // too large to keep; waiters still got it
 		return fp, ft, false, nil
 	}
-	for c.used+e.bytes > c.limit {
-		c.evictLocked()
+	for c.used+e.bytes > c.limit && c.evictOtherLocked(nil) {
 	}
 	c.clock++
 	e.last, e.kept = c.clock, true
@@ -138,19 +155,24 @@ func (c *FeatureCache) get(ctx context.Context, key string, compute func() (fp, 
 }
 
 // evictLocked drops the least recently used kept entry (c.mu held).
-func (c *FeatureCache) evictLocked() {
+func (c *FeatureCache) evictLocked() { c.evictOtherLocked(nil) }
+
+// evictOtherLocked drops the least recently used kept entry other than keep (c.mu held)
+// and reports whether there was one.
+func (c *FeatureCache) evictOtherLocked(keep *cacheEntry) bool {
 	var old string
 	var oe *cacheEntry
 	for k, e := range c.entries {
-		if e.kept && (oe == nil || e.last < oe.last) {
+		if e.kept && e != keep && (oe == nil || e.last < oe.last) {
 			old, oe = k, e
 		}
 	}
 	if oe == nil {
-		return
+		return false
 	}
 	delete(c.entries, old)
 	c.used -= oe.bytes
+	return true
 }
 
 // rowsBytes returns the memory held by feature rows: Bytes() when they report it
@@ -170,4 +192,112 @@ func rowsBytes(r learn.Rows) int64 {
 func sharedFeatureKey(m model.Method, spec *model.Spec, loaded *LoadedData) string {
 	g, _ := json.Marshal(spec.Group)
 	return fmt.Sprintf("%s|group %s|seed %d|data %p %p", featureKey(m), g, spec.Seed, loaded.Pool, loaded.Test)
+}
+
+// lazyFeatures are the CDF features of one key computed row by row as runs need them: the
+// map is built and fitted once on the whole pool (range thresholds and standardisation
+// see every pool row, as in a plain run) with its input support fixed to the pool's
+// (feature.CDF.FixSupport), the test set's features are computed once, and the pool rows
+// a run trains on are transformed when first asked for. So a study's first rung at 300
+// of 8,000 digits transforms 300 pool rows, not 8,000, and every row's features are bit
+// for bit those of a transform of the whole pool.
+type lazyFeatures struct {
+	mu     sync.Mutex
+	cdf    *feature.CDF
+	pool   *data.Dataset // the pool's inputs (deskewed when asked)
+	test   learn.Rows
+	cols   int
+	chunk  []int32 // per pool row: its chunk, -1 before it is computed
+	row    []int32 // its row in the chunk
+	chunks []learn.Rows
+	bytes  int64
+}
+
+// rows returns the pool's features with at least the rows need computed (those not yet
+// computed are transformed now, in one pass) and the bytes that added.
+func (l *lazyFeatures) rows(ctx context.Context, need []int) (learn.Rows, int64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var missing []int
+	for _, i := range need {
+		if l.chunk[i] < 0 {
+			missing = append(missing, i)
+		}
+	}
+	var added int64
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		missing = slices.Compact(missing)
+		c, err := l.cdf.TransformCounts(ctx, l.pool.Subset(missing).X, nil)
+		if err != nil {
+			return nil, 0, err
+		}
+		for r, i := range missing {
+			l.chunk[i], l.row[i] = int32(len(l.chunks)), int32(r)
+		}
+		l.chunks = append(l.chunks, c)
+		added = rowsBytes(c)
+		l.bytes += added
+	}
+	return lazyRows{chunk: slices.Clone(l.chunk), row: slices.Clone(l.row), chunks: slices.Clone(l.chunks), cols: l.cols}, added, nil
+}
+
+// lazyRows is a snapshot of lazyFeatures' pool rows, read by pool row; reading a row
+// that was not computed panics (a run reads only the rows of its draws).
+type lazyRows struct {
+	chunk, row []int32
+	chunks     []learn.Rows
+	cols       int
+}
+
+// Dims returns the pool's rows and the features' columns.
+func (r lazyRows) Dims() (int, int) { return len(r.chunk), r.cols }
+
+// Span copies entries (i, j0).. of pool row i.
+func (r lazyRows) Span(dst []float64, i, j0 int) {
+	c := r.chunk[i]
+	if c < 0 {
+		panic(fmt.Sprintf("model: pool row %d was not transformed (no draw of this run uses it)", i))
+	}
+	r.chunks[c].Span(dst, int(r.row[i]), j0)
+}
+
+// lazyGet returns key's pool features with the rows need computed, and the test set's
+// features; build makes the lazyFeatures the first time (called once per key at a time,
+// its error returned and not kept). The bytes the entry grows by count against the
+// limit: other entries are dropped, least recently used first, to make room.
+func (c *FeatureCache) lazyGet(ctx context.Context, key string, need []int, build func() (*lazyFeatures, error)) (fp, ft learn.Rows, err error) {
+	_, _, _, err = c.get(ctx, key, nil, build)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.mu.Lock()
+	e := c.entries[key]
+	var l *lazyFeatures
+	if e != nil {
+		l = e.lazy
+	}
+	c.mu.Unlock()
+	if l == nil { // dropped at once (larger than the limit): build it again, unkept
+		if l, err = build(); err != nil {
+			return nil, nil, err
+		}
+	}
+	fp, added, err := l.rows(ctx, need)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e != nil && e.kept && c.entries[key] == e {
+		e.bytes += added
+		c.used += added
+		for c.used > c.limit && c.evictOtherLocked(e) {
+		}
+		if c.used > c.limit { // alone above the limit: no longer kept
+			delete(c.entries, key)
+			c.used -= e.bytes
+		}
+	}
+	return fp, l.test, nil
 }

@@ -129,7 +129,7 @@ func TestFeatureCacheEvictsLRU(t *testing.T) {
 		_, _, hit, err := c.get(context.Background(), key, func() (learn.Rows, learn.Rows, error) {
 			computed[key]++
 			return rows(n), rows(n), nil
-		})
+		}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +165,7 @@ func TestFeatureCacheEvictsLRU(t *testing.T) {
 				n++
 				mu.Unlock()
 				return rows(4), rows(4), nil
-			})
+			}, nil)
 		}()
 	}
 	wg.Wait()

@@ -118,6 +118,17 @@ func buildFeatures(b *builder, m model.Method, g group.Action) (eval.Method, err
 		}}
 		if b.shared != nil {
 			fm.shared, fm.sharedKey = b.shared, sharedFeatureKey(m, b.spec, b.loaded)
+			if m.IsCDF() {
+				d, err := b.draws()
+				if err != nil {
+					return nil, err
+				}
+				for _, dr := range d {
+					fm.rows = append(fm.rows, dr...)
+				}
+				slices.Sort(fm.rows)
+				fm.rows = slices.Compact(fm.rows)
+			}
 		}
 		return fm, nil
 	}
@@ -323,6 +334,9 @@ type featureMethod struct {
 	// they are kept under sharedKey.
 	shared    *FeatureCache
 	sharedKey string
+	// rows, with shared and CDF features, lists the pool rows the run's draws use: only
+	// they are transformed (lazyFeatures), once per study.
+	rows []int
 }
 
 // poolRows reads the features of the pool rows need (transformed alone) by pool row:
@@ -359,9 +373,19 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 		}
 	}
 	if f.shared != nil && f.need == nil {
-		fp, ft, _, err := f.shared.get(ctx, f.sharedKey, func() (learn.Rows, learn.Rows, error) {
-			return f.compute(ctx, pool, test, clk)
-		})
+		var fp, ft learn.Rows
+		var err error
+		if f.rows != nil {
+			t0 := time.Now()
+			fp, ft, err = f.shared.lazyGet(ctx, f.sharedKey, f.rows, func() (*lazyFeatures, error) {
+				return f.lazy(ctx, pool, test)
+			})
+			clk.Since("features", t0)
+		} else {
+			fp, ft, _, err = f.shared.get(ctx, f.sharedKey, func() (learn.Rows, learn.Rows, error) {
+				return f.compute(ctx, pool, test, clk)
+			}, nil)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -378,6 +402,43 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 		f.cache.keep(f.key, fp, ft)
 	}
 	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+}
+
+// lazy returns the CDF map of f fitted on the pool (deskewed first when asked) with its
+// input support fixed to the pool's, and the test set's features: the pool's rows are
+// transformed later, as runs need them (lazyFeatures).
+func (f *featureMethod) lazy(ctx context.Context, pool, test *data.Dataset) (*lazyFeatures, error) {
+	var err error
+	if f.spec.Preprocess == "deskew" {
+		if pool, err = deskewSet(ctx, pool); err != nil {
+			return nil, err
+		}
+		if test, err = deskewSet(ctx, test); err != nil {
+			return nil, err
+		}
+	}
+	fm, err := f.build(pool)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := fm.(*feature.CDF)
+	if !ok {
+		return nil, fmt.Errorf("internal error (please report): %s: row-by-row features need a CDF map", f.spec.Name)
+	}
+	c.FixSupport(pool.X)
+	if err := c.Fit(ctx, pool.X, nil); err != nil {
+		return nil, err
+	}
+	ft, err := c.TransformCounts(ctx, test.X, nil)
+	if err != nil {
+		return nil, err
+	}
+	l := &lazyFeatures{cdf: c, pool: pool, test: ft, cols: c.OutputDim(pool.Dim()),
+		chunk: make([]int32, pool.Len()), row: make([]int32, pool.Len())}
+	for i := range l.chunk {
+		l.chunk[i] = -1
+	}
+	return l, nil
 }
 
 // compute returns the features of the pool (only the rows need, when set, read by pool
