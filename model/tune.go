@@ -43,7 +43,8 @@ type TuneSpec struct {
 	RefitN     int               `json:"refit_n,omitempty" yaml:"refit_n,omitempty"`         // final training size (0: the largest of sizes, else the pool)
 	GridPoints int               `json:"grid_points,omitempty" yaml:"grid_points,omitempty"` // grid sampler: values per range (0: 5)
 	Startup    int               `json:"startup,omitempty" yaml:"startup,omitempty"`         // tpe: random trials first (0: 10)
-	// Workers is how many jobs are in flight (0: 1): the scheduler hears job k's score
+	// Workers is how many jobs are in flight (0: 2, study.DefaultWorkers, so that two
+	// cores are kept busy): the scheduler hears job k's score
 	// only after it has given job k+Workers-1, whoever runs them and whenever they end,
 	// so the trials depend on Workers alone, never on timing. A Slurm array of N tasks
 	// over a study with Workers N gives the same trials as one process with Workers N.

@@ -236,8 +236,10 @@ and the final job (gitui resume DIR) refits the best; the trials equal gitui tun
 		Details: `KEY is a field as --set names it (methods.N.FIELD, group.FIELD) or method (a choice
 among the spec's methods); DIST a list 5,10,25 or a range LOW..HIGH, log:LOW..HIGH,
 int:LOW..HIGH. The spec's tune block sets the sampler (tpe, random, quasi, grid), the
-pruner (asha, sh, hyperband, none), eta, trials, min_n, max_n, validation and refit_n.
-The study directory holds spec.json, trials.jsonl (the journal), study.json,
+pruner (asha, sh, hyperband, none), eta, trials, min_n, max_n, validation, refit_n and
+workers (2: jobs decided ahead of results; the outcome depends on it and the seed only).
+--workers N runs at most N jobs at once and changes no result. Trials that share their
+features (every field deciding them) compute them once. The study directory holds spec.json, trials.jsonl (the journal), study.json,
 best.spec.json and the refit's result.json and predictions.csv; gitui resume DIR
 continues a study, and gitui run DIR/best.spec.json reproduces its test accuracy.
 --workers N keeps N jobs in flight (tune.workers: the trials depend on N, not on timing);

@@ -71,6 +71,9 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if spec.Tune == nil {
 		return usagef("%s has no tune block: give --param KEY=DIST, e.g. --param methods.0.c=log:0.1..1000", pos[0])
 	}
+	if *workers < 0 {
+		return usagef("--workers %d is negative: give the number of jobs in flight (tune.workers), or 0 for the spec's", *workers)
+	}
 	if *workers > 0 {
 		spec.Tune.Workers = *workers
 	}
@@ -89,7 +92,7 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return asUsage(err)
 	}
-	return runStudy(ctx, st, dir, stdout, stderr)
+	return runStudy(ctx, st, dir, *workers, stdout, stderr)
 }
 
 // resumeStudy continues the study in dir (gitui resume DIR on a study directory).
@@ -103,7 +106,7 @@ func resumeStudy(ctx context.Context, dir, dataDir string, stdout, stderr io.Wri
 		st.Close()
 		return usageError{err}
 	}
-	return runStudy(ctx, st, d, stdout, stderr)
+	return runStudy(ctx, st, d, 0, stdout, stderr)
 }
 
 // isStudyDir reports whether dir holds a study (its journal trials.jsonl).
@@ -144,7 +147,7 @@ func asUsage(err error) error {
 
 // runStudy searches, writes best.spec.json, refits it as an ordinary run in DIR/refit,
 // copies the refit's result.json and predictions.csv into DIR and writes study.json.
-func runStudy(ctx context.Context, st *study.Study, dataDir string, stdout, stderr io.Writer) error {
+func runStudy(ctx context.Context, st *study.Study, dataDir string, workers int, stdout, stderr io.Writer) error {
 	defer st.Close()
 	for _, n := range st.Notices {
 		fmt.Fprintf(stderr, "gitui: %s\n", n)
@@ -153,7 +156,7 @@ func runStudy(ctx context.Context, st *study.Study, dataDir string, stdout, stde
 		fmt.Fprintf(stderr, "continuing %s: %d scored jobs already in its journal\n", st.Dir, st.Resumed)
 	}
 	prog := newProgress(stderr)
-	err := st.Search(ctx, study.Options{DataDir: dataDir, Log: prog.log})
+	err := st.Search(ctx, study.Options{DataDir: dataDir, Log: prog.log, Workers: workers})
 	prog.finish()
 	var ie *model.InputError
 	if errors.As(err, &ie) {
@@ -164,8 +167,8 @@ func runStudy(ctx context.Context, st *study.Study, dataDir string, stdout, stde
 		return err
 	}
 	trial, valN, params, val, _ := st.Best()
-	fmt.Fprintf(stderr, "search: %d configurations compared on %d validation samples, rungs %v (%.2f s); best trial %d, validation %.4f (n %d), %s\n",
-		st.Trials, st.Validation, st.Sizes, st.SearchSeconds(), trial, val, valN, fmtJSON(params))
+	fmt.Fprintf(stderr, "search: %d configurations compared on %d validation samples, rungs %v (%.2f s, %d at once, tune.workers %d; %s); best trial %d, validation %.4f (n %d), %s\n",
+		st.Trials, st.Validation, st.Sizes, st.SearchSeconds(), st.Workers, st.Lag, st.CacheStats(), trial, val, valN, fmtJSON(params))
 	best, err := st.BestSpec()
 	if err != nil {
 		return err

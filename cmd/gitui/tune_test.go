@@ -120,6 +120,8 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"--param", "methods.0.c"}, "want KEY=DIST"},
 		{[]string{"--set", "tune.validation=750"}, "tune.validation 750 does not fit the pool of 750 samples"},
 		{[]string{"--set", "tune.max_n=700"}, "tune.max_n 700 is larger than the 600 training samples"},
+		{[]string{"--set", "tune.workers=-1"}, "tune.workers -1 is negative"},
+		{[]string{"--workers", "-2"}, "--workers -2 is negative"},
 	} {
 		var out, errb bytes.Buffer
 		out.Reset()

@@ -217,6 +217,17 @@ func (c *CDF) Fit(ctx context.Context, x *mat.Dense, progress func(done, total i
 	return nil
 }
 
+// FixSupport makes every later projection (Fit, Transform, TransformCounts) run over the
+// input columns that are nonzero in some row of x, or in the rows projected: the columns
+// zero in every input are skipped (they add exact zeros), and which ones are skipped
+// decides the length of the float32 sums. So after FixSupport(x), the features of any
+// subset of x's rows are bit for bit the rows of the features of x. It panics if x's
+// width is not the templates' dimension.
+func (c *CDF) FixSupport(x *mat.Dense) {
+	c.OutputDim(x.RawMatrix().Cols)
+	c.proj.support = columnSupport(x)
+}
+
 // fitStandardization returns the offsets and scales of c.opt.Standardize over the rows
 // of x (one projection pass with the projector's standardisation off).
 func (c *CDF) fitStandardization(ctx context.Context, x *mat.Dense, progress func(done, total int)) (off, scale []float32, err error) {

@@ -90,3 +90,61 @@ func TestCountsEqualTransform(t *testing.T) {
 		})
 	}
 }
+
+// TestFixSupportSubsetRows checks FixSupport: after FixSupport(x), the features of a
+// subset of x's rows whose nonzero columns are fewer than x's are, row for row, bit for
+// bit those of x. The inputs are wide (600 columns: three k blocks of the GEMM), so that
+// the subset's own support (585 columns) would group the float32 sums differently; a
+// count moves only when a projection lies within rounding of a threshold, so without
+// FixSupport the rows usually still agree (the test logs how many entries differ).
+func TestFixSupportSubsetRows(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n, d = 120, 600
+	x := mat.NewDense(n, d, nil)
+	for i := range n {
+		for j := range d {
+			if i < n/2 && j%40 == 0 { // the subset (the first half) is zero on 15 columns
+				continue
+			}
+			x.Set(i, j, rng.NormFloat64())
+		}
+	}
+	sub := x.Slice(0, n/2, 0, d).(*mat.Dense)
+	tpl := GaussianTemplates(40, d, 0, rng)
+	features := func(fix bool) (all, part *Counts) {
+		f, err := NewCDF(tpl, cyclic{d: d, k: 9}, CDFOptions{Bins: 200, Normalize: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fix {
+			f.FixSupport(x)
+		}
+		if all, err = f.TransformCounts(ctx, x, nil); err != nil {
+			t.Fatal(err)
+		}
+		if part, err = f.TransformCounts(ctx, sub, nil); err != nil {
+			t.Fatal(err)
+		}
+		return all, part
+	}
+	differ := func(all, part *Counts) int {
+		_, D := all.Dims()
+		a, b := make([]float64, D), make([]float64, D)
+		k := 0
+		for i := range n / 2 {
+			all.Span(a, i, 0)
+			part.Span(b, i, 0)
+			for j := range D {
+				if math.Float64bits(a[j]) != math.Float64bits(b[j]) {
+					k++
+				}
+			}
+		}
+		return k
+	}
+	if k := differ(features(true)); k != 0 {
+		t.Fatalf("with FixSupport, %d entries of the subset's rows differ from the whole set's", k)
+	}
+	t.Logf("without FixSupport: %d entries differ", differ(features(false)))
+}

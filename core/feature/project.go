@@ -45,6 +45,9 @@ type projector struct {
 	// off and scale, when not nil (m·|G| each, template-major), map every projection
 	// <x, g_i t_j> to (<x, g_i t_j> - off[j|G|+i])·scale[j|G|+i] before pooling.
 	off, scale []float32
+	// support, when set (FixSupport), is added to the input columns that may be nonzero:
+	// the GEMMs then run over the same columns whatever rows are projected.
+	support []bool
 }
 
 func newProjector(tmpl *mat.Dense, g group.Action, normalize, rescale bool, blockRows, tmplBlock int) projector {
@@ -132,6 +135,11 @@ func (p *projector) run(ctx context.Context, x *mat.Dense, progress func(done, t
 	var rowWall time.Duration
 	defer func() { tm.split(rowWall, projNanos.Load(), poolNns.Load()) }()
 	xSupport := columnSupport(x)
+	if p.support != nil {
+		for j, v := range p.support {
+			xSupport[j] = xSupport[j] || v
+		}
+	}
 	tg := make([]float32, min(p.tmplBlock, m)*G*d)
 	for j0 := 0; j0 < m; j0 += p.tmplBlock {
 		j1 := min(j0+p.tmplBlock, m)

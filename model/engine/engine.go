@@ -79,6 +79,9 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 		logf("test_transform %s: %d test samples also scored as transformed copies", tg.Name(), test.Len())
 	}
 	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes, logf: logf, noMatrices: opts.NoMatrices}
+	if opts.Features != nil && opts.Loaded != nil {
+		b.shared, b.loaded = opts.Features, opts.Loaded
+	}
 	defer b.waitMatrices() // before Start sends Done and closes ch
 	if spec.Nested && spec.Protocol == model.ProtocolCurve && len(spec.Sizes) > 0 {
 		p.Nest = slices.Max(spec.Sizes)

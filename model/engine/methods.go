@@ -33,7 +33,11 @@ type builder struct {
 	sizes []int
 	grams gramCache    // kernel matrices shared by methods with the same kernel
 	feats featureCache // pooled features shared by methods with the same features
-	gamma float64      // the median heuristic's gamma, once computed (autoGamma)
+	// shared, when set, keeps pooled features across runs on the same loaded data
+	// (RunOptions.Features with RunOptions.Loaded).
+	shared *FeatureCache
+	loaded *LoadedData
+	gamma  float64 // the median heuristic's gamma, once computed (autoGamma)
 	// logf, when set, reports a line in the run's log (the automatic gamma).
 	logf func(format string, a ...any)
 	// noMatrices turns off the heatmap's sample Gram matrices (startMatrices), heat
@@ -109,9 +113,24 @@ func buildFeatures(b *builder, m model.Method, g group.Action) (eval.Method, err
 		seed := b.spec.Seed
 		key := featureKey(m)
 		b.feats.use(key)
-		return &featureMethod{spec: m, key: key, cache: &b.feats, build: func(pool *data.Dataset) (feature.Map, error) {
+		fm := &featureMethod{spec: m, key: key, cache: &b.feats, build: func(pool *data.Dataset) (feature.Map, error) {
 			return poolingMap(m, g, pool, seed)
-		}}, nil
+		}}
+		if b.shared != nil {
+			fm.shared, fm.sharedKey = b.shared, sharedFeatureKey(m, b.spec, b.loaded)
+			if m.IsCDF() {
+				d, err := b.draws()
+				if err != nil {
+					return nil, err
+				}
+				for _, dr := range d {
+					fm.rows = append(fm.rows, dr...)
+				}
+				slices.Sort(fm.rows)
+				fm.rows = slices.Compact(fm.rows)
+			}
+		}
+		return fm, nil
 	}
 	return nil, inputErr(fmt.Errorf("%s: features %q is unknown: use one of %v", m.Name, m.Features, model.FeatureNames))
 }
@@ -311,6 +330,13 @@ type featureMethod struct {
 	// and the test set are transformed (a grid at 1000 of 10,000 digits, 5 draws, needs
 	// about 4,100), and such features are not shared (cache nil).
 	need []int
+	// shared, when set (and need is not), is the cache of features across runs, where
+	// they are kept under sharedKey.
+	shared    *FeatureCache
+	sharedKey string
+	// rows, with shared and CDF features, lists the pool rows the run's draws use: only
+	// they are transformed (lazyFeatures), once per study.
+	rows []int
 }
 
 // poolRows reads the features of the pool rows need (transformed alone) by pool row:
@@ -346,9 +372,44 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 			return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
 		}
 	}
-	t0 := time.Now()
-	if f.spec.Preprocess == "deskew" { // copies with the same labels
+	if f.shared != nil && f.need == nil {
+		var fp, ft learn.Rows
 		var err error
+		if f.rows != nil {
+			t0 := time.Now()
+			fp, ft, err = f.shared.lazyGet(ctx, f.sharedKey, f.rows, func() (*lazyFeatures, error) {
+				return f.lazy(ctx, pool, test)
+			})
+			clk.Since("features", t0)
+		} else {
+			fp, ft, _, err = f.shared.get(ctx, f.sharedKey, func() (learn.Rows, learn.Rows, error) {
+				return f.compute(ctx, pool, test, clk)
+			}, nil)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if f.cache != nil {
+			f.cache.keep(f.key, fp, ft)
+		}
+		return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+	}
+	fp, ft, err := f.compute(ctx, pool, test, clk)
+	if err != nil {
+		return nil, err
+	}
+	if f.cache != nil {
+		f.cache.keep(f.key, fp, ft)
+	}
+	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+}
+
+// lazy returns the CDF map of f fitted on the pool (deskewed first when asked) with its
+// input support fixed to the pool's, and the test set's features: the pool's rows are
+// transformed later, as runs need them (lazyFeatures).
+func (f *featureMethod) lazy(ctx context.Context, pool, test *data.Dataset) (*lazyFeatures, error) {
+	var err error
+	if f.spec.Preprocess == "deskew" {
 		if pool, err = deskewSet(ctx, pool); err != nil {
 			return nil, err
 		}
@@ -360,20 +421,57 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 	if err != nil {
 		return nil, err
 	}
+	c, ok := fm.(*feature.CDF)
+	if !ok {
+		return nil, fmt.Errorf("internal error (please report): %s: row-by-row features need a CDF map", f.spec.Name)
+	}
+	c.FixSupport(pool.X)
+	if err := c.Fit(ctx, pool.X, nil); err != nil {
+		return nil, err
+	}
+	ft, err := c.TransformCounts(ctx, test.X, nil)
+	if err != nil {
+		return nil, err
+	}
+	l := &lazyFeatures{cdf: c, pool: pool, test: ft, cols: c.OutputDim(pool.Dim()),
+		chunk: make([]int32, pool.Len()), row: make([]int32, pool.Len())}
+	for i := range l.chunk {
+		l.chunk[i] = -1
+	}
+	return l, nil
+}
+
+// compute returns the features of the pool (only the rows need, when set, read by pool
+// row) and of the test set: deskewed first when asked, the map built and fitted on the
+// pool.
+func (f *featureMethod) compute(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (fp, ft learn.Rows, err error) {
+	t0 := time.Now()
+	if f.spec.Preprocess == "deskew" { // copies with the same labels
+		if pool, err = deskewSet(ctx, pool); err != nil {
+			return nil, nil, err
+		}
+		if test, err = deskewSet(ctx, test); err != nil {
+			return nil, nil, err
+		}
+	}
+	fm, err := f.build(pool)
+	if err != nil {
+		return nil, nil, err
+	}
 	if c, ok := fm.(*feature.CDF); ok {
 		// Range thresholds and standardisation come from the projections of the pool (no
 		// labels used); Fit does nothing when neither is asked for.
 		if err := c.Fit(ctx, pool.X, nil); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	src := pool
 	if f.need != nil {
 		src = pool.Subset(f.need)
 	}
-	fp, ft, err := transformBoth(ctx, fm, src, test)
+	fp, ft, err = transformBoth(ctx, fm, src, test)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if f.need != nil {
 		at := make([]int, pool.Len())
@@ -386,10 +484,7 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 		fp = poolRows{rows: fp, at: at}
 	}
 	clk.Since("features", t0)
-	if f.cache != nil {
-		f.cache.keep(f.key, fp, ft)
-	}
-	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+	return fp, ft, nil
 }
 
 // deskewSet returns a copy of the image set d with every image deskewed (data.Deskew)

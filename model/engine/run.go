@@ -32,6 +32,11 @@ type RunOptions struct {
 	// of the pool and its validation split here, so that its trials neither load the data
 	// again nor read the test set.
 	Loaded *LoadedData
+	// Features, if set together with Loaded, is a cache of pooled features shared by the
+	// runs given the same Loaded data (a study's trials): a feature method whose features
+	// it holds takes them instead of computing them (see FeatureCache). It changes no
+	// result.
+	Features *FeatureCache
 }
 
 // LoadedData is a data set loaded once and reused by many runs (RunOptions.Loaded).

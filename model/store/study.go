@@ -290,6 +290,7 @@ type Study struct {
 	Rungs         []int       `json:"rungs"`
 	Validation    int         `json:"validation_size"`
 	Pool          int         `json:"pool"`
+	Workers       int         `json:"workers,omitempty"` // tune.workers: jobs decided ahead of results
 	SearchSeconds float64     `json:"search_seconds,omitempty"`
 	Trials        []TrialInfo `json:"trials"`
 	Best          *BestInfo   `json:"best,omitempty"`

@@ -97,9 +97,9 @@ func TestArrayTasksGiveTheTrialsOfWorkers(t *testing.T) {
 	t.Logf("tasks scored %v of %d jobs", ran, jobs)
 }
 
-// tune.workers 1 (the default) is the sequential study: the same study.json as before
-// the setting existed; workers 3 may take other decisions but is itself reproducible.
-func TestWorkersOneIsTheDefault(t *testing.T) {
+// tune.workers 0 is DefaultWorkers: the same study.json; workers 3 may take other
+// decisions but is itself reproducible.
+func TestWorkersDefault(t *testing.T) {
 	dir := t.TempDir()
 	writeBlobs(t, filepath.Join(dir, "train.csv"), 750, 1)
 	run := func(name string, workers int) File {
@@ -115,8 +115,8 @@ func TestWorkersOneIsTheDefault(t *testing.T) {
 		}
 		return readStudy(t, filepath.Join(dir, name))
 	}
-	if a, b := run("w0", 0), run("w1", 1); !reflect.DeepEqual(a, b) {
-		t.Fatal("workers 1 differs from the default")
+	if a, b := run("w0", 0), run("wd", DefaultWorkers); !reflect.DeepEqual(a, b) {
+		t.Fatalf("workers %d differs from the default", DefaultWorkers)
 	}
 	if a, b := run("w3a", 3), run("w3b", 3); !reflect.DeepEqual(a, b) {
 		t.Fatal("workers 3 is not reproducible")

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"gitui/core/eval"
@@ -31,6 +32,7 @@ type Study struct {
 	Notices []string
 
 	j      *store.Trials
+	mu     sync.Mutex                   // guards jobs, the journal's appends and opts.Log while jobs score at once
 	jobs   map[[2]int]store.TrialRecord // by (trial, rung)
 	unlock func()
 	// worker is set for an array task (Join): it takes jobs by store.ClaimJob and waits
@@ -43,11 +45,15 @@ type Study struct {
 	Validation int   // validation samples
 	RefitN     int   // training size of the final refit
 	PoolN      int   // the training pool (training part + validation)
-	configs    map[int][]float64
-	sched      tune.Scheduler
-	errs       map[int]string
-	finished   bool
-	searchWall float64
+	// Lag is tune.workers (0: DefaultWorkers): job i is decided on the results of jobs
+	// 0..i-Lag. Workers is how many jobs this process runs at once (at most Lag).
+	Lag, Workers int
+	cache        *engine.FeatureCache
+	configs      map[int][]float64
+	sched        tune.Scheduler
+	errs         map[int]string
+	finished     bool
+	searchWall   float64
 }
 
 // Open opens the study directory dir. With a spec, it creates the directory (writing
@@ -177,6 +183,9 @@ type Options struct {
 	DataDir string
 	// Log, if set, receives one line per scored job.
 	Log func(string)
+	// Workers, if > 0, caps the jobs run at once (below tune.workers, the memory estimate
+	// and GOMAXPROCS); it changes no result.
+	Workers int
 }
 
 func (t *Study) settings() (sampler, pruner string, eta int) {
@@ -295,16 +304,38 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 		startup = 10
 	}
 	loaded := &engine.LoadedData{Pool: train, Test: val}
-	// Jobs in flight (tune.workers): the scheduler hears job k's score only once it has
-	// given job k+workers-1, so the jobs it gives depend on workers alone.
-	workers := max(1, tb.Workers)
-	var inflight []pendingJob
+	// Jobs in flight (tune.workers, t.Lag): the scheduler hears job k's score only once it
+	// has given job k+Lag-1, so the jobs it gives depend on Lag alone, never on timing or
+	// on how many of them run at once. This process scores up to t.Workers of them at
+	// once (at most Lag, GOMAXPROCS and what the memory estimate allows), each in its own
+	// goroutine; their results are heard in job order.
+	t.Lag = tb.Workers
+	if t.Lag == 0 {
+		t.Lag = DefaultWorkers
+	}
+	peak := t.trialPeak(t.Sizes[len(t.Sizes)-1], train, val)
+	t.Workers = workersFor(t.Lag, opts.Workers, peak)
+	if t.cache == nil {
+		t.cache = engine.NewFeatureCache(cacheLimit(t.Workers, peak))
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	slots := make(chan struct{}, t.Workers)
+	var inflight []*pendingJob
+	var running sync.WaitGroup
+	defer running.Wait() // no goroutine outlives Search
 	report := func() error {
 		p := inflight[0]
 		inflight = inflight[1:]
+		if p.done != nil {
+			<-p.done
+			if p.err != nil {
+				return p.err
+			}
+		}
 		rec := p.rec
 		if rec == nil { // claimed by another array task: wait for its line
-			r, err := t.await(ctx, p, opts, loaded)
+			r, err := t.await(ctx, *p, opts, loaded)
 			if err != nil {
 				return err
 			}
@@ -338,9 +369,9 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 		if err != nil {
 			return &model.InputError{Err: err}
 		}
-		p := pendingJob{job: job, spec: spec, params: params}
-		rec, done := t.jobs[[2]int{job.Trial, job.Rung}]
-		if err := checkJob(rec, done, p); err != nil {
+		p := &pendingJob{job: job, spec: spec, params: params}
+		rec, done := t.lookup(job)
+		if err := checkJob(rec, done, *p); err != nil {
 			return err
 		}
 		claimed := !t.worker
@@ -353,14 +384,22 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 		case done:
 			p.rec = &rec
 		case claimed:
-			r, err := t.score(ctx, p, opts, loaded)
-			if err != nil {
-				return err
+			select { // a free slot: at most t.Workers jobs score at once
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return ctx.Err()
 			}
-			p.rec = r
+			p.done = make(chan struct{})
+			running.Add(1)
+			go func() {
+				defer running.Done()
+				defer close(p.done)
+				defer func() { <-slots }()
+				p.rec, p.err = t.score(ctx, *p, opts, loaded)
+			}()
 		}
 		inflight = append(inflight, p)
-		if len(inflight) >= workers {
+		if len(inflight) >= t.Lag {
 			if err := report(); err != nil {
 				return err
 			}
@@ -381,6 +420,18 @@ type pendingJob struct {
 	spec   *model.Spec
 	params map[string]any
 	rec    *store.TrialRecord
+	// done, when not nil, is closed once this process's goroutine scoring the job has
+	// set rec or err.
+	done chan struct{}
+	err  error
+}
+
+// lookup returns the journaled record of job, if any.
+func (t *Study) lookup(job tune.Job) (store.TrialRecord, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	rec, ok := t.jobs[[2]int{job.Trial, job.Rung}]
+	return rec, ok
 }
 
 // checkJob refuses a journaled job that does not match the one the schedule gives.
@@ -395,7 +446,7 @@ func checkJob(rec store.TrialRecord, done bool, p pendingJob) error {
 func (t *Study) score(ctx context.Context, p pendingJob, opts Options, loaded *engine.LoadedData) (*store.TrialRecord, error) {
 	job := p.job
 	t0 := time.Now()
-	v, err := runTrial(ctx, p.spec, job.N, opts.DataDir, loaded)
+	v, err := runTrial(ctx, p.spec, job.N, opts.DataDir, loaded, t.cache)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -403,6 +454,8 @@ func (t *Study) score(ctx context.Context, p pendingJob, opts Options, loaded *e
 	if err != nil {
 		rec.Error, rec.Validation = oneLine(err.Error()), 0
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if err := t.j.Append(rec); err != nil {
 		return nil, err
 	}
@@ -426,7 +479,7 @@ const awaitPoll = 100 * time.Millisecond
 func (t *Study) await(ctx context.Context, p pendingJob, opts Options, loaded *engine.LoadedData) (*store.TrialRecord, error) {
 	key := [2]int{p.job.Trial, p.job.Rung}
 	for {
-		if rec, ok := t.jobs[key]; ok {
+		if rec, ok := t.lookup(p.job); ok {
 			if err := checkJob(rec, true, p); err != nil {
 				return nil, err
 			}
@@ -436,10 +489,13 @@ func (t *Study) await(ctx context.Context, p pendingJob, opts Options, loaded *e
 		if err != nil {
 			return nil, err
 		}
+		t.mu.Lock()
 		for _, r := range j.Trials {
 			t.jobs[[2]int{r.Trial, r.Rung}] = r
 		}
-		if _, ok := t.jobs[key]; ok {
+		_, ok := t.jobs[key]
+		t.mu.Unlock()
+		if ok {
 			continue
 		}
 		if store.ClaimStale(t.Dir, p.job.Trial, p.job.Rung) {
@@ -485,15 +541,15 @@ func (t *Study) history(startup int) []tune.Observation {
 }
 
 // runTrial scores one configuration (spec, a plain spec with one method) trained on n
-// samples of loaded.Pool, on loaded.Test (the validation split): its accuracy.
-// (When the engine moves to model/engine, this engine.Start is engine.Start.)
-func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, loaded *engine.LoadedData) (float64, error) {
+// samples of loaded.Pool, on loaded.Test (the validation split): its accuracy. Pooled
+// features come from cache when an earlier trial computed them (engine.FeatureCache).
+func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, loaded *engine.LoadedData, cache *engine.FeatureCache) (float64, error) {
 	s := spec.Clone()
 	s.Protocol, s.Sizes, s.Repeats, s.Nested = model.ProtocolCurve, []int{n}, 1, false
 	s.Grid, s.Sweep, s.PD, s.Approx, s.GroupSizes, s.TestTransform = nil, nil, nil, nil, nil, nil
 	var out *eval.Outcome
 	var err error
-	for e := range engine.Start(ctx, s, engine.RunOptions{DataDir: dataDir, Loaded: loaded, NoMatrices: true}) {
+	for e := range engine.Start(ctx, s, engine.RunOptions{DataDir: dataDir, Loaded: loaded, NoMatrices: true, Features: cache}) {
 		if d, ok := e.(eval.Done); ok {
 			out, err = d.Outcome, d.Err
 		}
@@ -551,7 +607,7 @@ func (t *Study) WriteBestSpec(s *model.Spec) (string, error) {
 // accuracy (nil before the refit).
 func (t *Study) WriteStudy(test *float64) error {
 	sampler, pruner, eta := t.settings()
-	f := File{Schema: StudySchema, Sampler: sampler, Pruner: pruner, Eta: eta, Rungs: t.Sizes, Validation: t.Validation, Pool: t.PoolN, SearchSeconds: t.searchWall}
+	f := File{Schema: StudySchema, Sampler: sampler, Pruner: pruner, Eta: eta, Rungs: t.Sizes, Workers: t.Lag, Validation: t.Validation, Pool: t.PoolN, SearchSeconds: t.searchWall}
 	res := t.sched.Results()
 	ids := make([]int, 0, len(t.configs))
 	for id := range t.configs {

@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
 	"gitui/core/eval"
 	"gitui/model"
 	"gitui/model/engine"
+	"gitui/model/store"
 )
 
 // writeBlobs writes n samples of three Gaussian blobs in 4-D (labels last) to path.
@@ -248,4 +250,54 @@ func TestOpenLocksTheDirectory(t *testing.T) {
 		t.Fatalf("Open after Close: %v", err)
 	}
 	st.Close()
+}
+
+// The trials and best of a study depend on its seed and tune.workers, not on how many
+// jobs actually run at once: for tune.workers 2 and 3 (and 1, the sequential study), a
+// study run one job at a time and one run with every worker give the same study.json;
+// the journal's jobs are the same set. The workers run on 4 Ps whatever the machine
+// has, so that jobs do overlap and finish out of order.
+func TestWorkersDoNotChangeTheStudy(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	dir := t.TempDir()
+	writeBlobs(t, filepath.Join(dir, "train.csv"), 750, 1)
+	for _, lag := range []int{1, 2, 3} {
+		spec := blobSpec(dir, filepath.Join(dir, "absent.csv"))
+		spec.Tune.Workers = lag
+		var studies []File
+		var jobs []map[string]bool
+		for _, w := range []int{1, lag} {
+			out := filepath.Join(dir, fmt.Sprintf("lag%d-w%d", lag, w))
+			st, err := Open(out, spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Search(context.Background(), Options{Workers: w}); err != nil {
+				t.Fatal(err)
+			}
+			if st.Workers != w {
+				t.Fatalf("tune.workers %d, --workers %d: ran %d at once", lag, w, st.Workers)
+			}
+			st.Close()
+			studies = append(studies, readStudy(t, out))
+			set := map[string]bool{}
+			j, err := store.ReadTrials(filepath.Join(out, TrialsFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range j.Trials {
+				set[fmt.Sprintf("%d/%d/%d/%v/%s", r.Trial, r.Rung, r.N, r.Validation, fmtParams(r.Params))] = true
+			}
+			jobs = append(jobs, set)
+		}
+		if !reflect.DeepEqual(studies[0], studies[1]) {
+			t.Fatalf("tune.workers %d: one worker and %d give different studies:\n%+v\n%+v", lag, lag, studies[0].Best, studies[1].Best)
+		}
+		if !reflect.DeepEqual(jobs[0], jobs[1]) || len(jobs[0]) == 0 {
+			t.Fatalf("tune.workers %d: the journals hold different jobs (%d and %d)", lag, len(jobs[0]), len(jobs[1]))
+		}
+		if studies[0].Best == nil || studies[0].Workers != lag {
+			t.Fatalf("tune.workers %d: study.json has workers %d, best %+v", lag, studies[0].Workers, studies[0].Best)
+		}
+	}
 }

@@ -1,0 +1,74 @@
+package study
+
+import (
+	"runtime"
+
+	"gitui/core/data"
+	"gitui/core/tune"
+	"gitui/model"
+	"gitui/model/engine"
+)
+
+// DefaultWorkers is tune.workers when the spec leaves it 0: two jobs decided ahead of
+// their predecessors' results, so that two cores are kept busy. It is a constant, not
+// the machine's core count, so that a study gives the same trials on every machine.
+const DefaultWorkers = 2
+
+// trialPeak returns the largest memory estimate (engine.EstimateBytes) of a trial at
+// training size n on the training part and validation split, over 64 seeded random
+// configurations of the space and the spec's own: what one worker may need.
+func (t *Study) trialPeak(n int, train, val *data.Dataset) float64 {
+	ds := engine.DataSize{Pool: train.Len(), Test: val.Len(), Shape: train.Shape, Classes: len(train.Classes)}
+	r := tune.Random{Space: t.space(), Seed: t.Spec.Seed ^ 0x6d656d} // "mem"
+	peak := 0.0
+	for i := -1; i < 64; i++ {
+		s := t.Spec.Clone()
+		if i >= 0 {
+			var err error
+			if s, _, err = t.Spec.TrialSpec(t.Params, r.Sample(i, nil)); err != nil {
+				continue
+			}
+		} else if len(s.Methods) != 1 {
+			continue
+		}
+		s.Tune = nil
+		s.Protocol, s.Sizes, s.Repeats, s.Nested = model.ProtocolCurve, []int{n}, 1, false
+		s.Grid, s.Sweep, s.PD, s.Approx, s.GroupSizes, s.TestTransform = nil, nil, nil, nil, nil, nil
+		peak = max(peak, engine.EstimateBytes(s, ds).Bytes)
+	}
+	return peak
+}
+
+// workersFor returns how many jobs run at once: lag (tune.workers), at most GOMAXPROCS,
+// at most as many trials of the given peak estimate as fit in engine.MemoryLimit, at
+// most limit (when > 0), and at least 1.
+func workersFor(lag, limit int, peak float64) int {
+	w := min(lag, runtime.GOMAXPROCS(0))
+	if limit > 0 {
+		w = min(w, limit)
+	}
+	if mem, _, err := engine.MemoryLimit(); err == nil && peak > 0 {
+		w = min(w, int(float64(mem)/peak))
+	}
+	return max(w, 1)
+}
+
+// cacheLimit returns the bytes of the study's feature cache: what engine.MemoryLimit
+// leaves beside workers trials of the given peak estimate, at most a quarter of it (the
+// machine is shared), at least 0.
+func cacheLimit(workers int, peak float64) int64 {
+	limit, _, err := engine.MemoryLimit()
+	if err != nil {
+		return 0
+	}
+	room := float64(limit)*0.9 - float64(workers)*peak
+	return int64(max(0, min(room, float64(limit)/4)))
+}
+
+// CacheStats returns the counters of the study's feature cache (zero before Search).
+func (t *Study) CacheStats() engine.FeatureCacheStats {
+	if t.cache == nil {
+		return engine.FeatureCacheStats{}
+	}
+	return t.cache.Stats()
+}
