@@ -47,7 +47,7 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usagef("tune needs one PRESET or SPEC file: `gitui presets` lists the presets")
 	}
 	if *workers < 0 {
-		return usagef("--workers %d: give 1 or more (the jobs in flight)", *workers)
+		return usagef("--workers %d is negative: give 1 or more (the jobs in flight, tune.workers), or 0 for the spec's", *workers)
 	}
 	spec, err := loadSpec(pos[0], *quick, *seed, sets)
 	if err != nil {
@@ -70,9 +70,6 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if spec.Tune == nil {
 		return usagef("%s has no tune block: give --param KEY=DIST, e.g. --param methods.0.c=log:0.1..1000", pos[0])
-	}
-	if *workers < 0 {
-		return usagef("--workers %d is negative: give the number of jobs in flight (tune.workers), or 0 for the spec's", *workers)
 	}
 	if *workers > 0 {
 		spec.Tune.Workers = *workers
