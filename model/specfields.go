@@ -299,7 +299,7 @@ func specFields() []*SpecField {
 			Help: "the values of the field, the x of the points", applies: protocolIs(ProtocolSweep)},
 		{Key: "sweep.size", Label: "sweep train size", Kind: KindInt, Min: 2, Max: unbounded, AppliesTo: "protocol sweep",
 			Help: "training size of every point", applies: protocolIs(ProtocolSweep)},
-		{Key: "seed", Label: "seed", Kind: KindInt, Min: 0, Max: math.MaxUint64, Help: "seed of every random choice (PCG)"},
+		{Key: "seed", Label: "seed", Kind: KindInt, Min: 0, Max: math.MaxInt64, Help: "seed of every random choice (PCG); at most 2^63-1, the range of --seed"},
 		{Key: "test_transform", Label: "test transform", Kind: KindObject, Zero: "none",
 			AppliesTo: "protocols that score a test set (sample-complexity, grid, group-size, sweep)",
 			Help:      "also score every method on a copy of the test set, each sample acted on by a random element of this group {kind, radius, angles, ...}",

@@ -76,8 +76,11 @@ func specDiff(a, b *model.Spec) string {
 	var ta, tb any
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
-	_ = json.Unmarshal(ja, &ta)
-	_ = json.Unmarshal(jb, &tb)
+	da, db := json.NewDecoder(bytes.NewReader(ja)), json.NewDecoder(bytes.NewReader(jb))
+	da.UseNumber() // seeds 2^53 and 2^53+1 differ
+	db.UseNumber()
+	_ = da.Decode(&ta)
+	_ = db.Decode(&tb)
 	return jsonDiff(ta, tb, "")
 }
 
