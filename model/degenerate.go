@@ -1,0 +1,14 @@
+package model
+
+import "fmt"
+
+// degenerateNote words kernel.Degenerate's finding d about method m's Gram matrix for the
+// run log and the result: "degenerate: the kernel is numerically constant at gamma 1e+308",
+// naming the gamma the method fixed (none when the median heuristic chose it, or the
+// kernel has none).
+func degenerateNote(d string, m Method) string {
+	if m.Gamma != 0 && (m.usesRBF() || m.Kernel == "poly" || m.FeatureKernel == "rbf") {
+		return fmt.Sprintf("degenerate: %s at gamma %g", d, m.Gamma)
+	}
+	return "degenerate: " + d
+}
