@@ -116,11 +116,11 @@ func LoadDataContext(ctx context.Context, d DataSpec, dataDir string, seed uint6
 			return nil, nil, inputErr(err)
 		}
 	case "file":
-		if pool, err = data.LoadFile(d.Path); err != nil {
+		if pool, err = data.LoadFileLabel(d.Path, d.LabelColumn); err != nil { // h-polish: label_column
 			return nil, nil, inputErr(err)
 		}
 		if d.TestPath != "" {
-			if test, err = data.LoadFile(d.TestPath); err != nil {
+			if test, err = data.LoadFileLabel(d.TestPath, d.LabelColumn); err != nil { // h-polish: label_column
 				return nil, nil, inputErr(err)
 			}
 			if test.Dim() != pool.Dim() {

@@ -67,14 +67,17 @@ type Spec struct {
 // A test file's labels are matched by value to the training file's; TestSize with
 // TestPath keeps a seeded stratified subset of the test file.
 type DataSpec struct {
-	Name      string `json:"name" yaml:"name"`
-	Path      string `json:"path,omitempty" yaml:"path,omitempty"`
-	TestPath  string `json:"test_path,omitempty" yaml:"test_path,omitempty"`
-	Pool      int    `json:"pool,omitempty" yaml:"pool,omitempty"`           // cap on the training pool (0: all)
-	TestSize  int    `json:"test_size,omitempty" yaml:"test_size,omitempty"` // test samples (0: all of the test set)
-	Normalize *bool  `json:"normalize,omitempty" yaml:"normalize,omitempty"` // unit-norm rows (default true)
-	Classes   []int  `json:"classes,omitempty" yaml:"classes,omitempty"`     // keep only these labels
-	Holdout   int    `json:"holdout,omitempty" yaml:"holdout,omitempty"`     // validation split of the pool
+	Name     string `json:"name" yaml:"name"`
+	Path     string `json:"path,omitempty" yaml:"path,omitempty"`
+	TestPath string `json:"test_path,omitempty" yaml:"test_path,omitempty"`
+	// LabelColumn chooses the label column of a CSV or TSV file (path and test_path): a
+	// header name or a 0-based index; empty is the last column.
+	LabelColumn string `json:"label_column,omitempty" yaml:"label_column,omitempty"`
+	Pool        int    `json:"pool,omitempty" yaml:"pool,omitempty"`           // cap on the training pool (0: all)
+	TestSize    int    `json:"test_size,omitempty" yaml:"test_size,omitempty"` // test samples (0: all of the test set)
+	Normalize   *bool  `json:"normalize,omitempty" yaml:"normalize,omitempty"` // unit-norm rows (default true)
+	Classes     []int  `json:"classes,omitempty" yaml:"classes,omitempty"`     // keep only these labels
+	Holdout     int    `json:"holdout,omitempty" yaml:"holdout,omitempty"`     // validation split of the pool
 	// Audio configures spoken-digit data (spoken-digits, fsdd, audiomnist, tidigits): see AudioSpec.
 	Audio *AudioSpec `json:"audio,omitempty" yaml:"audio,omitempty"`
 }
@@ -653,7 +656,7 @@ func knownKey(n map[string]any, key string) bool {
 // optionalKeys are the omitempty JSON names that may be absent from an encoded spec.
 var optionalKeys = []string{
 	"description", "sizes", "repeats", "sampling", "grid", "group_sizes", "approx",
-	"path", "test_path", "pool", "test_size", "normalize", "radius", "angles", "shears", "scales", "size",
+	"path", "test_path", "label_column", "pool", "test_size", "normalize", "radius", "angles", "shears", "scales", "size",
 	"name", "features", "kernel", "base", "gamma", "learner", "lambda", "bins", "templates",
 	"template_kind", "eps", "thresholds", "standardize", "feature_kernel", "preprocess", "from", "to", "count", "pairs", "antithetic",
 	"pd", "sweep", "classes", "holdout", "c", "degree", "invariance", "fit", "translation",
