@@ -88,6 +88,7 @@ const (
 	confirmQuit
 	confirmRestart
 	confirmDelete
+	confirmCancel
 )
 
 type picker struct {

@@ -239,10 +239,26 @@ func TestRunPendingKeysAndStaleMessages(t *testing.T) {
 		t.Fatal("q did not ask while running")
 	}
 	press(t, a, "esc")
-	// Cancel: the pump keeps going until Done and the finished cell is kept.
+	// Esc backs out of an edit and nothing more: it never cancels a run (issue 23: r,
+	// enter, esc, esc cancelled it).
+	a.setFocus(paneMethod)
+	press(t, a, "enter", "esc", "esc", "esc")
+	if a.r.cancelling || !a.r.running || a.confirm != confirmNone {
+		t.Fatalf("esc cancelled the run or asked (cancelling %v, running %v, confirm %v)", a.r.cancelling, a.r.running, a.confirm)
+	}
+	// x asks, as q does; n (or esc) keeps the run.
 	press(t, a, "x")
+	if a.confirm != confirmCancel || a.r.cancelling || !strings.Contains(ansi.Strip(a.View()), "Cancel the run?") {
+		t.Fatal("x did not ask before cancelling")
+	}
+	press(t, a, "n")
+	if a.r.cancelling {
+		t.Fatal("n cancelled the run")
+	}
+	// Cancel: the pump keeps going until Done and the finished cell is kept.
+	press(t, a, "x", "y")
 	if !a.r.cancelling {
-		t.Fatal("x did not cancel")
+		t.Fatal("x, y did not cancel")
 	}
 	exec(t, a, pump)
 	if a.r.running {

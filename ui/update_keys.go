@@ -72,7 +72,9 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 		}
 		return tea.Quit
 	case key.Matches(k, a.keys.Cancel):
-		a.cancelRun()
+		if a.r.running { // cancelling asks, as quitting does
+			a.confirm = confirmCancel
+		}
 	case key.Matches(k, a.keys.Run):
 		if a.r.running {
 			a.confirm = confirmRestart
@@ -127,6 +129,10 @@ func (a *App) handleConfirm(k tea.KeyMsg) tea.Cmd {
 		if what == confirmQuit {
 			a.cancelRun()
 			return tea.Quit
+		}
+		if what == confirmCancel {
+			a.cancelRun()
+			return nil
 		}
 		a.abandonRun()
 		return a.startRun()

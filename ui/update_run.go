@@ -100,6 +100,9 @@ func (a *App) handleRun(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		cmd := a.finish()
+		if a.confirm == confirmCancel { // the run ended while x asked: nothing left to cancel
+			a.confirm = confirmNone
+		}
 		if a.focus == paneRuns { // the run's result.json is written: list it
 			return tea.Batch(cmd, a.loadRuns())
 		}

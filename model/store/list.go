@@ -31,7 +31,7 @@ type Entry struct {
 	// Time is when the run started: run.json's start, else the time in the folder
 	// name, else the modification time of the files.
 	Time time.Time
-	// Status is done, partial, partial (failed), running (process N), interrupted or
+	// Status is done, cancelled, partial, partial (failed), running (process N), interrupted or
 	// empty (see Status).
 	Status  string
 	Data    string // data set name
@@ -66,8 +66,9 @@ const StatusElsewhere = "running elsewhere"
 //
 //   - "running (process N)": a live process on this host holds its lock (ProcessAlive);
 //   - "done": result.json is complete;
-//   - "partial": result.json holds the cells of a cancelled run; "partial (failed)"
-//     of a failed one;
+//   - "cancelled": result.json holds the cells of a run cancelled by the user (ctrl+c,
+//     SIGTERM, x in the TUI); "partial (failed)" of a failed one; "partial" of one with
+//     cells missing (a shard, a merge of incomplete shards);
 //   - "running on HOST (process N)": no result, and a process of another machine
 //     holds its lock (it cannot be checked from here: a lock left by a crash there
 //     reads the same);
@@ -91,13 +92,7 @@ func Status(dir string) string {
 			Error   string `json:"error"`
 		}
 		if json.Unmarshal(b, &r) == nil {
-			switch {
-			case !r.Partial:
-				return "done"
-			case r.Error != "":
-				return "partial (failed)"
-			}
-			return "partial"
+			return ResultStatus(r.Partial, r.Error)
 		}
 	}
 	if pid > 0 && host != "" {
@@ -410,10 +405,7 @@ func loadResultFile(path string) (Entry, error) {
 	if id == ResultFile {
 		id = filepath.Base(filepath.Dir(path))
 	}
-	e := Entry{ID: id, Path: path, Status: "done", Acc: nan}
-	if r.Partial {
-		e.Status = "partial"
-	}
+	e := Entry{ID: id, Path: path, Status: ResultStatus(r.Partial, r.Error), Acc: nan}
 	if err := e.setSpec(r.Spec); err != nil {
 		return e, fmt.Errorf("%s: its spec: %w", path, err)
 	}
@@ -634,4 +626,20 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// ResultStatus returns the status a result.json with the given partial flag and error
+// gives its run: "done" when complete; "cancelled" when the user cancelled it (the
+// error model.NewResult writes for context.Canceled); "partial" when only cells are
+// missing (model.MissingLine); "partial (failed)" when it failed.
+func ResultStatus(partial bool, errText string) string {
+	switch {
+	case !partial:
+		return "done"
+	case errText == "cancelled":
+		return "cancelled"
+	case errText == "" || strings.Contains(errText, " cells missing: "):
+		return "partial"
+	}
+	return "partial (failed)"
 }
