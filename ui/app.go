@@ -402,6 +402,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = a.runsTick()
 	case runs.OpenMsg:
 		cmd = a.openRuns(msg.Entries)
+	case runs.LabelledMsg:
+		_, cmd = a.panes[paneRuns].Update(msg)
+		if msg.Err == nil {
+			a.run.Logf(a.now(), "named %s %q", msg.Path, msg.Label)
+		}
 	case tea.MouseMsg:
 		cmd = a.handleMouse(msg)
 	case errMsg:

@@ -5,6 +5,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"gitui/ui/internal/lineedit"
 )
 
 // handleKey routes a key: ctrl+c always quits (interrupted: Run returns ErrInterrupted); a pending question, the preset
@@ -149,12 +151,8 @@ func (a *App) handlePicker(k tea.KeyMsg) tea.Cmd {
 			a.picker.filtering = false
 		case tea.KeyEsc:
 			a.picker.filtering, a.picker.filter = false, ""
-		case tea.KeyBackspace:
-			if r := []rune(a.picker.filter); len(r) > 0 {
-				a.picker.filter = string(r[:len(r)-1])
-			}
-		case tea.KeyRunes, tea.KeySpace:
-			a.picker.filter += string(k.Runes)
+		default:
+			a.picker.filter, _ = lineedit.Apply(a.picker.filter, k) // ctrl+u, ctrl+w too
 		}
 		a.picker.cur = min(a.picker.cur, max(0, len(a.pickerShown())-1))
 		return nil

@@ -53,6 +53,8 @@ type Entry struct {
 	Sharded bool
 	// Jobs are the Slurm job ids of the array's submissions (DIR/slurm.json).
 	Jobs []string
+	// Label is the short name the user gave the run (run.json's label, SetLabel), "" if none.
+	Label string
 }
 
 // Live reports whether e is a sharded run still running elsewhere (no result.json
@@ -169,7 +171,7 @@ func isRunDir(dir string) bool {
 
 // loadDir reads the run directory dir.
 func loadDir(dir string) (Entry, error) {
-	e := Entry{ID: filepath.Base(dir), Path: dir, Status: Status(dir), Acc: nan}
+	e := Entry{ID: filepath.Base(dir), Path: dir, Status: Status(dir), Acc: nan, Label: ReadRunMeta(dir).Label}
 	var specRaw json.RawMessage
 	if b, err := os.ReadFile(filepath.Join(dir, SpecFile)); err == nil {
 		specRaw = b

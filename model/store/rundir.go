@@ -134,6 +134,9 @@ func (d *RunDir) writeMeta() error {
 	if d.Meta.Started.IsZero() {
 		d.Meta.Started = time.Now().UTC().Truncate(time.Second)
 	}
+	if old, err := readMeta(filepath.Join(d.Path, MetaFile)); err == nil && old.Label != "" {
+		d.Meta.Label = old.Label // given by SetLabel while the run went on
+	}
 	b, _ := json.MarshalIndent(d.Meta, "", "  ")
 	if err := model.WriteFileAtomic(filepath.Join(d.Path, MetaFile), append(b, '\n')); err != nil {
 		return inputErr(fmt.Errorf("the run directory %s is not writable (%v): choose another --out", d.Path, unwrapPath(err)))
