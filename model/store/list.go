@@ -55,6 +55,12 @@ type Entry struct {
 	Jobs []string
 	// Label is the short name the user gave the run (run.json's label, SetLabel), "" if none.
 	Label string
+	// Chosen holds, for spec method i, what its fits chose themselves (result.json's
+	// ChosenTableName table: "lambda" by leave-one-out, "gamma" by the median heuristic,
+	// the median over the draws at the series' largest x); nil when the result has none.
+	Chosen []map[string]float64
+	// series names spec method i's series (Method.DisplayName), to read Chosen.
+	seriesOfMethod []string
 }
 
 // Live reports whether e is a sharded run still running elsewhere (no result.json
@@ -207,6 +213,7 @@ func loadDir(dir string) (Entry, error) {
 	switch {
 	case res != nil:
 		e.Series = seriesOf(res)
+		e.setChosen(res)
 	case e.Sharded:
 		journals := make([]string, len(shards))
 		for i, sd := range shards {
@@ -412,6 +419,7 @@ func loadResultFile(path string) (Entry, error) {
 		return e, fmt.Errorf("%s: its spec: %w", path, err)
 	}
 	e.Series = seriesOf(r)
+	e.setChosen(r)
 	if fi, err := os.Stat(path); err == nil {
 		e.Time = fi.ModTime()
 	}
@@ -450,8 +458,37 @@ func (e *Entry) setSpec(raw json.RawMessage) error {
 	e.Group = s.Group.Kind
 	for _, m := range s.Methods {
 		e.Methods = append(e.Methods, methodName(m))
+		e.seriesOfMethod = append(e.seriesOfMethod, m.DisplayName())
 	}
 	return nil
+}
+
+// setChosen fills e.Chosen from r's table of chosen hyperparameters.
+func (e *Entry) setChosen(r *model.Result) {
+	for _, t := range r.Tables {
+		if t.Name != ChosenTableName || len(t.Columns) < 5 {
+			continue
+		}
+		by := map[string]map[string]float64{}
+		for _, row := range t.Rows {
+			name, ok := row[0].(string)
+			if !ok || len(row) != len(t.Columns) {
+				continue
+			}
+			for c := 4; c < len(row); c++ {
+				if v, ok := row[c].(float64); ok {
+					if by[name] == nil {
+						by[name] = map[string]float64{}
+					}
+					by[name][t.Columns[c]] = v
+				}
+			}
+		}
+		e.Chosen = make([]map[string]float64, len(e.seriesOfMethod))
+		for i, n := range e.seriesOfMethod {
+			e.Chosen[i] = by[n]
+		}
+	}
 }
 
 // methodName is a method's short label: its name when set, else features/kernel and learner.

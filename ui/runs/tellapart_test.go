@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"gitui/model"
 	"gitui/model/store"
 	"gitui/ui/internal/uitest"
 )
@@ -94,5 +95,47 @@ func TestRowsTellRunsApart(t *testing.T) {
 	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyCtrlU})
 	if m.filter != "" || !m.Editing() {
 		t.Errorf("ctrl+u left %q (editing %v)", m.filter, m.Editing())
+	}
+}
+
+// TestCompareShowsChosenLambda checks issue 23: a run whose λ was left to leave-one-out
+// shows in the compare view what its fits chose (result.json's chosen table), "LOO:
+// 2.5e-07", not "(unset)", beside the other run's fixed λ.
+func TestCompareShowsChosenLambda(t *testing.T) {
+	dir := t.TempDir()
+	mk := func(name string, lambda float64, chosen bool) {
+		d := filepath.Join(dir, name)
+		os.MkdirAll(d, 0o755)
+		sp := spec(lambda)
+		writeJSON(t, filepath.Join(d, store.SpecFile), sp)
+		raw, _ := json.Marshal(sp)
+		r := &model.Result{Schema: model.ResultSchema, Spec: raw, Series: []model.Series{
+			{Name: "CDF(5,5) RLS", Points: []model.Point{{X: 50, Mean: 0.8, Runs: 2}}},
+			{Name: "raw RLS", Points: []model.Point{{X: 50, Mean: 0.6, Runs: 2}}},
+		}}
+		if chosen {
+			r.Tables = []model.Table{{Name: store.ChosenTableName, Columns: []string{"series", "x", "size", "draws", "lambda"},
+				Rows: [][]any{{"CDF(5,5) RLS", 50.0, 50, 2, 2.5e-7}, {"raw RLS", 50.0, 50, 2, 3e-4}}}}
+		}
+		if err := r.WriteFile(filepath.Join(d, store.ResultFile)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("20261126-010000-xperm-tiny", 0, true)
+	mk("20261126-020000-xperm-tiny", 0.1, false)
+	es, errs := store.Load([]string{dir}, true)
+	if len(errs) > 0 || len(es) != 2 {
+		t.Fatal(errs, len(es))
+	}
+	m := New(uitest.Styles())
+	m.SetSize(120, 30)
+	m.Focus(true)
+	m, _ = m.Update(LoadedMsg{Entries: es})
+	for _, k := range []string{" ", " ", "c"} {
+		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+	}
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "LOO: 2.5e-07") || !strings.Contains(v, "LOO: 0.0003") || strings.Contains(v, "(unset)") {
+		t.Errorf("compare does not show the chosen λ:\n%s", v)
 	}
 }
