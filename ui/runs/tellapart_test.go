@@ -139,3 +139,32 @@ func TestCompareShowsChosenLambda(t *testing.T) {
 		t.Errorf("compare does not show the chosen λ:\n%s", v)
 	}
 }
+
+// TestParcoordsChosenAxis checks issue 23: what the fits chose (a leave-one-out λ) is a
+// field of the parallel-coordinates view, so it can be an axis.
+func TestParcoordsChosenAxis(t *testing.T) {
+	es := []Entry{
+		{Path: "a", Name: "x", Params: map[string]string{"seed": "1"}, Chosen: []map[string]float64{{"lambda": 2.5e-7}}, Acc: 0.8},
+		{Path: "b", Name: "x", Params: map[string]string{"seed": "2"}, Chosen: []map[string]float64{{"lambda": 1e-3}}, Acc: 0.9},
+		{Path: "c", Name: "x", Params: map[string]string{"seed": "2"}, Chosen: []map[string]float64{{"lambda": 1e-5}}, Acc: 0.7},
+	}
+	m := New(uitest.Styles())
+	m.SetSize(120, 40)
+	m.Focus(true)
+	m, _ = m.Update(LoadedMsg{Entries: es})
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")})
+	if m.Parcoords() == nil {
+		t.Fatal("p opened no view")
+	}
+	fields, _ := m.Parcoords().Fields()
+	found := false
+	for _, f := range fields {
+		found = found || f == "methods.0.lambda (chosen)"
+	}
+	if !found {
+		t.Errorf("fields %v lack the chosen lambda", fields)
+	}
+	if es[0].Params["methods.0.lambda (chosen)"] != "" {
+		t.Error("the chosen value leaked into the run's own parameters (the table's filter)")
+	}
+}
