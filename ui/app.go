@@ -308,7 +308,7 @@ func (a *App) setFocus(p paneID) {
 		}
 	}
 	a.keys.Slurm.SetEnabled(p == paneRun && a.blocker() == "")
-	if a.zoom {
+	if a.zoom || p == paneHeat || a.lay.heat.h > a.lay.curves.h { // the heatmap grows while focused
 		a.relayout()
 	}
 }
@@ -444,6 +444,9 @@ func (a *App) relayout() {
 	a.help.Width = a.w
 	footer := lipgloss.Height(a.footerView())
 	a.lay = layoutFor(a.w, a.h, footer)
+	if a.focus == paneHeat {
+		a.lay = a.lay.heatFocused()
+	}
 	if a.lay.tooSmall {
 		return
 	}

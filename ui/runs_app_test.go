@@ -247,3 +247,28 @@ func TestRunsGroupAndImportanceKeys(t *testing.T) {
 		t.Fatal("esc did not close the importance view")
 	}
 }
+
+// TestHeatmapGrowsWhenFocused checks issue 23: in the default 120×40 grid, the focused
+// heatmap takes the larger share of the right column (its Gram matrices get about twice
+// the cells), and gives it back when the focus leaves.
+func TestHeatmapGrowsWhenFocused(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	press(t, a, "5")
+	small := a.lay.heat.h
+	if small >= a.lay.curves.h {
+		t.Fatalf("unfocused heatmap %d rows, curves %d: want the curves larger", small, a.lay.curves.h)
+	}
+	press(t, a, "6")
+	if a.lay.heat.h <= a.lay.curves.h || a.lay.heat.h < small*3/2 {
+		t.Fatalf("focused heatmap %d rows (was %d), curves %d", a.lay.heat.h, small, a.lay.curves.h)
+	}
+	v := ansi.Strip(a.View())
+	uitest.CheckFits(t, v, 120, 40)
+	if !strings.Contains(v, "▸ Heatmap") {
+		t.Fatalf("no focused heatmap box:\n%s", v)
+	}
+	press(t, a, "1")
+	if a.lay.heat.h != small {
+		t.Errorf("the heatmap kept %d rows after the focus left, want %d", a.lay.heat.h, small)
+	}
+}
