@@ -272,3 +272,22 @@ func TestHeatmapGrowsWhenFocused(t *testing.T) {
 		t.Errorf("the heatmap kept %d rows after the focus left, want %d", a.lay.heat.h, small)
 	}
 }
+
+// TestTabsAbbreviateDuringARun checks issue 23: at 80×24 during a run (its name on the
+// right of the header), the focused tab keeps its name and the others abbreviate
+// ("5 Crv"), the run's name cut with … if need be, instead of collapsing to bare numbers ("1 Data  2  3  4").
+func TestTabsAbbreviateDuringARun(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	press(t, a, "6")
+	a.r.running, a.r.label = true, "run 1 xperm-tiny"
+	head := strings.SplitN(ansi.Strip(a.View()), "\n", 2)[0]
+	if ansi.StringWidth(head) > 80 || !strings.Contains(head, "running run 1 xperm-tiny") {
+		t.Fatalf("header %q", head)
+	}
+	for _, want := range []string{"6 Heatmap", "1 Dat", "2 Grp", "3 Mth", "4 Run", "5 Crv", "7 Rns"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("header %q lacks %q", head, want)
+		}
+	}
+	a.r.running = false
+}
