@@ -291,3 +291,29 @@ func TestTabsAbbreviateDuringARun(t *testing.T) {
 	}
 	a.r.running = false
 }
+
+// TestExportLogged checks issue 23: s's message, cut in the title bar, is written whole to
+// the run log, with where each file went.
+func TestExportLogged(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	a.opts.OutDir = filepath.Join(t.TempDir(), "a-rather-long-directory-name-for-the-exports")
+	a.apply(fakeEvents())
+	a.updateKeys() // Update does this after each message
+	press(t, a, "s")
+	if !logHas(a, "saved ") || !logHas(a, " files to "+a.opts.OutDir) {
+		t.Fatalf("the run log does not say where the export went: %q", a.run.LogLines())
+	}
+	n := 0
+	for _, l := range a.run.LogLines() {
+		if i := strings.Index(l, a.opts.OutDir+string(filepath.Separator)); i >= 0 && !strings.Contains(l, "saved ") {
+			p := strings.TrimSpace(l[i:])
+			if _, err := os.Stat(p); err != nil {
+				t.Errorf("logged file %s: %v", p, err)
+			}
+			n++
+		}
+	}
+	if n < 3 { // spec.json, result.json, curves.csv at least
+		t.Errorf("%d files logged: %q", n, a.run.LogLines())
+	}
+}
