@@ -185,6 +185,14 @@ func TestGoldenPickerHelpSmall(t *testing.T) {
 	if v := ansi.Strip(a.View()); !strings.Contains(v, "terminal 64×20: gitui needs at least 80×24") {
 		t.Fatalf("small terminal message missing:\n%s", v)
 	}
+	// Narrower than the sentence: it wraps, whole, within the window (issue 23: "needs
+	// at least 80×" was cut).
+	a.Update(tea.WindowSizeMsg{Width: 24, Height: 8})
+	v := a.View()
+	uitest.CheckFits(t, v, 24, 8)
+	if flat := strings.Join(strings.Fields(ansi.Strip(v)), " "); !strings.Contains(flat, "terminal 24×8: gitui needs at least 80×24") {
+		t.Fatalf("small terminal message cut:\n%s", ansi.Strip(v))
+	}
 	a.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	uitest.CheckFits(t, a.View(), 100, 30)
 }

@@ -21,7 +21,8 @@ func (a *App) View() string {
 	}
 	if a.lay.tooSmall {
 		msg := fmt.Sprintf("terminal %d×%d: gitui needs at least %d×%d", a.w, a.h, minW, minH)
-		return lipgloss.Place(a.w, a.h, lipgloss.Center, lipgloss.Center, theme.Clip(msg, a.w, 1))
+		// Wrapped to the window (a 30-column terminal gets the whole sentence), centred.
+		return lipgloss.Place(a.w, a.h, lipgloss.Center, lipgloss.Center, theme.Clip(theme.Wrap(msg, a.w), a.w, a.h))
 	}
 	var body string
 	switch {
