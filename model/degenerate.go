@@ -7,7 +7,8 @@ import "fmt"
 // naming the gamma the method fixed (none when the median heuristic chose it, or the
 // kernel has none).
 func degenerateNote(d string, m Method) string {
-	if m.Gamma != 0 && (m.usesRBF() || m.Kernel == "poly" || m.FeatureKernel == "rbf") {
+	gamma := m.Kernel == "rbf" || m.Kernel == "poly" || m.Kernel == "haar" && m.Base == "rbf" || m.FeatureKernel == "rbf"
+	if m.Gamma != 0 && gamma { // exported fields only: the engine's package may move
 		return fmt.Sprintf("degenerate: %s at gamma %g", d, m.Gamma)
 	}
 	return "degenerate: " + d

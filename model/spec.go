@@ -445,6 +445,7 @@ func checkSetRange(key, val string, v any) error {
 		min, max float64
 		zero     string
 		method   bool
+		message  string // a method field's own out-of-range message (%g or %v: the value)
 		name     = key
 	)
 	if f := SpecFieldOf(key); f != nil {
@@ -454,7 +455,7 @@ func checkSetRange(key, val string, v any) error {
 		if f == nil {
 			return nil
 		}
-		kind, min, max, method, name = f.Kind, f.Min, f.Max, true, p[2]
+		kind, min, max, method, name, message = f.Kind, f.Min, f.Max, true, p[2], f.message
 	} else {
 		return nil
 	}
@@ -505,6 +506,10 @@ func checkSetRange(key, val string, v any) error {
 		}
 		if isZero && (method || zero != "") {
 			continue
+		}
+		if out && message != "" { // the value as typed in place of the verb
+			msg := strings.Replace(strings.Replace(message, "%g", "%s", 1), "%v", "%s", 1)
+			return fmt.Errorf("--set %s=%s: "+msg, key, val, text)
 		}
 		if out {
 			return fmt.Errorf("--set %s=%s: %s %s is out of range: use %s..%s", key, val, name, text, rangeEnd(min, kind), rangeEnd(max, kind))

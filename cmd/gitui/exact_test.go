@@ -55,7 +55,7 @@ func TestExactNumbers(t *testing.T) {
 		{"seed=-1", "seed -1 is out of range"},
 		{"repeats=0", "repeats 0 is out of range: use 1..10000"},
 		{"repeats=99999999999999999999", "repeats 99999999999999999999 is out of range"},
-		{"methods.0.lambda=1e308", "lambda 1e308 is out of range: use 1e-12..1e+06"},
+		{"methods.0.lambda=1e308", "lambda 1e308 is out of range: use 1e-12..1e6, or 0 to pick it by leave-one-out"},
 		{"methods.0.lambda=1e-320", "lambda 1e-320 is out of range"},
 		{"methods.*.lambda=1e7", "lambda 1e7 is out of range"},
 		{"sizes=[1,100]", "sizes 1 is out of range"},

@@ -339,7 +339,8 @@ func labelDiff(results []*model.Result) ([]map[string]string, []labelField, bool
 // the series of method N; methods.*.KEY (every method alike) to each series with its
 // own method's value. So when only raw RLS had λ set, the raw RLS curves read
 // "lambda=0.1" and "lambda=unset" while CDF(25,25) RLS, the same in both runs, is named
-// by its run's preset, told apart by " #k" (Label). The preset leads when presets differ; at most
+// by its run's preset, told apart by " #k" (Label). A series whose name is no spec
+// method's keeps its run's label (RunLabels). The preset leads when presets differ; at most
 // three fields, then "…"; " (partial)" marks an unfinished run.
 func SeriesLabels(results []*model.Result) [][]string {
 	out := make([][]string, len(results))
@@ -349,6 +350,7 @@ func SeriesLabels(results []*model.Result) [][]string {
 		plain[k] = Label(r)
 	}
 	plain = distinct(plain)
+	runLabs := RunLabels(results)
 	val := func(k int, key string) string {
 		v, ok := flat[k][key]
 		if !ok {
@@ -394,6 +396,8 @@ func SeriesLabels(results []*model.Result) [][]string {
 			}
 			l := strings.Join(parts, " ")
 			switch {
+			case !own: // a series of no spec method (a synthetic result): the run's label
+				l = runLabs[k]
 			case n == 0 && !presetsDiffer: // nothing of this series differs: its run's preset
 				l = plain[k]
 			case r.Partial && !presetsDiffer:
