@@ -94,7 +94,7 @@ func TestDependencyDirection(t *testing.T) {
 		pkg, ds, _ := strings.Cut(line, "\t")
 		deps[pkg] = strings.Fields(ds)
 	}
-	for _, layer := range []string{"gitui/core/kernel", "gitui/model", "gitui/model/store", "gitui/presets"} {
+	for _, layer := range []string{"gitui/core/kernel", "gitui/model", "gitui/model/engine", "gitui/model/store", "gitui/presets"} {
 		if _, ok := deps[layer]; !ok {
 			t.Fatalf("go list did not list %s: the check would see nothing", layer)
 		}

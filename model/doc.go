@@ -1,6 +1,7 @@
 // Package model holds the nouns the interface, the command line and the presets share:
-// the experiment Spec (declarative, strict), the Result of a run, and the engine entry
-// point that turns a spec into core objects and runs it.
+// the experiment Spec (declarative, strict), the field registry, validation and the
+// Result of a run. The engine that turns a spec into core objects and runs it is its
+// child package model/engine; model never imports its children.
 //
 // # Overview
 //
@@ -10,8 +11,10 @@
 // Haar), Liu et al.'s SVM kernels (TI, RI, TI-RI, locality; best or average fit) and
 // Chapelle and Schoelkopf's learners (invariant SVM, VSV). The fields of a method are
 // declared once in MethodFields, with their kind, range or choices, default, help and a
-// predicate saying when each applies. Defaults, Validate, DisplayName, the builders, the
-// TUI's method pane, `--set` messages and `gitui presets -v` read that table.
+// predicate saying when each applies, and what each decides (the features, the kernel,
+// its normalisation, the learner or only the name). Defaults, Validate, DisplayName, the
+// engine's builders and cache keys (KeyOf), the TUI's method pane, `--set` messages and
+// `gitui presets -v` read that table.
 //
 // # Specs are strict
 //
@@ -30,11 +33,10 @@
 //
 // # Errors
 //
-// Bad input (a spec, a data file, a size larger than the pool) is an *InputError, which
-// the command line maps to exit status 2; a cancelled run returns ctx.Err().
+// Bad input (a spec, a data file, a size larger than the pool) is an *InputError (the
+// same type as data.InputError), which the command line maps to exit status 2.
 //
 // # Concurrency
 //
-// Start runs a spec in goroutines and reports on a channel of eval.Event; a Spec is not
-// safe for concurrent mutation, and the engine works on a clone.
+// A Spec is not safe for concurrent mutation; engine.Start works on a clone.
 package model

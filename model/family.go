@@ -1,21 +1,19 @@
 package model
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
 	"strings"
-
-	"gitui/core/eval"
-	"gitui/core/group"
-	"gitui/core/kernel"
 )
 
 // This file is the one schema of a method: which families of methods there are, which
 // fields each has, when a field applies, its range, default and help, and how a family
 // names and builds its methods. Validate, Defaults, DisplayName, the builders, the TUI's
-// method pane, `--set` messages and `gitui presets -v` all read it. Adding a field is one
-// entry of MethodFields (plus its use in a builder).
+// method pane, `--set` messages and `gitui presets -v` all read it, and the engine's
+// caches key their shared features and kernels on what each field decides. Adding a
+// field is one entry of MethodFields (plus its use in a builder).
 
 // FieldKind is the type of a method field's value; it decides parsing, checking and how
 // the TUI edits it.
@@ -37,6 +35,47 @@ func (k FieldKind) String() string {
 	return [...]string{"int", "float", "float", "choice", "text", "list", "object", "bool", "int list", "float list"}[k]
 }
 
+// Decides is what a method field's value decides, a set of the flags below. The engine
+// shares work between the methods of a run by these: the pooled features of methods that
+// agree on every DecidesFeatures field, the kernel matrices of those that also agree on
+// every DecidesKernel field, whatever their learners.
+type Decides uint8
+
+// What a field decides.
+const (
+	// DecidesName: only the series name.
+	DecidesName Decides = 1 << iota
+	// DecidesFeatures: the feature map or the features' input (and so the kernel on them).
+	DecidesFeatures
+	// DecidesKernel: the kernel (its matrices before any normalisation), not the features.
+	DecidesKernel
+	// DecidesKernelNorm: how the kernel matrices are normalised (computed from the
+	// shared unnormalised ones).
+	DecidesKernelNorm
+	// DecidesLearner: how a learner fits on the features or the kernel matrix (the
+	// learner, its regularisation, a PSD repair of the training Gram, tangents).
+	DecidesLearner
+)
+
+// KeyOf returns a canonical encoding of the fields of m that decide any of what, by the
+// registry fields: the JSON of a Method holding only those fields (by value, so equal
+// groups and angle ranges behind different pointers encode alike). Two methods have the
+// same key exactly when they agree on every such field. Caches derive their keys from it
+// with MethodFields; a test passes its own registry.
+func KeyOf(fields []*MethodField, m Method, what Decides) string {
+	var k Method
+	for _, f := range fields {
+		if f.Decides&what != 0 {
+			k.value(f.Key).Set(m.value(f.Key))
+		}
+	}
+	b, err := json.Marshal(k) // Method holds only plain values: Marshal cannot fail
+	if err != nil {
+		panic(fmt.Sprintf("model: KeyOf: %v", err))
+	}
+	return string(b)
+}
+
 // MethodField describes one field of Method: its JSON key, kind, range or choices, what
 // its zero value means, its default, a one-line help, and when it applies.
 //
@@ -46,7 +85,12 @@ func (k FieldKind) String() string {
 // (zero is allowed when Zero is not empty) for numbers, one of Choices for enumerations
 // and lists, and the field's own check.
 type MethodField struct {
-	Key     string // JSON and YAML key, e.g. "bins"
+	Key string // JSON and YAML key, e.g. "bins"
+	// Decides says what the field's value decides: the features, the kernel, its
+	// normalisation, the learner, or only the name. The engine's caches derive their
+	// keys from it (KeyOf): methods that agree on every field deciding the features share
+	// them. Every entry must say it.
+	Decides Decides
 	Label   string // short label in the TUI, e.g. "bins n"
 	Kind    FieldKind
 	Choices []string // KindEnum, KindList
@@ -110,6 +154,20 @@ func (m *Method) value(key string) reflect.Value {
 		panic("model: Method has no field " + key)
 	}
 	return reflect.ValueOf(m).Elem().Field(i)
+}
+
+// SetNumber sets the numeric field f of m to v (a whole-number field to v truncated);
+// it errors for a field that is not a number. The sweep protocol varies a field this way.
+func (f *MethodField) SetNumber(m *Method, v float64) error {
+	switch fv := m.value(f.Key); fv.Kind() {
+	case reflect.Float64:
+		fv.SetFloat(v)
+	case reflect.Int:
+		fv.SetInt(int64(v))
+	default:
+		return fmt.Errorf("%s is not a number", f.Key)
+	}
+	return nil
 }
 
 // isUnset reports whether m leaves f at its zero or default value.
@@ -181,8 +239,16 @@ func (f *MethodField) problem(m Method) string {
 }
 
 // Predicates on a method (with defaults filled in), shared by the fields and families.
-func (m Method) pooled() bool { return m.Features == "cdf" || m.Features == "moments" }
-func (m Method) cdf() bool    { return m.Features == "cdf" }
+// Pooled reports whether m pools transformed-template projections (features cdf or moments).
+func (m Method) Pooled() bool { return m.Features == "cdf" || m.Features == "moments" }
+
+// IsCDF reports whether m has CDF pooling features.
+func (m Method) IsCDF() bool { return m.Features == "cdf" }
+
+// Cosine reports whether m divides its kernel by sqrt(K(x,x)·K(z,z)) (kernel_norm cosine)
+// instead of by the mean of the training diagonal.
+func (m Method) Cosine() bool { return m.KernelNorm == "cosine" }
+
 func (m Method) svmLearner() bool {
 	return m.Learner == "svm" || m.Learner == "invariant-svm" || m.Learner == "vsv"
 }
@@ -190,14 +256,14 @@ func (m Method) chapelle() bool { return m.Learner == "invariant-svm" || m.Learn
 func (m Method) ti() bool       { return strings.Contains(m.Invariance, "TI") }
 func (m Method) ri() bool       { return strings.Contains(m.Invariance, "RI") }
 
-// liuBase reports whether m's kernel is one of Liu et al.'s bases (linear, rbf, poly).
-func (m Method) liuBase() bool {
+// LiuBase reports whether m's kernel is one of Liu et al.'s bases (linear, rbf, poly).
+func (m Method) LiuBase() bool {
 	return m.Kernel == "linear" || m.Kernel == "rbf" || m.Kernel == "poly"
 }
 
-// usesRBF reports whether m's kernel is the Gaussian exp(-gamma ||x-z||²), whose gamma 0
+// UsesRBF reports whether m's kernel is the Gaussian exp(-gamma ||x-z||²), whose gamma 0
 // means the median heuristic.
-func (m Method) usesRBF() bool { return m.Kernel == "rbf" || m.Kernel == "haar" && m.Base == "rbf" }
+func (m Method) UsesRBF() bool { return m.Kernel == "rbf" || m.Kernel == "haar" && m.Base == "rbf" }
 
 // What a method is, for "applies to X, not Y" messages.
 func notFeatures(m Method) string {
@@ -240,15 +306,15 @@ func init() { MethodFields = methodFields() }
 
 func methodFields() []*MethodField {
 	return []*MethodField{
-		{Key: "features", Label: "features", Kind: KindEnum, Choices: FeatureNames, Zero: "none (kernel)", AppliesTo: "every method",
+		{Key: "features", Decides: DecidesFeatures, Label: "features", Kind: KindEnum, Choices: FeatureNames, Zero: "none (kernel)", AppliesTo: "every method",
 			Help: "raw, bag-of-words, cdf (I-theory CDF pooling) or moments pooling; or leave empty and pick a kernel"},
-		{Key: "kernel", Label: "kernel", Kind: KindEnum, Choices: KernelNames, Zero: "none (features)", AppliesTo: "every method",
+		{Key: "kernel", Decides: DecidesKernel, Label: "kernel", Kind: KindEnum, Choices: KernelNames, Zero: "none (features)", AppliesTo: "every method",
 			Help: "linear, rbf, poly ((1 + gamma <x,z>)^degree) or haar (integration over the group of the base kernel)"},
-		{Key: "base", Label: "base kernel", Kind: KindEnum, Choices: []string{"linear", "rbf"}, Default: "rbf", AppliesTo: "kernel haar",
+		{Key: "base", Decides: DecidesKernel, Label: "base kernel", Kind: KindEnum, Choices: []string{"linear", "rbf"}, Default: "rbf", AppliesTo: "kernel haar",
 			Help: "base kernel of the Haar integration", applies: func(m Method) bool { return m.Kernel == "haar" }, not: notKernel},
-		{Key: "gamma", Label: "gamma", Kind: KindLogFloat, Min: 0, Max: math.MaxFloat64, UIMin: 1e-8, UIMax: 1e8, Step: 10, AppliesTo: "kernels rbf and poly, haar with base rbf, and feature_kernel rbf",
+		{Key: "gamma", Decides: DecidesKernel, Label: "gamma", Kind: KindLogFloat, Min: 0, Max: math.MaxFloat64, UIMin: 1e-8, UIMax: 1e8, Step: 10, AppliesTo: "kernels rbf and poly, haar with base rbf, and feature_kernel rbf",
 			Help:    "RBF width exp(-gamma ||x-z||²) (on the features with feature_kernel rbf), or the scale of (1 + gamma <x,z>)^degree; ←/→ step by 10×",
-			applies: func(m Method) bool { return m.usesRBF() || m.Kernel == "poly" || m.FeatureKernel == "rbf" }, not: notKernel,
+			applies: func(m Method) bool { return m.UsesRBF() || m.Kernel == "poly" || m.FeatureKernel == "rbf" }, not: notKernel,
 			zero: func(m Method) string {
 				if m.Kernel == "poly" {
 					return ""
@@ -262,30 +328,30 @@ func methodFields() []*MethodField {
 				}
 				return ""
 			}},
-		{Key: "degree", Label: "degree", Kind: KindInt, Min: 1, Max: 64, AppliesTo: "kernel poly",
+		{Key: "degree", Decides: DecidesKernel, Label: "degree", Kind: KindInt, Min: 1, Max: 64, AppliesTo: "kernel poly",
 			Help: "polynomial degree (Liu et al. use 8)", applies: func(m Method) bool { return m.Kernel == "poly" }, not: notKernel,
 			message: "degree %v is out of range: use 1..64 (the paper uses 8)"},
-		{Key: "invariance", Label: "invariance", Kind: KindEnum, Choices: Invariances, Zero: "none",
+		{Key: "invariance", Decides: DecidesKernel, Label: "invariance", Kind: KindEnum, Choices: Invariances, Zero: "none",
 			AppliesTo: "kernels linear, rbf and poly with learner svm or rls",
 			Help:      "Liu et al.: TI all cyclic translations (FFT), RI rotated copies or polar grid, TI-RI both",
-			applies:   func(m Method) bool { return m.liuBase() && (m.Learner == "svm" || m.Learner == "rls") }, not: notFamily},
-		{Key: "fit", Label: "fit", Kind: KindEnum, Choices: FitNames, Default: "best", AppliesTo: "an invariance (TI, RI, TI-RI)",
+			applies:   func(m Method) bool { return m.LiuBase() && (m.Learner == "svm" || m.Learner == "rls") }, not: notFamily},
+		{Key: "fit", Decides: DecidesKernel, Label: "fit", Kind: KindEnum, Choices: FitNames, Default: "best", AppliesTo: "an invariance (TI, RI, TI-RI)",
 			Help:    "best: max over the transformations of k(Tx, z); average: their mean (PSD, like data augmentation)",
 			applies: func(m Method) bool { return m.Invariance != "" }, not: notInvariance},
-		{Key: "psd", Label: "psd", Kind: KindEnum, Choices: []string{"clip", "flip"}, Zero: "as is", AppliesTo: "Liu et al.'s kernels (learner svm, or an invariance or locality)",
+		{Key: "psd", Decides: DecidesLearner, Label: "psd", Kind: KindEnum, Choices: []string{"clip", "flip"}, Zero: "as is", AppliesTo: "Liu et al.'s kernels (learner svm, or an invariance or locality)",
 			Help:    "make the training Gram PSD: clip negative eigenvalues (test rows carried along); best-fit Grams are indefinite",
-			applies: func(m Method) bool { return familyOf(m) == familyLiu }, not: notFamily},
-		{Key: "kernel_norm", Label: "kernel norm", Kind: KindEnum, Choices: []string{"cosine"}, Zero: "diagonal mean", AppliesTo: "Liu et al.'s kernels (learner svm, or an invariance or locality)",
+			applies: func(m Method) bool { return familyOf(m) == FamilyLiu }, not: notFamily},
+		{Key: "kernel_norm", Decides: DecidesKernelNorm, Label: "kernel norm", Kind: KindEnum, Choices: []string{"cosine"}, Zero: "diagonal mean", AppliesTo: "Liu et al.'s kernels (learner svm, or an invariance or locality)",
 			Help:    "cosine: K(x,z)/sqrt(K(x,x)K(z,z)); else K divided by the mean of its training diagonal",
-			applies: func(m Method) bool { return familyOf(m) == familyLiu }, not: notFamily},
-		{Key: "translation", Label: "translation", Kind: KindEnum, Choices: Translations, Default: "cyclic", AppliesTo: "invariance TI or TI-RI",
+			applies: func(m Method) bool { return familyOf(m) == FamilyLiu }, not: notFamily},
+		{Key: "translation", Decides: DecidesKernel, Label: "translation", Kind: KindEnum, Choices: Translations, Default: "cyclic", AppliesTo: "invariance TI or TI-RI",
 			Help:    "cyclic: wrap around (the paper's); zero-fill: no wrap-around",
 			applies: func(m Method) bool { return m.ti() }, not: notInvariance},
-		{Key: "shifts", Label: "shifts", Kind: KindInt, Min: 0, Max: 64, Zero: "full range (3 with locality)", AppliesTo: "invariance TI or TI-RI, or locality",
+		{Key: "shifts", Decides: DecidesKernel, Label: "shifts", Kind: KindInt, Min: 0, Max: 64, Zero: "full range (3 with locality)", AppliesTo: "invariance TI or TI-RI, or locality",
 			Help:    "largest shift |dy|, |dx| in pixels of the translations",
 			applies: func(m Method) bool { return m.ti() || m.Locality != nil }, not: notInvariance,
 			message: "shifts %v is out of range: use 0..64 pixels (0 means the default)"},
-		{Key: "rotations", Label: "rotations", Kind: KindObject, Zero: "-20..20 degrees, 9 angles", AppliesTo: "invariance RI or TI-RI without polar",
+		{Key: "rotations", Decides: DecidesKernel, Label: "rotations", Kind: KindObject, Zero: "-20..20 degrees, 9 angles", AppliesTo: "invariance RI or TI-RI without polar",
 			Help:    "rotation angles {from, to, count} in degrees (default -20..20, 9)",
 			applies: func(m Method) bool { return m.ri() && m.Polar == nil }, not: notInvariance,
 			unset: func(m Method) bool {
@@ -297,7 +363,7 @@ func methodFields() []*MethodField {
 				}
 				return ""
 			}},
-		{Key: "polar", Label: "polar", Kind: KindObject, Zero: "none: rotated copies", AppliesTo: "invariance RI",
+		{Key: "polar", Decides: DecidesKernel, Label: "polar", Kind: KindObject, Zero: "none: rotated copies", AppliesTo: "invariance RI",
 			Help:    "RI on a polar grid {annuli, sectors}: rotations become cyclic shifts of the sectors",
 			applies: func(m Method) bool { return m.ri() }, not: notInvariance,
 			check: func(m Method) string {
@@ -312,9 +378,9 @@ func methodFields() []*MethodField {
 				}
 				return ""
 			}},
-		{Key: "locality", Label: "locality", Kind: KindObject, Zero: "none: the plain base kernel", AppliesTo: "kernels linear, rbf and poly with learner svm or rls",
+		{Key: "locality", Decides: DecidesKernel, Label: "locality", Kind: KindObject, Zero: "none: the plain base kernel", AppliesTo: "kernels linear, rbf and poly with learner svm or rls",
 			Help:    "Liu et al.'s locality kernel {k1, d1, d2, k2, d3, scale, scale2} as the base kernel",
-			applies: func(m Method) bool { return m.liuBase() && (m.Learner == "svm" || m.Learner == "rls") }, not: notFamily,
+			applies: func(m Method) bool { return m.LiuBase() && (m.Learner == "svm" || m.Learner == "rls") }, not: notFamily,
 			check: func(m Method) string {
 				l := m.Locality
 				switch {
@@ -332,49 +398,49 @@ func methodFields() []*MethodField {
 				}
 				return ""
 			}},
-		{Key: "bins", Label: "bins n", Kind: KindInt, Min: 1, Max: MaxBins, AppliesTo: "features cdf",
-			Help: "CDF thresholds tau_k = s k/n, k = -n..n (2n+1 bins)", applies: Method.cdf, not: notFeatures,
+		{Key: "bins", Decides: DecidesFeatures, Label: "bins n", Kind: KindInt, Min: 1, Max: MaxBins, AppliesTo: "features cdf",
+			Help: "CDF thresholds tau_k = s k/n, k = -n..n (2n+1 bins)", applies: Method.IsCDF, not: notFeatures,
 			message: fmt.Sprintf("bins %%v is out of range: use 1..%d bins (2n+1 thresholds)", MaxBins)},
-		{Key: "group", Label: "own group", Kind: KindObject, Zero: "the spec's group", AppliesTo: "features cdf and moments",
+		{Key: "group", Decides: DecidesFeatures, Label: "own group", Kind: KindObject, Zero: "the spec's group", AppliesTo: "features cdf and moments",
 			Help:    "this method's own group, e.g. {kind: pitch-tempo, size: 1} (the identity only) beside the spec's group",
-			applies: Method.pooled, not: notFeatures},
-		{Key: "templates", Label: "templates m", Kind: KindInt, Min: 1, Max: MaxTemplates, Step: 5, AppliesTo: "features cdf and moments",
-			Help: "number of random templates t_j", applies: Method.pooled, not: notFeatures,
+			applies: Method.Pooled, not: notFeatures},
+		{Key: "templates", Decides: DecidesFeatures, Label: "templates m", Kind: KindInt, Min: 1, Max: MaxTemplates, Step: 5, AppliesTo: "features cdf and moments",
+			Help: "number of random templates t_j", applies: Method.Pooled, not: notFeatures,
 			message: fmt.Sprintf("templates %%v is out of range: use 1..%d templates", MaxTemplates)},
-		{Key: "template_kind", Label: "template kind", Kind: KindEnum, Choices: TemplateKinds, Default: "gaussian", AppliesTo: "features cdf and moments",
-			Help: "gaussian N(0,I/d) with rejection, uniform on the sphere, drawn from the data, smooth (noise box-filtered over a 7x7 neighbourhood of an image or spectrogram), or gaussian-data (N(0, S^1/2) with S the training pool's covariance, box-filtered over 3x3; no labels used)", applies: Method.pooled, not: notFeatures},
-		{Key: "eps", Label: "eps (s=1+eps)", Kind: KindFloat, Min: 0, Max: 100, Step: 0.1, Zero: "0", AppliesTo: "features cdf, and moments with gaussian templates",
+		{Key: "template_kind", Decides: DecidesFeatures, Label: "template kind", Kind: KindEnum, Choices: TemplateKinds, Default: "gaussian", AppliesTo: "features cdf and moments",
+			Help: "gaussian N(0,I/d) with rejection, uniform on the sphere, drawn from the data, smooth (noise box-filtered over a 7x7 neighbourhood of an image or spectrogram), or gaussian-data (N(0, S^1/2) with S the training pool's covariance, box-filtered over 3x3; no labels used)", applies: Method.Pooled, not: notFeatures},
+		{Key: "eps", Decides: DecidesFeatures, Label: "eps (s=1+eps)", Kind: KindFloat, Min: 0, Max: 100, Step: 0.1, Zero: "0", AppliesTo: "features cdf, and moments with gaussian templates",
 			Help:    "threshold range s = 1 + eps (and the rejection radius of gaussian templates)",
-			applies: func(m Method) bool { return m.cdf() || m.Features == "moments" && m.TemplateOf == "gaussian" }, not: notFeatures,
+			applies: func(m Method) bool { return m.IsCDF() || m.Features == "moments" && m.TemplateOf == "gaussian" }, not: notFeatures,
 			message: "eps %g is out of range: use 0..100 (s = 1 + eps)"},
-		{Key: "thresholds", Label: "thresholds", Kind: KindEnum, Choices: ThresholdKinds, Default: "theory", AppliesTo: "features cdf",
-			Help: "theory grid s k/n, or fitted to the projections' range (no labels used)", applies: Method.cdf, not: notFeatures},
-		{Key: "standardize", Label: "standardize", Kind: KindEnum, Choices: StandardizeKinds, Zero: "none", AppliesTo: "features cdf with thresholds range",
+		{Key: "thresholds", Decides: DecidesFeatures, Label: "thresholds", Kind: KindEnum, Choices: ThresholdKinds, Default: "theory", AppliesTo: "features cdf",
+			Help: "theory grid s k/n, or fitted to the projections' range (no labels used)", applies: Method.IsCDF, not: notFeatures},
+		{Key: "standardize", Decides: DecidesFeatures, Label: "standardize", Kind: KindEnum, Choices: StandardizeKinds, Zero: "none", AppliesTo: "features cdf with thresholds range",
 			Help:    "per transformed template g_i t_j, fitted on the pool with the range thresholds (no labels used): mean subtracts the projections' mean (centres the inputs); spread also scales them to the template's mean spread. A diagnostic: on the speech rate split both lose 4-9 points (docs/speech.md)",
-			applies: func(m Method) bool { return m.cdf() && m.Thresholds == "range" },
+			applies: func(m Method) bool { return m.IsCDF() && m.Thresholds == "range" },
 			not: func(m Method) string {
-				if m.cdf() {
+				if m.IsCDF() {
 					return "thresholds " + m.Thresholds
 				}
 				return notFeatures(m)
 			}},
-		{Key: "preprocess", Label: "preprocess", Kind: KindEnum, Choices: PreprocessKinds, Zero: "none: the images as they are", AppliesTo: "features raw, cdf and moments",
+		{Key: "preprocess", Decides: DecidesFeatures, Label: "preprocess", Kind: KindEnum, Choices: PreprocessKinds, Zero: "none: the images as they are", AppliesTo: "features raw, cdf and moments",
 			Help:    "deskew: shear every image (pool and test) upright by its second moments and centre its mass first, the classic MNIST deskewing (the canonical form under slant); each image keeps its norm",
-			applies: func(m Method) bool { return m.Features == "raw" || m.pooled() }, not: notFeatures},
-		{Key: "learner", Label: "learner", Kind: KindEnum, Choices: LearnerNames, Default: "rls", AppliesTo: "every method",
+			applies: func(m Method) bool { return m.Features == "raw" || m.Pooled() }, not: notFeatures},
+		{Key: "learner", Decides: DecidesLearner, Label: "learner", Kind: KindEnum, Choices: LearnerNames, Default: "rls", AppliesTo: "every method",
 			Help: "rls: one-vs-all regularized least squares; 1nn: nearest neighbour; svm; invariant-svm and vsv (Chapelle and Schoelkopf)"},
-		{Key: "c", Label: "C", Kind: KindLogFloat, Min: 0, Max: math.MaxFloat64, UIMin: 1e-6, UIMax: 1e12, Step: 10, AppliesTo: "learners svm, invariant-svm and vsv",
+		{Key: "c", Decides: DecidesLearner, Label: "C", Kind: KindLogFloat, Min: 0, Max: math.MaxFloat64, UIMin: 1e-6, UIMax: 1e12, Step: 10, AppliesTo: "learners svm, invariant-svm and vsv",
 			Help:    "SVM cost on the Gram divided by its diagonal mean (Liu et al.: 1000); ←/→ step by 10×",
 			applies: Method.svmLearner, not: notLearner,
 			message: "c %g must be > 0 and finite: set c, e.g. 1000 (on the Gram divided by its diagonal mean)"},
-		{Key: "lambda", Label: "lambda", Kind: KindLogFloat, Min: 1e-12, Max: 1e6, Step: 10, Zero: "auto: leave-one-out", AppliesTo: "learner rls",
+		{Key: "lambda", Decides: DecidesLearner, Label: "lambda", Kind: KindLogFloat, Min: 1e-12, Max: 1e6, Step: 10, Zero: "auto: leave-one-out", AppliesTo: "learner rls",
 			Help:    "Tikhonov regularization; ←/→ step by 10×, 0 picks it by leave-one-out",
 			applies: func(m Method) bool { return m.Learner == "rls" }, not: notLearner,
 			message: "lambda %g is out of range: use 1e-12..1e6, or 0 to pick it by leave-one-out"},
-		{Key: "feature_kernel", Label: "feature kernel", Kind: KindEnum, Choices: []string{"rbf"}, Zero: "linear: the features themselves", AppliesTo: "features with learner rls",
+		{Key: "feature_kernel", Decides: DecidesKernel, Label: "feature kernel", Kind: KindEnum, Choices: []string{"rbf"}, Zero: "linear: the features themselves", AppliesTo: "features with learner rls",
 			Help:    "rbf: kernel RLS with exp(-gamma ||f(x)-f(z)||²) on the features (gamma 0: 1/(2 median d²) over the draw's feature rows)",
 			applies: func(m Method) bool { return m.Features != "" && m.Learner == "rls" }, not: notFeatureKernel},
-		{Key: "tangents", Label: "tangents", Kind: KindList, Zero: "none (vsv needs one)", Choices: TangentNames, AppliesTo: "learners invariant-svm and vsv",
+		{Key: "tangents", Decides: DecidesLearner, Label: "tangents", Kind: KindList, Zero: "none (vsv needs one)", Choices: TangentNames, AppliesTo: "learners invariant-svm and vsv",
 			Help: "tangent vectors (invariant-svm) or transformations (vsv): hshift, vshift, rotation", applies: Method.chapelle, not: notLearner,
 			check: func(m Method) string {
 				if m.Learner == "vsv" && len(m.Tangents) == 0 {
@@ -382,15 +448,15 @@ func methodFields() []*MethodField {
 				}
 				return ""
 			}},
-		{Key: "inv_gamma", Label: "inv gamma", Kind: KindFloat, Min: 0, Max: 0.999999, Step: 0.1, Zero: "0: the plain SVM", AppliesTo: "learner invariant-svm",
+		{Key: "inv_gamma", Decides: DecidesLearner, Label: "inv gamma", Kind: KindFloat, Min: 0, Max: 0.999999, Step: 0.1, Zero: "0: the plain SVM", AppliesTo: "learner invariant-svm",
 			Help:    "Chapelle and Schoelkopf's gamma in [0,1): weight of the tangent covariance",
 			applies: func(m Method) bool { return m.Learner == "invariant-svm" }, not: notLearner,
 			message: "inv_gamma %g is out of range: use 0 <= inv_gamma < 1"},
-		{Key: "smooth", Label: "smooth", Kind: KindFloat, Min: 0, Max: 100, Step: 0.5, Zero: "none", AppliesTo: "learner invariant-svm",
+		{Key: "smooth", Decides: DecidesLearner, Label: "smooth", Kind: KindFloat, Min: 0, Max: 100, Step: 0.5, Zero: "none", AppliesTo: "learner invariant-svm",
 			Help:    "Gaussian smoothing (pixels) of the images before their tangents are taken",
 			applies: func(m Method) bool { return m.Learner == "invariant-svm" }, not: notLearner,
 			message: "smooth %g must be finite and in 0..100 (pixels)"},
-		{Key: "name", Label: "series name", Kind: KindText, AppliesTo: "every method",
+		{Key: "name", Decides: DecidesName, Label: "series name", Kind: KindText, AppliesTo: "every method",
 			Help: "name of the curve; empty: derived from the settings, and it follows them",
 			zero: func(m Method) string { m.Name = ""; return m.DisplayName() }},
 	}
@@ -416,37 +482,32 @@ type Family struct {
 	Learners []string
 	match    func(m Method) bool
 	name     func(m Method) string
-	build    func(b *builder, m Method, g group.Action) (eval.Method, error)
 }
 
-// The families of methods, in the order FamilyOf tries them.
+// The families of methods, in the order FamilyOf tries them. The engine (model/engine)
+// builds and estimates each one.
 var (
-	familyFeatures = &Family{Key: "features", Title: "feature methods", Learners: []string{"rls", "1nn"},
+	// FamilyFeatures: a feature map and RLS or 1-NN (Mroueh et al.).
+	FamilyFeatures = &Family{Key: "features", Title: "feature methods", Learners: []string{"rls", "1nn"},
 		Help:  "a feature map (raw, bag-of-words, CDF or moment pooling; Mroueh et al.) and RLS or 1-NN",
 		match: func(m Method) bool { return m.Features != "" }, name: featureName}
-	familyChapelle = &Family{Key: "chapelle", Title: "Chapelle and Schoelkopf's learners", Learners: []string{"invariant-svm", "vsv"},
+	// FamilyChapelle: the invariant SVM and virtual support vectors.
+	FamilyChapelle = &Family{Key: "chapelle", Title: "Chapelle and Schoelkopf's learners", Learners: []string{"invariant-svm", "vsv"},
 		Help:  "the invariant SVM (tangent vectors) and virtual support vectors, on kernel linear, rbf or poly",
 		match: func(m Method) bool { return m.Kernel != "" && m.chapelle() }, name: chapelleName}
-	familyLiu = &Family{Key: "liu", Title: "Liu et al.'s kernels", Learners: []string{"svm", "rls"},
+	// FamilyLiu: Liu et al.'s invariant and local kernels.
+	FamilyLiu = &Family{Key: "liu", Title: "Liu et al.'s kernels", Learners: []string{"svm", "rls"},
 		Help: "kernels linear, rbf, poly with SVM (or RLS), made invariant (TI, RI, TI-RI; best or average fit) and local",
 		match: func(m Method) bool {
-			return m.liuBase() && (m.Learner == "svm" || m.Invariance != "" || m.Locality != nil || m.Kernel == "poly")
+			return m.LiuBase() && (m.Learner == "svm" || m.Invariance != "" || m.Locality != nil || m.Kernel == "poly")
 		}, name: liuName}
-	familyKernel = &Family{Key: "kernel", Title: "kernel RLS/1-NN", Learners: []string{"rls", "1nn"},
+	// FamilyKernel: kernel RLS and 1-NN (linear, rbf, Haar).
+	FamilyKernel = &Family{Key: "kernel", Title: "kernel RLS/1-NN", Learners: []string{"rls", "1nn"},
 		Help:  "kernel RLS or 1-NN with kernel linear, rbf or haar (Haar integration over the group)",
 		match: func(m Method) bool { return m.Kernel == "linear" || m.Kernel == "rbf" || m.Kernel == "haar" }, name: kernelName}
 	// Families lists every family.
-	Families = []*Family{familyFeatures, familyChapelle, familyLiu, familyKernel}
+	Families = []*Family{FamilyFeatures, FamilyChapelle, FamilyLiu, FamilyKernel}
 )
-
-func init() {
-	familyFeatures.build = buildFeatures
-	familyChapelle.build = func(b *builder, m Method, g group.Action) (eval.Method, error) {
-		return newChapelleMethod(m, b.pool.Shape)
-	}
-	familyLiu.build = buildLiu
-	familyKernel.build = buildKernel
-}
 
 // FamilyOf returns the family of m (with defaults filled in), or nil when m sets neither
 // features nor a known kernel.
@@ -477,7 +538,7 @@ func MethodName(m Method) string {
 	if f := FamilyOf(m); f != nil {
 		return f.name(m)
 	}
-	return strings.TrimSpace(m.Features + m.Kernel + " " + learnerName(m.Learner))
+	return strings.TrimSpace(m.Features + m.Kernel + " " + LearnerName(m.Learner))
 }
 
 func featureName(m Method) string {
@@ -493,7 +554,7 @@ func featureName(m Method) string {
 	if m.FeatureKernel == "rbf" {
 		head += " RBF"
 	}
-	name := head + " " + learnerName(m.Learner)
+	name := head + " " + LearnerName(m.Learner)
 	var quals []string
 	if m.Thresholds == "range" {
 		quals = append(quals, "range thresholds")
@@ -515,7 +576,7 @@ func kernelName(m Method) string {
 	if m.Kernel == "haar" && m.Base == "linear" {
 		head = "Haar-linear"
 	}
-	return head + " " + learnerName(m.Learner)
+	return head + " " + LearnerName(m.Learner)
 }
 
 func chapelleName(m Method) string {
@@ -557,7 +618,8 @@ func liuName(m Method) string {
 	return name
 }
 
-func learnerName(l string) string {
+// LearnerName returns the learner l as a series name shows it: RLS, 1-NN or SVM.
+func LearnerName(l string) string {
 	switch l {
 	case "1nn":
 		return "1-NN"
@@ -565,30 +627,6 @@ func learnerName(l string) string {
 		return "SVM"
 	}
 	return "RLS"
-}
-
-// baseKernel returns the kernel k0 of m: linear, Gaussian exp(-gamma ||x-z||²) or
-// polynomial (1 + gamma <x,z>)^degree, for the Haar kernel its base. Errors name the
-// method and the field to fix.
-func baseKernel(m Method) (kernel.Base, error) {
-	var k kernel.Base
-	switch {
-	case m.Kernel == "linear", m.Kernel == "haar" && m.Base == "linear":
-		k = kernel.Linear{}
-	case m.usesRBF():
-		if m.Gamma == 0 {
-			return nil, inputErr(fmt.Errorf("%s: gamma is 0: set gamma > 0 for the Gaussian kernel exp(-gamma ||x-z||^2)", m.Name))
-		}
-		k = kernel.RBF{Gamma: m.Gamma}
-	case m.Kernel == "poly":
-		k = kernel.Poly{Gamma: m.Gamma, Degree: m.Degree}
-	default:
-		return nil, inputErr(fmt.Errorf("%s: kernel %q is unknown: use one of %s", m.Name, m.Kernel, strings.Join(KernelNames, ", ")))
-	}
-	if err := k.Validate(); err != nil {
-		return nil, inputErr(fmt.Errorf("%s: %w", m.Name, err))
-	}
-	return k, nil
 }
 
 // validateMethodFields checks method i of s against the schema: its family and learner,
@@ -612,7 +650,7 @@ func validateMethodFields(i int, m Method, at string, bad func(string, ...any)) 
 	fam := familyOf(m)
 	if !in(m.Learner, fam.Learners) {
 		switch {
-		case fam == familyLiu && (m.Invariance != "" || m.Locality != nil):
+		case fam == FamilyLiu && (m.Invariance != "" || m.Locality != nil):
 			// The invariance made it one of Liu's kernels: it is the field that does not apply.
 			key := "invariance"
 			if m.Invariance == "" {
@@ -620,7 +658,7 @@ func validateMethodFields(i int, m Method, at string, bad func(string, ...any)) 
 			}
 			bad("methods.%d.%s applies to %s, not learner %s: use learner svm or rls, or drop it (on a preset: --set methods.%d.%s=%s)",
 				i, key, MethodFieldOf(key).AppliesTo, m.Learner, i, key, MethodFieldOf(key).zeroLiteral())
-		case fam == familyFeatures && m.svmLearner():
+		case fam == FamilyFeatures && m.svmLearner():
 			bad("%s: learner %s needs a kernel: set kernel to linear, rbf or poly instead of features", at, m.Learner)
 		case m.Kernel == "haar":
 			bad("%s: learner %s does not take the haar kernel: use rls or 1nn, or kernel linear, rbf or poly (with invariance for Liu's kernels)", at, m.Learner)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -34,7 +35,7 @@ func methodKinds() map[string]Method {
 func kindSpec(m Method) *Spec {
 	s := &Spec{Name: "t", Protocol: ProtocolCurve, Data: DataSpec{Name: "embedded"}, Group: GroupSpec{Kind: "none"},
 		Methods: []Method{m}, Sizes: []int{20}, Repeats: 1, Seed: 1}
-	if m.Kernel == "haar" || m.pooled() {
+	if m.Kernel == "haar" || m.Pooled() {
 		s.Group.Kind = "cyclic-shift"
 	}
 	return s
@@ -388,4 +389,69 @@ func applyHint(s *Spec, refusal error) error {
 		return err
 	}
 	return s.Validate()
+}
+
+// TestEveryFieldDecides checks that every field of the registry says what it decides
+// (exactly one of the Decides flags), and that every JSON field of Method is in the
+// registry: a field left out would be left out of the cache keys (KeyOf), and two
+// methods differing in it would share features or kernels.
+func TestEveryFieldDecides(t *testing.T) {
+	keys := map[string]bool{}
+	for _, f := range MethodFields {
+		keys[f.Key] = true
+		if d := f.Decides; d == 0 || d&(d-1) != 0 || d > DecidesLearner {
+			t.Errorf("field %s: Decides %b: say exactly one of DecidesName, DecidesFeatures, DecidesKernel, DecidesKernelNorm, DecidesLearner", f.Key, d)
+		}
+	}
+	for k := range methodFieldIndex {
+		if !keys[k] {
+			t.Errorf("Method field %q has no entry in MethodFields: add one (with what it decides)", k)
+		}
+	}
+}
+
+// TestKeyOfFollowsTheRegistry sets each field of a CDF method and of a Liu kernel method
+// to another valid value and checks the derived keys: the features key changes exactly
+// when the field decides the features, the kernel key (features and kernel) exactly when
+// it decides either.
+func TestKeyOfFollowsTheRegistry(t *testing.T) {
+	bases := []Method{
+		{Features: "cdf", Bins: 10, Templates: 20},
+		{Kernel: "poly", Gamma: 0.01, Degree: 8, Learner: "svm", C: 10, Invariance: "TI"},
+	}
+	for _, m0 := range bases {
+		m0.Defaults()
+		for _, f := range MethodFields {
+			m1 := m0
+			if err := json.Unmarshal([]byte(nonDefault(f)), m1.value(f.Key).Addr().Interface()); err != nil {
+				t.Fatalf("%s: %v", f.Key, err)
+			}
+			if reflect.DeepEqual(m0.value(f.Key).Interface(), m1.value(f.Key).Interface()) {
+				continue
+			}
+			for _, what := range []Decides{DecidesFeatures, DecidesFeatures | DecidesKernel} {
+				differ := KeyOf(MethodFields, m0, what) != KeyOf(MethodFields, m1, what)
+				if want := f.Decides&what != 0; differ != want {
+					t.Errorf("%s: setting %s to %s: key of %b differs %v, want %v", m0.DisplayName(), f.Key, nonDefault(f), what, differ, want)
+				}
+			}
+		}
+	}
+}
+
+// TestKeyOfSyntheticField adds a field that decides the features to a copy of the
+// registry (a synthetic entry over feature_kernel, which decides only the kernel) and
+// checks that the features key then tells apart two methods differing only in it,
+// while the registry itself lets them share their features.
+func TestKeyOfSyntheticField(t *testing.T) {
+	a := Method{Features: "cdf", Bins: 10, Templates: 20}
+	b := a
+	b.FeatureKernel = "rbf"
+	if KeyOf(MethodFields, a, DecidesFeatures) != KeyOf(MethodFields, b, DecidesFeatures) {
+		t.Fatalf("feature_kernel decides the kernel on the features, not the features: the key must not depend on it")
+	}
+	fields := append(slices.Clone(MethodFields), &MethodField{Key: "feature_kernel", Decides: DecidesFeatures})
+	if KeyOf(fields, a, DecidesFeatures) == KeyOf(fields, b, DecidesFeatures) {
+		t.Errorf("a field that decides the features does not enter the features key: methods differing in it would share features")
+	}
 }

@@ -54,6 +54,9 @@ type Spec struct {
 	// set: each test sample acted on by one seeded random element of this group (same
 	// kinds and fields as Group; see testtransform.go). Series "NAME (transformed test)".
 	TestTransform *GroupSpec `json:"test_transform,omitempty" yaml:"test_transform,omitempty"`
+	// Tune, when set, is the search space and settings of `gitui tune` (model/tune.go);
+	// `gitui run` ignores it.
+	Tune *TuneSpec `json:"tune,omitempty" yaml:"tune,omitempty"`
 }
 
 // DataSpec names the data set. Name is one of "xperm", "circle", "mnist", "fashion-mnist",
@@ -63,7 +66,9 @@ type Spec struct {
 // "spoken-digits", "fsdd", "audiomnist", "tidigits" (see AudioSpec). Classes keeps only the listed
 // labels (relabelled 0..k-1 in that order; matched by value when the labels are numbers,
 // else by position in label order); Holdout > 0 replaces the test set by that many
-// samples held out of the training pool (a validation split: choose gamma and C on it).
+// samples held out of the training pool (a validation split: choose gamma and C on it);
+// a single file (Path without TestPath) is then not split into pool and test set first:
+// the holdout is drawn from the whole file, the pool is the rest, and TestSize is refused.
 // A test file's labels are matched by value to the training file's; TestSize with
 // TestPath keeps a seeded stratified subset of the test file.
 type DataSpec struct {
@@ -84,8 +89,10 @@ type DataSpec struct {
 
 // GroupSpec describes the transformation group. Kind is "none", "permutation" (blocks of a
 // sequence; Size 0 = full S_L), "cyclic-shift" (all 2-D cyclic shifts), "local-shift" (|dy|,|dx|
-// <= Radius, zero fill), "rotation" (Angles), or "rotation+shift" (the product of Angles and
-// local shifts of Radius). Size > 0 keeps a seeded sample of Size elements (identity included).
+// <= Radius, zero fill), "rotation" (Angles), "rotation+shift" (the product of Angles and
+// local shifts of Radius), or one of FileGroupKinds (permutations and matrices from files,
+// generated groups, dihedral, mirror, reversal). Size > 0 keeps a seeded sample of Size
+// elements (identity included).
 //
 // Shears and Scales (rotation+shift only, optional) widen the linear part: every
 // combination of an angle θ, a horizontal shear factor k (source column = c + k·(r - cy))
@@ -99,6 +106,13 @@ type GroupSpec struct {
 	Shears *AngleSpec `json:"shears,omitempty" yaml:"shears,omitempty"`
 	Scales *AngleSpec `json:"scales,omitempty" yaml:"scales,omitempty"`
 	Size   int        `json:"size,omitempty" yaml:"size,omitempty"`
+	// Path, Generators, GeneratorsPath and Axis belong to the kinds a user brings
+	// (FileGroupKinds, group_file.go): the .npy of permutations or matrices, the
+	// generators of a group (inline or an integer .npy), the mirror's axis.
+	Path           string  `json:"path,omitempty" yaml:"path,omitempty"`
+	Generators     [][]int `json:"generators,omitempty" yaml:"generators,omitempty"`
+	GeneratorsPath string  `json:"generators_path,omitempty" yaml:"generators_path,omitempty"`
+	Axis           string  `json:"axis,omitempty" yaml:"axis,omitempty"`
 }
 
 // LinearCount returns |Angles|·|Shears|·|Scales| (a missing list counts 1; 0 when
@@ -670,4 +684,6 @@ var optionalKeys = []string{
 	"audio", "split", "test_speakers", "test_fraction", "train_gender", "train_speed", "test_corpus",
 	"test_process", "representation", "rate", "frame_ms", "hop_ms", "bands", "min_hz", "bands_per_octave",
 	"frames", "floor_db", "group",
+	"generators", "generators_path", "axis",
+	"tune", "params", "sampler", "pruner", "eta", "trials", "min_n", "max_n", "validation", "refit_n", "grid_points", "startup",
 }

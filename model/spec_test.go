@@ -1,7 +1,6 @@
 package model
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,55 +96,6 @@ func TestLoadSpecFiles(t *testing.T) {
 	}
 }
 
-func TestLoadDataErrors(t *testing.T) {
-	_, _, err := LoadData(DataSpec{Name: "mnist"}, t.TempDir(), 1)
-	var ie *InputError
-	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "mnist") {
-		t.Errorf("missing MNIST: err = %v, want an InputError naming mnist", err)
-	}
-	_, _, err = LoadData(DataSpec{Name: "xperm", TestSize: 40000}, "", 1)
-	if !errors.As(err, &ie) {
-		t.Errorf("test_size too large: err = %v, want an InputError", err)
-	}
-}
-
-func TestLoadXPermSplit(t *testing.T) {
-	pool, test, err := LoadData(DataSpec{Name: "xperm", TestSize: 1000}, "", 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pool.Len()+test.Len() != 32768 || test.Len() != 1000 {
-		t.Errorf("split %d + %d, want 31768 + 1000", pool.Len(), test.Len())
-	}
-	// Rows are scaled to unit norm: 5 ones / sqrt(5).
-	row := pool.X.RawRowView(0)
-	var s float64
-	for _, v := range row {
-		s += v * v
-	}
-	if s < 1-1e-12 || s > 1+1e-12 {
-		t.Errorf("row norm^2 %v, want 1", s)
-	}
-}
-
-func TestBuildGroupErrors(t *testing.T) {
-	var ie *InputError
-	if _, err := BuildGroup(GroupSpec{Kind: "rotation", Angles: &AngleSpec{From: -10, To: 10, Count: 3}}, []int{40}, 1); !errors.As(err, &ie) {
-		t.Errorf("rotation on vectors: err = %v, want an InputError", err)
-	}
-	if _, err := BuildGroup(GroupSpec{Kind: "local-shift", Radius: 30}, []int{28, 28}, 1); !errors.As(err, &ie) {
-		t.Errorf("radius 30 on 28x28: err = %v, want an InputError", err)
-	}
-	g, err := BuildGroup(GroupSpec{Kind: "rotation+shift", Radius: 3, Angles: &AngleSpec{From: -20, To: 20, Count: 9}}, []int{28, 28}, 1)
-	if err != nil || g.Len() != 441 {
-		t.Fatalf("rotation+shift: %v, |G| = %v, want 441", err, g)
-	}
-	g, err = BuildGroup(GroupSpec{Kind: "permutation", Size: 10}, []int{5, 8}, 1)
-	if err != nil || g.Len() != 10 {
-		t.Fatalf("sampled permutations: %v, want |G| = 10", err)
-	}
-}
-
 // TestControlCharactersRefused: an ESC sequence in a spec or method name is refused,
 // alone and quoted, before it can reach a terminal.
 func TestControlCharactersRefused(t *testing.T) {
@@ -162,5 +112,52 @@ func TestControlCharactersRefused(t *testing.T) {
 	s.Name, s.Methods[0].Name = "fine", ""
 	if err := s.Validate(); err != nil {
 		t.Errorf("clean spec refused: %v", err)
+	}
+}
+
+// TestLoadSpecWholeNumbers checks that a YAML spec giving a fraction to a whole-number
+// field is refused (yaml.v3 alone would truncate degree 2.5 to 2), while integral floats
+// and fractions in real-valued fields load; and that no field name is a whole number in
+// one part of the spec and a real number in another (the check goes by name).
+func TestLoadSpecWholeNumbers(t *testing.T) {
+	for name := range wholeFields {
+		if realFields[name] {
+			t.Errorf("field %q is both a whole and a real number", name)
+		}
+	}
+	if !wholeFields["degree"] || !wholeFields["sizes"] || !realFields["gamma"] {
+		t.Fatalf("field kinds: degree %v, sizes %v, gamma %v", wholeFields["degree"], wholeFields["sizes"], realFields["gamma"])
+	}
+	write := func(method, sizes string) string {
+		p := t.TempDir() + "/spec.yaml"
+		y := "name: s\nprotocol: sample-complexity\ndata: {name: circle}\nmethods:\n  - " + method + "\nsizes: " + sizes + "\n"
+		if err := os.WriteFile(p, []byte(y), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ok := []struct{ method, sizes string }{
+		{"{kernel: poly, gamma: 2.5, degree: 8.0, learner: svm, c: 1000}", "[10, 20.0]"},
+		{"{kernel: poly, gamma: 0.5, degree: 3, learner: svm, c: 0.5}", "[10]"},
+	}
+	for _, c := range ok {
+		s, err := LoadSpec(write(c.method, c.sizes))
+		if err != nil {
+			t.Errorf("%s: %v", c.method, err)
+		} else if s.Methods[0].Degree < 3 {
+			t.Errorf("%s: degree %d", c.method, s.Methods[0].Degree)
+		}
+	}
+	bad := []struct{ method, sizes, want string }{
+		{"{kernel: poly, gamma: 0.5, degree: 2.5, learner: svm, c: 1}", "[10]", "methods.0.degree takes a whole number, not 2.5"},
+		{"{kernel: poly, gamma: 0.5, degree: .nan, learner: svm, c: 1}", "[10]", "methods.0.degree takes a whole number, not .nan"},
+		{"{kernel: poly, gamma: 0.5, degree: 3, learner: svm, c: 1}", "[10, 20.5]", "sizes.1 takes a whole number, not 20.5"},
+		{"{features: cdf, bins: 1e100, templates: 5}", "[10]", "methods.0.bins takes a whole number"},
+	}
+	for _, c := range bad {
+		_, err := LoadSpec(write(c.method, c.sizes))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %s: %v, want %q", c.method, c.sizes, err, c.want)
+		}
 	}
 }

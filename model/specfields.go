@@ -26,7 +26,7 @@ const (
 )
 
 // GroupKinds lists every group kind, in the order the TUI offers them.
-var GroupKinds = []string{GroupNone, GroupPermutation, GroupCyclicShift, GroupLocalShift, GroupRotation, GroupRotationShift, GroupPitchTempo, GroupPitchTempoPaper}
+var GroupKinds = append([]string{GroupNone, GroupPermutation, GroupCyclicShift, GroupLocalShift, GroupRotation, GroupRotationShift, GroupPitchTempo, GroupPitchTempoPaper}, FileGroupKinds...)
 
 // ImageGroupKinds are the group kinds that act on images (h x w samples).
 var ImageGroupKinds = []string{GroupCyclicShift, GroupLocalShift, GroupRotation, GroupRotationShift}
@@ -187,9 +187,10 @@ func specFields() []*SpecField {
 			Help:      "test samples drawn stratified (0 = all; xperm default 8000)",
 			AppliesTo: "the test set, which data.holdout replaces",
 			set:       func(s *Spec) bool { return s.Data.TestSize > 0 }, applies: func(s *Spec) bool {
-				// With a holdout, test_size still sizes the split of xperm, circle and a single file.
+				// With a holdout, test_size still sizes the split of xperm and circle; a single
+				// file is not split before its holdout is drawn, so it has none.
 				d := s.Data
-				return d.Holdout == 0 || d.Name == "xperm" || d.Name == "circle" || d.Name == "file" && d.TestPath == ""
+				return d.Holdout == 0 || d.Name == "xperm" || d.Name == "circle"
 			}, not: func(s *Spec) string {
 				return fmt.Sprintf("data.holdout %d with data.name %s", s.Data.Holdout, s.Data.Name)
 			}, clear: func(s *Spec) { s.Data.TestSize = 0 }},
@@ -203,7 +204,7 @@ func specFields() []*SpecField {
 			applies: func(s *Spec) bool { return in(s.Data.Name, AudioDataNames) }},
 
 		{Key: "group.kind", Label: "group", Kind: KindEnum, Choices: GroupKinds, Default: GroupNone,
-			Help: "permutation: blocks of a sequence; cyclic-shift: all 2-D shifts; local-shift: |dx|,|dy| <= radius; rotation: angles; rotation+shift: their product; pitch-tempo: spectrogram pitch shifts ±400 cents x tempo 0.5..2 (25), pitch-tempo-paper: {-400,0,400} cents x {0.5,1,2} (9)"},
+			Help: "permutation: blocks of a sequence; cyclic-shift: all 2-D shifts; local-shift: |dx|,|dy| <= radius; rotation: angles; rotation+shift: their product; pitch-tempo: spectrogram pitch shifts ±400 cents x tempo 0.5..2 (25), pitch-tempo-paper: {-400,0,400} cents x {0.5,1,2} (9); permutations/linear: a .npy file; generated: generators; dihedral, mirror, reversal"},
 		{Key: "group.radius", Label: "shift radius", Kind: KindInt, Min: 0, Max: 64, AppliesTo: "group kinds local-shift and rotation+shift",
 			Help: "largest shift in pixels along each axis (zero fill)",
 			set:  func(s *Spec) bool { return s.Group.Radius != 0 }, applies: func(s *Spec) bool { return TakesRadius(s.Group.Kind) },

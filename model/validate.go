@@ -13,7 +13,7 @@ import (
 
 // Known names for the enumerated fields of a Spec.
 var (
-	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits"}
+	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits", "graphs", "graphs-relabelled"}
 	FeatureNames   = []string{"raw", "bow", "cdf", "moments"}
 	KernelNames    = []string{"linear", "rbf", "poly", "haar"}
 	LearnerNames   = []string{"rls", "1nn", "svm", "invariant-svm", "vsv"}
@@ -171,6 +171,7 @@ func (s *Spec) Validate() error {
 		bad("data.holdout %d is negative: use 0 (test on the test set) or a validation size >= 1", s.Data.Holdout)
 	}
 	oneOf("group.kind", s.Group.Kind, GroupKinds)
+	validateFileGroup(s.Group, "group", bad)
 	if f := specField("group.radius"); !f.InRange(float64(s.Group.Radius)) {
 		bad("group.radius %d is out of range: use %d..%d pixels", s.Group.Radius, int(f.Min), int(f.Max))
 	}
@@ -184,7 +185,7 @@ func (s *Spec) Validate() error {
 		}
 	}
 	if TakesAffine(s.Group.Kind) {
-		for _, p := range affineProblems(s.Group, "group") {
+		for _, p := range AffineProblems(s.Group, "group") {
 			bad("%s", p)
 		}
 	}
@@ -279,26 +280,29 @@ func (s *Spec) Validate() error {
 		}
 	}
 	s.validateTestTransform(bad)
+	if s.Tune != nil && len(errs) == 0 { // the search space is checked on a spec that validates (model/tune.go)
+		s.validateTune(bad)
+	}
 	return errors.Join(errs...)
 }
 
 func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 	at := fmt.Sprintf("methods.%d (%s)", i, m.DisplayName())
 	validateMethodFields(i, m, at, bad)
-	if (m.Invariance != "" || m.Locality != nil) && familyOf(m) == familyLiu && s.Group.Kind != GroupNone {
+	if (m.Invariance != "" || m.Locality != nil) && familyOf(m) == FamilyLiu && s.Group.Kind != GroupNone {
 		bad("%s: invariance and locality set the transformations themselves: set group.kind to none", at)
 	}
-	if m.pooled() && s.Group.Kind == GroupNone && s.Protocol != ProtocolApprox {
+	if m.Pooled() && s.Group.Kind == GroupNone && s.Protocol != ProtocolApprox {
 		bad("%s: %s pooling averages over a group, and group.kind is none: set group.kind (e.g. permutation, rotation+shift)", at, m.Features)
 	}
-	if m.usesRBF() && m.Gamma == 0 && s.Protocol == ProtocolPD {
+	if m.UsesRBF() && m.Gamma == 0 && s.Protocol == ProtocolPD {
 		bad("%s: gamma 0 (auto) is chosen on the training pool, which protocol pd does not draw: set gamma > 0", at)
 	}
 	if m.Kernel == "haar" {
 		switch {
 		case s.Group.Kind == GroupNone:
 			bad("%s: the Haar kernel averages over a group, and group.kind is none: set group.kind to permutation or cyclic-shift", at)
-		case s.Group.Kind != GroupPermutation && s.Group.Kind != GroupCyclicShift:
+		case !haarGroupKind(s.Group.Kind):
 			bad("%s: the Haar kernel averages over a whole group, and group.kind %s is not one (not closed under composition): use permutation or cyclic-shift, or CDF features for local invariance", at, s.Group.Kind)
 		case s.Group.Size > 0:
 			bad("%s: the Haar kernel averages over the whole group, and group.size %d keeps a sample of it: set group.size to 0, or use CDF features with a sampled group", at, s.Group.Size)
@@ -381,11 +385,11 @@ const (
 	MaxAffineCount = 64
 )
 
-// affineProblems returns one line per problem of the shears and scales of g (at names the
+// AffineProblems returns one line per problem of the shears and scales of g (at names the
 // group, e.g. "group" or "methods.0.group"): a count outside 1..MaxAffineCount, a value
 // not finite or outside [-MaxShear, MaxShear] or [MinScale, MaxScale] (to only when
 // count > 1), two equal values.
-func affineProblems(g GroupSpec, at string) []string {
+func AffineProblems(g GroupSpec, at string) []string {
 	var out []string
 	check := func(field string, a *AngleSpec, lo, hi float64, eg string) {
 		if a == nil {
@@ -434,7 +438,7 @@ func in(v string, set []string) bool {
 // (a sample that is not 2-D is refused when the run starts).
 func ImageData(d DataSpec) bool {
 	switch d.Name {
-	case "xperm", "circle":
+	case "xperm", "circle", "graphs", "graphs-relabelled":
 		return false
 	}
 	return !slices.Contains(AudioDataNames, d.Name)

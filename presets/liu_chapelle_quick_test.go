@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"gitui/core/eval"
-	"gitui/model"
+	"gitui/model/engine"
 )
 
 // runQuick runs the quick variant of preset name and returns its outcome.
@@ -18,7 +18,7 @@ func runQuick(t *testing.T, name, dataDir string) *eval.Outcome {
 		t.Fatal(err)
 	}
 	var done eval.Done
-	for e := range model.Start(context.Background(), p.Build(true), model.RunOptions{DataDir: dataDir, Quick: true}) {
+	for e := range engine.Start(context.Background(), p.Build(true), engine.RunOptions{DataDir: dataDir, Quick: true}) {
 		if d, ok := e.(eval.Done); ok {
 			done = d
 		}

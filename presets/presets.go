@@ -24,6 +24,10 @@ func All() []model.Preset {
 		{Name: "chapelle-toy", Summary: "Chapelle & Schoelkopf toy: test error vs RBF gamma for SVM, VSV, invariant SVM (circle, 30 points)", Build: ChapelleToy},
 		{Name: "chapelle-digits", Summary: "Chapelle & Schoelkopf digits: SVM vs VSV vs invariant SVM (shifts, rotation) on 16x16 MNIST, 10-class", Build: ChapelleDigits},
 		{Name: "chapelle-digits-binary", Summary: "Chapelle & Schoelkopf digits: SVM vs VSV vs invariant SVM (shifts, rotation) on 16x16 MNIST, 4 vs 9", Build: ChapelleDigitsBinary},
+		{Name: "graphs-perm", Summary: "Bring your own group: 12-node graphs of 4 families, raw vs CDF under |G| = 1..1000 uniform node relabellings (S_12 from 2 generators)", Build: GraphsPerm},
+		{Name: "graphs-perm-relabelled", Summary: "graphs-perm on graphs whose node order is random (arbitrary numbering): only invariant information is left", Build: GraphsPermRelabelled},
+		{Name: "svc-halving", Summary: "gitui tune against scikit-learn's HalvingRandomSearchCV: RBF SVC on 5,000 MNIST digits, C x gamma log-uniform, 81 candidates, factor 3", Build: SVCHalving},
+		{Name: "mnist-cdf-tune", Summary: "gitui tune over mnist-cdf's space (bins, templates, thresholds, linear or RBF RLS, deskew) on a validation split of the pool", Build: MNISTCDFTune},
 		{Name: "kernel-approx", Summary: "Mroueh et al. Theorem 1/2: <Phi(x),Phi(z)> vs s - d_G(x,z), error vs templates m", Build: KernelApprox},
 	}
 	ps = append(ps, speechPresets...)

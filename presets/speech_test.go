@@ -10,6 +10,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 )
 
 // fsddData returns $GITUI_DATA if it holds fsdd/recordings, else skips.
@@ -31,7 +32,7 @@ func runSpec(t *testing.T, spec *model.Spec, dataDir string) map[string][]eval.S
 		t.Fatal(err)
 	}
 	var done eval.Done
-	for e := range model.Start(context.Background(), spec, model.RunOptions{DataDir: dataDir, Quick: true}) {
+	for e := range engine.Start(context.Background(), spec, engine.RunOptions{DataDir: dataDir, Quick: true}) {
 		if d, ok := e.(eval.Done); ok {
 			done = d
 		}

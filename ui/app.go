@@ -16,6 +16,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/model/store"
 	"gitui/ui/curves"
 	"gitui/ui/datapane"
@@ -183,7 +184,7 @@ type partial struct {
 // New returns the workbench for opts, drawing with st. It does not start anything;
 // Init loads the data preview.
 func New(ctx context.Context, opts Options, st theme.Styles) *App {
-	a := &App{opts: opts, ctx: ctx, start: model.Start, tick: tick, now: time.Now, st: st, keys: defaultKeys(), partial: &partial{}, boxes: map[rect]boxCache{}}
+	a := &App{opts: opts, ctx: ctx, start: engine.Start, tick: tick, now: time.Now, st: st, keys: defaultKeys(), partial: &partial{}, boxes: map[rect]boxCache{}}
 	a.help = help.New()
 	a.help.Styles.ShortKey = st.Accent
 	a.help.Styles.FullKey = st.Accent
@@ -601,5 +602,5 @@ func dataArg(dir string, base *model.Spec) string {
 	if def, err := data.ResolveDir(""); err == nil && filepath.Clean(def) == filepath.Clean(dir) {
 		return ""
 	}
-	return " --data " + form.ShellQuote(dir)
+	return " --data " + model.ShellQuote(dir)
 }

@@ -17,6 +17,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/ui/internal/uitest"
 )
 
@@ -140,7 +141,7 @@ func fakeEvents() []eval.Event {
 }
 
 // fakeStart is an engine that sends fakeEvents then Done, honouring cancellation.
-func fakeStart(ctx context.Context, spec *model.Spec, opts model.RunOptions) <-chan eval.Event {
+func fakeStart(ctx context.Context, spec *model.Spec, opts engine.RunOptions) <-chan eval.Event {
 	ch := make(chan eval.Event, 64)
 	go func() {
 		defer close(ch)
@@ -221,7 +222,7 @@ func TestLayout(t *testing.T) {
 func TestRunPendingKeysAndStaleMessages(t *testing.T) {
 	a := newTestApp(t, 120, 40)
 	// A fake engine that waits for cancellation, then reports one finished cell.
-	a.start = func(ctx context.Context, spec *model.Spec, _ model.RunOptions) <-chan eval.Event {
+	a.start = func(ctx context.Context, spec *model.Spec, _ engine.RunOptions) <-chan eval.Event {
 		ch := make(chan eval.Event, 4)
 		go func() {
 			defer close(ch)
@@ -289,7 +290,7 @@ func TestRunPendingKeysAndStaleMessages(t *testing.T) {
 func TestBadInputNeverRuns(t *testing.T) {
 	a := newTestApp(t, 120, 40)
 	started := 0
-	a.start = func(ctx context.Context, spec *model.Spec, o model.RunOptions) <-chan eval.Event {
+	a.start = func(ctx context.Context, spec *model.Spec, o engine.RunOptions) <-chan eval.Event {
 		started++
 		return fakeStart(ctx, spec, o)
 	}
@@ -382,7 +383,7 @@ var longError = errors.New("methods.0.kernel_norm applies to kernels rbf, poly a
 func TestLongErrorsWrapAndMarkTabs(t *testing.T) {
 	for _, sz := range [][2]int{{120, 40}, {80, 24}} {
 		a := newTestApp(t, sz[0], sz[1])
-		a.start = func(ctx context.Context, _ *model.Spec, _ model.RunOptions) <-chan eval.Event {
+		a.start = func(ctx context.Context, _ *model.Spec, _ engine.RunOptions) <-chan eval.Event {
 			ch := make(chan eval.Event, 2)
 			ch <- eval.Done{Err: longError}
 			close(ch)

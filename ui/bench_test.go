@@ -17,6 +17,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/ui/internal/uitest"
 )
 
@@ -155,7 +156,7 @@ func keyLatencies(tb testing.TB, presses int, flood bool) []hops {
 	}
 	defer func() { stop.Store(true); wg.Wait() }()
 	a := New(ctx, Options{Presets: testPresets()}, uitest.Styles())
-	a.start = func(ctx context.Context, _ *model.Spec, _ model.RunOptions) <-chan eval.Event {
+	a.start = func(ctx context.Context, _ *model.Spec, _ engine.RunOptions) <-chan eval.Event {
 		ch := make(chan eval.Event, 64)
 		go func() { // a flood: about 100k points a second until cancelled
 			defer close(ch)

@@ -10,6 +10,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 )
 
 // Coalescing limits: a batch is sent when it holds batchMax events or batchWait
@@ -19,8 +20,8 @@ const (
 	batchMax  = 512
 )
 
-// starter starts the engine for a spec; model.Start in production, a fake in tests.
-type starter func(ctx context.Context, spec *model.Spec, opts model.RunOptions) <-chan eval.Event
+// starter starts the engine for a spec; engine.Start in production, a fake in tests.
+type starter func(ctx context.Context, spec *model.Spec, opts engine.RunOptions) <-chan eval.Event
 
 // nextBatch returns the command that waits for the next batch of run id; when the
 // channel is closed it reports runFinishedMsg. Update issues it again after every batch.
@@ -86,7 +87,7 @@ func computeGram(ctx context.Context, tag int, spec *model.Spec, dir string, n i
 				msg = gramComputedMsg{tag: tag, err: fmt.Errorf("Gram computation panicked: %v", r)}
 			}
 		}()
-		base, inv, err := model.SampleGram(ctx, spec, dir, n)
+		base, inv, err := engine.SampleGram(ctx, spec, dir, n)
 		return gramComputedMsg{tag: tag, base: base, inv: inv, err: err}
 	}
 }

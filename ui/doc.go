@@ -28,7 +28,7 @@
 //
 // Every run is saved without s: r opens a new run directory in Options.Store
 // (store.StoreDir(): $XDG_DATA_HOME/gitui/runs/TIME-NAME) with store.OpenRunDir, and
-// model.Start journals each finished cell into it. A job goroutine between the engine
+// engine.Start journals each finished cell into it. A job goroutine between the engine
 // and the UI writes result.json (partial after a cancel or a failure) and log.txt when
 // the engine is done, before the UI sees the run end; a run that ended with an error
 // before its first cell leaves nothing (RunDir.Discard). At start-up the run log names
@@ -37,7 +37,7 @@
 // left to finish after SIGHUP (Options.Hangup: the terminal is restored as far as it
 // can be and no longer read or drawn; ErrHangup).
 //
-// A run clones the spec and starts model.Start in the background. Its events are
+// A run clones the spec and starts engine.Start in the background. Its events are
 // coalesced (at most 512 events or 50 ms per batch) and pumped into Update one batch
 // at a time; each batch marks the curves dirty and they are redrawn once, at the next
 // frame (at most 20 frames a second). Cancelling keeps pumping until the engine's

@@ -13,6 +13,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/ui/internal/uitest"
 )
 
@@ -29,7 +30,7 @@ func TestRunNeedsTerminal(t *testing.T) {
 func TestPanicSavesPartialResult(t *testing.T) {
 	out := t.TempDir()
 	a := New(context.Background(), Options{Presets: testPresets(), OutDir: out}, uitest.Styles())
-	a.start = func(ctx context.Context, _ *model.Spec, _ model.RunOptions) <-chan eval.Event {
+	a.start = func(ctx context.Context, _ *model.Spec, _ engine.RunOptions) <-chan eval.Event {
 		ch := make(chan eval.Event, 4)
 		go func() {
 			defer close(ch)

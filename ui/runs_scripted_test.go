@@ -13,6 +13,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/ui/internal/uitest"
 	"gitui/ui/methodpane"
 )
@@ -40,9 +41,9 @@ func TestScriptedCompareTwoLambdas(t *testing.T) {
 	a := New(context.Background(), Options{Presets: testPresets(), Initial: spec, Store: store, OutDir: t.TempDir()}, uitest.Styles())
 	gate := make(chan struct{})
 	var matrices, held atomic.Int32
-	engine, runs := a.start, 0
-	a.start = func(ctx context.Context, spec *model.Spec, opts model.RunOptions) <-chan eval.Event {
-		in := engine(ctx, spec, opts)
+	startEngine, runs := a.start, 0
+	a.start = func(ctx context.Context, spec *model.Spec, opts engine.RunOptions) <-chan eval.Event {
+		in := startEngine(ctx, spec, opts)
 		runs++
 		if runs > 1 {
 			return in

@@ -13,6 +13,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/model/store"
 	"gitui/ui/internal/uitest"
 )
@@ -29,7 +30,7 @@ func newGatedEngine() *gatedEngine {
 	return &gatedEngine{started: make(chan struct{}), release: make(chan struct{}), cancelled: make(chan struct{})}
 }
 
-func (g *gatedEngine) start(ctx context.Context, _ *model.Spec, o model.RunOptions) <-chan eval.Event {
+func (g *gatedEngine) start(ctx context.Context, _ *model.Spec, o engine.RunOptions) <-chan eval.Event {
 	ch := make(chan eval.Event, 8)
 	go func() {
 		defer close(ch)

@@ -13,6 +13,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/model/store"
 	"gitui/ui/internal/uitest"
 )
@@ -214,7 +215,7 @@ func TestRunWithoutCellsLeavesNothing(t *testing.T) {
 	storeDir := tempStore(t)
 	for _, runErr := range []error{errors.New("data.path: no such file: give an existing file"), context.Canceled} {
 		a := storeApp(t, storeDir)
-		a.start = func(ctx context.Context, _ *model.Spec, _ model.RunOptions) <-chan eval.Event {
+		a.start = func(ctx context.Context, _ *model.Spec, _ engine.RunOptions) <-chan eval.Event {
 			ch := make(chan eval.Event, 1)
 			ch <- eval.Done{Err: runErr}
 			close(ch)
@@ -239,10 +240,10 @@ func TestRunWithoutCellsLeavesNothing(t *testing.T) {
 func TestCancelledBeforeFirstCellTUI(t *testing.T) {
 	storeDir := tempStore(t)
 	a := storeApp(t, storeDir)
-	a.start = func(ctx context.Context, spec *model.Spec, o model.RunOptions) <-chan eval.Event {
+	a.start = func(ctx context.Context, spec *model.Spec, o engine.RunOptions) <-chan eval.Event {
 		c, cancel := context.WithCancel(ctx)
 		cancel()
-		return model.Start(c, spec, o)
+		return engine.Start(c, spec, o)
 	}
 	press(t, a, "r")
 	if a.r.running || !errors.Is(a.r.err, context.Canceled) {

@@ -9,6 +9,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/ui/form"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestBadSVMValuesInline(t *testing.T) {
 	a := newTestApp(t, 120, 40)
 	started := 0
-	a.start = func(ctx context.Context, spec *model.Spec, o model.RunOptions) <-chan eval.Event {
+	a.start = func(ctx context.Context, spec *model.Spec, o engine.RunOptions) <-chan eval.Event {
 		started++
 		return fakeStart(ctx, spec, o)
 	}

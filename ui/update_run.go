@@ -11,6 +11,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/model/store"
 )
 
@@ -37,7 +38,7 @@ func (a *App) startRun() tea.Cmd {
 		a.run.Logf(now, "%s", note)
 	}
 	ctx, cancel := context.WithCancel(a.ctx)
-	opts := model.RunOptions{DataDir: a.opts.DataDir, Quick: a.quick}
+	opts := engine.RunOptions{DataDir: a.opts.DataDir, Quick: a.quick}
 	if j.rd != nil { // a nil *RunDir in the interface would not compare equal to nil
 		opts.Dir = j.rd
 	}

@@ -170,6 +170,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	m := fs.Int("m", 100, "features: templates")
 	g := fs.Int("g", 441, "features: |G|: 441 (9 rotations x 49 shifts) or 49 (shifts)")
 	bins := fs.Int("bins", 25, "features: bins n (2n+1 thresholds)")
+	groupFile := fs.String("group", "", "features: time this group instead of --g: an integer .npy of shape (|G|, 784), one permutation of the pixels per row")
 	gram := fs.String("gram", "", "smo: train on this LIBSVM precomputed-kernel file (svm_precomputed.sh's gram-N.libsvm)")
 	dataFlag := fs.String("data", "", "data directory holding mnist/")
 	asJSON := fs.Bool("json", false, "one JSON object per line")
@@ -208,7 +209,11 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if *m <= 0 || *bins <= 0 || (*g != 441 && *g != 49) {
 				return usagef("bench features: --m and --bins must be > 0 and --g 441 or 49")
 			}
-			r, err = bench.Features(ctx, dir, nn, *m, *g, *bins)
+			if *groupFile != "" {
+				r, err = bench.FeaturesGroupFile(ctx, dir, nn, *m, *bins, *groupFile)
+			} else {
+				r, err = bench.Features(ctx, dir, nn, *m, *g, *bins)
+			}
 		case "ti-gram":
 			r, err = bench.TIGram(ctx, dir, nn)
 		case "test-gram":
@@ -222,7 +227,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 			r, err = bench.SMO(ctx, dir, nn, *gram)
 		}
-		var ie bench.InputError
+		var ie *data.InputError
 		if errors.As(err, &ie) {
 			return usageError{err}
 		}

@@ -229,8 +229,18 @@ Each array task runs gitui run --shard $SLURM_ARRAY_TASK_ID/N into DIR/shards/<i
 log in DIR/logs/<i>.out; merge.sbatch runs after the array (afterok). --resubmit DIR submits
 only the indices whose shard is unfinished.`,
 		Run: cmdSlurm, Complete: completePresetOrFile})
+	register(command{Name: "tune", Order: 15, Synopsis: "tune PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]... [--param KEY=DIST]...",
+		Summary: "an honest search: validation split of the pool only, successive halving over the training size, one test of the best",
+		Details: `KEY is a field as --set names it (methods.N.FIELD, group.FIELD) or method (a choice
+among the spec's methods); DIST a list 5,10,25 or a range LOW..HIGH, log:LOW..HIGH,
+int:LOW..HIGH. The spec's tune block sets the sampler (tpe, random, quasi, grid), the
+pruner (asha, sh, hyperband, none), eta, trials, min_n, max_n, validation and refit_n.
+The study directory holds spec.json, trials.jsonl (the journal), study.json,
+best.spec.json and the refit's result.json and predictions.csv; gitui resume DIR
+continues a study, and gitui run DIR/best.spec.json reproduces its test accuracy.`,
+		Run: cmdTune, Complete: completePresetOrFile})
 	register(command{Name: "resume", Order: 20, Synopsis: "resume DIR [--data DIR]",
-		Summary: "finish an interrupted run from its journal (cells.jsonl)",
+		Summary: "finish an interrupted run from its journal (cells.jsonl), or continue a study (trials.jsonl)",
 		Details: `The journal is checked first (docs/journal.md): a spec.json edited since the run
 started is refused (exit 2, naming the changed keys); a line that fails its CRC-32C is
 moved to DIR/cells.damaged.jsonl and only its cell runs again.`,
@@ -243,7 +253,7 @@ moved to DIR/cells.damaged.jsonl and only its cell runs again.`,
 	register(command{Name: "data", Order: 40, Synopsis: "data list | fetch NAME | synth spoken-digits [--full] [--data DIR]",
 		Summary: "the data sets available and where; download one with SHA-256 checks; make the synthetic spoken digits (espeak-ng)",
 		Run:     cmdData, Complete: completeData})
-	register(command{Name: "bench", Order: 50, Synopsis: "bench [NAME...] [--n N] [--m M] [--g G] [--bins B] [--test T] [--gram FILE] [--data DIR] [--json]",
+	register(command{Name: "bench", Order: 50, Synopsis: "bench [NAME...] [--n N] [--m M] [--g G] [--group FILE] [--bins B] [--test T] [--gram FILE] [--data DIR] [--json]",
 		Summary: "time the hot paths on this machine: " + strings.Join(benchDefault, ", ") + " (no NAME: all)",
 		Run:     cmdBench,
 		Complete: func(int, []string) []string {

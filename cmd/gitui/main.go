@@ -37,7 +37,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"gitui/model"
+	"gitui/model/engine"
 	"gitui/ui"
 )
 
@@ -71,7 +71,7 @@ func main() {
 
 // run dispatches a command line and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	if limit, ok := model.SoftMemoryLimit(); ok {
+	if limit, ok := engine.SoftMemoryLimit(); ok {
 		debug.SetMemoryLimit(limit) // collect hard near the limit rather than die of it
 	}
 	var err error

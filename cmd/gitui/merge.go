@@ -15,6 +15,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/model/store"
 )
 
@@ -101,7 +102,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stderr, "gitui: "+n)
 	}
 	fmt.Fprintf(stderr, "merge: %d shards, %d cells (%d new in %s, %d duplicates kept once)\n", rep.Shards, rep.Cells, rep.Added, filepath.Join(out, store.CellsFile), rep.Duplicates)
-	res, err := executeWith(ctx, rd, model.RunOptions{DataDir: dir, NoRun: true}, stdout, stderr)
+	res, err := executeWith(ctx, rd, engine.RunOptions{DataDir: dir, NoRun: true}, stdout, stderr)
 	if err != nil {
 		return err
 	}

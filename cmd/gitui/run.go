@@ -20,6 +20,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/model/store"
 	"gitui/presets"
 )
@@ -110,7 +111,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		rd.Close()
 		return usageError{err}
 	}
-	_, err = executeWith(ctx, rd, model.RunOptions{DataDir: dir, Shard: shard}, stdout, stderr)
+	_, err = executeWith(ctx, rd, engine.RunOptions{DataDir: dir, Shard: shard}, stdout, stderr)
 	if perr := stopProfiles(); err == nil {
 		err = perr
 	}
@@ -129,6 +130,9 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if fi, err := os.Stat(pos[0]); err != nil || !fi.IsDir() {
 		return usagef("%s is not a directory: give the --out directory of an interrupted `gitui run`", pos[0])
+	}
+	if isStudyDir(pos[0]) { // a study directory (gitui tune --out): continue the study
+		return resumeStudy(ctx, pos[0], *dataFlag, stdout, stderr)
 	}
 	rd, err := store.OpenRunDir(pos[0], nil, store.RunMeta{})
 	if err != nil {
@@ -149,7 +153,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return usagef("%s: its run.json names shard %q: %v", pos[0], rd.Meta.Shard, err)
 		}
 	}
-	_, err = executeWith(ctx, rd, model.RunOptions{DataDir: dir, Shard: shard}, stdout, stderr)
+	_, err = executeWith(ctx, rd, engine.RunOptions{DataDir: dir, Shard: shard}, stdout, stderr)
 	return err
 }
 
@@ -160,7 +164,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // which every cell was already journaled and whose result.json is complete rewrites
 // nothing. An interrupted or failed run writes a partial result, never over a complete one.
 func execute(ctx context.Context, rd *store.RunDir, dataDir string, stdout, stderr io.Writer) error {
-	_, err := executeWith(ctx, rd, model.RunOptions{DataDir: dataDir}, stdout, stderr)
+	_, err := executeWith(ctx, rd, engine.RunOptions{DataDir: dataDir}, stdout, stderr)
 	return err
 }
 
@@ -168,7 +172,7 @@ func execute(ctx context.Context, rd *store.RunDir, dataDir string, stdout, stde
 // are taken from rd): a loop over the engine's events drawing the progress, then the
 // run's conclusion (store.RunDir.Conclude, the same as the TUI's), then the summary. It
 // returns the result written or kept (nil when nothing was kept).
-func executeWith(ctx context.Context, rd *store.RunDir, opts model.RunOptions, stdout, stderr io.Writer) (*model.Result, error) {
+func executeWith(ctx context.Context, rd *store.RunDir, opts engine.RunOptions, stdout, stderr io.Writer) (*model.Result, error) {
 	if rd.Warning != "" {
 		fmt.Fprintln(stderr, "gitui: "+rd.Warning)
 	}
@@ -183,7 +187,7 @@ func executeWith(ctx context.Context, rd *store.RunDir, opts model.RunOptions, s
 	var outcome *eval.Outcome
 	var runErr error
 	opts.Quick, opts.Dir, opts.NoMatrices = rd.Meta.Quick, rd, true
-	for e := range model.Start(ctx, rd.Spec, opts) {
+	for e := range engine.Start(ctx, rd.Spec, opts) {
 		switch e := e.(type) {
 		case eval.Progress:
 			prog.progress(e)

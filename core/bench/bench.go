@@ -48,7 +48,7 @@ const MNISTTrainImages = "mnist/train10k-images-idx3-ubyte.gz"
 // that are zero in every image are dropped from the GEMM but still counted). Before returning, the features of the first
 // image and template are checked against the plain definition in float64.
 //
-// It returns an [InputError] for a missing or bad data file, n < 1, n above the images
+// It returns an [data.InputError] for a missing or bad data file, n < 1, n above the images
 // available, m < 1 or m > n, g not 49 or 441, or bins < 1; ctx.Err() if cancelled.
 func Features(ctx context.Context, dataDir string, n, m, g, bins int) (Result, error) {
 	switch {
@@ -61,6 +61,46 @@ func Features(ctx context.Context, dataDir string, n, m, g, bins int) (Result, e
 	case bins < 1:
 		return Result{}, inputErrorf("bench features: bins = %d: use bins >= 1", bins)
 	}
+	return features(ctx, dataDir, n, m, bins, mnistGroup(g), nil)
+}
+
+// FeaturesGroupFile is [Features] with the group read from path: an integer .npy of
+// shape (|G|, 784), one permutation of the pixels per row (group.NewPermSet: the identity
+// first or added), so a group a user brings can be timed against a built-in one of the
+// same |G| on the same gather and GEMM paths. Params gain "group_file" and "g" is |G|.
+// It returns an [InputError] for a file that cannot be read or is not such an array, and
+// for the inputs Features refuses (n, m, bins).
+func FeaturesGroupFile(ctx context.Context, dataDir string, n, m, bins int, path string) (Result, error) {
+	arr, err := data.LoadIntNPY(path)
+	if err != nil {
+		return Result{}, inputErrorf("bench features: --group: %v", err)
+	}
+	if len(arr.Shape) != 2 || arr.Shape[1] != 784 {
+		return Result{}, inputErrorf("bench features: --group %s has shape %v: give permutations of the 784 MNIST pixels, shape (|G|, 784)", path, arr.Shape)
+	}
+	rows := make([][]int, arr.Shape[0])
+	for i := range rows {
+		rows[i] = arr.Data[i*784 : (i+1)*784]
+	}
+	act, err := group.NewPermSet(ctx, rows, filepath.Base(path))
+	if err != nil {
+		return Result{}, inputErrorf("bench features: --group %s: %v", path, err)
+	}
+	return features(ctx, dataDir, n, m, bins, act, map[string]any{"group_file": path})
+}
+
+// features times CDF features of the first n MNIST training images under act (see
+// [Features]); extra params are added to the result's.
+func features(ctx context.Context, dataDir string, n, m, bins int, act group.Action, extra map[string]any) (Result, error) {
+	switch {
+	case n < 1:
+		return Result{}, inputErrorf("bench features: n = %d images: pass --n >= 1", n)
+	case m < 1 || m > n:
+		return Result{}, inputErrorf("bench features: m = %d templates with n = %d images: use 1 <= m <= n", m, n)
+	case bins < 1:
+		return Result{}, inputErrorf("bench features: bins = %d: use bins >= 1", bins)
+	}
+	g := act.Len()
 	x, err := loadImages(filepath.Join(dataDir, MNISTTrainImages), n, "--n")
 	if err != nil {
 		return Result{}, fmt.Errorf("bench features: %w", asInput(err))
@@ -70,7 +110,6 @@ func Features(ctx context.Context, dataDir string, n, m, g, bins int) (Result, e
 	if err != nil {
 		return Result{}, fmt.Errorf("bench features: %w", err)
 	}
-	act := mnistGroup(g)
 	f, err := feature.NewCDF(tmpl, act, feature.CDFOptions{Bins: bins})
 	if err != nil {
 		return Result{}, fmt.Errorf("bench features: %w", err)
@@ -85,19 +124,23 @@ func Features(ctx context.Context, dataDir string, n, m, g, bins int) (Result, e
 		return Result{}, err
 	}
 	proj := tm.Projection.Seconds()
+	params := map[string]any{
+		"n": n, "m": m, "g": g, "bins": bins, "d": 784,
+		"templates_s":  tm.Templates.Seconds(),
+		"projection_s": proj,
+		"pooling_s":    tm.Pooling.Seconds(),
+		"gflops":       2 * float64(n) * 784 * float64(m) * float64(g) / proj / 1e9,
+		"sgemm":        linalg.SgemmImpl(),
+	}
+	for k, v := range extra {
+		params[k] = v
+	}
 	return Result{
 		Name:       "features",
 		Seconds:    wall,
 		Throughput: float64(n) / wall,
 		Unit:       "images/s",
-		Params: withMachine(map[string]any{
-			"n": n, "m": m, "g": g, "bins": bins, "d": 784,
-			"templates_s":  tm.Templates.Seconds(),
-			"projection_s": proj,
-			"pooling_s":    tm.Pooling.Seconds(),
-			"gflops":       2 * float64(n) * 784 * float64(m) * float64(g) / proj / 1e9,
-			"sgemm":        linalg.SgemmImpl(),
-		}),
+		Params:     withMachine(params),
 	}, nil
 }
 

@@ -26,7 +26,7 @@
 //
 // A missing or unreadable data file, or sizes outside what the data allows, return a
 // one-line error naming the problem and the fix (wrapped with %w), marked as an
-// [InputError] so that callers can tell bad input from a failure. Cancellation returns
+// [data.InputError] so that callers can tell bad input from a failure. Cancellation returns
 // ctx.Err() undecorated.
 //
 // # Concurrency

@@ -24,18 +24,9 @@ const (
 	MNISTTestImages  = "mnist/t10k-images-idx3-ubyte.gz"
 )
 
-// InputError marks an error caused by the benchmark's input (sizes, missing or bad data
-// files) rather than by running it; the command line maps it to exit status 2.
-type InputError struct{ Err error }
-
-// Error returns the wrapped error's message, unchanged.
-func (e InputError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the wrapped error.
-func (e InputError) Unwrap() error { return e.Err }
-
-// inputErrorf returns an [InputError] wrapping fmt.Errorf(format, a...).
-func inputErrorf(format string, a ...any) error { return InputError{fmt.Errorf(format, a...)} }
+// inputErrorf returns a [data.InputError] (bad input: sizes, a missing or bad data file)
+// wrapping fmt.Errorf(format, a...).
+func inputErrorf(format string, a ...any) error { return data.InputErr(fmt.Errorf(format, a...)) }
 
 // tiCheckTol bounds |FFT - definition| relative to max(1, |definition|) in the self-checks:
 // both are float64 sums of 784 products of values in [0, 1], accurate to ~1e-13.
@@ -56,7 +47,7 @@ const tiCheckTol = 1e-9
 // implementation, kernel.Cyclic28Impl), blas and gomaxprocs. After timing, entries of the result (first, last, a middle row, the
 // diagonal) are compared with the plain definition (784 shifted inner products).
 //
-// It returns an [InputError] for n < 1, n above the 10,000 images of the pool or a
+// It returns an [data.InputError] for n < 1, n above the 10,000 images of the pool or a
 // missing or bad data file, ctx.Err() if cancelled.
 func TIGram(ctx context.Context, dataDir string, n int) (Result, error) {
 	if n < 1 {
@@ -80,7 +71,7 @@ func TIGram(ctx context.Context, dataDir string, n int) (Result, error) {
 // fft, blas and gomaxprocs. After timing, entries of the result are compared with the plain
 // definition.
 //
-// It returns an [InputError] for test < 1 or n < 1, sizes above the 10,000 images of
+// It returns an [data.InputError] for test < 1 or n < 1, sizes above the 10,000 images of
 // either file or a missing or bad data file, ctx.Err() if cancelled.
 func TestGram(ctx context.Context, dataDir string, test, n int) (Result, error) {
 	switch {
@@ -169,7 +160,7 @@ func withMachine(params map[string]any) map[string]any {
 // pairs (a file's matrix is checked for symmetry); after, every pair's dual solution
 // is checked for feasibility (0 <= a_i <= C and sum y_i a_i = 0).
 //
-// It returns an [InputError] for n < 2 (without a file), n above the pool, a missing or
+// It returns an [data.InputError] for n < 2 (without a file), n above the pool, a missing or
 // bad data file or Gram file, a Gram file that is not symmetric or has fewer than two
 // classes; ctx.Err() if cancelled.
 func SMO(ctx context.Context, dataDir string, n int, gramFile string) (Result, error) {
@@ -183,7 +174,7 @@ func SMO(ctx context.Context, dataDir string, n int, gramFile string) (Result, e
 	if gramFile != "" {
 		ds, err := data.LoadPrecomputedKernel(gramFile)
 		if err != nil {
-			return Result{}, fmt.Errorf("bench smo: %w", InputError{err})
+			return Result{}, fmt.Errorf("bench smo: %w", data.InputErr(err))
 		}
 		if n != 0 && n != ds.Len() {
 			return Result{}, inputErrorf("bench smo: %s holds a %d×%d Gram, n = %d asked for: drop --n or pass --n %d", gramFile, ds.Len(), ds.Len(), n, ds.Len())
@@ -216,7 +207,7 @@ func SMO(ctx context.Context, dataDir string, n int, gramFile string) (Result, e
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return Result{}, err
 		}
-		return Result{}, fmt.Errorf("bench smo: %w", InputError{err})
+		return Result{}, fmt.Errorf("bench smo: %w", data.InputErr(err))
 	}
 	wall := time.Since(start).Seconds()
 	iters := 0
@@ -271,13 +262,13 @@ func pool(dataDir string, n int, labels bool) (*mat.Dense, []int, error) {
 	return x, y, nil
 }
 
-// asInput marks a data-loading error as an [InputError] unless it already is one.
+// asInput marks a data-loading error as a [data.InputError] unless it already is one.
 func asInput(err error) error {
-	var ie InputError
+	var ie *data.InputError
 	if errors.As(err, &ie) {
 		return err
 	}
-	return InputError{err}
+	return data.InputErr(err)
 }
 
 // loadLabels reads an IDX labels file.

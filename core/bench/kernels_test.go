@@ -34,7 +34,7 @@ func TestKernelBenchBadInput(t *testing.T) {
 		{"smo missing gram", func() error { _, err := SMO(ctx, empty, 0, filepath.Join(empty, "gram.libsvm")); return err }, "gram.libsvm"},
 	} {
 		err := c.run()
-		var ie InputError
+		var ie *data.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: %v, want a one-line InputError containing %q", c.name, err, c.want)
 		}

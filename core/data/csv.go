@@ -3,10 +3,12 @@ package data
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,10 +56,21 @@ type CSVOptions struct {
 // for a non-number, a NaN or infinite value, a ragged row or a missing label; a
 // missing file, an empty file or a bad option give a one-line error.
 func LoadCSV(path string, opts CSVOptions) (*Dataset, error) {
+	return loadCSV(context.Background(), path, opts)
+}
+
+// loadCSV is LoadCSV in two passes: the first counts the lines (and refuses a file past
+// the value cap before holding any of it), the second parses into arrays allocated once
+// at that size, so the load never holds more than its final arrays. ctx stops either.
+func loadCSV(ctx context.Context, path string, opts CSVOptions) (*Dataset, error) {
 	if opts.Name == "" {
 		opts.Name = baseName(path)
 	}
-	return openRead(path, "CSV", func(r io.Reader) (*Dataset, error) { return readCSV(r, path, opts) })
+	c, err := countCSV(ctx, path, opts.Comma)
+	if err != nil {
+		return nil, err
+	}
+	return openReadContext(ctx, path, "CSV", func(r io.Reader) (*Dataset, error) { return readCSV(r, path, opts, c.Lines) })
 }
 
 // ReadCSV reads CSV data from r as LoadCSV does; file names the source in errors.
@@ -65,7 +78,7 @@ func ReadCSV(r io.Reader, file string, opts CSVOptions) (*Dataset, error) {
 	if opts.Name == "" {
 		opts.Name = baseName(file)
 	}
-	return readCSV(r, file, opts)
+	return readCSV(r, file, opts, 0)
 }
 
 // sniffComma returns the most frequent separator on the first line of br.
@@ -83,7 +96,11 @@ func sniffComma(br *bufio.Reader) rune {
 	return best
 }
 
-func readCSV(r io.Reader, file string, opts CSVOptions) (*Dataset, error) {
+// readCSV parses CSV text from r. rows > 0 is an upper bound on the records (the lines
+// countCSV found): the arrays are then allocated once at that size (untouched pages of
+// a bound above the true count cost no memory); rows 0 grows them as rows arrive, by at
+// most a quarter at a time and never far past the value cap.
+func readCSV(r io.Reader, file string, opts CSVOptions, rows int) (*Dataset, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte{0xef, 0xbb, 0xbf}) {
 		br.Discard(3)
@@ -178,11 +195,15 @@ func readCSV(r io.Reader, file string, opts CSVOptions) (*Dataset, error) {
 	}
 
 	d := ncol - 1
+	limit, limitMsg := valueCap()
 	var (
 		x       []float64
 		y       []int
 		classes classIndex
 	)
+	if rows > 0 && uint64(rows)*uint64(d) <= limit+uint64(d) {
+		x, y = make([]float64, 0, rows*d), make([]int, 0, rows)
+	}
 	row := func(rec []string, line int) error {
 		for j, f := range rec {
 			f = strings.TrimSpace(f)
@@ -209,6 +230,9 @@ func readCSV(r io.Reader, file string, opts CSVOptions) (*Dataset, error) {
 			if msg := checkFinite(v); msg != "" {
 				return perr(line, j+1, msg)
 			}
+			if len(x) == cap(x) {
+				x = slices.Grow(x, growth(len(x), limit))
+			}
 			x = append(x, v)
 		}
 		return nil
@@ -229,8 +253,8 @@ func readCSV(r io.Reader, file string, opts CSVOptions) (*Dataset, error) {
 		if err := row(rec, line); err != nil {
 			return nil, err
 		}
-		if uint64(len(x)) > MaxValues {
-			return nil, fmt.Errorf("%s: more than %s: split the file or use a binary format", file, valuesLimitMsg())
+		if uint64(len(x)) > limit {
+			return nil, fmt.Errorf("%s: more than %s: split the file or use a binary format", file, limitMsg)
 		}
 	}
 	if len(y) == 0 {

@@ -88,3 +88,25 @@ func (d *Dataset) Validate() error {
 	}
 	return nil
 }
+
+// CheckVaries returns an error when every sample of d is the same (each feature is
+// constant over the set): no method can learn from it, so a file like that (a blank
+// image set, a matrix of zeros) is refused as soon as it is read, before it is split
+// and copied. It reads rows until the first that differs from row 0 and allocates
+// nothing.
+func (d *Dataset) CheckVaries() error {
+	n, dim := d.X.Dims()
+	if n < 2 {
+		return nil
+	}
+	first := d.X.RawRowView(0)
+	for i := 1; i < n; i++ {
+		row := d.X.RawRowView(i)
+		for j, v := range row {
+			if v != first[j] {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("data set %q: all %d samples are the same (each of the %d features is constant): there is nothing to learn, check the file", d.Name, n, dim)
+}

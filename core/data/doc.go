@@ -38,15 +38,30 @@
 // Bad input returns a one-line error naming the problem and the fix, wrapped with the
 // file name ("load PATH: ..."). Text formats return *ParseError with the line and
 // field. Missing named data sets wrap ErrNotFound. Header sizes never drive an
-// allocation by themselves: memory grows with the bytes actually read, and sizes past
-// MaxValues (2^28 values, $GITUI_MAX_VALUES) are rejected; a gzip stream is read up to
-// MaxDecompressedBytes (2 GiB, $GITUI_MAX_DECOMPRESSED_BYTES, ErrDecompressedTooLarge);
-// text lines are bounded while they are read (CSV 2 MiB, LIBSVM 16 MiB). Programmer errors (negative sizes, labels outside [0, k)
-// passed to Draw or ClassCounts) panic with the prefix "data: ".
+// allocation beyond what the file can hold: memory grows with the bytes actually read
+// (or is sized by the file itself: a .npy body no larger than the file could expand
+// to), and sizes past the value cap are rejected: MaxValues (2^28 values,
+// $GITUI_MAX_VALUES), or fewer when the memory available (AvailableMemory:
+// $GITUI_MEMORY_LIMIT, MemAvailable, the cgroup's room, RLIMIT_AS) holds fewer as
+// float64; a gzip stream is read up to MaxDecompressedBytes (2 GiB,
+// $GITUI_MAX_DECOMPRESSED_BYTES, ErrDecompressedTooLarge); text lines are bounded while
+// they are read (CSV 2 MiB, LIBSVM 16 MiB). Programmer errors (negative sizes, labels
+// outside [0, k) passed to Draw or ClassCounts) panic with the prefix "data: ".
+//
+// # Memory
+//
+// A load holds no more than its final arrays (plus fixed buffers): CSV and LIBSVM files
+// are read twice, a first pass counting lines (and refusing a file past the value cap
+// before holding any of it), a second parsing into arrays allocated once; .npy bodies
+// are decoded as they arrive; IDX pixels are read into blocks and turned into float64
+// block by block. SizeOfFile gives a file's size before the load (headers, or the first
+// pass, whose count the load reuses), and CheckFileMemory refuses a set that cannot fit.
+// LoadFileContext stops a load at its next read once its context is done.
 //
 // # Concurrency
 //
-// Functions hold no package state and may run concurrently; a *rand.Rand passed in must
+// Functions hold no package state (but a mutex-guarded cache of the last text file's
+// first-pass count) and may run concurrently; a *rand.Rand passed in must
 // not be shared between goroutines. A Dataset is not modified by any function here
 // (Normalize and Subset return copies), so concurrent readers of one Dataset are safe.
 package data

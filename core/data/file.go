@@ -1,6 +1,7 @@
 package data
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -104,30 +105,61 @@ func (c *classIndex) add(s string) int {
 //
 // Any other name is an error listing the supported kinds.
 func LoadFile(path string) (*Dataset, error) {
+	return LoadFileContext(context.Background(), path)
+}
+
+// LoadFileContext is LoadFile whose reads stop, with ctx's error, once ctx is done: a
+// load nobody waits for any more (the TUI's preview of a path since edited) ends at its
+// next read and drops what it allocated.
+func LoadFileContext(ctx context.Context, path string) (*Dataset, error) {
 	name := filepath.Base(path)
 	lower := strings.ToLower(strings.TrimSuffix(name, ".gz"))
 	switch {
 	case strings.HasSuffix(lower, ".csv"):
-		return LoadCSV(path, CSVOptions{})
+		return loadCSV(ctx, path, CSVOptions{})
 	case strings.HasSuffix(lower, ".tsv"):
-		return LoadCSV(path, CSVOptions{Comma: '\t'})
+		return loadCSV(ctx, path, CSVOptions{Comma: '\t'})
 	case strings.HasSuffix(lower, ".npz"):
-		return LoadNPZ(path)
+		return loadNPZ(ctx, path)
 	case strings.HasSuffix(lower, ".npy"):
-		stem := strings.TrimSuffix(name, filepath.Ext(name))
-		if stem == "" || (stem[len(stem)-1] != 'x' && stem[len(stem)-1] != 'X') {
-			return nil, fmt.Errorf("%s: a .npy file holds only the samples: name it ..._x.npy with ..._y.npy beside it, or save both in an .npz with keys x and y", path)
+		y, err := npyLabelsPath(path)
+		if err != nil {
+			return nil, err
 		}
-		y := filepath.Join(filepath.Dir(path), stem[:len(stem)-1]+"y"+filepath.Ext(name))
-		if _, err := os.Stat(y); err != nil {
-			return nil, fmt.Errorf("%s: no labels file %s beside it: save the labels there, or use an .npz with keys x and y", path, y)
-		}
-		return LoadNPY(path, y)
+		return loadNPY(ctx, path, y)
 	case strings.HasSuffix(lower, ".libsvm"), strings.HasSuffix(lower, ".svm"),
 		strings.HasSuffix(lower, ".svmlight"), strings.HasSuffix(lower, ".txt"):
-		return LoadLIBSVM(path)
+		return loadLIBSVM(ctx, path)
 	case strings.Contains(name, "-images-idx3-ubyte"):
-		return LoadIDX(path, filepath.Join(filepath.Dir(path), strings.Replace(name, "-images-idx3-ubyte", "-labels-idx1-ubyte", 1)))
+		return loadIDXContext(ctx, path, idxLabelsPath(path), baseName(path), nil)
 	}
 	return nil, fmt.Errorf("%s: unknown file kind: use .csv, .tsv, .npy (x/y pair), .npz, .libsvm/.svm/.txt or an IDX *-images-idx3-ubyte[.gz] file", path)
+}
+
+// npyLabelsPath returns the labels file beside the samples file path (…x.npy or
+// …x.npy.gz: the same name ending in y, with the same extensions), or an error naming
+// the fix when path is not named so or the labels file is missing.
+func npyLabelsPath(path string) (string, error) {
+	name := filepath.Base(path)
+	gz := ""
+	if strings.HasSuffix(strings.ToLower(name), ".gz") {
+		gz = name[len(name)-3:]
+		name = name[:len(name)-3]
+	}
+	ext := filepath.Ext(name) // ".npy", any case
+	stem := strings.TrimSuffix(name, ext)
+	if stem == "" || (stem[len(stem)-1] != 'x' && stem[len(stem)-1] != 'X') {
+		return "", fmt.Errorf("%s: a .npy file holds only the samples: name it ..._x%s%s with ..._y%s%s beside it, or save both in an .npz with keys x and y", path, ext, gz, ext, gz)
+	}
+	y := filepath.Join(filepath.Dir(path), stem[:len(stem)-1]+"y"+ext+gz)
+	if _, err := os.Stat(y); err != nil {
+		return "", fmt.Errorf("%s: no labels file %s beside it: save the labels there, or use an .npz with keys x and y", path, y)
+	}
+	return y, nil
+}
+
+// idxLabelsPath returns the IDX labels file beside the images file path.
+func idxLabelsPath(path string) string {
+	name := filepath.Base(path)
+	return filepath.Join(filepath.Dir(path), strings.Replace(name, "-images-idx3-ubyte", "-labels-idx1-ubyte", 1))
 }

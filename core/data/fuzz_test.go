@@ -106,9 +106,13 @@ func FuzzNPY(f *testing.F) {
 	f.Add([]byte("\x93NUMPY\x02\x00\xff\xff\xff\xff"), y)
 	f.Add([]byte("\x93NUMPY\x01\x00\x05\x00{'a'}"), y)
 	f.Add(x, x)
+	f.Add(rawNPY("<i8", false, "(2, 3)", enc([]int64{0, 1, 2, 2, 0, 1})), y) // permutation rows
+	f.Add(rawNPY(">u2", true, "(1, 2, 2)", enc([]uint16{1, 0, 0, 1})), y)
 	f.Fuzz(func(t *testing.T, xb, yb []byte) {
 		ds, err := ReadNPY(bytes.NewReader(xb), bytes.NewReader(yb), "fuzz")
 		checkResult(t, ds, err)
+		// The single-array readers of group files (permutation rows, matrices).
+		checkArray(t, xb)
 		// The same arrays inside an .npz archive.
 		var z bytes.Buffer
 		zw := zip.NewWriter(&z)

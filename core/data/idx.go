@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"math/bits"
 	"os"
 
@@ -77,25 +79,57 @@ func readHeader(r io.Reader, magic uint32, what string, dims int) ([]uint64, err
 	return sz, nil
 }
 
-// readBody reads exactly want bytes from r and checks that nothing follows. Memory grows
-// with the bytes actually read, so a header that lies about the size cannot force a
-// large allocation.
-func readBody(r io.Reader, want uint64, what string) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.Grow(int(min(want, 1<<20)))
-	got, err := io.CopyN(&buf, r, int64(want))
-	if err != nil && err != io.EOF {
-		return nil, fmt.Errorf("reading IDX %s: %w: the file is corrupt, re-download it", what, err)
-	}
-	if uint64(got) < want {
-		return nil, fmt.Errorf("IDX %s file is truncated: expected %d bytes after the header, got %d: re-download it", what, want, got)
+// bodyBlock is the size of the blocks readBodyBlocks reads a body into.
+const bodyBlock = 1 << 20
+
+// readBodyBlocks reads exactly want bytes from r into blocks of bodyBlock bytes and
+// checks that nothing follows. Memory grows with the bytes actually read, so a header
+// that lies about the size cannot force a large allocation, and nothing is copied as
+// the body grows (no doubling).
+func readBodyBlocks(r io.Reader, want uint64, what string) ([][]byte, error) {
+	var blocks [][]byte
+	var got uint64
+	for got < want {
+		b := make([]byte, min(want-got, bodyBlock))
+		k, err := io.ReadFull(r, b)
+		got += uint64(k)
+		if err != nil {
+			if err != io.EOF && err != io.ErrUnexpectedEOF {
+				return nil, fmt.Errorf("reading IDX %s: %w: the file is corrupt, re-download it", what, err)
+			}
+			return nil, fmt.Errorf("IDX %s file is truncated: expected %d bytes after the header, got %d: re-download it", what, want, got)
+		}
+		blocks = append(blocks, b)
 	}
 	var one [1]byte
 	if k, _ := io.ReadFull(r, one[:]); k > 0 {
 		extra, _ := io.Copy(io.Discard, r)
 		return nil, fmt.Errorf("IDX %s file has %d bytes after the %d its header declares: the file is corrupt, re-download it", what, extra+1, want)
 	}
-	return buf.Bytes(), nil
+	return blocks, nil
+}
+
+// readBody is readBodyBlocks joined into one array.
+func readBody(r io.Reader, want uint64, what string) ([]byte, error) {
+	blocks, err := readBodyBlocks(r, want, what)
+	if err != nil {
+		return nil, err
+	}
+	return joinBlocks(blocks, int(want)), nil
+}
+
+// joinBlocks returns the n bytes of blocks in one array, allocated once they are all
+// read; each block is dropped as soon as it is copied.
+func joinBlocks(blocks [][]byte, n int) []byte {
+	if len(blocks) == 1 {
+		return blocks[0]
+	}
+	out := make([]byte, 0, n)
+	for i, b := range blocks {
+		out = append(out, b...)
+		blocks[i] = nil
+	}
+	return out
 }
 
 // ReadIDXImages reads an IDX images file (magic 0x00000803: n, rows, cols as big-endian
@@ -104,28 +138,42 @@ func readBody(r io.Reader, want uint64, what string) ([]byte, error) {
 // an empty or absurd header, a truncated body or bytes after the body. Memory is
 // allocated as data arrives, never from the header's claim alone.
 func ReadIDXImages(r io.Reader) (*Images, error) {
-	r, err := maybeGunzip(r)
+	img, blocks, err := readIDXImageBlocks(r)
 	if err != nil {
 		return nil, err
+	}
+	img.Pix = joinBlocks(blocks, img.N*img.Rows*img.Cols)
+	return img, nil
+}
+
+// readIDXImageBlocks is ReadIDXImages that keeps the pixels in blocks (see
+// readBodyBlocks): for loads that turn them into float64 at once.
+func readIDXImageBlocks(r io.Reader) (img *Images, blocks [][]byte, err error) {
+	r, err = maybeGunzip(r)
+	if err != nil {
+		return nil, nil, err
 	}
 	sz, err := readHeader(r, idxImagesMagic, "images", 3)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	n, rows, cols := sz[0], sz[1], sz[2]
 	if n == 0 || rows == 0 || cols == 0 {
-		return nil, fmt.Errorf("IDX images header declares %d images of %dx%d pixels: the file holds no data, re-download it", n, rows, cols)
+		return nil, nil, fmt.Errorf("IDX images header declares %d images of %dx%d pixels: the file holds no data, re-download it", n, rows, cols)
 	}
 	hi, d := bits.Mul64(rows, cols)
 	hi2, total := bits.Mul64(n, d)
-	if hi != 0 || hi2 != 0 || total > MaxValues {
-		return nil, fmt.Errorf("IDX images header declares %d images of %dx%d pixels, more than %s: the file is corrupt, not an images file, or too large to load", n, rows, cols, valuesLimitMsg())
+	if limit, msg := valueCap(); hi != 0 || hi2 != 0 || total > limit {
+		if hi != 0 || hi2 != 0 {
+			total = math.MaxUint64
+		}
+		return nil, nil, fmt.Errorf("IDX images header declares %d images of %dx%d pixels, more than %s: the file is corrupt, not an images file, or too large to load", n, rows, cols, overMsg(total, msg))
 	}
-	pix, err := readBody(r, total, "images")
+	blocks, err = readBodyBlocks(r, total, "images")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &Images{N: int(n), Rows: int(rows), Cols: int(cols), Pix: pix}, nil
+	return &Images{N: int(n), Rows: int(rows), Cols: int(cols)}, blocks, nil
 }
 
 // ReadIDXLabels reads an IDX labels file (magic 0x00000801: n as big-endian uint32, then
@@ -191,6 +239,12 @@ var digitClasses = []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 // (nil means "0".."9"). It returns an error if the counts differ or a label is not
 // below len(classes). X is allocated once.
 func NewIDXDataset(name string, img *Images, labels []uint8, classes []string) (*Dataset, error) {
+	return newIDXDataset(name, img, [][]byte{img.Pix}, labels, classes)
+}
+
+// newIDXDataset is NewIDXDataset on pixels held in blocks (img.Pix unused), which are
+// dropped as they are converted: the load holds the pixels and the float64 matrix once.
+func newIDXDataset(name string, img *Images, blocks [][]byte, labels []uint8, classes []string) (*Dataset, error) {
 	if classes == nil {
 		classes = digitClasses
 	}
@@ -198,8 +252,12 @@ func NewIDXDataset(name string, img *Images, labels []uint8, classes []string) (
 		return nil, fmt.Errorf("%d images but %d labels: the images and labels files belong to different sets, pass a matching pair", img.N, len(labels))
 	}
 	d := img.Rows * img.Cols
-	if len(img.Pix) != img.N*d || img.N == 0 || d == 0 {
-		panic(fmt.Sprintf("data: %d pixels for %d images of %dx%d", len(img.Pix), img.N, img.Rows, img.Cols))
+	npix := 0
+	for _, b := range blocks {
+		npix += len(b)
+	}
+	if npix != img.N*d || img.N == 0 || d == 0 {
+		panic(fmt.Sprintf("data: %d pixels for %d images of %dx%d", npix, img.N, img.Rows, img.Cols))
 	}
 	y := make([]int, len(labels))
 	for i, l := range labels {
@@ -212,9 +270,14 @@ func NewIDXDataset(name string, img *Images, labels []uint8, classes []string) (
 	for v := range lut {
 		lut[v] = float64(v) / 255
 	}
-	x := make([]float64, len(img.Pix))
-	for i, p := range img.Pix {
-		x[i] = lut[p]
+	x := make([]float64, npix)
+	at := 0
+	for k, b := range blocks {
+		for i, p := range b {
+			x[at+i] = lut[p]
+		}
+		at += len(b)
+		blocks[k] = nil
 	}
 	return &Dataset{
 		Name:    name,
@@ -242,13 +305,19 @@ func openData(path, what string) (*os.File, error) {
 // file), decompresses it if it is gzipped and returns read's result on the content. A
 // gzip error is wrapped with "load path"; read's error is returned as it is.
 func openRead[T any](path, what string, read func(io.Reader) (T, error)) (T, error) {
+	return openReadContext(context.Background(), path, what, read)
+}
+
+// openReadContext is openRead whose reads fail with ctx's error once ctx is done, so a
+// load that is no longer wanted stops at its next read and drops what it allocated.
+func openReadContext[T any](ctx context.Context, path, what string, read func(io.Reader) (T, error)) (T, error) {
 	f, err := openData(path, what)
 	if err != nil {
 		var zero T
 		return zero, err
 	}
 	defer f.Close()
-	r, err := maybeGunzip(f)
+	r, err := maybeGunzip(ctxReader{ctx, f})
 	if err != nil {
 		var zero T
 		return zero, fmt.Errorf("load %s: %w", path, err)
@@ -266,28 +335,41 @@ func LoadIDX(imagesPath, labelsPath string) (*Dataset, error) {
 }
 
 func loadIDX(imagesPath, labelsPath, name string, classes []string) (*Dataset, error) {
-	img, err := readIDXFile(imagesPath, "images", func(r io.Reader) (any, error) { return ReadIDXImages(r) })
+	return loadIDXContext(context.Background(), imagesPath, labelsPath, name, classes)
+}
+
+// loadIDXContext is loadIDX whose reads stop once ctx is done.
+func loadIDXContext(ctx context.Context, imagesPath, labelsPath, name string, classes []string) (*Dataset, error) {
+	type pixels struct {
+		img    *Images
+		blocks [][]byte
+	}
+	im, err := readIDXFile(ctx, imagesPath, "images", func(r io.Reader) (any, error) {
+		img, blocks, err := readIDXImageBlocks(r)
+		return pixels{img, blocks}, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	lab, err := readIDXFile(labelsPath, "labels", func(r io.Reader) (any, error) { return ReadIDXLabels(r) })
+	lab, err := readIDXFile(ctx, labelsPath, "labels", func(r io.Reader) (any, error) { return ReadIDXLabels(r) })
 	if err != nil {
 		return nil, err
 	}
-	ds, err := NewIDXDataset(name, img.(*Images), lab.([]uint8), classes)
+	px := im.(pixels)
+	ds, err := newIDXDataset(name, px.img, px.blocks, lab.([]uint8), classes)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", imagesPath, err)
 	}
 	return ds, nil
 }
 
-func readIDXFile(path, what string, read func(io.Reader) (any, error)) (any, error) {
+func readIDXFile(ctx context.Context, path, what string, read func(io.Reader) (any, error)) (any, error) {
 	f, err := openData(path, "IDX "+what)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	v, err := read(f)
+	v, err := read(ctxReader{ctx, f})
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,15 +12,21 @@ import (
 // is LoadFile itself (the last column of a CSV). A label for any other kind of file is an
 // error naming the field and the fix: only CSV and TSV files have columns to choose from.
 func LoadFileLabel(path, label string) (*Dataset, error) {
+	return LoadFileLabelContext(context.Background(), path, label)
+}
+
+// LoadFileLabelContext is LoadFileLabel whose reads stop with ctx's error once ctx is
+// done (LoadFileContext).
+func LoadFileLabelContext(ctx context.Context, path, label string) (*Dataset, error) {
 	if label == "" {
-		return LoadFile(path)
+		return LoadFileContext(ctx, path)
 	}
 	lower := strings.ToLower(strings.TrimSuffix(filepath.Base(path), ".gz"))
 	switch {
 	case strings.HasSuffix(lower, ".csv"):
-		return LoadCSV(path, CSVOptions{Label: label})
+		return loadCSV(ctx, path, CSVOptions{Label: label})
 	case strings.HasSuffix(lower, ".tsv"):
-		return LoadCSV(path, CSVOptions{Comma: '\t', Label: label})
+		return loadCSV(ctx, path, CSVOptions{Comma: '\t', Label: label})
 	}
 	return nil, fmt.Errorf("%s: data.label_column %q chooses a column of a CSV or TSV file, and this is not one: drop label_column (the file carries its labels)", path, label)
 }

@@ -2,6 +2,8 @@ package data
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,82 +26,149 @@ import (
 // label is field 1) for a bad number, index 0 or below, a repeated index, a NaN or
 // infinite value; an empty file and a matrix past the size limit are errors too.
 func LoadLIBSVM(path string) (*Dataset, error) {
-	return openRead(path, "LIBSVM", func(r io.Reader) (*Dataset, error) { return ReadLIBSVM(r, path, 0) })
+	return loadLIBSVM(context.Background(), path)
+}
+
+// loadLIBSVM is LoadLIBSVM in two passes: the first counts the sample lines and the
+// largest index (refusing a matrix past the value cap before holding any of it), the
+// second parses every line straight into the dense matrix, allocated once at that size.
+func loadLIBSVM(ctx context.Context, path string) (*Dataset, error) {
+	c, err := countLIBSVM(ctx, path, 0)
+	if err != nil {
+		return nil, err
+	}
+	if nd := uint64(c.Lines) * uint64(c.Dim); nd > 1<<24 && nd > 1024*uint64(c.Values+c.Lines) {
+		return nil, fmt.Errorf("%s: the dense %d×%d matrix would be over 1024 times larger than the %d values in the file: check the feature indices (the largest is %d)", path, c.Lines, c.Dim, c.Values, c.Dim)
+	}
+	return openReadContext(ctx, path, "LIBSVM", func(r io.Reader) (*Dataset, error) { return readLIBSVM(r, path, 0, c) })
 }
 
 // ReadLIBSVM reads LIBSVM text from r as LoadLIBSVM does; file names the source in
 // errors and the Dataset. dim > 0 fixes the dimension (use it when trailing features
 // are zero in every row, e.g. 784 for MNIST); an index above dim is then an error.
-// dim < 0 panics.
+// dim < 0 panics. The rows stay sparse while they are read (one pass), then become the
+// dense matrix.
 func ReadLIBSVM(r io.Reader, file string, dim int) (*Dataset, error) {
 	if dim < 0 {
 		panic("data: negative LIBSVM dimension")
 	}
-	br := bufio.NewReaderSize(newLineLimiter(r, file, maxLIBSVMLineBytes), 1<<16)
+	return readLIBSVM(r, file, dim, textCount{})
+}
+
+// readLIBSVM parses LIBSVM text. With hint.Lines > 0 (a first pass's count) the lines go
+// straight into a dense hint.Lines × hint.Dim matrix (rows past the count, or an index
+// past the dimension, mean the file changed between the passes: an error); otherwise
+// they are kept sparse and made dense at the end. Lines are read into one reused buffer.
+func readLIBSVM(r io.Reader, file string, dim int, hint textCount) (*Dataset, error) {
+	limit, limitMsg := valueCap()
 	var (
 		rowStart = []int{0}
 		idx      []int
 		val      []float64
+		dense    []float64
 		y        []int
 		classes  classIndex
 		maxIdx   int
+		lineIdx  []int // the indices of the current line, to find a repeated one
+		labels   = map[float64]string{}
 	)
+	if hint.Lines > 0 {
+		dim = hint.Dim
+		dense, y = make([]float64, hint.Lines*dim), make([]int, 0, hint.Lines)
+	}
 	perr := func(line, field int, msg string) error {
 		return &ParseError{File: file, Line: line, Field: field, Msg: msg}
 	}
-	err := labelledLines(br, file, func(line int, lv float64, rest []string) error {
-		start := len(idx)
-		for k, t := range rest {
-			c := strings.IndexByte(t, ':')
-			if c < 0 {
-				return perr(line, k+2, fmt.Sprintf("%q is not index:value: write features as index:value", t))
-			}
-			if t[:c] == "qid" {
+	err := forEachLine(r, file, maxLIBSVMLineBytes, func(line int, b []byte) error {
+		if c := bytes.IndexByte(b, '#'); c >= 0 {
+			b = b[:c]
+		}
+		field := 0
+		var lv float64
+		row := len(y)
+		var drow []float64
+		lineIdx = lineIdx[:0]
+		for t := range fieldsSeq(b) {
+			field++
+			if field == 1 {
+				v, err := strconv.ParseFloat(string(t), 64)
+				if err != nil || bytes.IndexByte(t, ':') >= 0 {
+					return perr(line, 1, fmt.Sprintf("label %q is not a number: each line starts with a numeric label", t))
+				}
+				if msg := checkFinite(v); msg != "" {
+					return perr(line, 1, "label "+msg)
+				}
+				lv = v
+				if dense != nil {
+					if row >= hint.Lines {
+						return fmt.Errorf("%s: more sample lines than a moment ago: the file changed while it was read, load it again", file)
+					}
+					drow = dense[row*dim : (row+1)*dim]
+				}
 				continue
 			}
-			j, err := strconv.Atoi(t[:c])
+			c := bytes.IndexByte(t, ':')
+			if c < 0 {
+				return perr(line, field, fmt.Sprintf("%q is not index:value: write features as index:value", t))
+			}
+			if string(t[:c]) == "qid" {
+				continue
+			}
+			j, err := strconv.Atoi(string(t[:c]))
 			if err != nil || j < 1 || uint64(j) > MaxValues {
-				return perr(line, k+2, fmt.Sprintf("feature index %q is not an integer in 1..%d: indices are 1-based (0:... appears only in precomputed-kernel files)", t[:c], MaxValues))
+				return perr(line, field, fmt.Sprintf("feature index %q is not an integer in 1..%d: indices are 1-based (0:... appears only in precomputed-kernel files)", t[:c], MaxValues))
 			}
 			if dim > 0 && j > dim {
-				return perr(line, k+2, fmt.Sprintf("feature index %d exceeds the dimension %d: raise the dimension or fix the file", j, dim))
+				if hint.Lines > 0 {
+					return fmt.Errorf("%s: feature index %d above the %d of a moment ago: the file changed while it was read, load it again", file, j, dim)
+				}
+				return perr(line, field, fmt.Sprintf("feature index %d exceeds the dimension %d: raise the dimension or fix the file", j, dim))
 			}
-			v, err := strconv.ParseFloat(t[c+1:], 64)
+			v, err := strconv.ParseFloat(string(t[c+1:]), 64)
 			if err != nil {
-				return perr(line, k+2, fmt.Sprintf("value %q is not a number: write features as index:value", t[c+1:]))
+				return perr(line, field, fmt.Sprintf("value %q is not a number: write features as index:value", t[c+1:]))
 			}
 			if msg := checkFinite(v); msg != "" {
-				return perr(line, k+2, msg)
+				return perr(line, field, msg)
+			}
+			lineIdx = append(lineIdx, j)
+			maxIdx = max(maxIdx, j)
+			if drow != nil {
+				drow[j-1] = v
+				continue
+			}
+			if len(idx) == cap(idx) {
+				idx, val = slices.Grow(idx, growth(len(idx), limit)), slices.Grow(val, growth(len(val), limit))
 			}
 			idx = append(idx, j-1)
 			val = append(val, v)
-			maxIdx = max(maxIdx, j)
 		}
-		if row := idx[start:]; !slices.IsSorted(row) {
-			ord := make([]int, len(row))
-			for i := range ord {
-				ord[i] = i
-			}
-			rv := val[start:]
-			slices.SortFunc(ord, func(a, b int) int { return row[a] - row[b] })
-			ri, vv := slices.Clone(row), slices.Clone(rv)
-			for i, o := range ord {
-				row[i], rv[i] = ri[o], vv[o]
+		if field == 0 {
+			return nil // blank or a comment
+		}
+		if !slices.IsSorted(lineIdx) {
+			slices.Sort(lineIdx)
+		}
+		for i := 1; i < len(lineIdx); i++ {
+			if lineIdx[i] == lineIdx[i-1] {
+				return perr(line, 0, fmt.Sprintf("feature index %d appears twice: give each index once per line", lineIdx[i]))
 			}
 		}
-		for i := start + 1; i < len(idx); i++ {
-			if idx[i] == idx[i-1] {
-				return perr(line, 0, fmt.Sprintf("feature index %d appears twice: give each index once per line", idx[i]+1))
-			}
+		// Sparse rows: the dense matrix they make has at least lines × the largest index
+		// so far, checked as it grows (as svm-train reads a sparse file), so a few lines
+		// with a huge index stop here.
+		if d := uint64(row+1) * uint64(max(maxIdx, dim)); d > limit {
+			return perr(line, 0, fmt.Sprintf("%d lines with feature indices up to %d make a dense matrix above %s: reduce the largest feature index or the number of lines", row+1, max(maxIdx, dim), limitMsg))
 		}
-		// The rows stay sparse while they are read; the dense matrix they make has at
-		// least lines × the largest index so far, which is checked as it grows (as
-		// svm-train reads a sparse file), so a few lines with a huge index stop here.
-		if dense := uint64(len(y)+1) * uint64(max(maxIdx, dim)); dense > MaxValues {
-			return perr(line, 0, fmt.Sprintf("%d lines with feature indices up to %d make a dense matrix above %s: reduce the largest feature index or the number of lines", len(y)+1, max(maxIdx, dim), valuesLimitMsg()))
+		name, ok := labels[lv]
+		if !ok {
+			name = strconv.FormatFloat(lv, 'g', -1, 64)
+			labels[lv] = name
 		}
-		y = append(y, classes.add(strconv.FormatFloat(lv, 'g', -1, 64)))
-		rowStart = append(rowStart, len(idx))
+		y = append(y, classes.add(name))
+		if dense == nil {
+			rowStart = append(rowStart, len(idx))
+		}
 		return nil
 	})
 	if err != nil {
@@ -115,11 +184,15 @@ func ReadLIBSVM(r io.Reader, file string, dim int) (*Dataset, error) {
 	if d == 0 {
 		return nil, fmt.Errorf("%s: no features on any line: write features as index:value", file)
 	}
-	dense := uint64(len(y)) * uint64(d)
-	if dense > MaxValues {
-		return nil, fmt.Errorf("%s: a dense %d×%d matrix exceeds %s: reduce the largest feature index or the number of lines", file, len(y), d, valuesLimitMsg())
+	if dense != nil {
+		// The first pass's count is an upper bound; the matrix keeps the rows read.
+		return &Dataset{Name: baseName(file), X: mat.NewDense(len(y), d, dense[:len(y)*d:len(y)*d]), Y: y, Classes: classes.classes, Shape: []int{d}}, nil
 	}
-	if dense > 1<<24 && dense > 1024*uint64(len(idx)+len(y)) {
+	nd := uint64(len(y)) * uint64(d)
+	if nd > limit {
+		return nil, fmt.Errorf("%s: a dense %d×%d matrix exceeds %s: reduce the largest feature index or the number of lines", file, len(y), d, limitMsg)
+	}
+	if nd > 1<<24 && nd > 1024*uint64(len(idx)+len(y)) {
 		return nil, fmt.Errorf("%s: the dense %d×%d matrix would be over 1024 times larger than the %d values in the file: check the feature indices (the largest is %d)", file, len(y), d, len(idx), maxIdx)
 	}
 	x := mat.NewDense(len(y), d, nil)

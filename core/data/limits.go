@@ -2,11 +2,15 @@ package data
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
+	"strings"
+	"syscall"
 )
 
 // Environment variables that override the readers' limits at start-up (whole numbers;
@@ -114,4 +118,210 @@ func (l *lineLimiter) Read(p []byte) (int, error) {
 		}
 	}
 	return k, err
+}
+
+// MemoryEnv names the environment variable that sets the memory a run may use (the
+// same variable the run estimate reads, e.g. GITUI_MEMORY_LIMIT=8GiB).
+const MemoryEnv = "GITUI_MEMORY_LIMIT"
+
+// AvailableMemory returns the bytes the process may still allocate and where that
+// figure comes from, as the run estimate computes it: $GITUI_MEMORY_LIMIT when set and
+// valid; else the smallest of MemAvailable (/proc/meminfo), the room left in the
+// process's cgroup v2 (memory.max - memory.current) and the address space left under
+// RLIMIT_AS (ulimit -v); else 1 TiB (nothing known). An unparsable $GITUI_MEMORY_LIMIT
+// is ignored here (the run estimate refuses it).
+func AvailableMemory() (int64, string) {
+	if v := strings.TrimSpace(os.Getenv(MemoryEnv)); v != "" {
+		if b, err := ParseBytes(v); err == nil {
+			return b, MemoryEnv
+		}
+	}
+	limit, source := int64(1<<40), "no memory information"
+	if avail, ok := meminfoBytes("MemAvailable:"); ok {
+		limit, source = avail, "MemAvailable"
+	}
+	if room, ok := cgroupRoom(); ok && room < limit {
+		limit, source = room, "cgroup memory.max"
+	}
+	if room, ok := addressSpaceRoom(); ok && room < limit {
+		limit, source = room, "RLIMIT_AS (ulimit -v)"
+	}
+	return limit, source
+}
+
+// addressSpaceRoom returns the address space the process may still map under its
+// RLIMIT_AS (ulimit -v): the limit less VmSize (/proc/self/status); ok is false
+// without a limit. Allocating past it is not a refusal but the Go runtime's fatal
+// "out of memory", so the readers count it as memory that is not there.
+func addressSpaceRoom() (int64, bool) {
+	var rl syscall.Rlimit
+	// RLIM_INFINITY is all ones: no limit.
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil || rl.Cur > 1<<62 {
+		return 0, false
+	}
+	size, ok := procStatus("VmSize:")
+	if !ok {
+		return 0, false
+	}
+	return max(0, int64(rl.Cur)-size), true
+}
+
+// procStatus returns the /proc/self/status field key (kB) in bytes.
+func procStatus(key string) (int64, bool) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		fs := strings.Fields(l)
+		if len(fs) >= 2 && fs[0] == key {
+			v, err := strconv.ParseInt(fs[1], 10, 64)
+			return v << 10, err == nil
+		}
+	}
+	return 0, false
+}
+
+// ParseBytes parses a memory size: a number with an optional unit B, K/KB, M/MB, G/GB,
+// T/TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024), case-insensitive, e.g.
+// "8GiB", "512 MiB", "2e9". Sizes below 1 MiB or above 4 EiB are errors.
+func ParseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := len(t)
+	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') && t[i-1] != '.' {
+		i--
+	}
+	num, unit := strings.TrimSpace(t[:i]), strings.ToLower(strings.TrimSpace(t[i:]))
+	mult := map[string]float64{"": 1, "b": 1, "k": 1e3, "kb": 1e3, "m": 1e6, "mb": 1e6, "g": 1e9, "gb": 1e9, "t": 1e12, "tb": 1e12,
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}[unit]
+	v, err := strconv.ParseFloat(num, 64)
+	if mult == 0 || err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a memory size: give a number with a unit, e.g. 8GiB or 512MiB", s)
+	}
+	b := v * mult
+	if b < 1<<20 || b > 1<<62 {
+		return 0, fmt.Errorf("%q is out of range: give a size from 1MiB to 4EiB", s)
+	}
+	return int64(b), nil
+}
+
+// meminfoBytes returns the /proc/meminfo field key (kB) in bytes.
+func meminfoBytes(key string) (int64, bool) {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		fs := strings.Fields(l)
+		if len(fs) >= 2 && fs[0] == key {
+			v, err := strconv.ParseInt(fs[1], 10, 64)
+			return v << 10, err == nil
+		}
+	}
+	return 0, false
+}
+
+// cgroupRoom returns memory.max - memory.current of the cgroup v2 the process runs in
+// (ok false without a limit).
+func cgroupRoom() (int64, bool) {
+	mx, err := os.ReadFile("/sys/fs/cgroup/memory.max")
+	if err != nil {
+		return 0, false
+	}
+	lim, err := strconv.ParseInt(strings.TrimSpace(string(mx)), 10, 64)
+	if err != nil { // "max": no limit
+		return 0, false
+	}
+	cur := int64(0)
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.current"); err == nil {
+		cur, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	}
+	return max(0, lim-cur), true
+}
+
+// loadOverhead is the most memory a load is allowed beside its final array (buffers,
+// labels, the runtime): the 200 MB of issue 23's target, or an eighth of the memory
+// when that is smaller.
+const loadOverhead = 200 << 20
+
+// valueCap returns the most values (float64 matrix entries) one file may load: the
+// smaller of MaxValues and what the available memory holds as one float64 array beside
+// the load's overhead, with a phrase naming the binding limit and how to raise it, for
+// errors.
+func valueCap() (uint64, string) {
+	avail, source := AvailableMemory()
+	fit := uint64(max(0, avail-min(loadOverhead, avail/8))) / 8
+	if fit < MaxValues {
+		where := source
+		if source != MemoryEnv {
+			where += "; " + MemoryEnv + " sets it"
+		}
+		return fit, fmt.Sprintf("the %d values (%s as float64) that fit in the %s of memory available (%s)", fit, humanBytes(float64(fit*8)), humanBytes(float64(avail)), where)
+	}
+	return MaxValues, valuesLimitMsg()
+}
+
+// humanBytes formats bytes in binary units: "512 MiB", "7.63 GiB".
+func humanBytes(b float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	i := 0
+	for b >= 1024 && i < len(units)-1 {
+		b /= 1024
+		i++
+	}
+	switch {
+	case i == 0 || b >= 100:
+		return fmt.Sprintf("%.0f %s", b, units[i])
+	case b >= 10:
+		return fmt.Sprintf("%.1f %s", b, units[i])
+	}
+	return fmt.Sprintf("%.2f %s", b, units[i])
+}
+
+// ctxReader passes the reads of r through until ctx is done, then fails with ctx's error.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// ctxReaderAt passes the reads of r through until ctx is done, then fails with ctx's error.
+type ctxReaderAt struct {
+	ctx context.Context
+	r   io.ReaderAt
+}
+
+func (c ctxReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.ReadAt(p, off)
+}
+
+// growth returns how many elements to add to a full slice of n elements that may not
+// pass limit by much: a quarter of n (at least 4096), but no more than limit+4096-n, so
+// that the slice never grows past the cap (the running check refuses it there) and never
+// doubles.
+func growth(n int, limit uint64) int {
+	g := max(n/4, 4096)
+	if room := int64(limit) + 4096 - int64(n); room > 0 && int64(g) > room {
+		g = int(room)
+	}
+	return g
+}
+
+// overMsg is the limit phrase for a claim of count values past the cap of valueCap
+// (limit, msg): the values limit when the claim passes it too (no memory would do),
+// else msg.
+func overMsg(count uint64, msg string) string {
+	if count > MaxValues {
+		return valuesLimitMsg()
+	}
+	return msg
 }

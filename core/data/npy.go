@@ -4,12 +4,14 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/bits"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +26,7 @@ var npyMagic = []byte("\x93NUMPY")
 type ndarray struct {
 	shape []int
 	data  []float64
+	kind  byte // the dtype's kind: 'b', 'i', 'u' or 'f'
 }
 
 // readNPY decodes one .npy array of a numeric dtype (bool, int8..int64, uint8..uint64,
@@ -32,74 +35,130 @@ type ndarray struct {
 // The header is parsed here rather than by npyio's reader: on hostile input that reader
 // slices with unchecked indices (a panic), allocates from the header's claims, and
 // fills a truncated body with zeros without an error.
-func readNPY(r io.Reader) (*ndarray, error) {
+//
+// bound is the most bytes the source can hold (0: unknown): a body within it is decoded
+// into an array allocated once, any other as it arrives.
+func readNPY(r io.Reader, bound uint64) (*ndarray, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
-	var pre [10]byte
-	if n, _ := io.ReadFull(br, pre[:8]); n < 8 || !bytes.Equal(pre[:6], npyMagic) {
-		return nil, errors.New("not a .npy file (no \\x93NUMPY magic): save arrays with numpy.save")
-	}
-	var hlen uint64
-	switch pre[6] {
-	case 1:
-		if _, err := io.ReadFull(br, pre[8:10]); err != nil {
-			return nil, errors.New(".npy header is truncated: save the array again")
-		}
-		hlen = uint64(binary.LittleEndian.Uint16(pre[8:10]))
-	case 2, 3:
-		var b [4]byte
-		if _, err := io.ReadFull(br, b[:]); err != nil {
-			return nil, errors.New(".npy header is truncated: save the array again")
-		}
-		hlen = uint64(binary.LittleEndian.Uint32(b[:]))
-	default:
-		return nil, fmt.Errorf(".npy format version %d.%d is not supported: save with numpy.save (versions 1-3)", pre[6], pre[7])
-	}
-	if hlen > 1<<20 {
-		return nil, fmt.Errorf(".npy header claims %d bytes, more than 1 MiB: the file is corrupt", hlen)
-	}
-	hdr := make([]byte, hlen)
-	if _, err := io.ReadFull(br, hdr); err != nil {
-		return nil, errors.New(".npy header is truncated: save the array again")
-	}
-	h, err := parseNPYHeader(string(hdr))
-	if err != nil {
-		return nil, fmt.Errorf(".npy header: %w", err)
-	}
-	dt, err := parseDtype(h.descr)
+	h, dt, err := readNPYHead(br)
 	if err != nil {
 		return nil, err
 	}
+	limit, limitMsg := valueCap()
 	count := uint64(1)
 	for _, s := range h.shape {
 		var hi uint64
 		hi, count = bits.Mul64(count, uint64(s))
-		if hi != 0 || count > MaxValues {
-			return nil, fmt.Errorf(".npy shape %v has more than %d elements, %s: split the array", h.shape, MaxValues, valuesLimitMsg())
+		if hi != 0 || count > limit {
+			if hi != 0 {
+				count = math.MaxUint64
+			}
+			if count > MaxValues {
+				limit = MaxValues
+			}
+			return nil, fmt.Errorf(".npy shape %v has more than %d elements, %s: split the array", h.shape, limit, overMsg(count, limitMsg))
 		}
 	}
 	want := count * uint64(dt.size)
-	var buf bytes.Buffer
-	buf.Grow(int(min(want, 1<<20)))
-	got, err := io.CopyN(&buf, br, int64(want))
-	if err != nil && err != io.EOF {
-		return nil, fmt.Errorf("reading .npy data: %w", err)
+	// The values are decoded as the bytes arrive. When the source can hold the body
+	// (want <= bound) they go straight into the one array they fill; otherwise (a header
+	// that may lie) into blocks that grow with the data, joined at the end.
+	var data []float64
+	var blocks [][]float64
+	if want <= bound {
+		data = make([]float64, count)
 	}
-	if uint64(got) < want {
-		return nil, fmt.Errorf(".npy data is truncated: expected %d bytes for shape %v of %s, got %d: save the array again", want, h.shape, h.descr, got)
+	const blockValues = 1 << 17
+	chunk := make([]byte, blockValues*dt.size)
+	var got uint64
+	for got < want {
+		k := uint64(len(chunk))
+		if want-got < k {
+			k = want - got
+		}
+		n, err := io.ReadFull(br, chunk[:k])
+		if err != nil {
+			if err != io.EOF && err != io.ErrUnexpectedEOF {
+				return nil, fmt.Errorf("reading .npy data: %w", err)
+			}
+			return nil, fmt.Errorf(".npy data is truncated: expected %d bytes for shape %v of %s, got %d: save the array again", want, h.shape, h.descr, got+uint64(n))
+		}
+		at := int(got / uint64(dt.size))
+		var dst []float64
+		if data != nil {
+			dst = data[at:]
+		} else {
+			dst = make([]float64, n/dt.size)
+			blocks = append(blocks, dst)
+		}
+		if err := dt.decodeInto(dst, chunk[:n], at); err != nil {
+			return nil, err
+		}
+		got += uint64(n)
+	}
+	if data == nil {
+		data = make([]float64, 0, count)
+		for i, b := range blocks {
+			data = append(data, b...)
+			blocks[i] = nil
+		}
 	}
 	if _, err := br.ReadByte(); err == nil {
 		return nil, fmt.Errorf(".npy file has bytes after the %d its header declares: the file is corrupt, save the array again", want)
 	} else if err != io.EOF {
 		return nil, fmt.Errorf("reading .npy data: %w", err)
 	}
-	data, err := dt.decode(buf.Bytes(), int(count))
-	if err != nil {
-		return nil, err
-	}
 	if h.fortran && len(h.shape) > 1 {
 		data = fortranToC(data, h.shape)
 	}
-	return &ndarray{shape: h.shape, data: data}, nil
+	return &ndarray{shape: h.shape, data: data, kind: dt.kind}, nil
+}
+
+// readNPYHead reads the magic, version and header dictionary of a .npy stream from br
+// and returns the header and its dtype; br is left at the first data byte.
+func readNPYHead(br *bufio.Reader) (*npyHeader, dtype, error) {
+	var pre [10]byte
+	if n, _ := io.ReadFull(br, pre[:8]); n < 8 || !bytes.Equal(pre[:6], npyMagic) {
+		return nil, dtype{}, errors.New("not a .npy file (no \\x93NUMPY magic): save arrays with numpy.save")
+	}
+	var hlen uint64
+	switch pre[6] {
+	case 1:
+		if _, err := io.ReadFull(br, pre[8:10]); err != nil {
+			return nil, dtype{}, errors.New(".npy header is truncated: save the array again")
+		}
+		hlen = uint64(binary.LittleEndian.Uint16(pre[8:10]))
+	case 2, 3:
+		var b [4]byte
+		if _, err := io.ReadFull(br, b[:]); err != nil {
+			return nil, dtype{}, errors.New(".npy header is truncated: save the array again")
+		}
+		hlen = uint64(binary.LittleEndian.Uint32(b[:]))
+	default:
+		return nil, dtype{}, fmt.Errorf(".npy format version %d.%d is not supported: save with numpy.save (versions 1-3)", pre[6], pre[7])
+	}
+	if hlen > 1<<20 {
+		return nil, dtype{}, fmt.Errorf(".npy header claims %d bytes, more than 1 MiB: the file is corrupt", hlen)
+	}
+	hdr := make([]byte, hlen)
+	if _, err := io.ReadFull(br, hdr); err != nil {
+		return nil, dtype{}, errors.New(".npy header is truncated: save the array again")
+	}
+	h, err := parseNPYHeader(string(hdr))
+	if err != nil {
+		return nil, dtype{}, fmt.Errorf(".npy header: %w", err)
+	}
+	dt, err := parseDtype(h.descr)
+	if err != nil {
+		return nil, dtype{}, err
+	}
+	return h, dt, nil
+}
+
+// readNPYHeader reads only the header of the .npy stream r.
+func readNPYHeader(r io.Reader) (*npyHeader, error) {
+	h, _, err := readNPYHead(bufio.NewReaderSize(r, 1<<10))
+	return h, err
 }
 
 // npyHeader is the dictionary of a .npy header.
@@ -141,7 +200,10 @@ func parseNPYHeader(s string) (*npyHeader, error) {
 			}
 			h.fortran = v
 		case "shape":
-			v, ok := p.tuple()
+			v, ok, big := p.tuple()
+			if big != "" {
+				return nil, fmt.Errorf("shape size %s is too large to load (a size may be at most %d): split the array", big, math.MaxInt32)
+			}
 			if !ok {
 				return nil, errors.New("shape is not a tuple of sizes: the file is corrupt")
 			}
@@ -214,23 +276,29 @@ func (p *pyLit) boolean() (bool, bool) {
 	return false, false
 }
 
-func (p *pyLit) tuple() ([]int, bool) {
+// tuple scans a tuple of sizes. ok is false when the text is not one; big names a
+// size written as digits but above math.MaxInt32 (the shape is then too large, not
+// malformed).
+func (p *pyLit) tuple() (out []int, ok bool, big string) {
 	if !p.eat('(') {
-		return nil, false
+		return nil, false, ""
 	}
-	var out []int
 	for {
 		if p.eat(')') {
-			return out, true
+			return out, true, ""
 		}
 		p.skip()
 		j := p.i
 		for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
 			j++
 		}
-		v, err := strconv.Atoi(p.s[p.i:j])
-		if err != nil || v > math.MaxInt32 {
-			return nil, false
+		digits := p.s[p.i:j]
+		v, err := strconv.Atoi(digits)
+		if digits != "" && (v > math.MaxInt32 || errors.Is(err, strconv.ErrRange)) {
+			return nil, false, digits
+		}
+		if err != nil {
+			return nil, false, ""
 		}
 		p.i = j
 		if p.i < len(p.s) && p.s[p.i] == 'L' {
@@ -239,9 +307,9 @@ func (p *pyLit) tuple() ([]int, bool) {
 		out = append(out, v)
 		if !p.eat(',') {
 			if !p.eat(')') {
-				return nil, false
+				return nil, false, ""
 			}
-			return out, true
+			return out, true, ""
 		}
 	}
 }
@@ -287,11 +355,12 @@ func parseDtype(descr string) (dtype, error) {
 	return dt, nil
 }
 
-// decode converts n elements of raw bytes into float64 values, rejecting non-finite ones.
-func (dt dtype) decode(b []byte, n int) ([]float64, error) {
-	out := make([]float64, n)
+// decodeInto converts the elements of raw bytes b into out (which holds at least
+// len(b)/size values), rejecting non-finite ones; first is the index of b's first
+// element in the array, for errors.
+func (dt dtype) decodeInto(out []float64, b []byte, first int) error {
 	o := dt.order
-	for i := range out {
+	for i := range len(b) / dt.size {
 		e := b[i*dt.size : (i+1)*dt.size]
 		var v float64
 		switch dt.kind {
@@ -331,12 +400,12 @@ func (dt dtype) decode(b []byte, n int) ([]float64, error) {
 				v = math.Float64frombits(o.Uint64(e))
 			}
 			if msg := checkFinite(v); msg != "" {
-				return nil, fmt.Errorf("element %d: %s", i, msg)
+				return fmt.Errorf("element %d: %s", first+i, msg)
 			}
 		}
 		out[i] = v
 	}
-	return out, nil
+	return nil
 }
 
 // halfToFloat converts an IEEE 754 binary16 value to float64.
@@ -418,10 +487,17 @@ func newArrayDataset(name string, x, y *ndarray) (*Dataset, error) {
 	return &Dataset{Name: name, X: mat.NewDense(n, d, x.data), Y: labels, Classes: classes, Shape: shape}, nil
 }
 
-// readNPYFile opens and decodes one .npy file (gzipped or raw).
-func readNPYFile(path, what string) (*ndarray, error) {
-	return openRead(path, what, func(r io.Reader) (*ndarray, error) {
-		a, err := readNPY(r)
+// maxDeflateRatio bounds what deflate (gzip, zip) expands a byte into: about 1032.
+const maxDeflateRatio = 1032
+
+// readNPYFile opens and decodes one .npy file (gzipped or raw); ctx stops the read.
+func readNPYFile(ctx context.Context, path, what string) (*ndarray, error) {
+	var bound uint64
+	if st, err := os.Stat(path); err == nil {
+		bound = uint64(st.Size()) * maxDeflateRatio
+	}
+	return openReadContext(ctx, path, what, func(r io.Reader) (*ndarray, error) {
+		a, err := readNPY(r, bound)
 		if err != nil {
 			return nil, fmt.Errorf("load %s: %w", path, err)
 		}
@@ -437,11 +513,15 @@ func readNPYFile(path, what string) (*ndarray, error) {
 // labels 0..9 map to themselves. NaN or infinite samples, mismatched lengths and other
 // shapes are errors naming the fix.
 func LoadNPY(xPath, yPath string) (*Dataset, error) {
-	x, err := readNPYFile(xPath, ".npy samples")
+	return loadNPY(context.Background(), xPath, yPath)
+}
+
+func loadNPY(ctx context.Context, xPath, yPath string) (*Dataset, error) {
+	x, err := readNPYFile(ctx, xPath, ".npy samples")
 	if err != nil {
 		return nil, err
 	}
-	y, err := readNPYFile(yPath, ".npy labels")
+	y, err := readNPYFile(ctx, yPath, ".npy labels")
 	if err != nil {
 		return nil, err
 	}
@@ -455,11 +535,11 @@ func LoadNPY(xPath, yPath string) (*Dataset, error) {
 // ReadNPY reads a samples array and a labels array in .npy format from two readers,
 // as LoadNPY does; name becomes the Dataset's Name.
 func ReadNPY(x, y io.Reader, name string) (*Dataset, error) {
-	xa, err := readNPY(x)
+	xa, err := readNPY(x, 0)
 	if err != nil {
 		return nil, fmt.Errorf("samples: %w", err)
 	}
-	ya, err := readNPY(y)
+	ya, err := readNPY(y, 0)
 	if err != nil {
 		return nil, fmt.Errorf("labels: %w", err)
 	}
@@ -470,6 +550,10 @@ func ReadNPY(x, y io.Reader, name string) (*Dataset, error) {
 // samples under the key x or X and the labels under y or Y (each with or without the
 // .npy suffix). Arrays are read as LoadNPY reads them.
 func LoadNPZ(path string) (*Dataset, error) {
+	return loadNPZ(context.Background(), path)
+}
+
+func loadNPZ(ctx context.Context, path string) (*Dataset, error) {
 	f, err := openData(path, ".npz")
 	if err != nil {
 		return nil, err
@@ -479,7 +563,7 @@ func LoadNPZ(path string) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds, err := ReadNPZ(f, st.Size(), baseName(path))
+	ds, err := ReadNPZ(ctxReaderAt{ctx, f}, st.Size(), baseName(path))
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}
@@ -518,7 +602,7 @@ func ReadNPZ(r io.ReaderAt, size int64, name string) (*Dataset, error) {
 			return nil, fmt.Errorf("entry %s: %v: the archive is corrupt, save it again", f.Name, err)
 		}
 		defer rc.Close()
-		a, err := readNPY(rc)
+		a, err := readNPY(rc, f.CompressedSize64*maxDeflateRatio)
 		if err != nil {
 			return nil, fmt.Errorf("entry %s: %w", f.Name, err)
 		}

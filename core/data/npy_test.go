@@ -3,6 +3,7 @@ package data
 import (
 	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -173,6 +174,9 @@ func TestNPYErrors(t *testing.T) {
 		{"2-D labels", rawNPY("<f8", false, "(2, 1)", f8(1, 2)), rawNPY("<f8", false, "(1, 2)", f8(0, 1)), "1-D array"},
 		{"empty", rawNPY("<f8", false, "(0, 4)", nil), ylab, "no data"},
 		{"huge shape", rawNPY("<f8", false, "(100000, 100000)", nil), ylab, "more than 268435456 elements"},
+		// Issue 23: a shape too large is called so, not "not a tuple of sizes".
+		{"shape (1e12, 784)", rawNPY("<f8", false, "(1000000000000, 784)", nil), ylab, "shape size 1000000000000 is too large to load"},
+		{"shape past int64", rawNPY("<f8", false, "(99999999999999999999, 784)", nil), ylab, "shape size 99999999999999999999 is too large to load"},
 		{"version 9", []byte("\x93NUMPY\x09\x00"), ylab, "version 9.0"},
 	}
 	for _, c := range cases {
@@ -239,7 +243,43 @@ func TestNPYIOReaderTruncation(t *testing.T) {
 	if err != nil {
 		t.Skipf("npyio now reports truncation (%v)", err)
 	}
-	if _, err := readNPY(bytes.NewReader(short)); err == nil {
+	if _, err := readNPY(bytes.NewReader(short), 0); err == nil {
 		t.Fatal("readNPY accepted a truncated file")
+	}
+}
+
+// TestNPYGzipNames checks issue 23's .npy.gz naming: a_x.npy.gz loads with its labels
+// a_y.npy.gz beside it (both gzipped), a missing a_y.npy.gz is named as such, and a
+// samples file not ending in x is told the name with its .gz (a.npy.gz -> ..._x.npy.gz),
+// never to drop to "..._x.npy" when it is already named so.
+func TestNPYGzipNames(t *testing.T) {
+	dir := t.TempDir()
+	gz := func(name string, b []byte) string {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(b)
+		zw.Close()
+		return writeFile(t, dir, name, buf.Bytes())
+	}
+	f8 := func(v ...float64) []byte {
+		var b bytes.Buffer
+		binary.Write(&b, binary.LittleEndian, v)
+		return b.Bytes()
+	}
+	x := gz("a_x.npy.gz", rawNPY("<f8", false, "(3, 2)", f8(1, 2, 3, 4, 5, 6)))
+	if _, err := LoadFile(x); err == nil || !strings.Contains(err.Error(), "a_y.npy.gz") || strings.Contains(err.Error(), "name it") {
+		t.Fatalf("without labels: err = %v, want the missing a_y.npy.gz named", err)
+	}
+	gz("a_y.npy.gz", rawNPY("<f8", false, "(3,)", f8(0, 1, 0)))
+	ds, err := LoadFile(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Len() != 3 || ds.Dim() != 2 || ds.X.At(2, 1) != 6 || ds.Name != "a_x" {
+		t.Fatalf("loaded %d×%d, X[2,1] = %v, name %q; want 3×2, 6, a_x", ds.Len(), ds.Dim(), ds.X.At(2, 1), ds.Name)
+	}
+	bad := gz("a.npy.gz", rawNPY("<f8", false, "(3, 2)", f8(1, 2, 3, 4, 5, 6)))
+	if _, err := LoadFile(bad); err == nil || !strings.Contains(err.Error(), "name it ..._x.npy.gz with ..._y.npy.gz") {
+		t.Fatalf("a.npy.gz: err = %v, want the name with .gz", err)
 	}
 }

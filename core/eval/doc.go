@@ -25,7 +25,7 @@
 // a cell's repeats update, [Matrix] (a Gram snapshot for the heatmap), [Log] lines; the
 // caller sends [Done] with the outcome and the error that ended the run. Sends never
 // block past cancellation. The TUI turns events into messages and the headless runner
-// into a progress bar and files; both receive them through model.Start, whose channel
+// into a progress bar and files; both receive them through engine.Start, whose channel
 // carries these types.
 //
 // # Results

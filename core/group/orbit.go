@@ -24,6 +24,10 @@ func OrbitTo(dst []float64, a Action, x []float64) {
 	if len(dst) != n*d {
 		panic(fmt.Sprintf("group: OrbitTo: len(dst)=%d, want |G|·d = %d·%d", len(dst), n, d))
 	}
+	if l, ok := a.(*LinearSet); ok && len(x) == d {
+		l.orbitTo(dst, x) // the stacked matrices times x, one BLAS call
+		return
+	}
 	for i := range n {
 		a.Apply(dst[i*d:(i+1)*d], x, i)
 	}
@@ -37,6 +41,17 @@ func ApplyRows(a Action, X *mat.Dense, i int) *mat.Dense {
 		panic(fmt.Sprintf("group: ApplyRows: X has %d columns, %s acts on %d", d, a.Name(), a.Dim()))
 	}
 	out := mat.NewDense(n, d, nil)
+	if l, ok := a.(*LinearSet); ok && n > 0 {
+		if i < 0 || i >= l.Len() {
+			panic(fmt.Sprintf("group: ApplyRows: element %d outside [0,%d)", i, l.Len()))
+		}
+		raw := X.RawMatrix()
+		if raw.Stride != d {
+			raw = mat.DenseCopyOf(X).RawMatrix()
+		}
+		l.applyRows(out.RawMatrix().Data, raw.Data[:n*d], n, i) // X M_iᵀ, one GEMM
+		return out
+	}
 	for r := range n {
 		a.Apply(out.RawRowView(r), X.RawRowView(r), i)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/engine"
 )
 
 // TestJournalChosen runs RLS methods into a run directory and reads the journal back:
@@ -31,7 +32,7 @@ func TestJournalChosen(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out *eval.Outcome
-	for e := range model.Start(context.Background(), s, model.RunOptions{Dir: d}) {
+	for e := range engine.Start(context.Background(), s, engine.RunOptions{Dir: d}) {
 		if e, ok := e.(eval.Done); ok {
 			if e.Err != nil {
 				t.Fatal(e.Err)

@@ -205,15 +205,12 @@ type slurmJob struct {
 	o         SlurmOptions
 }
 
-// ShellQuote quotes s for a POSIX shell.
-func ShellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
 // ShellLine joins argv into one shell command line, quoting the arguments that need it.
 func ShellLine(argv []string) string {
 	q := make([]string, len(argv))
 	for i, a := range argv {
 		if strings.ContainsAny(a, " '\"$<>&;|*?") {
-			a = ShellQuote(a)
+			a = model.ShellQuote(a)
 		}
 		q[i] = a
 	}
@@ -254,7 +251,7 @@ if [ "$code" = 130 ] && [ -n "${SLURM_ARRAY_JOB_ID:-}" ]; then
   scontrol requeue "${SLURM_ARRAY_JOB_ID}_${i}" && exit 0
 fi
 exit "$code"
-`, ShellQuote(j.dir), j.o.Tasks, ShellQuote(j.o.Gitui), ShellQuote(filepath.Join(j.dir, SpecFile)), ShellQuote(filepath.Join(j.dir, ShardsDir)), ShellQuote(j.o.Data))
+`, model.ShellQuote(j.dir), j.o.Tasks, model.ShellQuote(j.o.Gitui), model.ShellQuote(filepath.Join(j.dir, SpecFile)), model.ShellQuote(filepath.Join(j.dir, ShardsDir)), model.ShellQuote(j.o.Data))
 	return b.String()
 }
 
@@ -267,7 +264,7 @@ func (j slurmJob) mergeScript() string {
 set -u
 export GOMAXPROCS="${SLURM_CPUS_PER_TASK:-1}"
 exec %s merge %s --data %s
-`, ShellQuote(j.o.Gitui), ShellQuote(j.dir), ShellQuote(j.o.Data))
+`, model.ShellQuote(j.o.Gitui), model.ShellQuote(j.dir), model.ShellQuote(j.o.Data))
 	return b.String()
 }
 

@@ -3,6 +3,7 @@ package datapane
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -10,6 +11,7 @@ import (
 
 	"gitui/core/data"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/ui/form"
 	"gitui/ui/internal/pix"
 	"gitui/ui/theme"
@@ -108,9 +110,15 @@ func (m *Model) Pool() *data.Dataset { return m.pool }
 // Load starts loading the current data spec in the background and returns the command.
 // A load still in flight is cancelled: its result would be stale (tens of thousands of
 // audio files stop within milliseconds).
+//
+// The preview of the old spec is dropped at once (the pane shows "loading…" until the
+// new one arrives), and a stale load's result is dropped when it arrives, its memory
+// given back to the system (releaseMemory), so a large file abandoned for another
+// path is not held until exit.
 func (m *Model) Load() tea.Cmd {
 	m.tag++
 	m.loading = true
+	m.pool, m.test = nil, nil
 	if m.cancel != nil {
 		m.cancel()
 	}
@@ -124,19 +132,30 @@ func (m *Model) Load() tea.Cmd {
 				msg = LoadedMsg{Tag: tag, Spec: d, Err: fmt.Errorf("loading %s panicked: %v", d.Name, r)}
 			}
 		}()
-		pool, test, err := model.LoadDataContext(ctx, d, dir, seed, nil)
+		pool, test, err := engine.LoadDataContext(ctx, d, dir, seed, nil)
 		return LoadedMsg{Tag: tag, Spec: d, Pool: pool, Test: test, Err: err}
 	}
+}
+
+// releaseMemory is a command that collects garbage and returns the freed memory to the
+// operating system (debug.FreeOSMemory): run after a stale preview load is dropped, as
+// the idle TUI would otherwise keep the heap it grew to. It reports no message.
+func releaseMemory() tea.Msg {
+	debug.FreeOSMemory()
+	return nil
 }
 
 // Update handles keys (to the form), the form's changes (reload) and LoadedMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case LoadedMsg:
-		if msg.Tag == m.tag {
-			m.loading = false
-			m.pool, m.test, m.err = msg.Pool, msg.Test, msg.Err
+		if msg.Tag != m.tag {
+			// A stale load (cancelled, or finished after the spec changed): what it
+			// read is garbage now; give it back rather than keep it until exit.
+			return m, releaseMemory
 		}
+		m.loading = false
+		m.pool, m.test, m.err = msg.Pool, msg.Test, msg.Err
 		return m, nil
 	case form.ChangedMsg:
 		if strings.HasPrefix(msg.Key, "data.") || msg.Key == "seed" {

@@ -5,7 +5,7 @@
 // # Overview
 //
 // Every change of a data.* field reloads the preview in the background
-// (model.LoadData) and reports LoadedMsg, which the group pane also uses for its orbit
+// (engine.LoadData) and reports LoadedMsg, which the group pane also uses for its orbit
 // preview. The preview shows the pool and test sizes, the class counts and the first
 // sample of each class: images with half blocks, one-hot sequences as letters, 2-D
 // points as a scatter.

@@ -120,14 +120,6 @@ func TestSetArgsRoundTrip(t *testing.T) {
 	}
 }
 
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{"a=1": "a=1", "sizes=[1,2]": "'sizes=[1,2]'", "x='y'": `'x='\''y'\'''`, "": "''"} {
-		if got := ShellQuote(in); got != want {
-			t.Errorf("ShellQuote(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestEditorAndRename(t *testing.T) {
 	s := spec()
 	fields := func(*model.Spec) []Field { return []Field{bins} }

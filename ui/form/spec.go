@@ -169,22 +169,6 @@ func looksJSON(s string) bool {
 	return json.Unmarshal([]byte(s), &v) == nil
 }
 
-// ShellQuote quotes an argument for a POSIX shell when it holds anything but
-// letters, digits and ._-+=,:/ .
-func ShellQuote(a string) string {
-	safe := true
-	for _, r := range a {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-+=,:/", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe && a != "" {
-		return a
-	}
-	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-}
-
 // CommandLine returns the headless command that reproduces cur starting from the
 // preset named preset (built with quick): `gitui run PRESET [--quick] --set k=v ...`.
 // base is that preset's spec; with base nil the spec is named by file instead.
@@ -200,7 +184,7 @@ func CommandLine(preset string, quick bool, base, cur *model.Spec) string {
 		parts = append(parts, "--quick")
 	}
 	for _, a := range SetArgs(b, c) {
-		parts = append(parts, "--set", ShellQuote(a))
+		parts = append(parts, "--set", model.ShellQuote(a))
 	}
 	return strings.Join(parts, " ")
 }

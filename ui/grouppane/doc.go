@@ -4,7 +4,7 @@
 //
 // # Overview
 //
-// The group is built with model.BuildGroup on the shape of the data loaded by the data
+// The group is built with engine.BuildGroup on the shape of the data loaded by the data
 // pane (datapane.LoadedMsg), in the background, after every group.* change. Up to
 // eight evenly spaced elements of G are applied to the pool's first sample: images are
 // drawn with half blocks, sequences as letters.

@@ -11,6 +11,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/group"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/ui/datapane"
 	"gitui/ui/form"
 	"gitui/ui/internal/pix"
@@ -46,6 +47,9 @@ func Fields(s *model.Spec) []form.Field {
 		if !model.SpecFieldOf(k).Applies(s) ||
 			strings.HasPrefix(k, "group.shears.") && s.Group.Shears == nil || strings.HasPrefix(k, "group.scales.") && s.Group.Scales == nil {
 			continue
+		}
+		if k == "group.size" { // the fields of a group the user brings come before the sample size
+			fs = append(fs, fileGroupFields(s.Group.Kind)...)
 		}
 		fs = append(fs, form.FromSpec(k))
 	}
@@ -189,7 +193,7 @@ func groupProblem(s *model.Spec) string {
 
 // orbit builds the group and applies up to 8 evenly spaced elements to x.
 func orbit(tag int, g model.GroupSpec, shape []int, x []float64, seed uint64) orbitMsg {
-	a, err := model.BuildGroup(g, shape, seed)
+	a, err := engine.BuildGroup(g, shape, seed)
 	if err != nil {
 		return orbitMsg{tag: tag, err: err}
 	}

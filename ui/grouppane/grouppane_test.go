@@ -15,6 +15,7 @@ import (
 	"gitui/core/data"
 
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/ui/datapane"
 	"gitui/ui/form"
 	"gitui/ui/internal/uitest"
@@ -38,7 +39,7 @@ func run(t *testing.T, m Model, msg any) Model {
 func TestRotationOrbitGolden(t *testing.T) {
 	spec := &model.Spec{Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "embedded"}, Group: model.GroupSpec{Kind: "none"},
 		Methods: []model.Method{{Features: "raw"}}, Sizes: []int{10}, Seed: 1}
-	pool, test, err := model.LoadData(spec.Data, "", 1)
+	pool, test, err := engine.LoadData(spec.Data, "", 1)
 	if err != nil {
 		t.Skipf("embedded digits unavailable: %v", err)
 	}
@@ -71,7 +72,7 @@ func TestRotationOrbitGolden(t *testing.T) {
 func TestInvalidGroupIsNotBuilt(t *testing.T) {
 	s := &model.Spec{Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "xperm"}, Group: model.GroupSpec{Kind: "rotation"},
 		Methods: []model.Method{{Features: "raw"}}, Sizes: []int{10}, Seed: 1}
-	pool, test, err := model.LoadData(model.DataSpec{Name: "xperm", TestSize: 100}, "", 1)
+	pool, test, err := engine.LoadData(model.DataSpec{Name: "xperm", TestSize: 100}, "", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestShearFieldsShown(t *testing.T) {
 		Group: model.GroupSpec{Kind: "rotation+shift", Radius: 1, Angles: &model.AngleSpec{From: -10, To: 10, Count: 3},
 			Shears: &model.AngleSpec{From: -0.3, To: 0.3, Count: 5}, Scales: &model.AngleSpec{From: 0.9, To: 1.1, Count: 2}},
 		Methods: []model.Method{{Features: "raw"}}, Sizes: []int{10}, Seed: 1}
-	pool, test, err := model.LoadData(spec.Data, "", 1)
+	pool, test, err := engine.LoadData(spec.Data, "", 1)
 	if err != nil {
 		t.Skipf("embedded digits unavailable: %v", err)
 	}

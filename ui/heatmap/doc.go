@@ -1,6 +1,6 @@
 // Package heatmap is the workbench's kernel-matrix pane: Gram matrices of a training
 // sample, sorted by class, drawn with '▀' half blocks. A run sends them while it builds
-// its kernels (model.Start's Matrix events: the linear kernel on the inputs, then each
+// its kernels (engine.Start's Matrix events: the linear kernel on the inputs, then each
 // method's kernel); g asks the root for the base and invariant Gram of the current spec
 // without running it.
 //

@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"bytes"
+	"context"
 	_ "embed"
 	"fmt"
 
@@ -59,4 +60,14 @@ func decode(name string, images, labels []byte) (*data.Dataset, error) {
 		return nil, fmt.Errorf("embedded %s: %w", name, err)
 	}
 	return ds, nil
+}
+
+// init registers the data set "embedded" (these digits) in core/data's table.
+func init() {
+	data.Register("embedded", func(context.Context, data.LoadRequest) (pool, test *data.Dataset, err error) {
+		if pool, test, err = Digits(); err != nil {
+			return nil, nil, data.InputErr(err)
+		}
+		return pool, test, nil
+	})
 }

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gitui/core/data"
+	"gitui/model"
+	"gitui/model/engine"
+	"gitui/model/store"
+	"gitui/model/study"
+)
+
+// cmdTune is `gitui tune PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N]
+// [--set key=value]... [--param KEY=DIST]...`: an honest search (model/study), then one
+// refit of the best configuration through the ordinary run path.
+func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
+	quick := fs.Bool("quick", false, "the quick variant of a preset (a small study, under a minute)")
+	out := fs.String("out", "", "study directory (default runs/TIME-NAME-tune)")
+	dataFlag := fs.String("data", "", "data directory holding mnist/ (default $GITUI_DATA)")
+	seed := fs.Int64("seed", -1, "seed of the sampler, the validation split and every draw (default: the spec's)")
+	var sets, params multiFlag
+	fs.Var(&sets, "set", "override a spec field: key=value (repeatable)")
+	fs.Var(&params, "param", "tune a field: KEY=DIST, DIST a list 5,10,25 or a range LOW..HIGH, log:LOW..HIGH (repeatable)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("tune needs one PRESET or SPEC file: `gitui presets` lists the presets")
+	}
+	spec, err := loadSpec(pos[0], *quick, *seed, sets)
+	if err != nil {
+		return err
+	}
+	if len(params) > 0 {
+		if spec.Tune == nil {
+			spec.Tune = &model.TuneSpec{}
+		}
+		if spec.Tune.Params == nil {
+			spec.Tune.Params = map[string]string{}
+		}
+		for _, p := range params {
+			k, v, ok := strings.Cut(p, "=")
+			if !ok || k == "" || v == "" {
+				return usagef("--param %q: want KEY=DIST, e.g. --param methods.0.c=log:0.1..1000", p)
+			}
+			spec.Tune.Params[k] = v
+		}
+	}
+	if spec.Tune == nil {
+		return usagef("%s has no tune block: give --param KEY=DIST, e.g. --param methods.0.c=log:0.1..1000", pos[0])
+	}
+	if err := spec.Validate(); err != nil {
+		return usageError{err}
+	}
+	dir, err := data.ResolveDir(*dataFlag)
+	if err != nil {
+		return usageError{err}
+	}
+	outDir := *out
+	if outDir == "" {
+		outDir = filepath.Join("runs", store.RunDirName(spec.Name+"-tune", time.Now()))
+	}
+	st, err := study.Open(outDir, spec)
+	if err != nil {
+		return asUsage(err)
+	}
+	return runStudy(ctx, st, dir, stdout, stderr)
+}
+
+// resumeStudy continues the study in dir (gitui resume DIR on a study directory).
+func resumeStudy(ctx context.Context, dir, dataDir string, stdout, stderr io.Writer) error {
+	st, err := study.Open(dir, nil)
+	if err != nil {
+		return asUsage(err)
+	}
+	d, err := data.ResolveDir(dataDir)
+	if err != nil {
+		st.Close()
+		return usageError{err}
+	}
+	return runStudy(ctx, st, d, stdout, stderr)
+}
+
+// isStudyDir reports whether dir holds a study (its journal trials.jsonl).
+func isStudyDir(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, study.TrialsFile))
+	return err == nil
+}
+
+func asUsage(err error) error {
+	var ie *model.InputError
+	if errors.As(err, &ie) {
+		return usageError{err}
+	}
+	return err
+}
+
+// runStudy searches, writes best.spec.json, refits it as an ordinary run in DIR/refit,
+// copies the refit's result.json and predictions.csv into DIR and writes study.json.
+func runStudy(ctx context.Context, st *study.Study, dataDir string, stdout, stderr io.Writer) error {
+	defer st.Close()
+	if st.Resumed > 0 {
+		fmt.Fprintf(stderr, "continuing %s: %d scored jobs already in its journal\n", st.Dir, st.Resumed)
+	}
+	prog := newProgress(stderr)
+	err := st.Search(ctx, study.Options{DataDir: dataDir, Log: prog.log})
+	prog.finish()
+	var ie *model.InputError
+	if errors.As(err, &ie) {
+		st.Discard() // nothing was scored: leave nothing behind
+		return usageError{err}
+	}
+	if err != nil {
+		return err
+	}
+	trial, valN, params, val, _ := st.Best()
+	fmt.Fprintf(stderr, "search: %d configurations compared on %d validation samples, rungs %v (%.2f s); best trial %d, validation %.4f (n %d), %s\n",
+		st.Trials, st.Validation, st.Sizes, st.SearchSeconds(), trial, val, valN, fmtJSON(params))
+	best, err := st.BestSpec()
+	if err != nil {
+		return err
+	}
+	bestPath, err := st.WriteBestSpec(best)
+	if err != nil {
+		return err
+	}
+	rd, err := store.OpenRunDir(filepath.Join(st.Dir, study.RefitDir), best, store.RunMeta{DataDir: dataDir})
+	if err != nil {
+		return asUsage(err)
+	}
+	res, err := executeWith(ctx, rd, engine.RunOptions{DataDir: dataDir}, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	if res == nil || len(res.Series) == 0 || len(res.Series[0].Points) == 0 {
+		return errors.New("the refit produced no test accuracy")
+	}
+	for _, f := range []string{store.ResultFile, store.PredictionsFile} {
+		b, err := os.ReadFile(filepath.Join(rd.Path, f))
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(st.Dir, f), b, 0o644); err != nil {
+			return fmt.Errorf("copy the refit's %s: %w", f, err)
+		}
+	}
+	test := res.Series[0].Points[0].Mean
+	if err := st.WriteStudy(&test); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "best of %d configurations: validation %.4f (n %d), test %.4f (refit at n %d); %s\n", st.Trials, val, valN, test, st.RefitN, fmtJSON(params))
+	fmt.Fprintf(stderr, "study: %s (best spec %s)\n", filepath.Join(st.Dir, study.StudyFile), bestPath)
+	return nil
+}
+
+func fmtJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

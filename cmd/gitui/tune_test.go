@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"gitui/model"
+	"gitui/model/store"
+	"gitui/model/study"
+)
+
+// writeTuneBlobs writes a study spec of an RBF SVM's gamma and C on three Gaussian
+// blobs in 4-D (train.csv, test.csv) into dir and returns its path.
+func writeTuneBlobs(t *testing.T, dir string, trials int) string {
+	t.Helper()
+	for _, f := range []struct {
+		name string
+		n    int
+		seed uint64
+	}{{"train.csv", 750, 1}, {"test.csv", 300, 2}} {
+		rng := rand.New(rand.NewPCG(f.seed, 1))
+		var b strings.Builder
+		for i := 0; i < f.n; i++ {
+			for k := 0; k < 4; k++ {
+				c := 0.0
+				if k == i%3 {
+					c = 1.5
+				}
+				fmt.Fprintf(&b, "%.6f,", c+rng.NormFloat64())
+			}
+			fmt.Fprintf(&b, "%d\n", i%3)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.name), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec := fmt.Sprintf(`{"name": "blobs", "protocol": "sample-complexity", "seed": 5,
+  "data": {"name": "file", "path": %q, "test_path": %q},
+  "methods": [{"kernel": "rbf", "learner": "svm", "gamma": 1, "c": 1}], "sizes": [600],
+  "tune": {"params": {"methods.0.gamma": "log:0.001..10"}, "trials": %d, "validation": 150, "min_n": 20, "max_n": 540}}`,
+		filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv"), trials)
+	path := filepath.Join(dir, "blobs.json")
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func readStudyFile(t *testing.T, dir string) study.File {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, study.StudyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f study.File
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	f.SearchSeconds = 0
+	return f
+}
+
+// gitui run DIR/best.spec.json gives the study's test accuracy to the last digit.
+func TestTuneBestSpecReproduces(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeTuneBlobs(t, dir, 27)
+	var out, errb bytes.Buffer
+	if code := run([]string{"tune", spec, "--out", filepath.Join(dir, "s"), "--param", "methods.0.c=log:0.1..100"}, &out, &errb); code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, errb.String())
+	}
+	f := readStudyFile(t, filepath.Join(dir, "s"))
+	if f.Best == nil || f.Best.Test == nil || f.Best.Compared != 27 || f.Best.N != 600 || len(f.Trials) != 27 {
+		t.Fatalf("study.json best %+v, %d trials", f.Best, len(f.Trials))
+	}
+	if _, ok := f.Best.Params["methods.0.c"]; !ok {
+		t.Fatalf("best params %v lack the --param key", f.Best.Params)
+	}
+	for _, name := range []string{"spec.json", "trials.jsonl", "best.spec.json", "result.json", "predictions.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, "s", name)); err != nil {
+			t.Fatalf("study directory: %v", err)
+		}
+	}
+	if code := run([]string{"run", filepath.Join(dir, "s", study.BestSpecFile), "--out", filepath.Join(dir, "r")}, &out, &errb); code != 0 {
+		t.Fatalf("run best.spec.json: exit %d: %s", code, errb.String())
+	}
+	r, err := model.ReadResult(filepath.Join(dir, "r", store.ResultFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Series[0].Points[0].Mean; got != *f.Best.Test {
+		t.Fatalf("gitui run best.spec.json: test %v, the study's %v", got, *f.Best.Test)
+	}
+}
+
+// Bad input is refused with exit 2, one line naming the field and the fix, and leaves
+// no study directory behind.
+func TestTuneBadInput(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeTuneBlobs(t, dir, 9)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--param", "methods.0.c=100..0.1"}, "methods.0.c range 100..0.1 has low > high: swap them"},
+		{[]string{"--param", "methods.0.c=log:0..10"}, "methods.0.c log range 0..10 reaches 0 or below"},
+		{[]string{"--param", "methods.0.bins=5,10"}, "methods.0.bins applies to features cdf"},
+		{[]string{"--param", "methods.0.nope=1,2"}, `a method has no field "nope"`},
+		{[]string{"--param", "seed=1,2"}, "seed: this key cannot be tuned"},
+		{[]string{"--set", "tune.eta=1"}, "tune.eta 1 is below 2"},
+		{[]string{"--set", "tune.min_n=200"}, "tune.max_n 540 is smaller than one rung above tune.min_n 200"},
+		{[]string{"--param", "methods.0.c"}, "want KEY=DIST"},
+		{[]string{"--set", "tune.validation=750"}, "tune.validation 750 does not fit the pool of 750 samples"},
+		{[]string{"--set", "tune.max_n=700"}, "tune.max_n 700 is larger than the 600 training samples"},
+	} {
+		var out, errb bytes.Buffer
+		out.Reset()
+		sdir := filepath.Join(dir, "bad")
+		code := run(append([]string{"tune", spec, "--out", sdir}, c.args...), &out, &errb)
+		msg := strings.TrimSpace(errb.String())
+		if code != 2 || !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") {
+			t.Fatalf("%v: exit %d, %q; want 2 and one line with %q", c.args, code, msg, c.want)
+		}
+		if _, err := os.Stat(sdir); err == nil {
+			t.Fatalf("%v: left %s behind", c.args, sdir)
+		}
+	}
+}
+
+// A study killed with SIGKILL mid-search and resumed (gitui resume DIR) gives the same
+// trials and best as an uninterrupted study of the same seed.
+func TestTuneKilledAndResumed(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeTuneBlobs(t, dir, 81)
+	var out, errb bytes.Buffer
+	whole := filepath.Join(dir, "whole")
+	if code := run([]string{"tune", spec, "--out", whole}, &out, &errb); code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, errb.String())
+	}
+	cut := filepath.Join(dir, "cut")
+	cmd := child(t, "tune", spec, "--out", cut)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(cut, study.TrialsFile)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		b, _ := os.ReadFile(journal)
+		if bytes.Count(b, []byte("\n")) >= 30 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the study journaled fewer than 30 lines in 60 s")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if _, err := os.Stat(filepath.Join(cut, study.StudyFile)); err == nil {
+		t.Skip("the study finished before it was killed")
+	}
+	errb.Reset()
+	if code := run([]string{"resume", cut}, &out, &errb); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "continuing") {
+		t.Fatalf("resume did not continue the journal: %s", errb.String())
+	}
+	a, b := readStudyFile(t, whole), readStudyFile(t, cut)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("killed and resumed study differs: best %+v and %+v", a.Best, b.Best)
+	}
+}

@@ -1,0 +1,817 @@
+package engine
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gitui/core/data"
+	"gitui/core/feature"
+	"gitui/core/kernel"
+	"gitui/model"
+)
+
+// MemoryEnv names the environment variable that sets the memory a run may use, e.g.
+// GITUI_MEMORY_LIMIT=8GiB (units B, KB, MB, GB, TB, KiB, MiB, GiB, TiB; a bare number is
+// bytes). Without it the limit is what the machine has available (MemoryLimit).
+const MemoryEnv = "GITUI_MEMORY_LIMIT"
+
+// DataSize describes the loaded data a run's memory estimate starts from: the rows of
+// the training pool and of the test set (2N with test_transform), the shape of one
+// sample (its product is the dimension d) and the number of classes.
+type DataSize struct {
+	Pool, Test int
+	Shape      []int
+	Classes    int
+}
+
+// dim returns d, the product of the shape.
+func (d DataSize) dim() float64 {
+	p := 1.0
+	for _, s := range d.Shape {
+		p *= float64(s)
+	}
+	return p
+}
+
+// EstimateItem is one term of a memory estimate: what allocates it, its bytes, and the
+// spec change that makes it smaller.
+type EstimateItem struct {
+	What  string
+	Bytes float64
+	Fix   string
+}
+
+// Estimate is the memory a run allocates beyond its loaded data: Bytes is the peak (the
+// group tables plus the most demanding method of the most demanding stage: a stage
+// prepares one method at a time, so the peak is that method's prepared data, its
+// preparation in progress and one of its cells per worker, plus a kernel matrix kept
+// for a later method of the same kernel), Items its terms at that peak, largest first. Bytes are float64 so that absurd
+// specs (petabytes) neither overflow nor wrap.
+type Estimate struct {
+	Bytes float64
+	Items []EstimateItem
+	// Gram is the largest single kernel matrix the run allocates, in bytes, and GramWhat
+	// names it; kernel.MaxGramBytes bounds it separately from the total.
+	Gram     float64
+	GramWhat string
+}
+
+// EstimateBytes returns the memory estimate of spec on data of size ds (after Validate).
+// It models what the engine allocates, in float64 unless noted:
+//
+//	CDF features            (pool + test) · m·(2n+1) · 2   (16-bit counts; 4 for |G| >= 65536)
+//	moment features         (pool + test) · 3m · 8
+//	transformed templates   min(m, max(1, 256 MiB/(4|G|d))) · |G| · d · 4   (float32, one block)
+//	projection workspaces   workers · rows · (d + chunk·|G|) · 4,  rows <= 256
+//	                        (both twice: the pool's are garbage, not yet collected, when
+//	                        the test set's are allocated)
+//	locality feature map    L: (U + 256) · dim · 8, L-TI/RI: (4·U + 12·512·workers) · dim,
+//	                        dim = H·W·(1 + ((2·K1-1)²+1)/2)   (one layer, d1 <= 2)
+//	feature RLS per cell    primal (n >= D): (D² + 1024·D + 768·D) · 8 (covariance, chunks,
+//	                        score blocks); dual: (n² + 512·n + D·k) · 8 (Gram, column chunk);
+//	                        feature_kernel rbf: (n² + 512·n + 2048·n) · 8 (kernel, chunk,
+//	                        a block of 2048 test rows' kernel)
+//	feature 1-NN per cell   (n + test) · D · 8 for CDF (dense copies), n·D · 8 otherwise
+//	kernel RLS per cell     (3·n² + test·n) · 8          (Gram, its reduced copy, basis; test Gram)
+//	Liu kernels (prepared)  (U² + test·U) · 8, U = the union of every training draw
+//	group tables            permutations k·(8L + 112); rotations 2·count·d·12
+//
+// with workers = GOMAXPROCS cells at once. It is an estimate (within about a factor of 2
+// of the measured peak on the presets), not a bound: it exists to refuse, before any
+// allocation, the specs that cannot fit.
+func EstimateBytes(spec *model.Spec, ds DataSize) Estimate {
+	e := estimator{spec: spec, ds: ds, d: ds.dim(), workers: float64(runtime.GOMAXPROCS(0))}
+	return e.run()
+}
+
+type estimator struct {
+	spec    *model.Spec
+	ds      DataSize
+	d       float64
+	workers float64
+	gram    float64
+	gramWhy string
+}
+
+// noteGram records a single kernel matrix of r×c entries.
+func (e *estimator) noteGram(r, c float64, what string) {
+	if b := 8 * r * c; b > e.gram {
+		e.gram, e.gramWhy = b, fmt.Sprintf("%s: a %.0f x %.0f kernel matrix", what, r, c)
+	}
+}
+
+// stage is one group of methods run together at training size n with the group order g.
+type stage struct {
+	n float64
+	g float64
+}
+
+func (e *estimator) run() Estimate {
+	s := e.spec
+	order, tables, tableItem := groupCost(s.Group, e.ds.Shape)
+	var items []EstimateItem
+	if tables > 0 {
+		items = append(items, tableItem)
+	}
+	if s.TestTransform != nil {
+		if _, tb, it := groupCost(*s.TestTransform, e.ds.Shape); tb > 0 {
+			it.What = "test_transform " + it.What
+			it.Fix = strings.ReplaceAll(it.Fix, "group.", "test_transform.")
+			items = append(items, it)
+		}
+	}
+	var stages []stage
+	pool := float64(e.ds.Pool)
+	// A training size above the pool is refused (with its own message) before any
+	// method prepares: it costs nothing here.
+	capN := func(n int) float64 {
+		if float64(n) > pool {
+			return 0
+		}
+		return float64(n)
+	}
+	switch s.Protocol {
+	case model.ProtocolCurve:
+		mx := 0
+		for _, n := range s.Sizes {
+			mx = max(mx, n)
+		}
+		stages = append(stages, stage{capN(mx), order})
+		if s.Grid != nil {
+			stages = append(stages, stage{capN(s.Grid.Size), order})
+		}
+	case model.ProtocolGrid:
+		if s.Grid != nil {
+			stages = append(stages, stage{capN(s.Grid.Size), order})
+		}
+	case model.ProtocolSweep:
+		if s.Sweep != nil {
+			stages = append(stages, stage{capN(s.Sweep.Size), order})
+		}
+	case model.ProtocolGroupSize:
+		n := 0
+		if len(s.Sizes) > 0 {
+			n = s.Sizes[0]
+		}
+		for _, k := range s.GroupSizes {
+			g := math.Min(float64(k), order)
+			if order == 0 {
+				g = float64(k)
+			}
+			stages = append(stages, stage{capN(n), g})
+			gs := s.Group
+			gs.Size = k
+			if _, tb, it := groupCost(gs, e.ds.Shape); tb > tables {
+				it.What = "group_sizes " + it.What
+				it.Fix = "use smaller group_sizes"
+				items = append(items, it)
+				tables = tb
+			}
+		}
+	case model.ProtocolPD:
+		if s.PD != nil {
+			mx := 0
+			for _, n := range s.PD.Sizes {
+				mx = max(mx, n)
+			}
+			n := capN(mx)
+			e.noteGram(n, n, "pd")
+			items = append(items, EstimateItem{What: fmt.Sprintf("pd Gram matrices of %.0f samples", n), Bytes: 3 * 8 * n * n, Fix: "use smaller pd.sizes"})
+		}
+	case model.ProtocolApprox:
+		if a := s.Approx; a != nil {
+			m := 0
+			for _, t := range a.Templates {
+				m = max(m, t)
+			}
+			rows := math.Min(2*float64(a.Pairs), pool)
+			f := float64(m) * float64(2*a.Bins+1)
+			items = append(items, EstimateItem{What: fmt.Sprintf("kernel-approx features of %.0f samples x %.0f values", rows, f), Bytes: 8 * rows * f, Fix: "use fewer approx.templates, approx.bins or approx.pairs"})
+			items = append(items, e.projection(float64(m), order, rows)...)
+		}
+	}
+	var peak []EstimateItem
+	peakBytes := -1.0
+	for _, st := range stages {
+		it := e.stage(st)
+		if b := sum(it); b > peakBytes {
+			peak, peakBytes = it, b
+		}
+	}
+	items = append(items, peak...)
+	sort.SliceStable(items, func(i, j int) bool { return items[i].Bytes > items[j].Bytes })
+	return Estimate{Bytes: sum(items), Items: items, Gram: e.gram, GramWhat: e.gramWhy}
+}
+
+func sum(items []EstimateItem) float64 {
+	t := 0.0
+	for _, it := range items {
+		t += it.Bytes
+	}
+	return t
+}
+
+// stage returns the terms of one stage: every method's prepared data, the largest
+// preparation transient, and workers × the costliest cell.
+func (e *estimator) stage(st stage) []EstimateItem {
+	// The protocol prepares one method at a time, runs its cells, then releases it
+	// (eval.Protocol.Run): the stage's peak is its costliest method. Methods sharing a
+	// kernel matrix are prepared one after the other (eval.Sharer), and the matrix is
+	// dropped after the last of them: no other method's matrix is kept meanwhile.
+	var best []EstimateItem
+	bestBytes := 0.0
+	for _, m := range e.methodsOf() {
+		held, tr, c := e.method(m, st)
+		items := append(append([]EstimateItem(nil), held...), tr...)
+		if c.Bytes > 0 {
+			w := math.Max(1, e.workers)
+			c.What = fmt.Sprintf("%.0f cells at once (GOMAXPROCS), each %s", w, c.What)
+			c.Bytes *= w
+			items = append(items, c)
+		}
+		if b := sum(items); b > bestBytes {
+			best, bestBytes = items, b
+		}
+	}
+	return best
+}
+
+// methodsOf returns the methods of the spec, plus those of its bins × templates grid.
+func (e *estimator) methodsOf() []model.Method {
+	s := e.spec
+	ms := append([]model.Method(nil), s.Methods...)
+	if s.Grid != nil && (s.Protocol == model.ProtocolGrid || s.Protocol == model.ProtocolCurve) {
+		for _, m0 := range s.Methods {
+			if m0.Features != "cdf" {
+				continue
+			}
+			// One stage per template count, every bins count in it: the largest m with
+			// all bins counts is the costliest stage.
+			mt := 0
+			for _, t := range s.Grid.Templates {
+				mt = max(mt, t)
+			}
+			for _, b := range s.Grid.Bins {
+				m := m0
+				m.Bins, m.Templates = b, mt
+				m.Name = model.MethodName(m)
+				ms = append(ms, m)
+			}
+			break
+		}
+	}
+	return ms
+}
+
+// method returns the bytes method m holds for its stage, its preparation transient, and
+// one of its cells.
+func (e *estimator) method(m model.Method, st stage) (held, trans []EstimateItem, cell EstimateItem) {
+	if m.Group != nil { // the method's own group replaces the spec's (BuildGroup of m.Group)
+		if o, tb, it := groupCost(*m.Group, e.ds.Shape); o > 0 {
+			st.g = o
+			if tb > 0 {
+				it.What = "methods' group " + it.What
+				held = append(held, it)
+			}
+		}
+	}
+	name := m.Name
+	if m.Features == "cdf" || m.Features == "moments" {
+		// The name a spec carries may predate a --set of bins or templates: name the
+		// values the estimate uses.
+		mm := m
+		mm.Name = ""
+		name = model.MethodName(mm)
+	}
+	// Each family says what its methods take, as each builds its methods (familyEngines).
+	return familyEngineOf(model.FamilyOf(m)).estimate(e, m, st, name, held)
+}
+
+// estimateFeatures is the estimate of the feature family (Family "features"): the
+// features of the pool and the test set held for the stage, the projection's transient
+// for pooled features, and a cell's RLS or 1-NN fit. held holds what the method's own
+// group takes already.
+func estimateFeatures(e *estimator, m model.Method, st stage, name string, held []EstimateItem) (_, trans []EstimateItem, cell EstimateItem) {
+	np, nt := float64(e.ds.Pool), float64(e.ds.Test)
+	rows := np + nt
+	n := st.n
+	k := float64(max(e.ds.Classes, 2))
+	var D float64 // feature dimension
+	switch {
+	case m.Features == "raw" || m.Features == "bow":
+		D = e.d
+		held = append(held, EstimateItem{What: fmt.Sprintf("%s features of %.0f samples x %.0f values", name, rows, D), Bytes: 8 * rows * D, Fix: "use data.pool or data.test_size"})
+		if m.Preprocess == "deskew" {
+			trans = append(trans, deskewCopies(name, rows, e.d))
+		}
+	case m.Features == "cdf" || m.Features == "moments":
+		if m.Features == "cdf" {
+			D = float64(m.Templates) * float64(2*m.Bins+1)
+		} else {
+			D = 3 * float64(m.Templates)
+		}
+		fix := "use fewer templates or bins, or data.pool / data.test_size"
+		if m.Features == "moments" {
+			fix = "use fewer templates, or data.pool / data.test_size"
+		}
+		bytes := 8 * rows * D
+		if m.Features == "cdf" {
+			// feature.Counts: 16-bit counts (32-bit from |G| = 65536), a weight per column.
+			elem := 2.0
+			if st.g >= 65536 {
+				elem = 4
+			}
+			bytes = elem*rows*D + 8*D
+		}
+		held = append(held, EstimateItem{What: fmt.Sprintf("%s features of %.0f samples x %.0f values", name, rows, D), Bytes: bytes, Fix: fix})
+		// The pool and the test set are transformed one after the other, each with its
+		// own template block and workspaces: the first pair is garbage, not yet
+		// collected, when the second is allocated (measured: a 13.6 GB projection ran
+		// out of 20 GB), so the projection counts twice.
+		trans = e.projection(float64(m.Templates), st.g, rows)
+		for i := range trans {
+			trans[i].Bytes *= 2
+			trans[i].What += ", for the pool and again for the test set"
+		}
+		trans = append(trans, EstimateItem{What: name + " templates", Bytes: 8 * float64(m.Templates) * e.d, Fix: "use fewer templates"})
+		if m.Preprocess == "deskew" {
+			trans = append(trans, deskewCopies(name, rows, e.d))
+		}
+	default: // not a feature map that builds (refused by Validate): as a kernel method
+		return estimateKernel(e, m, st, name, held)
+	}
+	// learn.FitRLSRows streams the rows: primal holds the D×D covariance, dual the n×n
+	// Gram, never a dense copy of the draw's features.
+	cb := 8 * (D*D + 1024*D + 768*D + nt*k)
+	if n < D {
+		cb = 8 * (n*n + 512*n + D*k + nt*k)
+	}
+	if m.FeatureKernel == "rbf" {
+		// learn.FitRBFRowsRLS: the n×n Gram (then the kernel, its reduction and basis) and
+		// a column chunk; scoring: a block of 2048 test rows against the n training rows.
+		e.noteGram(n, n, m.Name)
+		tb := math.Min(2048, nt)
+		cb = 8 * (n*n + 512*n + tb*n + 512*tb + n*k + nt*k)
+	}
+	if m.Learner == "1nn" {
+		cb = 8 * (n*D + 256*n)
+		if m.Features == "cdf" {
+			cb = 8 * (n + nt) * D // the counts expanded to dense rows
+		}
+	}
+	cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples x %.0f features", m.Name, n, D), Bytes: cb, Fix: "use smaller sizes, fewer templates or bins"}
+	return held, trans, cell
+}
+
+// estimateLiu is the estimate of Liu et al.'s kernels (Family "liu"): the kernel of the
+// union of the draws and the test set, held and shared, its transient, and a cell's fit.
+func estimateLiu(e *estimator, m model.Method, st stage, name string, held []EstimateItem) (_, trans []EstimateItem, cell EstimateItem) {
+	nt := float64(e.ds.Test)
+	n := st.n
+	u := e.union()
+	e.noteGram(u, u, m.Name)
+	e.noteGram(nt, u, m.Name)
+	held = append(held, EstimateItem{What: fmt.Sprintf("%s kernel of %.0f training and %.0f test samples", m.Name, u, nt), Bytes: 8 * (u*u + nt*u), Fix: "use fewer sizes or repeats, or data.test_size"})
+	trans = append(trans, e.liuTransient(m, u)...)
+	mult := 2.0 // the draw's Gram matrix, scaled, and SVC's working copies
+	if m.Learner == "rls" {
+		mult = 3
+	}
+	if m.PSD != "" {
+		mult += 2
+	}
+	// LIBSVM's row cache: 100 MB of float32 rows at most (learn.SVCOptions.CacheMB).
+	cache := math.Min(100<<20, 4*n*n)
+	if m.Learner == "rls" {
+		cache = 0
+	}
+	cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples", m.Name, n), Bytes: 8*(mult*n*n+nt*n) + cache, Fix: "use smaller sizes or data.test_size"}
+	return held, trans, cell
+}
+
+// estimateKernel is the estimate of kernel RLS and 1-NN (Family "kernel") and of Chapelle
+// and Schoelkopf's learners (Family "chapelle"): a cell's training Gram matrix, its factors
+// and test kernel, and the Haar kernel's orbit table.
+func estimateKernel(e *estimator, m model.Method, st stage, name string, held []EstimateItem) (_, trans []EstimateItem, cell EstimateItem) {
+	np, nt := float64(e.ds.Pool), float64(e.ds.Test)
+	rows := np + nt
+	n := st.n
+	e.noteGram(n, n, m.Name)
+	e.noteGram(nt, n, m.Name)
+	mult := 3.0
+	if m.Learner == "1nn" {
+		mult = 1
+	}
+	if m.Kernel == "haar" {
+		held = append(held, EstimateItem{What: m.Name + " orbit table", Bytes: 8 * 2 * rows * e.d, Fix: "use data.pool or data.test_size"})
+	}
+	cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples (a %.0f x %.0f Gram matrix and its factors, and the %.0f x %.0f test kernel)", m.Name, n, n, n, nt, n), Bytes: 8 * (mult*n*n + nt*n), Fix: "use smaller sizes or data.test_size, or random features (cdf)"}
+	return held, trans, cell
+}
+
+// union returns the number of distinct pool samples in the run's training draws (an
+// upper bound: the sum of the draw sizes, capped by the pool).
+// deskewCopies is the deskewed copy of the pool and the test set a preprocess deskew
+// method holds while its features are computed.
+func deskewCopies(name string, rows, d float64) EstimateItem {
+	return EstimateItem{What: fmt.Sprintf("%s deskewed images of %.0f samples x %.0f values", name, rows, d), Bytes: 8 * rows * d, Fix: "use data.pool or data.test_size"}
+}
+
+func (e *estimator) union() float64 {
+	s := e.spec
+	sizes := s.Sizes
+	switch s.Protocol {
+	case model.ProtocolSweep:
+		if s.Sweep != nil {
+			sizes = []int{s.Sweep.Size}
+		}
+	case model.ProtocolGrid:
+		if s.Grid != nil {
+			sizes = []int{s.Grid.Size}
+		}
+	}
+	t := 0.0
+	mx := 0.0
+	for _, n := range sizes {
+		t += float64(n)
+		mx = math.Max(mx, float64(n))
+	}
+	if s.Nested {
+		t = mx
+	}
+	return math.Min(float64(e.ds.Pool), t*float64(max(s.Repeats, 1)))
+}
+
+// liuTransient estimates the transformed copies Liu et al.'s kernels build while their
+// Gram matrices are computed: the complex spectra of the union (and of its rotated
+// copies for TI-RI), or the rotated copies for RI.
+func (e *estimator) liuTransient(m model.Method, u float64) []EstimateItem {
+	canvas := e.d
+	if m.Translation == "zero-fill" && strings.Contains(m.Invariance, "TI") {
+		canvas *= 4
+	}
+	nrot := 1.0
+	if m.Rotations != nil && strings.Contains(m.Invariance, "RI") {
+		nrot = float64(m.Rotations.Count)
+	}
+	switch {
+	case m.Locality != nil:
+		l := m.Locality
+		if l.D1 > 2 || l.K2 > 0 {
+			return nil // evaluated directly, pair by pair: no map
+		}
+		// The explicit map (kernel.LocalityMap): H·W·(1 + (K1²+1)/2) values a sample. L-SVM
+		// holds the union's maps in float64 and those of 256 test rows at a time
+		// (kernel.LocalityGram); L-TI, L-RI, L-TI-RI hold the union's in float32 and, per
+		// worker, the maps of about 512 transformed copies in float64 and float32
+		// (kernel.FitLocalityGram).
+		// At most H·W·(1 + ((2·K1-1)²+1)/2) values: the pixel pairs that share a patch.
+		w := float64(2*l.K1 - 1)
+		dim := e.d * (1 + (w*w+1)/2)
+		what := fmt.Sprintf("%s locality feature maps of %.0f samples x %.0f values", m.Name, u, dim)
+		if m.Invariance == "" {
+			return []EstimateItem{{What: what + ", and of 256 test rows at a time", Bytes: 8 * (u + math.Min(float64(e.ds.Test), 256)) * dim, Fix: "use a smaller k1, fewer sizes or repeats"}}
+		}
+		return []EstimateItem{{What: what + " in float32, and of 512 transformed copies per worker", Bytes: 4*u*dim + 12*512*dim*math.Max(1, e.workers), Fix: "use a smaller k1, fewer sizes or repeats"}}
+	case strings.Contains(m.Invariance, "TI"):
+		rot := 1.0
+		if m.Invariance == "TI-RI" {
+			rot = nrot
+		}
+		// The union's spectra, then the test set's a block of 2000 rows at a time.
+		rows := u + math.Min(float64(e.ds.Test), liuTestBlock)
+		return []EstimateItem{{What: fmt.Sprintf("%s spectra of %.0f samples", m.Name, rows), Bytes: 16 * rows * canvas * rot, Fix: "use fewer rotations, sizes or repeats"}}
+	case strings.Contains(m.Invariance, "RI") && m.Polar == nil:
+		return []EstimateItem{{What: fmt.Sprintf("%s rotated copies of %.0f samples", m.Name, u), Bytes: 8 * u * canvas * nrot, Fix: "use fewer rotations, sizes or repeats"}}
+	}
+	return nil
+}
+
+// projection returns the projection engine's memory for m templates, a group of order g
+// and the given number of input rows (see core/feature/project.go).
+func (e *estimator) projection(m, g, rows float64) []EstimateItem {
+	if g < 1 {
+		g = 1
+	}
+	d := e.d
+	block := math.Max(1, math.Floor(float64(feature.DefaultTemplateBytes)/(4*g*d)))
+	block = math.Min(block, m)
+	chunk := math.Max(1, math.Min(block, math.Floor(4096/g)))
+	w := math.Max(1, e.workers)
+	r := math.Min(feature.DefaultBlockRows, math.Max(16, math.Ceil(rows/(4*w))))
+	return []EstimateItem{
+		{What: fmt.Sprintf("transformed templates (%.0f of them x |G| = %.0f x d = %.0f, float32)", block, g, d), Bytes: 4 * block * g * d, Fix: "use a smaller group (group.size, fewer angles, shears or scales, or a smaller radius)"},
+		{What: fmt.Sprintf("projection blocks (%.0f workers x %.0f rows x %.0f projections, float32)", w, r, chunk*g), Bytes: 4 * w * r * (d + chunk*g), Fix: "use a smaller group (group.size, fewer angles, shears or scales, or a smaller radius)"},
+	}
+}
+
+// tapBytes is the size of one linear map's tables per pixel (group.RotationSet,
+// group.AffineSet): forward and inverse, 4 taps each of an int32 index and a float64
+// weight, 2·4·(4 + 8) = 96 bytes.
+const tapBytes = 96
+
+// groupCost returns the order of the group g on samples of the given shape (0 for none
+// or a shape it cannot act on: BuildGroup then refuses), and the bytes of its element
+// tables with the term describing them.
+func groupCost(g model.GroupSpec, shape []int) (order, bytes float64, item EstimateItem) {
+	if o, b, it, ok := fileGroupCost(g, shape); ok {
+		return o, b, it
+	}
+	d := 1.0
+	for _, s := range shape {
+		d *= float64(s)
+	}
+	count := 0.0 // linear maps: angles, times shears and scales for rotation+shift
+	if g.Angles != nil {
+		count = float64(g.Angles.Count)
+		if g.Kind == "rotation+shift" {
+			count = float64(g.LinearCount())
+		}
+	}
+	side := func(r int) float64 { return float64(2*r+1) * float64(2*r+1) }
+	switch g.Kind {
+	case "permutation":
+		if len(shape) != 2 {
+			return 0, 0, item
+		}
+		L := shape[0]
+		full := 1.0
+		for i := 2; i <= min(L, 171); i++ {
+			full *= float64(i)
+		}
+		if g.Size <= 0 || float64(g.Size) >= full {
+			if full > maxEnumerated {
+				return 0, 0, item // BuildGroup refuses to enumerate it, with its own message
+			}
+			g.Size = 0
+		}
+		order = full
+		if g.Size > 0 {
+			order = float64(g.Size)
+		}
+		// Each permutation: L ints, a slice header, and its key in the sampler's set.
+		bytes = order * (8*float64(L) + 24 + float64(L) + 88)
+		return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.4g permutations of %d blocks", order, L), Bytes: bytes, Fix: "use a smaller group.size"}
+	case "cyclic-shift":
+		if len(shape) == 2 {
+			order = d
+		}
+	case "local-shift":
+		order = side(g.Radius)
+	case "rotation":
+		order = count
+		bytes = tapBytes * count * d
+	case "rotation+shift":
+		order = count * side(g.Radius)
+		bytes = tapBytes * count * d
+	}
+	if g.Size > 0 && float64(g.Size) < order {
+		order = float64(g.Size)
+	}
+	if g.Kind == "rotation+shift" && (g.Shears != nil || g.Scales != nil) {
+		return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f rotations x shears x scales of %.0f pixels", count, d), Bytes: bytes, Fix: "use fewer group.angles, group.shears or group.scales"}
+	}
+	return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f rotations of %.0f pixels", count, d), Bytes: bytes, Fix: "use fewer group.angles"}
+}
+
+// liuTestBlock is the number of test rows kernel.Liu.Gram transforms at once.
+const liuTestBlock = 2000
+
+// maxEnumerated is the largest full symmetric group group.Permutations enumerates (9!).
+const maxEnumerated = 362880
+
+// ErrTooMuchMemory is wrapped by the error of CheckMemory.
+var ErrTooMuchMemory = errors.New("not enough memory")
+
+// CheckMemory returns nil if the estimate fits in limit bytes and its largest kernel
+// matrix within kernel.MaxGramBytes, else an *InputError (wrapping ErrTooMuchMemory) of
+// one line: the estimate in GiB, the limit and where it comes from, the largest term and
+// the spec change that shrinks it.
+func CheckMemory(est Estimate, limit int64, source string) error {
+	if est.Gram > float64(kernel.MaxGramBytes) {
+		return inputErr(memoryError(fmt.Sprintf("%s needs %s, above the %s one kernel matrix may take: use fewer training samples (sizes, repeats) or test samples (data.test_size)",
+			est.GramWhat, human(est.Gram), human(float64(kernel.MaxGramBytes)))))
+	}
+	if est.Bytes <= float64(limit) {
+		return nil
+	}
+	top := EstimateItem{What: "the run", Fix: "use a smaller spec"}
+	if len(est.Items) > 0 {
+		top = est.Items[0]
+	}
+	return inputErr(memoryError(fmt.Sprintf("the run needs about %s of memory, more than the %s available (%s); the largest part is %s (%s): %s (%s=SIZE sets the limit)",
+		human(est.Bytes), human(float64(limit)), source, top.What, human(top.Bytes), top.Fix, MemoryEnv)))
+}
+
+// memoryError is a refusal for lack of memory: errors.Is(err, ErrTooMuchMemory).
+type memoryError string
+
+func (e memoryError) Error() string        { return string(e) }
+func (e memoryError) Is(target error) bool { return target == ErrTooMuchMemory }
+
+// human formats bytes in binary units: "512 MiB", "7.63 GiB", "47.7 TiB".
+func human(b float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	i := 0
+	for b >= 1024 && i < len(units)-1 {
+		b /= 1024
+		i++
+	}
+	if math.IsInf(b, 0) || b >= 1024 {
+		return "more than 1024 EiB"
+	}
+	switch {
+	case i == 0 || b >= 100:
+		return fmt.Sprintf("%.0f %s", b, units[i])
+	case b >= 10:
+		return fmt.Sprintf("%.1f %s", b, units[i])
+	}
+	return fmt.Sprintf("%.2f %s", b, units[i])
+}
+
+// ParseBytes parses a memory size: a number with an optional unit B, K/KB, M/MB, G/GB,
+// T/TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024), case-insensitive,
+// e.g. "8GiB", "512 MiB", "2e9". It returns an error for anything else, or a size below
+// 1 MiB.
+func ParseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := len(t)
+	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') && t[i-1] != '.' {
+		i--
+	}
+	num, unit := strings.TrimSpace(t[:i]), strings.ToLower(strings.TrimSpace(t[i:]))
+	mult := map[string]float64{"": 1, "b": 1, "k": 1e3, "kb": 1e3, "m": 1e6, "mb": 1e6, "g": 1e9, "gb": 1e9, "t": 1e12, "tb": 1e12,
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}[unit]
+	v, err := strconv.ParseFloat(num, 64)
+	if mult == 0 || err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a memory size: give a number with a unit, e.g. 8GiB or 512MiB", s)
+	}
+	b := v * mult
+	if b < 1<<20 || b > 1<<62 {
+		return 0, fmt.Errorf("%q is out of range: give a size from 1MiB to 4EiB", s)
+	}
+	return int64(b), nil
+}
+
+// MemoryLimit returns the bytes a run may allocate and where that figure comes from:
+// $GITUI_MEMORY_LIMIT when set; else the smallest of MemAvailable (/proc/meminfo) and
+// the room left in the process's cgroup (memory.max - memory.current, cgroup v2); else
+// (neither readable) 1 TiB, which refuses only the absurd. A bad GITUI_MEMORY_LIMIT is an
+// *InputError.
+func MemoryLimit() (int64, string, error) {
+	if v, ok := os.LookupEnv(MemoryEnv); ok && strings.TrimSpace(v) != "" {
+		b, err := ParseBytes(v)
+		if err != nil {
+			return 0, "", inputErr(fmt.Errorf("%s: %w", MemoryEnv, err))
+		}
+		return b, MemoryEnv, nil
+	}
+	limit, source := int64(1<<40), "no memory information"
+	if avail, ok := memAvailable(); ok {
+		limit, source = avail, "MemAvailable"
+	}
+	if room, ok := cgroupRoom(); ok && room < limit {
+		limit, source = room, "cgroup memory.max"
+	}
+	return limit, source, nil
+}
+
+// SoftMemoryLimit returns the soft memory limit for the Go runtime (debug.SetMemoryLimit)
+// of a gitui process: $GITUI_MEMORY_LIMIT when set and valid, else what the process may
+// still use (MemAvailable and the cgroup's room, plus what it already holds), at most
+// 95% of MachineMemory;
+// ok is false when $GOMEMLIMIT is set (the runtime already honours it) or nothing is
+// known. Near the limit the collector runs hard, so a run that the estimate let through
+// gives memory back before the kernel's OOM killer or the runtime's fatal
+// "out of memory" would end it.
+func SoftMemoryLimit() (int64, bool) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return 0, false
+	}
+	if v := os.Getenv(MemoryEnv); strings.TrimSpace(v) != "" {
+		b, err := ParseBytes(v)
+		return b, err == nil
+	}
+	m, ok := MachineMemory()
+	if !ok {
+		return 0, false
+	}
+	limit := m / 20 * 19
+	if room, _, err := MemoryLimit(); err == nil && room < 1<<40 {
+		limit = min(limit, room+selfRSS())
+	}
+	return limit, true
+}
+
+// selfRSS returns the resident memory of this process (VmRSS, /proc/self/status), 0 if
+// unknown.
+func selfRSS() int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) >= 2 && fs[0] == "VmRSS:" {
+			v, _ := strconv.ParseInt(fs[1], 10, 64)
+			return v << 10
+		}
+	}
+	return 0
+}
+
+// MachineMemory returns the memory the whole process may use: the cgroup's memory.max,
+// else MemTotal, (ok false if neither is readable). cmd/gitui sets the Go runtime's soft
+// memory limit from it.
+func MachineMemory() (int64, bool) {
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && v > 0 {
+			if t, ok := meminfo("MemTotal:"); !ok || v < t {
+				return v, true
+			}
+		}
+	}
+	return meminfo("MemTotal:")
+}
+
+func memAvailable() (int64, bool) { return meminfo("MemAvailable:") }
+
+// meminfo returns the /proc/meminfo field key (kB) in bytes.
+func meminfo(key string) (int64, bool) {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) >= 2 && fs[0] == key {
+			v, err := strconv.ParseInt(fs[1], 10, 64)
+			if err != nil {
+				return 0, false
+			}
+			return v << 10, true
+		}
+	}
+	return 0, false
+}
+
+// cgroupRoom returns memory.max - memory.current of the cgroup v2 the process runs in
+// (ok false without a limit).
+func cgroupRoom() (int64, bool) {
+	mx, err := os.ReadFile("/sys/fs/cgroup/memory.max")
+	if err != nil {
+		return 0, false
+	}
+	lim, err := strconv.ParseInt(strings.TrimSpace(string(mx)), 10, 64)
+	if err != nil { // "max": no limit
+		return 0, false
+	}
+	cur := int64(0)
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.current"); err == nil {
+		cur, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	}
+	return max(0, lim-cur), true
+}
+
+// checkRunMemory estimates the memory of spec on the loaded pool and test set and
+// refuses (an *InputError, before the group or anything large is built) a run that
+// does not fit MemoryLimit or whose largest kernel matrix exceeds kernel.MaxGramBytes.
+// On success it returns a log line with the estimate and the limit.
+func checkRunMemory(spec *model.Spec, pool, test *data.Dataset) (string, error) {
+	nt := test.Len()
+	if spec.TestTransform != nil {
+		nt *= 2
+	}
+	est := EstimateBytes(spec, DataSize{Pool: pool.Len(), Test: nt, Shape: pool.Shape, Classes: len(pool.Classes)})
+	limit, source, err := MemoryLimit()
+	if err != nil {
+		return "", err
+	}
+	if err := CheckMemory(est, limit, source); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("memory: about %s estimated, %s available (%s)", human(est.Bytes), human(float64(limit)), source), nil
+}
+
+// checkGroupMemory refuses (an *InputError) a group whose element tables alone exceed
+// MemoryLimit, before BuildGroup builds them: for callers that build the group without
+// running the spec (SampleGram, the heatmap's sample).
+func checkGroupMemory(g model.GroupSpec, shape []int) error {
+	_, bytes, item := groupCost(g, shape)
+	limit, source, err := MemoryLimit()
+	if err != nil {
+		return err
+	}
+	return CheckMemory(Estimate{Bytes: bytes, Items: []EstimateItem{item}}, limit, source)
+}

@@ -1,0 +1,45 @@
+package engine
+
+import (
+	"gitui/core/eval"
+	"gitui/core/group"
+	"gitui/model"
+)
+
+// familyEngine is what the engine does for one family of methods (model.Family): build
+// its methods into engine methods, and estimate the memory one of them takes. The
+// registry (model.Families) says which family a method belongs to; this table says how
+// each is run, so that neither building nor the estimate switches over the families.
+type familyEngine struct {
+	// build returns the engine method of m (defaults filled in, name derived, automatic
+	// gamma resolved) acting with the group g (nil: none).
+	build func(b *builder, m model.Method, g group.Action) (eval.Method, error)
+	// estimate returns the bytes m holds for its stage (appended to held, which holds
+	// its own group's already), its preparation transient, and one of its cells. name is
+	// the series name the estimate prints.
+	estimate func(e *estimator, m model.Method, st stage, name string, held []EstimateItem) (held2, trans []EstimateItem, cell EstimateItem)
+}
+
+// familyEngines maps every family of model.Families to its engine.
+var familyEngines = map[*model.Family]familyEngine{
+	model.FamilyFeatures: {build: buildFeatures, estimate: estimateFeatures},
+	model.FamilyChapelle: {build: buildChapelle, estimate: estimateKernel},
+	model.FamilyLiu:      {build: buildLiu, estimate: estimateLiu},
+	model.FamilyKernel:   {build: buildKernel, estimate: estimateKernel},
+}
+
+// familyEngineOf returns the engine of family f; a method of no family (refused by
+// Validate, but the TUI estimates specs being edited) is estimated as a kernel method,
+// and building it is refused before this is asked.
+func familyEngineOf(f *model.Family) familyEngine {
+	if fe, ok := familyEngines[f]; ok {
+		return fe
+	}
+	return familyEngine{estimate: estimateKernel}
+}
+
+// buildChapelle is the builder of Chapelle and Schoelkopf's learners (the invariant SVM
+// and virtual support vectors).
+func buildChapelle(b *builder, m model.Method, g group.Action) (eval.Method, error) {
+	return newChapelleMethod(m, b.pool.Shape)
+}

@@ -1,0 +1,237 @@
+package engine
+
+// The engine's half of the groups a user brings (issue 21; the spec's half is
+// model/group_file.go): building them from files or generators, their memory, the Haar
+// kernel's closure check and the run log's line.
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+
+	"gitui/core/data"
+	"gitui/core/group"
+	"gitui/model"
+)
+
+// dims returns the number of coordinates of a sample of the given shape.
+func dims(shape []int) int {
+	d := 1
+	for _, s := range shape {
+		d *= s
+	}
+	return d
+}
+
+// buildFileGroup builds a group of FileGroupKinds (BuildGroup's part for them) on samples
+// of the given shape; size > 0 keeps a seeded sample of that many elements. Errors are
+// *InputError naming the field, the file, the row and the fix.
+func buildFileGroup(g model.GroupSpec, shape []int, rng *rand.Rand) (group.Action, error) {
+	if err := model.FileGroupShape(g, shape, "group", "the data"); err != nil {
+		return nil, inputErr(err)
+	}
+	d := dims(shape)
+	ctx := context.Background()
+	var a group.Action
+	switch g.Kind {
+	case "dihedral":
+		a = group.Dihedral(shape[0])
+	case "mirror":
+		a = group.Mirror(shape[0], shape[1], g.Axis != "vertical")
+	case "reversal":
+		A := 1
+		if len(shape) == 2 {
+			A = shape[1]
+		}
+		a = group.Reversal(shape[0], A)
+	case "permutations":
+		arr, err := data.LoadIntNPY(g.Path)
+		if err != nil {
+			return nil, inputErr(fmt.Errorf("group.path: %w", err))
+		}
+		if len(arr.Shape) != 2 || arr.Shape[1] != d {
+			return nil, inputErr(fmt.Errorf("group.path %s has shape %v, want (|G|, %d): one permutation of the %d coordinates of the data (shape %v) per row", g.Path, arr.Shape, d, d, shape))
+		}
+		rows := make([][]int, arr.Shape[0])
+		for i := range rows {
+			rows[i] = arr.Data[i*d : (i+1)*d]
+		}
+		s, err := group.NewPermSet(ctx, rows, filepath.Base(g.Path))
+		if err != nil {
+			return nil, inputErr(fmt.Errorf("group.path %s: %w", g.Path, err))
+		}
+		a = s
+	case "linear":
+		arr, err := data.LoadFloatNPY(g.Path)
+		if err != nil {
+			return nil, inputErr(fmt.Errorf("group.path: %w", err))
+		}
+		if len(arr.Shape) != 3 || arr.Shape[1] != d || arr.Shape[2] != d {
+			return nil, inputErr(fmt.Errorf("group.path %s has shape %v, want (|G|, %d, %d): one orthogonal matrix acting on the %d coordinates of the data (shape %v) per entry", g.Path, arr.Shape, d, d, d, shape))
+		}
+		if err := checkGroupMemory(g, shape); err != nil {
+			return nil, err
+		}
+		s, err := group.NewLinearSet(ctx, arr.Data, arr.Shape[0], d, filepath.Base(g.Path))
+		if err != nil {
+			return nil, inputErr(fmt.Errorf("group.path %s: %w", g.Path, err))
+		}
+		a = s
+	case "generated":
+		c, err := generatedChain(g, d)
+		if err != nil {
+			return nil, err
+		}
+		order := c.Order()
+		name := fmt.Sprintf("generated group of order %s", group.FormatOrder(order))
+		if g.Size > 0 && order.Cmp(big.NewInt(int64(g.Size))) > 0 {
+			return c.Sample(ctx, g.Size, rng, fmt.Sprintf("%d of the %s", g.Size, name))
+		}
+		if err := checkEnumerable(order, d); err != nil {
+			return nil, err
+		}
+		s, err := c.Enumerate(ctx, maxEnumerated, name)
+		if err != nil {
+			return nil, inputErr(err)
+		}
+		return s, nil
+	}
+	if g.Size > 0 && g.Size < a.Len() {
+		a = group.Sample(a, g.Size, rng)
+	}
+	return a, nil
+}
+
+// generatedChain reads the generators of a generated group (inline or from
+// GeneratorsPath) and returns their stabiliser chain.
+func generatedChain(g model.GroupSpec, d int) (*group.Chain, error) {
+	gens, where := g.Generators, "group.generators"
+	if g.GeneratorsPath != "" {
+		where = "group.generators_path " + g.GeneratorsPath
+		arr, err := data.LoadIntNPY(g.GeneratorsPath)
+		if err != nil {
+			return nil, inputErr(fmt.Errorf("group.generators_path: %w", err))
+		}
+		if len(arr.Shape) != 2 || arr.Shape[1] != d {
+			return nil, inputErr(fmt.Errorf("%s has shape %v, want (k, %d): one permutation of the %d coordinates of the data per row", where, arr.Shape, d, d))
+		}
+		gens = make([][]int, arr.Shape[0])
+		for i := range gens {
+			gens[i] = arr.Data[i*d : (i+1)*d]
+		}
+	}
+	for i, p := range gens {
+		if len(p) != d {
+			return nil, inputErr(fmt.Errorf("%s: generator %d has %d entries, the data have %d coordinates: give permutations of 0..%d", where, i, len(p), d, d-1))
+		}
+	}
+	c, err := group.NewChain(context.Background(), d, gens)
+	if err != nil {
+		return nil, inputErr(fmt.Errorf("%s: %w", where, err))
+	}
+	return c, nil
+}
+
+// permTableBytes is the memory of one listed permutation of d coordinates in a
+// group.PermSet: the image table and its inverse (int32), two slice headers, and its key
+// while the set is built (4·d bytes and a map entry).
+func permTableBytes(d int) float64 { return 12*float64(d) + 2*24 + 88 }
+
+// checkEnumerable refuses (an *InputError) to list a generated group of the given order
+// on d coordinates when it has more than 362,880 elements or its tables exceed
+// MemoryLimit: the message gives the order and the fix (group.size).
+func checkEnumerable(order *big.Int, d int) error {
+	fix := fmt.Errorf("the generators give a group of %s elements: give group.size to sample some, e.g. 1000", group.FormatOrder(order))
+	if !order.IsInt64() || order.Int64() > maxEnumerated {
+		return inputErr(fix)
+	}
+	limit, _, err := MemoryLimit()
+	if err != nil {
+		return err
+	}
+	if float64(order.Int64())*permTableBytes(d) > float64(limit) {
+		return inputErr(fix)
+	}
+	return nil
+}
+
+// fileGroupCost is groupCost for FileGroupKinds (ok false for other kinds): the order
+// and the bytes of the element tables. Files are read for their sizes; a file that
+// cannot be read, or generators that do not build, cost 0 (BuildGroup then refuses them
+// with its own message).
+func fileGroupCost(g model.GroupSpec, shape []int) (order, bytes float64, item EstimateItem, ok bool) {
+	if !model.FileGroupKind(g.Kind) {
+		return 0, 0, item, false
+	}
+	d := dims(shape)
+	fix := "use a smaller group.size"
+	switch g.Kind {
+	case "dihedral":
+		order = 8
+	case "mirror", "reversal":
+		order = 2
+	case "permutations":
+		if arr, err := data.LoadIntNPY(g.Path); err == nil && len(arr.Shape) == 2 {
+			order = float64(arr.Shape[0] + 1)
+		}
+	case "linear":
+		n := 0.0
+		if arr, err := data.LoadFloatNPY(g.Path); err == nil && len(arr.Shape) == 3 {
+			n = float64(arr.Shape[0] + 1)
+		}
+		order = n
+		if g.Size > 0 {
+			order = min(order, float64(g.Size))
+		}
+		// The matrices (|G|·d² float64), all kept even when a sample is used.
+		bytes = n * 8 * float64(d) * float64(d)
+		return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f orthogonal %dx%d matrices", order, d, d), Bytes: bytes,
+			Fix: "use fewer matrices or data with fewer coordinates (the matrices are d x d)"}, true
+	case "generated":
+		c, err := generatedChain(g, d)
+		if err != nil {
+			return 0, 0, item, true
+		}
+		order, _ = new(big.Float).SetInt(c.Order()).Float64()
+		if g.Size <= 0 && order > maxEnumerated {
+			return 0, 0, item, true // BuildGroup refuses with the order and the fix
+		}
+	}
+	if g.Size > 0 && float64(g.Size) < order {
+		order = float64(g.Size)
+	}
+	bytes = order * permTableBytes(d)
+	return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.4g permutations of %d coordinates", order, d), Bytes: bytes, Fix: fix}, true
+}
+
+// haarGroupCheck refuses (an *InputError) the Haar kernel of method m over a group of
+// FileGroupKinds that turned out not to be closed under composition (a file of rows or
+// matrices that is only a set): the Haar kernel and exact invariance need a group.
+func haarGroupCheck(m model.Method, g group.Action) error {
+	c, ok := g.(interface {
+		Closed() bool
+		Describe() string
+	})
+	if m.Kernel != "haar" || !ok || c.Closed() {
+		return nil
+	}
+	what := c.Describe()
+	if i := strings.Index(what, " (they generate"); i > 0 {
+		what = what[:i]
+	}
+	return inputErr(fmt.Errorf("%s: the Haar kernel averages over a whole group, and %s is %s: give the whole group (or its generators, with group.kind generated), or use CDF features", m.DisplayName(), g.Name(), what))
+}
+
+// groupLine is the run log's line for the spec's group: "group NAME: |G| = N", followed
+// for sets that know their closure by what they are ("a group of 8 elements" or "a set of
+// 50 permutations, not closed under composition (...)").
+func groupLine(g group.Action) string {
+	line := fmt.Sprintf("group %s: |G| = %d", g.Name(), g.Len())
+	if c, ok := g.(interface{ Describe() string }); ok {
+		line += ", " + c.Describe()
+	}
+	return line
+}

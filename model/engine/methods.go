@@ -1,0 +1,721 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"gitui/core/data"
+	"gitui/core/eval"
+	"gitui/core/feature"
+	"gitui/core/group"
+	"gitui/core/kernel"
+	"gitui/core/learn"
+	"gitui/model"
+)
+
+// builder turns the methods of a spec into engine methods.
+type builder struct {
+	spec    *model.Spec
+	pool    *data.Dataset
+	group   group.Action
+	dataDir string
+	// proto and sizes give the training draws of the run, for methods that precompute
+	// the kernel of their union (Liu et al.'s kernels).
+	proto *eval.Protocol
+	sizes []int
+	grams gramCache    // kernel matrices shared by methods with the same kernel
+	feats featureCache // pooled features shared by methods with the same features
+	gamma float64      // the median heuristic's gamma, once computed (autoGamma)
+	// logf, when set, reports a line in the run's log (the automatic gamma).
+	logf func(format string, a ...any)
+	// noMatrices turns off the heatmap's sample Gram matrices (startMatrices), heat
+	// runs them.
+	noMatrices bool
+	heat       matrixSender
+}
+
+// draws returns every training draw of the run (all sizes, all repeats).
+func (b *builder) draws() ([][]int, error) {
+	if b.proto == nil {
+		return nil, fmt.Errorf("model: builder has no protocol for a Gram method")
+	}
+	var all [][]int
+	for _, n := range b.sizes {
+		d, err := b.proto.Draws(n)
+		if err != nil {
+			return nil, inputErr(err)
+		}
+		all = append(all, d...)
+	}
+	return all, nil
+}
+
+// method returns the engine method of m acting with the group g (nil: no group), built
+// by m's family (FamilyOf). A Gaussian kernel with gamma 0 gets gamma from the median
+// heuristic on the training pool first (autoGamma).
+func (b *builder) method(m model.Method, g group.Action) (eval.Method, error) {
+	m.Defaults()
+	if m.Name == "" {
+		m.Name = model.MethodName(m)
+	}
+	if m.Group != nil { // the method's own group (e.g. the identity only, |G| = 1)
+		mg, err := BuildGroup(*m.Group, b.pool.Shape, b.spec.Seed)
+		if err != nil {
+			return nil, err
+		}
+		g = mg
+	}
+	fam := model.FamilyOf(m)
+	if fam == nil {
+		return nil, inputErr(fmt.Errorf("%s: set features or kernel", m.Name))
+	}
+	if m.UsesRBF() && m.Gamma == 0 {
+		gm, err := b.autoGamma()
+		if err != nil {
+			return nil, inputErr(fmt.Errorf("%s: gamma 0 (auto): %w", m.Name, err))
+		}
+		m.Gamma = gm
+		if b.logf != nil {
+			b.logf("%s: gamma auto = %.4g (1/(2 median squared distance) over %d pairs of training-pool rows)", m.Name, gm, autoGammaPairs)
+		}
+	}
+	return familyEngineOf(fam).build(b, m, g)
+}
+
+// buildFeatures is the builder of the feature family: raw, bag-of-words, CDF or
+// moment features, then RLS or 1-NN.
+func buildFeatures(b *builder, m model.Method, g group.Action) (eval.Method, error) {
+	shape := b.pool.Shape
+	switch {
+	case m.Features == "raw":
+		return &featureMethod{spec: m, build: func(*data.Dataset) (feature.Map, error) { return feature.Raw{}, nil }}, nil
+	case m.Features == "bow":
+		if len(shape) != 2 {
+			return nil, inputErr(fmt.Errorf("%s: bag-of-words needs sequence data (shape L x A), the data have shape %v: use features raw or cdf", m.Name, shape))
+		}
+		return &featureMethod{spec: m, build: func(*data.Dataset) (feature.Map, error) { return feature.NewBagOfWords(shape), nil }}, nil
+	case m.Pooled():
+		if g == nil {
+			return nil, inputErr(fmt.Errorf("%s: %s pooling needs a group: set group.kind (e.g. permutation, rotation+shift)", m.Name, m.Features))
+		}
+		seed := b.spec.Seed
+		key := featureKey(m)
+		b.feats.use(key)
+		return &featureMethod{spec: m, key: key, cache: &b.feats, build: func(pool *data.Dataset) (feature.Map, error) {
+			return poolingMap(m, g, pool, seed)
+		}}, nil
+	}
+	return nil, inputErr(fmt.Errorf("%s: features %q is unknown: use one of %v", m.Name, m.Features, model.FeatureNames))
+}
+
+// buildLiu is the builder of Liu et al.'s kernels: the kernel of every training draw's
+// union, precomputed once (gramMethod).
+func buildLiu(b *builder, m model.Method, g group.Action) (eval.Method, error) {
+	k, err := newLiuKernel(m, b.pool.Shape)
+	if err != nil {
+		return nil, err
+	}
+	d, err := b.draws()
+	if err != nil {
+		return nil, err
+	}
+	b.grams.expect(m)
+	return &gramMethod{spec: m, k: k, draws: d, cache: &b.grams}, nil
+}
+
+// buildKernel is the builder of kernel RLS and 1-NN (linear, rbf, and the Haar kernel
+// over the spec's group).
+func buildKernel(b *builder, m model.Method, g group.Action) (eval.Method, error) {
+	if m.Kernel == "haar" && g == nil {
+		return nil, inputErr(fmt.Errorf("%s: the Haar kernel needs a group: set group.kind", m.Name))
+	}
+	base, err := baseKernel(m)
+	if err != nil {
+		return nil, err
+	}
+	if err := haarGroupCheck(m, g); err != nil {
+		return nil, err
+	}
+	km := &kernelMethod{spec: m, base: base}
+	if m.Kernel == "haar" {
+		km.group = g
+	}
+	return km, nil
+}
+
+// autoGammaPairs is the number of pairs of training-pool rows the median heuristic samples.
+const autoGammaPairs = 2000
+
+// autoGamma returns the median heuristic's Gaussian width for the training pool,
+//
+//	gamma = 1 / (2 · median ||x_a - x_b||²)
+//
+// over autoGammaPairs pairs (a, b), a != b, drawn with the spec's seed (so every method
+// and every resumed run gets the same value). It is computed once per builder. It errors
+// if the pool has fewer than 2 rows or the median distance is 0.
+func (b *builder) autoGamma() (float64, error) {
+	if b.gamma > 0 {
+		return b.gamma, nil
+	}
+	x := b.pool.X
+	n, d := x.Dims()
+	if n < 2 {
+		return 0, fmt.Errorf("the training pool has %d row: the median heuristic needs 2; set gamma", n)
+	}
+	rng := rand.New(rand.NewPCG(b.spec.Seed, 0x67616d6d61)) // "gamma"
+	dist := make([]float64, autoGammaPairs)
+	for p := range dist {
+		i := rng.IntN(n)
+		j := rng.IntN(n - 1)
+		if j >= i {
+			j++
+		}
+		ri, rj := x.RawRowView(i), x.RawRowView(j)
+		s := 0.0
+		for c := 0; c < d; c++ {
+			t := ri[c] - rj[c]
+			s += t * t
+		}
+		dist[p] = s
+	}
+	slices.Sort(dist)
+	med := (dist[(len(dist)-1)/2] + dist[len(dist)/2]) / 2
+	if !(med > 0) || math.IsInf(med, 0) {
+		return 0, fmt.Errorf("the median squared distance between training rows is %g: set gamma > 0", med)
+	}
+	b.gamma = 1 / (2 * med)
+	return b.gamma, nil
+}
+
+// poolingMap draws the templates of m (seeded) and returns its CDF or moment pooling map.
+func poolingMap(m model.Method, g group.Action, pool *data.Dataset, seed uint64) (feature.Map, error) {
+	rng := rand.New(rand.NewPCG(seed, uint64(m.Templates)<<20|uint64(m.Bins)))
+	d := pool.Dim()
+	var tpl *mat.Dense
+	switch m.TemplateOf {
+	case "sphere":
+		tpl = feature.SphereTemplates(m.Templates, d, rng)
+	case "smooth":
+		if len(pool.Shape) != 2 {
+			return nil, inputErr(fmt.Errorf("%s: template_kind smooth needs samples with a 2-D shape (images, spectrograms), the data have shape %v: use gaussian", m.Name, pool.Shape))
+		}
+		tpl = feature.SmoothTemplates(m.Templates, pool.Shape[0], pool.Shape[1], feature.SmoothRadius, rng)
+	case "gaussian-data":
+		if len(pool.Shape) != 2 {
+			return nil, inputErr(fmt.Errorf("%s: template_kind gaussian-data needs samples with a 2-D shape (images, spectrograms), the data have shape %v: use gaussian", m.Name, pool.Shape))
+		}
+		cov, err := feature.CovarianceTemplates(pool.X, m.Templates, feature.CovarianceRank, rng)
+		if err != nil {
+			return nil, inputErr(fmt.Errorf("template_kind gaussian-data: %w", err))
+		}
+		tpl = feature.BoxSmooth(cov, pool.Shape[0], pool.Shape[1], feature.CovarianceSmoothRadius)
+	case "data":
+		var err error
+		if tpl, err = feature.DataTemplates(pool.X, m.Templates, rng); err != nil {
+			return nil, inputErr(fmt.Errorf("templates %d with template_kind data: %w: lower templates or use template_kind gaussian", m.Templates, err))
+		}
+	default:
+		tpl = feature.GaussianTemplates(m.Templates, d, m.Eps, rng)
+	}
+	// Interpolated rotations and zero-fill shifts lose norm: rescale every transformed
+	// template to its template's norm (FINDINGS.md). Permutations keep norms anyway.
+	if !m.IsCDF() {
+		return feature.NewMoments(tpl, g, feature.MomentOptions{Normalize: true, Rescale: true}), nil
+	}
+	opt := feature.CDFOptions{Bins: m.Bins, Eps: m.Eps, Normalize: true, Rescale: true}
+	if m.Thresholds == "range" {
+		opt.Thresholds = feature.RangeThresholds
+	}
+	switch m.Standardize {
+	case "mean":
+		opt.Standardize = feature.StandardizeMean
+	case "spread":
+		opt.Standardize = feature.StandardizeSpread
+	}
+	c, err := feature.NewCDF(tpl, g, opt)
+	if err != nil {
+		return nil, inputErr(err)
+	}
+	return c, nil
+}
+
+// featureKey identifies the pooled features of m: the fields the registry says decide
+// the features (model.DecidesFeatures; the templates are drawn from the spec's seed, bins
+// and templates, see poolingMap). Methods with equal keys share their features.
+func featureKey(m model.Method) string { return featureKeyWith(model.MethodFields, m) }
+
+// featureKeyWith is featureKey by the registry fields (a test passes its own).
+func featureKeyWith(fields []*model.MethodField, m model.Method) string {
+	return model.KeyOf(fields, m, model.DecidesFeatures)
+}
+
+// featureCache keeps the pooled features of the pool and the test set that more than
+// one method of the run uses (e.g. CDF(10,1000) with linear RLS and with the Gaussian
+// kernel on the features), so that consecutive methods compute them once. It holds one
+// feature set at most: preparing a feature method with other features drops it first,
+// so memory holds one method's features at a time as before.
+type featureCache struct {
+	mu     sync.Mutex
+	uses   map[string]int
+	key    string
+	fp, ft learn.Rows
+}
+
+// use records that a method of the run uses the features key.
+func (c *featureCache) use(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.uses == nil {
+		c.uses = map[string]int{}
+	}
+	c.uses[key]++
+}
+
+// take returns the cached features if they are key's; otherwise it drops what it holds.
+func (c *featureCache) take(key string) (fp, ft learn.Rows, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fp != nil && c.key == key {
+		return c.fp, c.ft, true
+	}
+	c.key, c.fp, c.ft = "", nil, nil
+	return nil, nil, false
+}
+
+// keep holds fp and ft for key when more than one method uses key.
+func (c *featureCache) keep(key string, fp, ft learn.Rows) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.uses[key] > 1 {
+		c.key, c.fp, c.ft = key, fp, ft
+	}
+}
+
+// featureMethod computes a feature map of the pool and the test set once, then fits a
+// learner on the rows of each training draw. Pooled features used by several methods
+// are computed once (cache).
+type featureMethod struct {
+	spec  model.Method
+	build func(pool *data.Dataset) (feature.Map, error)
+	key   string        // pooled features only: featureKey
+	cache *featureCache // pooled features only
+	// need, when set, lists (sorted) the only pool rows the method's draws use: only they
+	// and the test set are transformed (a grid at 1000 of 10,000 digits, 5 draws, needs
+	// about 4,100), and such features are not shared (cache nil).
+	need []int
+}
+
+// poolRows reads the features of the pool rows need (transformed alone) by pool row:
+// pool row i is row at[i] of rows (-1 for a row no draw uses; reading it panics).
+type poolRows struct {
+	rows learn.Rows
+	at   []int
+}
+
+// Dims returns the pool's number of rows and the features' number of columns.
+func (p poolRows) Dims() (r, c int) { _, c = p.rows.Dims(); return len(p.at), c }
+
+// Span copies entries (i, j0).. of pool row i.
+func (p poolRows) Span(dst []float64, i, j0 int) {
+	if p.at[i] < 0 {
+		panic(fmt.Sprintf("model: pool row %d was not transformed (no draw uses it)", i))
+	}
+	p.rows.Span(dst, p.at[i], j0)
+}
+
+func (f *featureMethod) Name() string { return f.spec.Name }
+
+// Check builds the feature map (templates drawn, options checked) and drops it: its
+// errors are the spec's, found before any method runs.
+func (f *featureMethod) Check(ctx context.Context, pool, test *data.Dataset) error {
+	_, err := f.build(pool)
+	return err
+}
+
+func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
+	if f.cache != nil {
+		if fp, ft, ok := f.cache.take(f.key); ok {
+			return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+		}
+	}
+	t0 := time.Now()
+	if f.spec.Preprocess == "deskew" { // copies with the same labels
+		var err error
+		if pool, err = deskewSet(ctx, pool); err != nil {
+			return nil, err
+		}
+		if test, err = deskewSet(ctx, test); err != nil {
+			return nil, err
+		}
+	}
+	fm, err := f.build(pool)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := fm.(*feature.CDF); ok {
+		// Range thresholds and standardisation come from the projections of the pool (no
+		// labels used); Fit does nothing when neither is asked for.
+		if err := c.Fit(ctx, pool.X, nil); err != nil {
+			return nil, err
+		}
+	}
+	src := pool
+	if f.need != nil {
+		src = pool.Subset(f.need)
+	}
+	fp, ft, err := transformBoth(ctx, fm, src, test)
+	if err != nil {
+		return nil, err
+	}
+	if f.need != nil {
+		at := make([]int, pool.Len())
+		for i := range at {
+			at[i] = -1
+		}
+		for r, i := range f.need {
+			at[i] = r
+		}
+		fp = poolRows{rows: fp, at: at}
+	}
+	clk.Since("features", t0)
+	if f.cache != nil {
+		f.cache.keep(f.key, fp, ft)
+	}
+	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+}
+
+// deskewSet returns a copy of the image set d with every image deskewed (data.Deskew)
+// and rescaled to its own norm, so a normalised set stays normalised. It errors if the
+// samples are not 2-D, and returns ctx.Err() if cancelled.
+func deskewSet(ctx context.Context, d *data.Dataset) (*data.Dataset, error) {
+	if len(d.Shape) != 2 {
+		return nil, inputErr(fmt.Errorf("preprocess deskew needs images (a 2-D sample shape), the data have shape %v: drop preprocess", d.Shape))
+	}
+	h, w := d.Shape[0], d.Shape[1]
+	out := *d
+	n, dim := d.X.Dims()
+	out.X = mat.NewDense(n, dim, nil)
+	for i := range n { // about 10 µs an image: serial
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		src, dst := d.X.RawRowView(i), out.X.RawRowView(i)
+		data.Deskew(dst, src, h, w)
+		if a, b := floats.Norm(src, 2), floats.Norm(dst, 2); b > 0 {
+			floats.Scale(a/b, dst)
+		}
+	}
+	return &out, nil
+}
+
+// transformBoth returns the features of the pool and of the test set: CDF features as
+// their integer counts (feature.Counts: 2 bytes per entry for |G| < 65536, expanded
+// exactly on demand), other maps as dense float64 matrices.
+func transformBoth(ctx context.Context, fm feature.Map, pool, test *data.Dataset) (fp, ft learn.Rows, err error) {
+	if c, ok := fm.(*feature.CDF); ok {
+		cp, err := c.TransformCounts(ctx, pool.X, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		ct, err := c.TransformCounts(ctx, test.X, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		return cp, ct, nil
+	}
+	dp, err := fm.Transform(ctx, pool.X, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	dt, err := fm.Transform(ctx, test.X, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return learn.DenseRows{M: dp}, learn.DenseRows{M: dt}, nil
+}
+
+// featureFitter fits a learner on the pool rows of a draw. The features stay in their
+// stored form: RLS streams them (learn.FitRLSRows, then scores the test rows block by
+// block), so a cell allocates no copy of its training or test features; 1-NN copies
+// the training rows and expands the test features into dense matrices.
+type featureFitter struct {
+	spec         model.Method
+	fpool, ftest learn.Rows
+	y            []int
+	k            int
+	note         string // issue 23 (h-polish): recorded in every cell (eval.RecordNote) when set
+}
+
+func (f *featureFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
+	pred, _, err := fitPredict(ctx, f.fit, idx, rng, clk, false)
+	return pred, err
+}
+
+func (f *featureFitter) FitScore(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, []float64, error) {
+	return fitPredict(ctx, f.fit, idx, rng, clk, true)
+}
+
+// fit trains the learner on the pool rows idx. It returns it with the test features
+// for 1-NN; an RLS model comes wrapped with its test rows (rowsPredictor) and a nil
+// test input.
+func (f *featureFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) (predictor, *mat.Dense, error) {
+	y := make([]int, len(idx))
+	for a, i := range idx {
+		y[a] = f.y[i]
+	}
+	if f.note != "" { // issue 23 (h-polish)
+		eval.RecordNote(ctx, f.note)
+	}
+	t0 := time.Now()
+	defer clk.Since("fit", t0)
+	if f.spec.Learner == "1nn" {
+		_, d := f.fpool.Dims()
+		x := mat.NewDense(len(idx), d, nil)
+		for a, i := range idx {
+			f.fpool.Span(x.RawRowView(a), i, 0)
+		}
+		nn, err := learn.NewNN(x, y, f.k, rng)
+		return nn, denseRows(f.ftest), err
+	}
+	if f.spec.FeatureKernel == "rbf" {
+		m, err := learn.FitRBFRowsRLS(ctx, f.fpool, idx, y, f.k, f.spec.Gamma, rlsOptions(f.spec))
+		if err != nil {
+			return nil, nil, err
+		}
+		recordLambda(ctx, f.spec, m.Info)
+		if f.spec.Gamma == 0 {
+			eval.RecordChosen(ctx, "gamma", m.Gamma)
+		}
+		return rowsPredictor{m: m, test: f.ftest}, nil, nil
+	}
+	m, err := learn.FitRLSRows(ctx, f.fpool, idx, y, f.k, rlsOptions(f.spec))
+	if err != nil {
+		return nil, nil, err
+	}
+	recordLambda(ctx, f.spec, m.Info)
+	return rowsPredictor{m: m, test: f.ftest}, nil, nil
+}
+
+// denseRows returns r as a dense matrix: the matrix itself for learn.DenseRows, else
+// an expanded copy.
+func denseRows(r learn.Rows) *mat.Dense {
+	if d, ok := r.(learn.DenseRows); ok {
+		return d.M
+	}
+	n, d := r.Dims()
+	out := mat.NewDense(n, d, nil)
+	for i := range n {
+		r.Span(out.RawRowView(i), i, 0)
+	}
+	return out
+}
+
+// rowsModel is an RLS model that scores feature rows block by block: linear
+// (learn.LinearRLS) or with the Gaussian kernel on the features (learn.RBFRowsRLS).
+type rowsModel interface {
+	PredictRows(ctx context.Context, x learn.Rows) ([]int, error)
+	DecisionRows(ctx context.Context, x learn.Rows) (*mat.Dense, error)
+}
+
+// rowsPredictor is an RLS model with the test rows it scores: Predict and Decision
+// ignore their argument (fitPredict passes the nil input fit returned) and score the
+// test rows block by block.
+type rowsPredictor struct {
+	m    rowsModel
+	test learn.Rows
+}
+
+func (r rowsPredictor) Predict(ctx context.Context, _ *mat.Dense) ([]int, error) {
+	return r.m.PredictRows(ctx, r.test)
+}
+
+// predictsArgmax reports true: PredictRows of learn.LinearRLS and learn.RBFRowsRLS is
+// learn.Argmax of DecisionRows.
+func (r rowsPredictor) predictsArgmax() bool { return true }
+
+func (r rowsPredictor) Decision(ctx context.Context, _ *mat.Dense) (*mat.Dense, error) {
+	return r.m.DecisionRows(ctx, r.test)
+}
+
+func rlsOptions(m model.Method) learn.RLSOptions {
+	if m.Lambda > 0 {
+		return learn.RLSOptions{Fixed: true, Lambda: m.Lambda}
+	}
+	return learn.RLSOptions{}
+}
+
+// kernelMethod fits a kernel learner on the Gram matrix of each training draw. For the
+// Haar kernel the kernel between every pair of orbits of pool and test samples is
+// tabulated once (exact, and cheap when the data fall into few orbits, as X_perm's
+// 32,768 sequences fall into 792 orbits of S_5); otherwise Gram matrices are computed per draw.
+type kernelMethod struct {
+	spec  model.Method
+	base  kernel.Base
+	group group.Action
+}
+
+func (k *kernelMethod) Name() string { return k.spec.Name }
+
+// Check refuses a kernel whose values overflow on the data (checkKernelScale).
+func (k *kernelMethod) Check(ctx context.Context, pool, test *data.Dataset) error {
+	return checkKernelScale(ctx, selfOf(k.base), pool.X, test.X)
+}
+
+func (k *kernelMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
+	if err := checkKernelScale(ctx, selfOf(k.base), pool.X, test.X); err != nil {
+		return nil, err
+	}
+	kf := &kernelFitter{spec: k.spec, base: k.base, group: k.group, pool: pool, test: test}
+	if k.group != nil {
+		t0 := time.Now()
+		np, _ := pool.X.Dims()
+		nt, _ := test.X.Dims()
+		all := mat.NewDense(np+nt, pool.Dim(), nil)
+		all.Slice(0, np, 0, pool.Dim()).(*mat.Dense).Copy(pool.X)
+		all.Slice(np, np+nt, 0, pool.Dim()).(*mat.Dense).Copy(test.X)
+		tab, err := kernel.NewOrbitTable(ctx, k.base, k.group, all)
+		if err != nil {
+			return nil, err
+		}
+		clk.Since("gram", t0)
+		if k.spec.Learner == "rls" && tab.NumOrbits() < np {
+			// Few orbits (X_perm: 792 under S_5): K = P T Pᵀ with P the orbit indicator,
+			// so with T = L Lᵀ the rows of L are exact features of the kernel, and primal RLS
+			// on them solves the same problem as dual RLS on K at the cost of a u×u problem.
+			f, err := orbitFeatures(tab, np, nt)
+			if err != nil {
+				return nil, err
+			}
+			ff := &featureFitter{spec: k.spec, fpool: learn.DenseRows{M: f.Slice(0, np, 0, f.RawMatrix().Cols).(*mat.Dense)},
+				ftest: learn.DenseRows{M: f.Slice(np, np+nt, 0, f.RawMatrix().Cols).(*mat.Dense)}, y: pool.Y, k: len(pool.Classes)}
+			// issue 23 (h-polish): the orbits' kernel degenerate is every draw's kernel degenerate.
+			if tk, _ := tab.Orbits(); kernel.Degenerate(tk) != "" {
+				ff.note = degenerateNote(kernel.Degenerate(tk), k.spec)
+			}
+			return ff, nil
+		}
+		kf.table = tab
+		kf.testIdx = make([]int, nt)
+		for j := range kf.testIdx {
+			kf.testIdx[j] = np + j
+		}
+	}
+	return kf, nil
+}
+
+// orbitFeatures factors the orbit kernel table T = V diag(e) Vᵀ and returns, for each of
+// the np+nt samples, the row of V diag(sqrt(e)) of its orbit (eigenvalues below
+// 1e-12 e_max, rounding noise of a PSD kernel, are dropped), so that <f(x), f(z)> = K(x, z).
+func orbitFeatures(tab *kernel.OrbitTable, np, nt int) (*mat.Dense, error) {
+	t, _ := tab.Orbits()
+	var eig mat.EigenSym
+	if !eig.Factorize(t, true) {
+		return nil, fmt.Errorf("eigendecomposition of the %d-orbit kernel table failed", t.SymmetricDim())
+	}
+	e := eig.Values(nil)
+	var v mat.Dense
+	eig.VectorsTo(&v)
+	emax := e[len(e)-1]
+	var keep []int
+	for i, ei := range e {
+		if ei > 1e-12*emax {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("the orbit kernel table is zero: check gamma")
+	}
+	u := t.SymmetricDim()
+	l := mat.NewDense(u, len(keep), nil)
+	for a := 0; a < u; a++ {
+		for b, i := range keep {
+			l.Set(a, b, v.At(a, i)*math.Sqrt(e[i]))
+		}
+	}
+	f := mat.NewDense(np+nt, len(keep), nil)
+	for i := 0; i < np+nt; i++ {
+		copy(f.RawRowView(i), l.RawRowView(tab.Class(i)))
+	}
+	return f, nil
+}
+
+type kernelFitter struct {
+	spec       model.Method
+	base       kernel.Base
+	group      group.Action
+	pool, test *data.Dataset
+	table      *kernel.OrbitTable
+	testIdx    []int
+}
+
+func (k *kernelFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
+	pred, _, err := fitPredict(ctx, k.fit, idx, rng, clk, false)
+	return pred, err
+}
+
+func (k *kernelFitter) FitScore(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, []float64, error) {
+	return fitPredict(ctx, k.fit, idx, rng, clk, true)
+}
+
+// fit trains the learner on the Gram matrix of the pool rows idx; it returns it with the
+// test-versus-training kernel rows.
+func (k *kernelFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) (predictor, *mat.Dense, error) {
+	t0 := time.Now()
+	y := make([]int, len(idx))
+	for a, i := range idx {
+		y[a] = k.pool.Y[i]
+	}
+	var ktr *mat.SymDense
+	var kte *mat.Dense
+	var err error
+	if k.table != nil {
+		ktr, kte = k.table.SymGram(idx), k.table.Gram(k.testIdx, idx)
+	} else {
+		xtr := k.pool.Subset(idx).X
+		if ktr, err = kernel.SymGram(ctx, k.base, xtr); err != nil {
+			return nil, nil, err
+		}
+		if kte, err = kernel.Gram(ctx, k.base, k.test.X, xtr); err != nil {
+			return nil, nil, err
+		}
+	}
+	clk.Since("gram", t0)
+	// issue 23 (h-polish): a degenerate Gram is said in the run log and the result.
+	if d := kernel.Degenerate(ktr); d != "" {
+		eval.RecordNote(ctx, degenerateNote(d, k.spec))
+	}
+	nc := len(k.pool.Classes)
+	t0 = time.Now()
+	defer clk.Since("fit", t0)
+	if k.spec.Learner == "1nn" {
+		diag := make([]float64, len(idx))
+		for a := range diag {
+			diag[a] = ktr.At(a, a)
+		}
+		nn, err := learn.NewKernelNN(diag, y, nc, rng)
+		return nn, kte, err
+	}
+	m, err := learn.FitKernelRLS(ctx, ktr, y, nc, rlsOptions(k.spec))
+	if err == nil {
+		recordLambda(ctx, k.spec, m.Info)
+	}
+	return m, kte, err
+}
+
+// recordLambda records in the cell running under ctx the lambda that leave-one-out
+// chose for m's RLS fit (nothing when m fixes lambda).
+func recordLambda(ctx context.Context, m model.Method, info learn.RLSInfo) {
+	if m.Lambda == 0 {
+		eval.RecordChosen(ctx, "lambda", info.Lambda)
+	}
+}

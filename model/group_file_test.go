@@ -1,0 +1,122 @@
+package model
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"gitui/core/group"
+)
+
+// writeNPY writes a little-endian .npy file of int64 or float64 values with the given
+// shape (what numpy.save writes for G.astype(numpy.int64) or a float64 array).
+func writeNPY(t *testing.T, path string, shape []int, ints []int64, floats []float64) {
+	t.Helper()
+	descr := "<i8"
+	var body bytes.Buffer
+	if floats != nil {
+		descr = "<f8"
+		binary.Write(&body, binary.LittleEndian, floats)
+	} else {
+		binary.Write(&body, binary.LittleEndian, ints)
+	}
+	dims := make([]string, len(shape))
+	for i, s := range shape {
+		dims[i] = fmt.Sprint(s)
+	}
+	tuple := strings.Join(dims, ", ")
+	if len(shape) == 1 {
+		tuple += ","
+	}
+	h := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, tuple)
+	for (10+len(h)+1)%64 != 0 {
+		h += " "
+	}
+	h += "\n"
+	var b bytes.Buffer
+	b.WriteString("\x93NUMPY\x01\x00")
+	binary.Write(&b, binary.LittleEndian, uint16(len(h)))
+	b.WriteString(h)
+	b.Write(body.Bytes())
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// dihedralRows returns the 8 elements of the built-in dihedral group of n×n images as
+// int64 rows, in reverse order (so the identity is last and must be moved to the front).
+func dihedralRows(n int) []int64 {
+	g := group.Dihedral(n)
+	var rows []int64
+	for i := g.Len() - 1; i >= 0; i-- {
+		for _, v := range g.Perm(i) {
+			rows = append(rows, int64(v))
+		}
+	}
+	return rows
+}
+
+func TestValidateFileGroups(t *testing.T) {
+	base := func(g GroupSpec) *Spec {
+		return &Spec{Name: "t", Protocol: ProtocolCurve, Seed: 1, Data: DataSpec{Name: "embedded"}, Sizes: []int{20},
+			Group: g, Methods: []Method{{Features: "cdf", Bins: 5, Templates: 5}}}
+	}
+	for _, g := range []GroupSpec{
+		{Kind: "dihedral"}, {Kind: "mirror"}, {Kind: "mirror", Axis: "vertical"},
+		{Kind: "permutations", Path: "G.npy"}, {Kind: "linear", Path: "M.npy"},
+		{Kind: "generated", Generators: [][]int{{1, 0, 2}}}, {Kind: "generated", GeneratorsPath: "g.npy", Size: 10},
+	} {
+		if err := base(g).Validate(); err != nil {
+			t.Errorf("%+v: %v", g, err)
+		}
+	}
+	for _, c := range []struct {
+		g    GroupSpec
+		want string
+	}{
+		{GroupSpec{Kind: "permutations"}, "group.path is empty: name the integer .npy file of shape (|G|, d)"},
+		{GroupSpec{Kind: "linear"}, "group.path is empty: name the .npy file of shape (|G|, d, d)"},
+		{GroupSpec{Kind: "generated"}, "group.generators is empty: list permutations"},
+		{GroupSpec{Kind: "generated", Generators: [][]int{{0}}, GeneratorsPath: "g.npy"}, "are both set: keep one"},
+		{GroupSpec{Kind: "generated", Generators: [][]int{{1, 0, 2}, {0, 0, 1}}}, "group.generators.1 repeats 0 at entries 0 and 1"},
+		{GroupSpec{Kind: "generated", Generators: [][]int{{1, 0, 2}, {0, 1}}}, "group.generators.1 has 2 entries, want 3"},
+		{GroupSpec{Kind: "dihedral", Path: "G.npy"}, "group.path applies to group kinds permutations and linear, not dihedral: drop it"},
+		{GroupSpec{Kind: "mirror", Axis: "diagonal"}, `group.axis "diagonal" is unknown`},
+		{GroupSpec{Kind: "dihedral", Axis: "vertical"}, "group.axis applies to group kind mirror"},
+		{GroupSpec{Kind: "rotation", Angles: &AngleSpec{From: 0, To: 10, Count: 2}, Generators: [][]int{{0}}}, "apply to group kind generated, not rotation"},
+	} {
+		err := base(c.g).Validate()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: err = %v, want %q", c.g, err, c.want)
+		}
+	}
+	// The Haar kernel is allowed over the new kinds (closure is checked when built), not
+	// over a sample of them.
+	s := base(GroupSpec{Kind: "dihedral"})
+	s.Methods = []Method{{Kernel: "haar", Base: "linear"}}
+	if err := s.Validate(); err != nil {
+		t.Errorf("Haar over dihedral: %v", err)
+	}
+	s.Group.Size = 4
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "group.size 4 keeps a sample") {
+		t.Errorf("Haar over 4 of the dihedral group: %v", err)
+	}
+	// test_transform takes the new kinds, and checks them against the data's shape.
+	s = base(GroupSpec{Kind: "none"})
+	s.Methods = []Method{{Features: "raw"}}
+	s.TestTransform = &GroupSpec{Kind: "dihedral"}
+	if err := s.Validate(); err != nil {
+		t.Errorf("test_transform dihedral on embedded digits: %v", err)
+	}
+	s.Data.Name = "xperm"
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "test_transform dihedral turns square images by 90°, data xperm has shape [5 8]") {
+		t.Errorf("test_transform dihedral on xperm: %v", err)
+	}
+	s.TestTransform = &GroupSpec{Kind: "reversal"}
+	if err := s.Validate(); err != nil {
+		t.Errorf("test_transform reversal on xperm: %v", err)
+	}
+}

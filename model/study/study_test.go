@@ -1,0 +1,251 @@
+package study
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"gitui/core/eval"
+	"gitui/model"
+	"gitui/model/engine"
+)
+
+// writeBlobs writes n samples of three Gaussian blobs in 4-D (labels last) to path.
+func writeBlobs(t *testing.T, path string, n int, seed uint64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		c := i % 3
+		for k := 0; k < 4; k++ {
+			center := 0.0
+			if k == c {
+				center = 1.5
+			}
+			fmt.Fprintf(&b, "%.6f,", center+rng.NormFloat64())
+		}
+		fmt.Fprintf(&b, "%d\n", c)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// blobSpec is a study of an RBF SVM's gamma and C on blobs: train.csv in dir, the test
+// set in testPath (which need not exist during the search).
+func blobSpec(dir, testPath string) *model.Spec {
+	return &model.Spec{
+		Name: "blobs", Protocol: model.ProtocolCurve, Seed: 4,
+		Data:    model.DataSpec{Name: "file", Path: filepath.Join(dir, "train.csv"), TestPath: testPath},
+		Methods: []model.Method{{Kernel: "rbf", Learner: "svm", Gamma: 1, C: 1}},
+		Sizes:   []int{600},
+		Tune: &model.TuneSpec{Params: map[string]string{"methods.0.gamma": "log:0.001..10", "methods.0.c": "log:0.1..100"},
+			Trials: 27, Validation: 150, MinN: 20, MaxN: 540},
+	}
+}
+
+// The search never reads the test set: it runs to the end while the test file does not
+// exist (reading it would fail), and only the refit of best.spec.json, after the file
+// is written, reads it.
+func TestSearchNeverReadsTheTestSet(t *testing.T) {
+	dir := t.TempDir()
+	writeBlobs(t, filepath.Join(dir, "train.csv"), 750, 1)
+	testPath := filepath.Join(dir, "test.csv")
+	st, err := Open(filepath.Join(dir, "study"), blobSpec(dir, testPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.Search(context.Background(), Options{}); err != nil {
+		t.Fatalf("search with no test file on disk: %v", err)
+	}
+	if st.Validation != 150 || st.PoolN != 750 || !reflect.DeepEqual(st.Sizes, []int{20, 60, 180, 540}) {
+		t.Fatalf("validation %d of pool %d, rungs %v", st.Validation, st.PoolN, st.Sizes)
+	}
+	// split.json: 150 distinct pool rows, stratified (the blobs' classes are row % 3).
+	var split struct {
+		Pool       int   `json:"pool"`
+		Validation []int `json:"validation"`
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "study", SplitFile))
+	if err := json.Unmarshal(b, &split); err != nil {
+		t.Fatal(err)
+	}
+	perClass, seen := make([]int, 3), map[int]bool{}
+	for _, i := range split.Validation {
+		if seen[i] || i < 0 || i >= 750 {
+			t.Fatalf("validation row %d repeated or outside the pool", i)
+		}
+		seen[i] = true
+		perClass[i%3]++
+	}
+	if split.Pool != 750 || len(seen) != 150 || !reflect.DeepEqual(perClass, []int{50, 50, 50}) {
+		t.Fatalf("split.json: pool %d, %d rows, per class %v; want 750, 150, [50 50 50]", split.Pool, len(seen), perClass)
+	}
+	best, err := st.BestSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if best.Tune != nil || !reflect.DeepEqual(best.Sizes, []int{600}) || best.Repeats != 1 {
+		t.Fatalf("best spec: tune %v, sizes %v, repeats %d", best.Tune, best.Sizes, best.Repeats)
+	}
+	// The refit fails without the test file, and runs once it is there.
+	if _, err := refit(best); err == nil || !strings.Contains(err.Error(), "test.csv") {
+		t.Fatalf("refit without the test file: %v, want an error naming test.csv", err)
+	}
+	writeBlobs(t, testPath, 300, 2)
+	acc, err := refit(best)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, val, _ := st.Best()
+	if acc < 0.6 || val < 0.6 {
+		t.Fatalf("blobs: validation %.3f, test %.3f, want both above 0.6", val, acc)
+	}
+}
+
+func refit(s *model.Spec) (float64, error) {
+	var out *eval.Outcome
+	var err error
+	for e := range engine.Start(context.Background(), s, engine.RunOptions{NoMatrices: true}) {
+		if d, ok := e.(eval.Done); ok {
+			out, err = d.Outcome, d.Err
+		}
+	}
+	if err != nil {
+		return 0, err
+	}
+	return out.Series[0].Points[0].Mean, nil
+}
+
+func readStudy(t *testing.T, dir string) File {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, StudyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f File
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	f.SearchSeconds = 0
+	return f
+}
+
+// A study interrupted after some jobs, with a torn last line in its journal (as a kill
+// mid-write leaves it) and one line whose bytes changed, resumes to the same trials
+// and best as an uninterrupted study of the same seed, for every pruner.
+func TestResumeGivesTheSameStudy(t *testing.T) {
+	dir := t.TempDir()
+	writeBlobs(t, filepath.Join(dir, "train.csv"), 750, 1)
+	for _, pruner := range []string{"asha", "sh", "hyperband"} {
+		spec := blobSpec(dir, filepath.Join(dir, "absent.csv"))
+		spec.Tune.Pruner = pruner
+		whole := filepath.Join(dir, pruner+"-whole")
+		st, err := Open(whole, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Search(context.Background(), Options{}); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+
+		cut := filepath.Join(dir, pruner+"-cut")
+		st, err = Open(cut, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		jobs := 0
+		err = st.Search(ctx, Options{Log: func(string) {
+			if jobs++; jobs == 17 {
+				cancel()
+			}
+		}})
+		cancel()
+		st.Close()
+		if err != context.Canceled {
+			t.Fatalf("%s: interrupted search returned %v", pruner, err)
+		}
+		jpath := filepath.Join(cut, TrialsFile)
+		b, _ := os.ReadFile(jpath)
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		lines[5] = strings.Replace(lines[5], `"validation":0.`, `"validation":1.`, 1) // a changed byte: CRC fails
+		torn := lines[len(lines)-1][:20]
+		os.WriteFile(jpath, []byte(strings.Join(lines, "\n")+"\n"+torn), 0o644)
+
+		st, err = Open(cut, nil) // gitui resume: the spec from spec.json
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Resumed != len(lines)-2 { // header and the damaged line
+			t.Fatalf("%s: resumed %d jobs, want %d", pruner, st.Resumed, len(lines)-2)
+		}
+		if err := st.Search(context.Background(), Options{}); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+		if d, _ := os.ReadFile(filepath.Join(cut, DamagedFile)); strings.Count(string(d), "\n") != 2 {
+			t.Fatalf("%s: damaged lines kept: %q, want 2", pruner, d)
+		}
+		a, c := readStudy(t, whole), readStudy(t, cut)
+		if !reflect.DeepEqual(a, c) {
+			t.Fatalf("%s: resumed study differs:\n%+v\n%+v", pruner, a.Best, c.Best)
+		}
+		if a.Best == nil || a.Best.Compared != len(a.Trials) {
+			t.Fatalf("%s: best %+v of %d trials", pruner, a.Best, len(a.Trials))
+		}
+	}
+}
+
+// A spec changed under a study is refused.
+func TestOpenRefusesAnotherSpec(t *testing.T) {
+	dir := t.TempDir()
+	writeBlobs(t, filepath.Join(dir, "train.csv"), 300, 1)
+	spec := blobSpec(dir, "")
+	st, err := Open(filepath.Join(dir, "s"), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	spec.Tune.Trials = 9
+	_, err = Open(filepath.Join(dir, "s"), spec)
+	var ie *model.InputError
+	if err == nil || !strings.Contains(err.Error(), "another spec") || !asInput(err, &ie) {
+		t.Fatalf("another spec in the same directory: %v", err)
+	}
+}
+
+func asInput(err error, ie **model.InputError) bool {
+	e, ok := err.(*model.InputError)
+	*ie = e
+	return ok
+}
+
+// One process at a time: a second Open of a study in use is refused, and the lock is
+// released by Close.
+func TestOpenLocksTheDirectory(t *testing.T) {
+	dir := t.TempDir()
+	writeBlobs(t, filepath.Join(dir, "train.csv"), 300, 1)
+	spec := blobSpec(dir, "")
+	st, err := Open(filepath.Join(dir, "s"), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(filepath.Join(dir, "s"), spec); err == nil || !strings.Contains(err.Error(), "in use by another gitui process") {
+		t.Fatalf("second Open while the first holds it: %v", err)
+	}
+	st.Close()
+	st, err = Open(filepath.Join(dir, "s"), nil)
+	if err != nil {
+		t.Fatalf("Open after Close: %v", err)
+	}
+	st.Close()
+}

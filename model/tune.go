@@ -1,0 +1,306 @@
+package model
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gitui/core/tune"
+)
+
+// Samplers and pruners a tune block can name.
+var (
+	TuneSamplers = []string{"tpe", "random", "quasi", "grid"}
+	TunePruners  = []string{"asha", "sh", "hyperband", "none"}
+)
+
+// TuneSpec is a spec's search space and the settings of its study (`gitui tune`).
+//
+// Params maps a key to a distribution. A key is a registry field as `--set` names it
+// (methods.N.FIELD, group.FIELD), or "method", a choice among the spec's methods (by
+// index or name: the trial keeps that method alone). A distribution is a list of values
+// "5,10,25" (categorical), a range "LOW..HIGH" (uniform), "log:LOW..HIGH" (log-uniform),
+// with whole numbers taken on a field that holds them. Each value is validated as
+// `--set KEY=VALUE` would be.
+//
+// Trials are scored on a validation split of Validation samples, a seeded stratified
+// draw of the training pool (the test set is never read); successive halving runs them
+// at training sizes MinN·Eta^k up to MaxN, drawn from the rest of the pool. The best
+// configuration is then refit at RefitN and tested once.
+type TuneSpec struct {
+	Params     map[string]string `json:"params" yaml:"params"`
+	Sampler    string            `json:"sampler,omitempty" yaml:"sampler,omitempty"`         // tpe (default), random, quasi (scrambled Halton), grid
+	Pruner     string            `json:"pruner,omitempty" yaml:"pruner,omitempty"`           // asha (default), sh, hyperband, none
+	Eta        int               `json:"eta,omitempty" yaml:"eta,omitempty"`                 // 0: 3
+	Trials     int               `json:"trials,omitempty" yaml:"trials,omitempty"`           // configurations (0: eta^(rungs-1); grid: its size)
+	MinN       int               `json:"min_n,omitempty" yaml:"min_n,omitempty"`             // first rung (0: max_n/eta^3)
+	MaxN       int               `json:"max_n,omitempty" yaml:"max_n,omitempty"`             // last rung at most (0: the training part, at most refit_n)
+	Validation int               `json:"validation,omitempty" yaml:"validation,omitempty"`   // validation samples (0: a fifth of the pool)
+	RefitN     int               `json:"refit_n,omitempty" yaml:"refit_n,omitempty"`         // final training size (0: the largest of sizes, else the pool)
+	GridPoints int               `json:"grid_points,omitempty" yaml:"grid_points,omitempty"` // grid sampler: values per range (0: 5)
+	Startup    int               `json:"startup,omitempty" yaml:"startup,omitempty"`         // tpe: random trials first (0: 10)
+}
+
+// TuneParam is one parsed dimension of a tune block: its key, its dimension (named by
+// the key) and, for a categorical one, the value literals in order (as `--set` takes them).
+type TuneParam struct {
+	Key    string
+	Dim    tune.Dim
+	Values []string
+}
+
+// TuneMethodKey is the tune key that chooses among the spec's methods.
+const TuneMethodKey = "method"
+
+// ParseDist parses the distribution text of key (see TuneSpec) into a dimension. It
+// does not consult the registry (TuneSpace does).
+func ParseDist(key, text string) (TuneParam, error) {
+	p := TuneParam{Key: key, Dim: tune.Dim{Name: key}}
+	t := strings.TrimSpace(text)
+	kind, rest, hasKind := strings.Cut(t, ":")
+	if !hasKind || strings.Contains(kind, ",") {
+		kind, rest = "", t
+	}
+	if lo, hi, ok := strings.Cut(rest, ".."); ok {
+		var err error
+		if p.Dim.Low, err = strconv.ParseFloat(strings.TrimSpace(lo), 64); err != nil {
+			return p, fmt.Errorf("%s=%s: the low end %q is not a number: give a range such as %s=log:0.1..1000", key, text, lo, key)
+		}
+		if p.Dim.High, err = strconv.ParseFloat(strings.TrimSpace(hi), 64); err != nil {
+			return p, fmt.Errorf("%s=%s: the high end %q is not a number: give a range such as %s=0.1..10", key, text, hi, key)
+		}
+		switch kind {
+		case "":
+		case "log":
+			p.Dim.Log = true
+		case "int":
+			p.Dim.Kind = tune.Int
+		case "int-log", "log-int":
+			p.Dim.Kind, p.Dim.Log = tune.Int, true
+		default:
+			return p, fmt.Errorf("%s=%s: %q is not a kind of range: write LOW..HIGH, log:LOW..HIGH, int:LOW..HIGH or int-log:LOW..HIGH", key, text, kind)
+		}
+		return p, (tune.Space{p.Dim}).Check()
+	}
+	if kind != "" {
+		return p, fmt.Errorf("%s=%s: a %s: prefix needs a range LOW..HIGH: write e.g. %s=%s:1..100, or list values 5,10,25", key, text, kind, key, kind)
+	}
+	for _, v := range strings.Split(t, ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			return p, fmt.Errorf("%s=%s: an empty value in the list: write values separated by commas, e.g. %s=5,10,25", key, text, key)
+		}
+		if slices.Contains(p.Values, v) {
+			return p, fmt.Errorf("%s=%s: %s is listed twice: list each value once", key, text, v)
+		}
+		p.Values = append(p.Values, v)
+	}
+	p.Dim.Kind, p.Dim.Choices = tune.Categorical, len(p.Values)
+	return p, nil
+}
+
+// Literal returns the `--set` literal of value x on the dimension (a whole number
+// without a fraction, a float in the shortest form that round-trips).
+func (p TuneParam) Literal(x float64) string {
+	switch p.Dim.Kind {
+	case tune.Categorical:
+		return p.Values[int(x)]
+	case tune.Int:
+		return strconv.FormatInt(int64(x), 10)
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// Value returns value x as it is written in study.json: a number, or a categorical
+// literal decoded as JSON when it is JSON (else the text).
+func (p TuneParam) Value(x float64) any {
+	if p.Dim.Kind != tune.Categorical {
+		return x
+	}
+	var v any
+	if err := json.Unmarshal([]byte(p.Values[int(x)]), &v); err != nil {
+		return p.Values[int(x)]
+	}
+	return v
+}
+
+// TuneSpace parses and checks the tune block's parameters, in key order: each key must
+// be tunable (methods.N.FIELD, group.FIELD, method) and every value the distribution can
+// take (the ends of a range, every listed value) must pass `--set` and Validate on the
+// spec. A range over a whole-number field becomes an integer range. Errors are one
+// line per problem, naming the key and the fix.
+func (s *Spec) TuneSpace() ([]TuneParam, error) {
+	if s.Tune == nil || len(s.Tune.Params) == 0 {
+		return nil, errors.New("tune.params is empty: give at least one parameter, e.g. --param methods.0.lambda=log:1e-9..1e-3")
+	}
+	keys := make([]string, 0, len(s.Tune.Params))
+	for k := range s.Tune.Params {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var ps []TuneParam
+	var errs []error
+	for _, k := range keys {
+		p, err := s.tuneParam(k, s.Tune.Params[k])
+		if err != nil {
+			errs = append(errs, fmt.Errorf("tune.params %w", err))
+			continue
+		}
+		ps = append(ps, p)
+	}
+	return ps, errors.Join(errs...)
+}
+
+func (s *Spec) tuneParam(key, text string) (TuneParam, error) {
+	p, err := ParseDist(key, text)
+	if err != nil {
+		return p, err
+	}
+	base := s.Clone()
+	base.Tune = nil
+	if key == TuneMethodKey {
+		if p.Dim.Kind != tune.Categorical {
+			return p, fmt.Errorf("%s=%s: method is chosen from a list of the spec's methods: write e.g. method=0,1 (indices) or their names", key, text)
+		}
+		for _, v := range p.Values {
+			if _, err := base.methodIndex(v); err != nil {
+				return p, fmt.Errorf("%s=%s: %w", key, text, err)
+			}
+		}
+		return p, nil
+	}
+	parts := strings.Split(key, ".")
+	if !(parts[0] == "methods" && len(parts) >= 3 || parts[0] == "group" && len(parts) >= 2) || slices.Contains(parts, "*") {
+		return p, fmt.Errorf("%s: this key cannot be tuned: tune a method's field (methods.N.FIELD), a group field (group.FIELD) or method (a choice among the spec's methods)", key)
+	}
+	try := func(lit string) error {
+		c := base.Clone()
+		if err := c.Set(key + "=" + lit); err != nil {
+			return fmt.Errorf("%s=%s: %w", key, text, err)
+		}
+		if err := c.Validate(); err != nil {
+			return fmt.Errorf("%s=%s: with %s=%s the spec does not validate: %s", key, text, key, lit, strings.ReplaceAll(err.Error(), "\n", "; "))
+		}
+		return nil
+	}
+	if p.Dim.Kind == tune.Categorical {
+		for _, v := range p.Values {
+			if err := try(v); err != nil {
+				return p, err
+			}
+		}
+		return p, nil
+	}
+	// A whole-number field refuses a fraction: its range is an integer range.
+	if c := base.Clone(); c.Set(key+"=0.5") != nil && c.Set(key+"=1") == nil {
+		p.Dim.Kind = tune.Int
+		if err := (tune.Space{p.Dim}).Check(); err != nil {
+			return p, err
+		}
+	}
+	ends := []float64{p.Dim.Low, p.Dim.High}
+	if p.Dim.Kind == tune.Int {
+		ends = []float64{math.Ceil(p.Dim.Low), math.Floor(p.Dim.High)}
+	}
+	for _, x := range ends {
+		if err := try(p.Literal(x)); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// methodIndex returns the index of the method named by v: an index into methods, or a
+// method's display name.
+func (s *Spec) methodIndex(v string) (int, error) {
+	if i, err := strconv.Atoi(v); err == nil {
+		if i < 0 || i >= len(s.Methods) {
+			return 0, fmt.Errorf("method %d is not in 0..%d: give a method's index or name", i, len(s.Methods)-1)
+		}
+		return i, nil
+	}
+	name := strings.Trim(v, `"`)
+	for i, m := range s.Methods {
+		if m.DisplayName() == name {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("no method is named %q: give a method's index (0..%d) or its name", name, len(s.Methods)-1)
+}
+
+// TrialSpec returns the plain spec of one configuration x of the space ps: a clone of s
+// without its tune block, each key set as `--set` sets it, and with a "method" key only
+// the chosen method kept. It also returns the configuration's values by key.
+func (s *Spec) TrialSpec(ps []TuneParam, x []float64) (*Spec, map[string]any, error) {
+	c := s.Clone()
+	c.Tune = nil
+	params := map[string]any{}
+	keep := -1
+	for i, p := range ps {
+		params[p.Key] = p.Value(x[i])
+		if p.Key == TuneMethodKey {
+			k, err := c.methodIndex(p.Values[int(x[i])])
+			if err != nil {
+				return nil, nil, err
+			}
+			keep = k
+			continue
+		}
+		if err := c.Set(p.Key + "=" + p.Literal(x[i])); err != nil {
+			return nil, nil, err
+		}
+	}
+	if keep >= 0 {
+		c.Methods = []Method{c.Methods[keep]}
+	}
+	if len(c.Methods) != 1 {
+		return nil, nil, fmt.Errorf("the spec has %d methods and the study scores one: keep one method, or tune method=0,1,... to choose among them", len(c.Methods))
+	}
+	return c, params, nil
+}
+
+// validateTune reports the problems of the tune block (Validate calls it when the
+// spec has one): its sampler, pruner and sizes, and every parameter (TuneSpace).
+func (s *Spec) validateTune(bad func(string, ...any)) {
+	t := s.Tune
+	if t.Sampler != "" && !slices.Contains(TuneSamplers, t.Sampler) {
+		bad("tune.sampler %q is unknown: use one of %s", t.Sampler, strings.Join(TuneSamplers, ", "))
+	}
+	if t.Pruner != "" && !slices.Contains(TunePruners, t.Pruner) {
+		bad("tune.pruner %q is unknown: use one of %s", t.Pruner, strings.Join(TunePruners, ", "))
+	}
+	if t.Eta != 0 && t.Eta < 2 {
+		bad("tune.eta %d is below 2: keep the top 1/eta at each rung with eta >= 2 (3 is usual)", t.Eta)
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"tune.trials", t.Trials}, {"tune.min_n", t.MinN}, {"tune.max_n", t.MaxN}, {"tune.validation", t.Validation}, {"tune.refit_n", t.RefitN}, {"tune.grid_points", t.GridPoints}, {"tune.startup", t.Startup}} {
+		if f.v < 0 {
+			bad("%s %d is negative: give a positive number, or 0 for its default", f.name, f.v)
+		}
+	}
+	if t.MinN > 0 && t.MaxN > 0 && t.Pruner != "none" {
+		eta := 3
+		if t.Eta >= 2 {
+			eta = t.Eta
+		}
+		if _, err := tune.Rungs(t.MinN, t.MaxN, eta); err != nil {
+			bad("%v", err)
+		}
+	}
+	if s.Data.Holdout > 0 {
+		bad("data.holdout %d with a tune block: the study carves its own validation split from the pool (tune.validation): set data.holdout to 0", s.Data.Holdout)
+	}
+	if _, choose := t.Params[TuneMethodKey]; !choose && len(s.Methods) != 1 {
+		bad("tune: the spec has %d methods and a study scores one: keep one method, or tune method=0,1,... to choose among them", len(s.Methods))
+	}
+	if _, err := s.TuneSpace(); err != nil {
+		for _, e := range strings.Split(err.Error(), "\n") {
+			bad("%s", e)
+		}
+	}
+}

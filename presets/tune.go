@@ -1,0 +1,67 @@
+package presets
+
+import "gitui/model"
+
+// SVCHalving is the study of `gitui tune svc-halving`, the space of scikit-learn's
+// HalvingRandomSearchCV peer (../shared/bench/halving_svc.py): an RBF SVC on the first
+// 5,000 MNIST training digits (pixels in [0,1], not normalised), 1,000 of them held out
+// for validation, C log-uniform in [0.1, 1000] and gamma log-uniform in [1e-4, 1e-1], 81
+// random candidates, synchronous successive halving with factor 3 at 49, 147, 441, 1323
+// and 3969 of the 4,000 training digits (the peer's 61..4941 of 5,000 scaled to its
+// training part), then one refit at 4,000 tested on the 10,000 test digits. `gitui run
+// svc-halving` runs the starting point (C 1, gamma 0.01) at 4,000.
+func SVCHalving(quick bool) *model.Spec {
+	s := &model.Spec{
+		Name:        "svc-halving",
+		Description: "scikit-learn's HalvingRandomSearchCV peer: RBF SVC, C x gamma log-uniform, 81 candidates, factor 3, training size as the resource",
+		Protocol:    model.ProtocolCurve,
+		Data:        model.DataSpec{Name: "mnist", Pool: 5000, Normalize: new(bool)},
+		Methods:     []model.Method{{Kernel: "rbf", Learner: "svm", Gamma: 0.01, C: 1}},
+		Sizes:       []int{4000},
+		Tune: &model.TuneSpec{
+			Params:  map[string]string{"methods.0.c": "log:0.1..1000", "methods.0.gamma": "log:1e-4..1e-1"},
+			Sampler: "random", Pruner: "sh", Eta: 3, Trials: 81,
+			Validation: 1000, MinN: 49, MaxN: 4000, RefitN: 4000,
+		},
+	}
+	if quick {
+		s.Data.Pool, s.Data.TestSize, s.Sizes = 1500, 2000, []int{1200}
+		s.Tune.Trials, s.Tune.Validation, s.Tune.MinN, s.Tune.MaxN, s.Tune.RefitN = 27, 300, 44, 1200, 1200
+	}
+	return finish(s)
+}
+
+// MNISTCDFTune is the tune variant of mnist-cdf: one CDF method whose bins, templates,
+// thresholds, learner (linear RLS, or RLS with a Gaussian kernel on the features) and
+// deskewing are searched by TPE with ASHA on a 2,000-digit validation split of the
+// 10,000-digit pool, rungs 296..7992 of the other 8,000, then refit at 10,000 and tested
+// once on the 10,000 test digits. (The issue's target: at least 98.97% as a mean over
+// three template seeds, the study within 30 minutes; not yet measured.)
+func MNISTCDFTune(quick bool) *model.Spec {
+	s := &model.Spec{
+		Name:        "mnist-cdf-tune",
+		Description: "mnist-cdf's space searched on validation only: bins, templates, thresholds, linear or RBF RLS, deskewing; TPE + ASHA over the training size",
+		Protocol:    model.ProtocolCurve,
+		Data:        model.DataSpec{Name: "mnist"},
+		Group:       mnistGroup,
+		Methods:     []model.Method{{Features: "cdf", Bins: 5, Templates: 1500, TemplateOf: "gaussian", FeatureKernel: "rbf", Thresholds: "range", Preprocess: "deskew"}},
+		Sizes:       []int{10000},
+		Seed:        1,
+		Tune: &model.TuneSpec{
+			Params: map[string]string{
+				"methods.0.bins": "5,10,25", "methods.0.templates": "int-log:100..1500",
+				"methods.0.thresholds": "theory,range", "methods.0.feature_kernel": `"",rbf`,
+				"methods.0.preprocess": `"",deskew`,
+			},
+			Eta: 3, Trials: 27, Validation: 2000, MinN: 296, MaxN: 8000,
+		},
+	}
+	if quick {
+		s.Data.Pool, s.Data.TestSize, s.Sizes = 2000, 2000, []int{2000}
+		s.Methods[0].Templates = 30
+		s.Tune.Params["methods.0.templates"] = "int-log:10..60"
+		s.Tune.Params["methods.0.bins"] = "5,10"
+		s.Tune.Trials, s.Tune.Validation, s.Tune.MinN, s.Tune.MaxN = 9, 400, 177, 1600 // rungs 177, 531, 1593
+	}
+	return finish(s)
+}
