@@ -43,6 +43,11 @@ type TuneSpec struct {
 	RefitN     int               `json:"refit_n,omitempty" yaml:"refit_n,omitempty"`         // final training size (0: the largest of sizes, else the pool)
 	GridPoints int               `json:"grid_points,omitempty" yaml:"grid_points,omitempty"` // grid sampler: values per range (0: 5)
 	Startup    int               `json:"startup,omitempty" yaml:"startup,omitempty"`         // tpe: random trials first (0: 10)
+	// Workers is how many jobs are in flight (0: 1): the scheduler hears job k's score
+	// only after it has given job k+Workers-1, whoever runs them and whenever they end,
+	// so the trials depend on Workers alone, never on timing. A Slurm array of N tasks
+	// over a study with Workers N gives the same trials as one process with Workers N.
+	Workers int `json:"workers,omitempty" yaml:"workers,omitempty"`
 }
 
 // TuneParam is one parsed dimension of a tune block: its key, its dimension (named by
@@ -278,7 +283,7 @@ func (s *Spec) validateTune(bad func(string, ...any)) {
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"tune.trials", t.Trials}, {"tune.min_n", t.MinN}, {"tune.max_n", t.MaxN}, {"tune.validation", t.Validation}, {"tune.refit_n", t.RefitN}, {"tune.grid_points", t.GridPoints}, {"tune.startup", t.Startup}} {
+	}{{"tune.trials", t.Trials}, {"tune.min_n", t.MinN}, {"tune.max_n", t.MaxN}, {"tune.validation", t.Validation}, {"tune.refit_n", t.RefitN}, {"tune.grid_points", t.GridPoints}, {"tune.startup", t.Startup}, {"tune.workers", t.Workers}} {
 		if f.v < 0 {
 			bad("%s %d is negative: give a positive number, or 0 for its default", f.name, f.v)
 		}

@@ -227,9 +227,11 @@ Without SHARD_DIR, the shards are OUT/shards/*.`,
 		Details: `DIR must be on a file system every node sees (assumed; a tmpfs DIR is warned about).
 Each array task runs gitui run --shard $SLURM_ARRAY_TASK_ID/N into DIR/shards/<i>/ with its
 log in DIR/logs/<i>.out; merge.sbatch runs after the array (afterok). --resubmit DIR submits
-only the indices whose shard is unfinished.`,
+only the indices whose shard is unfinished. A spec with a tune block is a study: every task
+runs gitui tune --join DIR, taking jobs from DIR/trials.jsonl by an O_EXCL claim per job,
+and the final job (gitui resume DIR) refits the best; the trials equal gitui tune --workers N.`,
 		Run: cmdSlurm, Complete: completePresetOrFile})
-	register(command{Name: "tune", Order: 15, Synopsis: "tune PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]... [--param KEY=DIST]...",
+	register(command{Name: "tune", Order: 15, Synopsis: "tune PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]... [--param KEY=DIST]... [--workers N] | tune --join DIR [--data DIR]",
 		Summary: "an honest search: validation split of the pool only, successive halving over the training size, one test of the best",
 		Details: `KEY is a field as --set names it (methods.N.FIELD, group.FIELD) or method (a choice
 among the spec's methods); DIST a list 5,10,25 or a range LOW..HIGH, log:LOW..HIGH,
@@ -237,13 +239,16 @@ int:LOW..HIGH. The spec's tune block sets the sampler (tpe, random, quasi, grid)
 pruner (asha, sh, hyperband, none), eta, trials, min_n, max_n, validation and refit_n.
 The study directory holds spec.json, trials.jsonl (the journal), study.json,
 best.spec.json and the refit's result.json and predictions.csv; gitui resume DIR
-continues a study, and gitui run DIR/best.spec.json reproduces its test accuracy.`,
+continues a study, and gitui run DIR/best.spec.json reproduces its test accuracy.
+--workers N keeps N jobs in flight (tune.workers: the trials depend on N, not on timing);
+--join DIR is one task of gitui slurm's array over a study (docs/runs.md).`,
 		Run: cmdTune, Complete: completePresetOrFile})
 	register(command{Name: "resume", Order: 20, Synopsis: "resume DIR [--data DIR]",
 		Summary: "finish an interrupted run from its journal (cells.jsonl), or continue a study (trials.jsonl)",
-		Details: `The journal is checked first (docs/journal.md): a spec.json edited since the run
+		Details: `The journal is checked first (docs/runs.md): a spec.json edited since the run
 started is refused (exit 2, naming the changed keys); a line that fails its CRC-32C is
-moved to DIR/cells.damaged.jsonl and only its cell runs again.`,
+moved to DIR/cells.damaged.jsonl (a study's to trials.damaged.jsonl) and only its cell
+(job) runs again.`,
 		Run: cmdResume, Complete: func(int, []string) []string { return nil }})
 	register(command{Name: "presets", Order: 30, Synopsis: "presets [-v]",
 		Summary: "name and one line for each preset (-v: each spec and the method fields)",

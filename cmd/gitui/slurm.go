@@ -16,6 +16,7 @@ import (
 	"gitui/core/eval"
 	"gitui/model"
 	"gitui/model/store"
+	"gitui/model/study"
 )
 
 // Files `gitui slurm` writes into its DIR (model's names).
@@ -77,8 +78,10 @@ func cmdSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if err := shardable(spec, eval.Shard{Count: *tasks}); err != nil {
-		return err
+	if spec.Tune == nil {
+		if err := shardable(spec, eval.Shard{Count: *tasks}); err != nil {
+			return err
+		}
 	}
 	dataDir, err := data.ResolveDir(*dataFlag)
 	if err != nil {
@@ -100,6 +103,9 @@ func cmdSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("--gitui %s is not an executable file: give the gitui binary the nodes run", exe)
 	}
 	opts.Data, opts.Gitui = dataDir, exe
+	if spec.Tune != nil {
+		return slurmStudy(ctx, *out, spec, opts, *submit, stdout, stderr)
+	}
 	st, local, err := store.WriteSlurm(*out, spec, opts, "--")
 	var ie *model.InputError
 	if errors.As(err, &ie) {
@@ -141,6 +147,11 @@ func submitArray(ctx context.Context, dir string, st *SlurmState, indices string
 	if err != nil {
 		return err
 	}
+	if store.IsStudyDir(dir) {
+		fmt.Fprintf(stderr, "submitted: array %s, refit %s (recorded in %s); follow with squeue -j %s,%s and %s\n",
+			sub.ArrayID, sub.MergeID, filepath.Join(dir, slurmFile), sub.ArrayID, sub.MergeID, filepath.Join(dir, store.TrialsFile))
+		return nil
+	}
 	fmt.Fprintf(stderr, "submitted: array %s, merge %s (recorded in %s); follow with squeue -j %s,%s and %s\n",
 		sub.ArrayID, sub.MergeID, filepath.Join(dir, slurmFile), sub.ArrayID, sub.MergeID, filepath.Join(dir, "shards", "*", store.CellsFile))
 	return nil
@@ -162,6 +173,9 @@ func slurmResubmit(ctx context.Context, dir string, submit bool, stdout, stderr 
 		return usagef("slurm: sbatch is not on PATH: run gitui slurm on a Slurm login node (or load its module)")
 	}
 	active := activeIndices(ctx, st)
+	if store.IsStudyDir(dir) {
+		return resubmitStudy(ctx, dir, st, active, submit, stdout, stderr)
+	}
 	var missing []string
 	for i := 0; i < st.Tasks; i++ {
 		if !store.ShardComplete(filepath.Join(dir, "shards", strconv.Itoa(i))) && !active[i] {
@@ -204,4 +218,66 @@ func activeIndices(ctx context.Context, st *SlurmState) map[int]bool {
 		}
 	}
 	return active
+}
+
+// slurmStudy lays out a study (a spec with a tune block) as a job array: it opens the
+// study in dir once (spec.json, the journal's header; tune.workers set to the number of
+// tasks when the spec leaves it 0), writes array.sbatch (each task: gitui tune --join
+// DIR) and merge.sbatch (gitui resume DIR: study.json and the refit), and submits them
+// with submit.
+func slurmStudy(ctx context.Context, dir string, spec *model.Spec, opts store.SlurmOptions, submit bool, stdout, stderr io.Writer) error {
+	if spec.Tune.Workers == 0 {
+		spec.Tune.Workers = opts.Tasks
+	}
+	if err := spec.Validate(); err != nil {
+		return usageError{err}
+	}
+	s, err := study.Open(dir, spec)
+	if err != nil {
+		return asUsage(err)
+	}
+	for _, n := range s.Notices {
+		fmt.Fprintf(stderr, "gitui: %s\n", n)
+	}
+	if err := s.Close(); err != nil {
+		return err
+	}
+	st, local, err := store.WriteSlurmStudy(dir, spec.Name, opts, "--")
+	if err != nil {
+		return asUsage(err)
+	}
+	adir := filepath.Dir(st.Spec)
+	if local {
+		fmt.Fprintf(stderr, "gitui: warning: %s is on a node-local file system (tmpfs): other nodes cannot see it; use a shared directory on a multi-node cluster\n", adir)
+	}
+	fmt.Fprintf(stderr, "wrote %s and %s (%d tasks take jobs from %s, %d in flight: the trials of `gitui tune --workers %d`; the final job refits the best)\n",
+		filepath.Join(adir, arrayScript), filepath.Join(adir, mergeScript), opts.Tasks, filepath.Join(adir, store.TrialsFile), spec.Tune.Workers, spec.Tune.Workers)
+	return submitArray(ctx, adir, st, opts.ArrayRange(), submit, stdout, stderr)
+}
+
+// resubmitStudy resubmits the array of a study that has not finished (no refit in
+// study.json) and has no task queued: the claims of jobs never journaled (their tasks
+// are gone) are released first, then every index joins again and a new final job refits.
+func resubmitStudy(ctx context.Context, dir string, st *SlurmState, active map[int]bool, submit bool, stdout, stderr io.Writer) error {
+	if store.StudyStatus(dir) == "done" {
+		fmt.Fprintf(stderr, "nothing to resubmit: the study in %s is done (study.json holds the refit's test accuracy)\n", dir)
+		return nil
+	}
+	if len(active) > 0 {
+		fmt.Fprintf(stderr, "nothing to resubmit: %d tasks of the study in %s are still queued or running\n", len(active), dir)
+		return nil
+	}
+	if submit {
+		n, err := store.ReleaseClaims(dir)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "released %d claims of jobs never journaled; resubmitting the %d tasks and the refit\n", n, st.Tasks)
+		if last := st.Submissions; len(last) > 0 && last[len(last)-1].MergeID != "" {
+			if _, err := exec.LookPath("scancel"); err == nil {
+				exec.CommandContext(ctx, "scancel", "--state=PENDING", last[len(last)-1].MergeID).Run()
+			}
+		}
+	}
+	return submitArray(ctx, dir, st, fmt.Sprintf("0-%d", st.Tasks-1), submit, stdout, stderr)
 }

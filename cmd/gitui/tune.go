@@ -28,6 +28,8 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.String("out", "", "study directory (default runs/TIME-NAME-tune)")
 	dataFlag := fs.String("data", "", "data directory holding mnist/ (default $GITUI_DATA)")
 	seed := fs.Int64("seed", -1, "seed of the sampler, the validation split and every draw (default: the spec's)")
+	workers := fs.Int("workers", 0, "jobs in flight (tune.workers): the trials depend on it, not on timing; a Slurm array of N tasks gives the trials of --workers N")
+	join := fs.String("join", "", "DIR: run as one task of a Slurm array over the study in DIR (gitui slurm writes it)")
 	var sets, params multiFlag
 	fs.Var(&sets, "set", "override a spec field: key=value (repeatable)")
 	fs.Var(&params, "param", "tune a field: KEY=DIST, DIST a list 5,10,25 or a range LOW..HIGH, log:LOW..HIGH (repeatable)")
@@ -35,8 +37,17 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	if *join != "" {
+		if len(pos) != 0 || len(params) > 0 || len(sets) > 0 || *workers != 0 {
+			return usagef("tune --join DIR takes no SPEC, --param, --set or --workers: the study's spec is DIR/spec.json")
+		}
+		return joinStudy(ctx, *join, *dataFlag, stderr)
+	}
 	if len(pos) != 1 {
 		return usagef("tune needs one PRESET or SPEC file: `gitui presets` lists the presets")
+	}
+	if *workers < 0 {
+		return usagef("--workers %d: give 1 or more (the jobs in flight)", *workers)
 	}
 	spec, err := loadSpec(pos[0], *quick, *seed, sets)
 	if err != nil {
@@ -59,6 +70,9 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if spec.Tune == nil {
 		return usagef("%s has no tune block: give --param KEY=DIST, e.g. --param methods.0.c=log:0.1..1000", pos[0])
+	}
+	if *workers > 0 {
+		spec.Tune.Workers = *workers
 	}
 	if err := spec.Validate(); err != nil {
 		return usageError{err}
@@ -93,9 +107,31 @@ func resumeStudy(ctx context.Context, dir, dataDir string, stdout, stderr io.Wri
 }
 
 // isStudyDir reports whether dir holds a study (its journal trials.jsonl).
-func isStudyDir(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, study.TrialsFile))
-	return err == nil
+func isStudyDir(dir string) bool { return store.IsStudyDir(dir) }
+
+// joinStudy runs one task of a Slurm array over the study in dir (gitui tune --join):
+// it takes jobs from the shared journal by claiming them and returns when the
+// schedule is done; the final job (gitui resume DIR) refits the best.
+func joinStudy(ctx context.Context, dir, dataDir string, stderr io.Writer) error {
+	st, err := study.Join(dir)
+	if err != nil {
+		return asUsage(err)
+	}
+	defer st.Close()
+	d, err := data.ResolveDir(dataDir)
+	if err != nil {
+		return usageError{err}
+	}
+	t0 := time.Now()
+	ran := 0
+	prog := newProgress(stderr)
+	err = st.Search(ctx, study.Options{DataDir: d, Log: func(s string) { ran++; prog.log(s) }})
+	prog.finish()
+	if err != nil {
+		return asUsage(err)
+	}
+	fmt.Fprintf(stderr, "study task: scored %d jobs of %s in %.2f s; the schedule is done\n", ran, dir, time.Since(t0).Seconds())
+	return nil
 }
 
 func asUsage(err error) error {
@@ -110,6 +146,9 @@ func asUsage(err error) error {
 // copies the refit's result.json and predictions.csv into DIR and writes study.json.
 func runStudy(ctx context.Context, st *study.Study, dataDir string, stdout, stderr io.Writer) error {
 	defer st.Close()
+	for _, n := range st.Notices {
+		fmt.Fprintf(stderr, "gitui: %s\n", n)
+	}
 	if st.Resumed > 0 {
 		fmt.Fprintf(stderr, "continuing %s: %d scored jobs already in its journal\n", st.Dir, st.Resumed)
 	}

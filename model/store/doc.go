@@ -4,7 +4,15 @@
 // the CLI and the TUI), merging the shards of a run, writing Slurm job arrays, and
 // listing the runs of a folder with their status for the Runs pane.
 //
-// The journal format is documented in docs/journal.md.
+// It owns the study directory too (DESIGN.md, "A study directory"; study.go): its files,
+// the trials journal (the same header, per-line CRC-32C and reader as the cell journal;
+// OpenTrials for its one writer, JoinTrials for the tasks of an array), study.json
+// (Study, ReadStudy, WriteStudy), the study's flock (LockStudy), the per-job claims of
+// an array (ClaimJob, by O_CREATE|O_EXCL), Slurm arrays over a study (WriteSlurmStudy),
+// and its listing (Load gives an Entry with Study set; StudyStatus). model/study runs
+// the search on top of it.
+//
+// The journal formats are documented in docs/runs.md.
 package store
 
 import "gitui/model"

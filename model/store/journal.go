@@ -150,13 +150,16 @@ func SpecHash(s *model.Spec) (string, error) {
 
 func hashHex(b []byte) string { h := sha256.Sum256(b); return hex.EncodeToString(h[:]) }
 
-// headerLine returns the sealed header line of a journal of spec s.
-func headerLine(s *model.Spec) ([]byte, error) {
+// headerLine returns the sealed header line of a cells journal of spec s.
+func headerLine(s *model.Spec) ([]byte, error) { return formatHeaderLine(s, JournalFormat) }
+
+// formatHeaderLine returns the sealed header line of a journal of format and spec s.
+func formatHeaderLine(s *model.Spec, format string) ([]byte, error) {
 	c, err := CanonicalSpec(s)
 	if err != nil {
 		return nil, err
 	}
-	b, err := json.Marshal(journalHeader{Format: JournalFormat, SpecSHA256: hashHex(c), Spec: c})
+	b, err := json.Marshal(journalHeader{Format: format, SpecSHA256: hashHex(c), Spec: c})
 	if err != nil {
 		return nil, err
 	}
@@ -171,9 +174,13 @@ type DamagedLine struct {
 	Reason string // "checksum mismatch", "no checksum", "not a cell"
 }
 
-// Journal is a cells.jsonl as ReadJournal found it.
+// Journal is a verified journal as ReadJournal (cells.jsonl) or ReadTrials
+// (trials.jsonl) found it: the two share the header, the per-line checksum and this
+// reader, and differ only in their records.
 type Journal struct {
 	Path string
+	// Format is the journal's kind: JournalFormat (cells) or TrialsFormat (trials).
+	Format string
 	// Header is the verified first line; nil for an empty journal, one of the earlier
 	// format (Legacy), or one whose header is damaged (HeaderDamaged).
 	Header *journalHeader
@@ -182,6 +189,8 @@ type Journal struct {
 	Legacy bool
 	// Cells are the cell lines that passed their check, in the journal's order.
 	Cells []CellRecord
+	// Trials are the job lines of a trials journal that passed their check, in order.
+	Trials []TrialRecord
 	// Damaged are the complete lines that failed their check, in order.
 	Damaged []DamagedLine
 	// Torn is set when the last line lacked its newline (a write cut short by a kill): it
@@ -193,6 +202,7 @@ type Journal struct {
 	HeaderDamaged bool
 	headerText    []byte // the damaged header line, without its newline
 	headerHash    string // the 64 hex digits after "spec_sha256":" in it, if legible
+	tornText      []byte // the torn last line
 
 	lines [][]byte // the complete lines kept (header and cells), with their newlines
 	size  int64    // bytes of the complete lines (what is kept when only a torn line is cut)
@@ -204,7 +214,7 @@ type Journal struct {
 var ErrDamagedHeader = errors.New("damaged journal header")
 
 // ReadJournal reads the journal at path: the only reader of cells.jsonl. A missing file
-// is an empty journal. Rules (docs/journal.md):
+// is an empty journal. Rules (docs/runs.md):
 //
 //   - the last line without its newline is torn (Torn) and left out;
 //   - a first line holding the format gitui.cells/v2 is the header, checked by its CRC;
@@ -214,8 +224,12 @@ var ErrDamagedHeader = errors.New("damaged journal header")
 //     as a cell); otherwise it is listed in Damaged with its line number.
 //
 // ReadJournal never writes; OpenRunDir moves the damaged lines away.
-func ReadJournal(path string) (*Journal, error) {
-	j := &Journal{Path: path}
+func ReadJournal(path string) (*Journal, error) { return readJournal(path, JournalFormat) }
+
+// readJournal reads a verified journal of format (JournalFormat or TrialsFormat) at
+// path; only a cells journal may be of the earlier, headerless format.
+func readJournal(path, format string) (*Journal, error) {
+	j := &Journal{Path: path, Format: format}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return j, nil
@@ -229,6 +243,7 @@ func ReadJournal(path string) (*Journal, error) {
 	}
 	if n := len(raw); n > 0 && !bytes.HasSuffix(raw[n-1], []byte("\n")) {
 		j.Torn = true
+		j.tornText = append([]byte{}, raw[n-1]...)
 		raw = raw[:n-1]
 	}
 	for _, l := range raw {
@@ -239,7 +254,10 @@ func ReadJournal(path string) (*Journal, error) {
 	}
 	first := bytes.TrimSuffix(raw[0], []byte("\n"))
 	start := 0
-	h, state := parseHeader(first)
+	h, state := parseHeader(first, format)
+	if state == headerNone && format != JournalFormat {
+		state = headerDamaged // a trials journal always starts with its header
+	}
 	if state == headerNone {
 		// No header: the earlier format, unless line 1 is not a cell and a later line is
 		// sealed (then line 1 was a header damaged beyond recognition).
@@ -281,9 +299,14 @@ func ReadJournal(path string) (*Journal, error) {
 			reason = "no checksum"
 		}
 		var rec CellRecord
+		var job TrialRecord
 		if reason == "" {
 			dec := json.NewDecoder(bytes.NewReader(body))
-			if err := dec.Decode(&rec); err != nil || rec.Series == "" || dec.More() {
+			if format == TrialsFormat {
+				if err := dec.Decode(&job); err != nil || job.Kind != "job" || job.N <= 0 || dec.More() {
+					reason = "not a trial"
+				}
+			} else if err := dec.Decode(&rec); err != nil || rec.Series == "" || dec.More() {
 				reason = "not a cell"
 			}
 		}
@@ -291,7 +314,11 @@ func ReadJournal(path string) (*Journal, error) {
 			j.Damaged = append(j.Damaged, DamagedLine{Line: i + 1, Text: append([]byte{}, l...), Reason: reason})
 			continue
 		}
-		j.Cells = append(j.Cells, rec)
+		if format == TrialsFormat {
+			j.Trials = append(j.Trials, job)
+		} else {
+			j.Cells = append(j.Cells, rec)
+		}
 		j.lines = append(j.lines, raw[i])
 	}
 	return j, nil
@@ -315,7 +342,7 @@ func HasCells(path string) bool {
 	if err != nil || !bytes.HasSuffix(first, []byte("\n")) {
 		return true // a torn first line
 	}
-	if _, state := parseHeader(bytes.TrimSuffix(first, []byte("\n"))); state != headerOK {
+	if _, state := parseHeader(bytes.TrimSuffix(first, []byte("\n")), JournalFormat); state != headerOK {
 		return true // a cell of the earlier format, or a damaged line
 	}
 	_, err = r.Peek(1)
@@ -330,10 +357,11 @@ const (
 	headerDamaged
 )
 
-// parseHeader classifies the first line of a journal: a verified header, a header that
-// fails its check, or no header (a cell line of the earlier format, or garbage).
-func parseHeader(line []byte) (*journalHeader, headerState) {
-	looks := bytes.Contains(line, []byte(`"format":"gitui.cells/`)) || bytes.Contains(line, []byte(`"spec_sha256"`))
+// parseHeader classifies the first line of a journal of format: a verified header, a
+// header that fails its check (or is of another format), or no header (a cell line of
+// the earlier format, or garbage).
+func parseHeader(line []byte, format string) (*journalHeader, headerState) {
+	looks := bytes.Contains(line, []byte(`"format":"gitui.`)) || bytes.Contains(line, []byte(`"spec_sha256"`))
 	body, sealed, ok := unseal(line)
 	if !sealed || !ok {
 		if looks {
@@ -348,7 +376,7 @@ func parseHeader(line []byte) (*journalHeader, headerState) {
 		}
 		return nil, headerNone // a sealed cell line: no header
 	}
-	if h.Format != JournalFormat || hashHex(h.Spec) != h.SpecSHA256 {
+	if h.Format != format || hashHex(h.Spec) != h.SpecSHA256 {
 		return nil, headerDamaged
 	}
 	return &h, headerOK
@@ -371,13 +399,20 @@ func (j *Journal) CheckSpec(s *model.Spec, dir string) error {
 		if j.headerHash == hashHex(c) {
 			return nil // the hash survived: spec.json is the run's spec
 		}
+		if j.Format == TrialsFormat {
+			return inputErr(fmt.Errorf("the journal %s is damaged at line 1, its header (which names the study's spec), or is of an earlier gitui: %w; its jobs cannot be matched to spec.json: move it away to score every job again", j.Path, ErrDamagedHeader))
+		}
 		return inputErr(fmt.Errorf("the journal %s is damaged at line 1, its header (which names the run's spec): %w; its cells cannot be matched to spec.json: move it away to run every cell again", j.Path, ErrDamagedHeader))
 	}
 	if hashHex(c) == j.Header.SpecSHA256 {
 		return nil
 	}
-	return inputErr(fmt.Errorf("%s changed since the run started (%s): restore it, or start a new run in another DIR",
-		joinPath(dir, SpecFile), SpecChanges(j.Header.Spec, c)))
+	what := "run"
+	if j.Format == TrialsFormat {
+		what = "study"
+	}
+	return inputErr(fmt.Errorf("%s changed since the %s started (%s): restore it, or start a new %s in another DIR",
+		joinPath(dir, SpecFile), what, SpecChanges(j.Header.Spec, c), what))
 }
 
 // SpecChanges names the keys whose values differ between two spec JSON texts, with

@@ -61,6 +61,10 @@ type Entry struct {
 	Chosen []map[string]float64
 	// series names spec method i's series (Method.DisplayName), to read Chosen.
 	seriesOfMethod []string
+	// Study is set for a study directory (gitui tune: DIR/trials.jsonl): its study.json
+	// (ReadStudy), or an empty Study while the search runs or was interrupted (Status
+	// then counts the jobs journaled). Acc is the refit's test accuracy once it ran.
+	Study *Study
 }
 
 // Live reports whether e is a sharded run still running elsewhere (no result.json
@@ -83,7 +87,12 @@ const StatusElsewhere = "running elsewhere"
 //   - "interrupted": cells.jsonl holds cells (or lines that fail their check) but there
 //     is no result (`gitui resume`);
 //   - "empty": nothing was journaled.
+//
+// A study directory has a status of its own (StudyStatus).
 func Status(dir string) string {
+	if IsStudyDir(dir) {
+		return StudyStatus(dir)
+	}
 	pid, host := readLock(dir)
 	if pid > 0 {
 		me, _ := os.Hostname()
@@ -167,6 +176,9 @@ func Load(sources []string, store bool) ([]Entry, []error) {
 }
 
 func isRunDir(dir string) bool {
+	if IsStudyDir(dir) {
+		return true
+	}
 	for _, f := range []string{SpecFile, ResultFile, SlurmFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			return true
@@ -177,6 +189,9 @@ func isRunDir(dir string) bool {
 
 // loadDir reads the run directory dir.
 func loadDir(dir string) (Entry, error) {
+	if IsStudyDir(dir) {
+		return loadStudyDir(dir)
+	}
 	e := Entry{ID: filepath.Base(dir), Path: dir, Status: Status(dir), Acc: nan, Label: ReadRunMeta(dir).Label}
 	var specRaw json.RawMessage
 	if b, err := os.ReadFile(filepath.Join(dir, SpecFile)); err == nil {

@@ -55,7 +55,7 @@ type testLabels struct {
 // OpenRunDir creates or reopens the run directory path for spec and locks it.
 //
 //   - A new or empty directory gets spec.json and run.json and a journal holding only
-//     its header (the hash of the canonical spec; docs/journal.md).
+//     its header (the hash of the canonical spec; docs/runs.md).
 //   - A directory holding a run of the same spec is reopened: its journaled cells (Cells)
 //     are not run again (a torn last line, from a kill in mid-write, is dropped and its
 //     cell recomputed). spec nil reads the spec from spec.json (gitui resume).
@@ -225,7 +225,12 @@ type damagedRecord struct {
 // moveDamaged appends the damaged lines to DIR/cells.damaged.jsonl (fsynced), before the
 // journal is rewritten without them.
 func moveDamaged(dir string, ls []DamagedLine) error {
-	path := filepath.Join(dir, DamagedFile)
+	return moveDamagedTo(filepath.Join(dir, DamagedFile), ls)
+}
+
+// moveDamagedTo appends the damaged lines to the file at path (fsynced), one JSON line
+// each with its line number, reason and time.
+func moveDamagedTo(path string, ls []DamagedLine) error {
 	var buf bytes.Buffer
 	now := time.Now().UTC().Truncate(time.Second)
 	for _, l := range ls {

@@ -203,6 +203,49 @@ func NodeLocal(dir string) bool {
 type slurmJob struct {
 	dir, name string
 	o         SlurmOptions
+	study     bool // a study: tasks take jobs from DIR/trials.jsonl, the final job refits
+}
+
+// WriteSlurmStudy writes the job array of the study in dir (which must hold a study
+// opened once, spec.json and trials.jsonl: model/study.Open): dir/array.sbatch (every
+// index runs `gitui tune --join DIR`, taking jobs from the shared journal by
+// ClaimJob), dir/merge.sbatch (`gitui resume DIR`: replays the journal, writes
+// study.json and refits the best) and dir/slurm.json. It does not submit (SubmitSlurm
+// does). Refusals are *InputError: invalid options, a dir that holds no study.
+func WriteSlurmStudy(dir, name string, o SlurmOptions, prefix string) (*SlurmState, bool, error) {
+	if err := o.Validate(prefix); err != nil {
+		return nil, false, inputErr(err)
+	}
+	if o.Gitui == "" || o.Data == "" {
+		return nil, false, inputErr(errors.New("the gitui binary and the data directory the nodes use must be given"))
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, false, inputErr(fmt.Errorf("the output directory %s: %w", dir, err))
+	}
+	if !IsStudyDir(dir) {
+		return nil, false, inputErr(fmt.Errorf("%s holds no %s: open the study first (gitui slurm does)", dir, TrialsFile))
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "logs"), 0o755); err != nil {
+		return nil, false, inputErr(fmt.Errorf("cannot create %s (%v): choose a writable output directory", filepath.Join(dir, "logs"), errors.Unwrap(err)))
+	}
+	j := slurmJob{dir: dir, name: SafeName(name), o: o, study: true}
+	for _, f := range []struct {
+		path, text string
+	}{{filepath.Join(dir, SlurmArrayScript), j.arrayScript()}, {filepath.Join(dir, SlurmMergeScript), j.mergeScript()}} {
+		if err := model.WriteFileAtomic(f.path, []byte(f.text)); err != nil {
+			return nil, false, fmt.Errorf("write %s: %w", f.path, err)
+		}
+		os.Chmod(f.path, 0o755)
+	}
+	st := &SlurmState{Tasks: o.Tasks, Spec: filepath.Join(dir, SpecFile)}
+	if old, err := ReadSlurmState(dir); err == nil {
+		st.Submissions = old.Submissions
+	}
+	if err := WriteSlurmState(dir, st); err != nil {
+		return nil, false, err
+	}
+	return st, NodeLocal(dir), nil
 }
 
 // ShellLine joins argv into one shell command line, quoting the arguments that need it.
@@ -232,6 +275,9 @@ func (j slurmJob) header(b *strings.Builder, name, output string) {
 // forwarded to gitui, which journals its finished cells and exits 130; the task then
 // asks to be requeued, and the requeued task continues the shard's journal.
 func (j slurmJob) arrayScript() string {
+	if j.study {
+		return j.studyArrayScript()
+	}
 	var b strings.Builder
 	j.header(&b, "gitui-"+j.name, filepath.Join(j.dir, "logs", "%a.out"))
 	fmt.Fprintf(&b, "#SBATCH --array=%s\n#SBATCH --cpus-per-task=%d\n#SBATCH --signal=B:USR1@90\n#SBATCH --requeue\n#SBATCH --open-mode=append\n", j.o.ArrayRange(), j.o.CPUs)
@@ -255,9 +301,50 @@ exit "$code"
 	return b.String()
 }
 
-// mergeScript is DIR/merge.sbatch: gitui merge DIR over DIR/shards/*.
+// studyArrayScript is DIR/array.sbatch of a study: every index joins the study
+// (`gitui tune --join DIR`) and takes jobs from its journal until the schedule is done.
+// A task stopped by the time limit's warning (USR1) or killed leaves its finished jobs
+// journaled; its claim of the job it was running is taken over by a task on the same
+// host once its process is gone, and a requeued task joins again.
+func (j slurmJob) studyArrayScript() string {
+	var b strings.Builder
+	j.header(&b, "gitui-"+j.name, filepath.Join(j.dir, "logs", "%a.out"))
+	fmt.Fprintf(&b, "#SBATCH --array=%s\n#SBATCH --cpus-per-task=%d\n#SBATCH --signal=B:USR1@90\n#SBATCH --requeue\n#SBATCH --open-mode=append\n", j.o.ArrayRange(), j.o.CPUs)
+	fmt.Fprintf(&b, `# Written by gitui slurm for a study: every task takes jobs from %[1]s/trials.jsonl.
+set -u
+export GOMAXPROCS="${SLURM_CPUS_PER_TASK:-1}"
+i="${SLURM_ARRAY_TASK_ID:?run this script with sbatch: it is a job array}"
+echo "gitui study task $i on $(hostname) with GOMAXPROCS=$GOMAXPROCS, $(date -u +%%FT%%TZ)"
+%[2]s tune --join %[1]s --data %[3]s &
+pid=$!
+trap 'echo "time limit near: journaling and stopping"; kill -USR1 "$pid" 2>/dev/null' USR1
+trap 'kill -TERM "$pid" 2>/dev/null' TERM
+wait "$pid"
+code=$?
+while kill -0 "$pid" 2>/dev/null; do wait "$pid"; code=$?; done
+if [ "$code" = 130 ] && [ -n "${SLURM_ARRAY_JOB_ID:-}" ]; then
+  scontrol requeue "${SLURM_ARRAY_JOB_ID}_${i}" && exit 0
+fi
+echo "gitui study task $i done (exit $code), $(date -u +%%FT%%TZ)"
+exit "$code"
+`, model.ShellQuote(j.dir), model.ShellQuote(j.o.Gitui), model.ShellQuote(j.o.Data))
+	return b.String()
+}
+
+// mergeScript is DIR/merge.sbatch: gitui merge DIR over DIR/shards/* (for a study,
+// gitui resume DIR: study.json and the refit of the best).
 func (j slurmJob) mergeScript() string {
 	var b strings.Builder
+	if j.study {
+		j.header(&b, "gitui-"+j.name+"-refit", filepath.Join(j.dir, "logs", "refit.out"))
+		fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", j.o.CPUs)
+		fmt.Fprintf(&b, `# Written by gitui slurm: submitted with --dependency=afterok:<array job id>.
+set -u
+export GOMAXPROCS="${SLURM_CPUS_PER_TASK:-1}"
+exec %s resume %s --data %s
+`, model.ShellQuote(j.o.Gitui), model.ShellQuote(j.dir), model.ShellQuote(j.o.Data))
+		return b.String()
+	}
 	j.header(&b, "gitui-"+j.name+"-merge", filepath.Join(j.dir, "logs", "merge.out"))
 	fmt.Fprintf(&b, "#SBATCH --cpus-per-task=1\n")
 	fmt.Fprintf(&b, `# Written by gitui slurm: submitted with --dependency=afterok:<array job id>.

@@ -11,12 +11,11 @@ import (
 	"slices"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"gitui/core/eval"
 	"gitui/core/tune"
 	"gitui/model"
 	"gitui/model/engine"
+	"gitui/model/store"
 )
 
 // Study is an open study directory: its spec (with the tune block), the parsed search
@@ -27,9 +26,16 @@ type Study struct {
 	Params []model.TuneParam
 	// Resumed is the number of jobs found in the journal when the study was opened.
 	Resumed int
+	// Notices say what opening the journal repaired (damaged lines moved to
+	// trials.damaged.jsonl: their jobs run again).
+	Notices []string
 
-	j      *journal
+	j      *store.Trials
+	jobs   map[[2]int]store.TrialRecord // by (trial, rung)
 	unlock func()
+	// worker is set for an array task (Join): it takes jobs by store.ClaimJob and waits
+	// for the jobs other tasks claimed.
+	worker bool
 
 	// Set by Search.
 	Sizes      []int // the rungs' training sizes
@@ -70,47 +76,83 @@ func Open(dir string, spec *model.Spec) (*Study, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create the study directory: %w", err)
 	}
-	unlock, err := lockDir(dir)
+	unlock, err := store.LockStudy(dir, false)
 	if err != nil {
 		return nil, err
 	}
 	if old, err := model.LoadSpec(specPath); err == nil {
-		if SpecHash(old) != SpecHash(spec) {
+		if SpecHash(canonical(old)) != SpecHash(canonical(spec)) {
 			unlock()
 			return nil, &model.InputError{Err: fmt.Errorf("%s holds a study of another spec: give a new --out, or `gitui resume %s` to continue it", dir, dir)}
 		}
 	} else {
 		b, _ := json.MarshalIndent(spec, "", "  ")
-		if err := writeAtomic(specPath, append(b, '\n')); err != nil {
+		if err := model.WriteFileAtomic(specPath, append(b, '\n')); err != nil {
 			unlock()
-			return nil, err
+			return nil, fmt.Errorf("write %s: %w", specPath, err)
 		}
 	}
-	j, err := openJournal(dir, SpecHash(spec))
+	j, err := store.OpenTrials(dir, canonical(spec))
 	if err != nil {
 		unlock()
-		return nil, &model.InputError{Err: err}
+		return nil, err
 	}
-	return &Study{Dir: dir, Spec: spec, Params: ps, j: j, Resumed: len(j.jobs), unlock: unlock}, nil
+	st := &Study{Dir: dir, Spec: spec, Params: ps, j: j, jobs: jobMap(j.Jobs), unlock: unlock, Notices: j.Notices}
+	st.Resumed = len(st.jobs)
+	return st, nil
 }
 
-// lockDir takes an exclusive lock on dir/study.lock (flock: the kernel releases it when
-// the process dies, even by SIGKILL), so that one process at a time writes a study.
-func lockDir(dir string) (unlock func(), err error) {
-	f, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_CREATE|os.O_RDWR, 0o644)
+// Join opens the study in dir (created by Open, e.g. by gitui slurm) as one of the tasks
+// of an array: it shares the study's lock with the other tasks, appends to its journal
+// without repairing it, and Search then takes jobs by claiming them (store.ClaimJob) and
+// waits for the jobs other tasks claimed. A task does not write study.json; the final
+// job (gitui resume DIR) replays the journal, writes it and refits the best.
+func Join(dir string) (*Study, error) {
+	spec, err := model.LoadSpec(filepath.Join(dir, SpecFile))
 	if err != nil {
-		return nil, &model.InputError{Err: fmt.Errorf("the study directory %s is not writable (%v): choose another --out", dir, err)}
+		return nil, &model.InputError{Err: fmt.Errorf("%s is not a study directory (%v): give the --out of a `gitui slurm` of a study", dir, err)}
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		f.Close()
-		return nil, &model.InputError{Err: fmt.Errorf("%s is in use by another gitui process: wait for it to finish, or choose another --out", dir)}
+	if spec.Tune == nil {
+		return nil, &model.InputError{Err: fmt.Errorf("%s/%s has no tune block: it is a run, not a study", dir, SpecFile)}
 	}
-	return func() { f.Close() }, nil
+	ps, err := spec.TuneSpace()
+	if err != nil {
+		return nil, &model.InputError{Err: err}
+	}
+	unlock, err := store.LockStudy(dir, true)
+	if err != nil {
+		return nil, err
+	}
+	j, err := store.JoinTrials(dir, canonical(spec))
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	st := &Study{Dir: dir, Spec: spec, Params: ps, j: j, jobs: jobMap(j.Jobs), unlock: unlock, worker: true}
+	st.Resumed = len(st.jobs)
+	return st, nil
+}
+
+// canonical returns the spec as the journal's header records it: a clone with its
+// defaults filled in, so that a spec given in memory and the same spec read back from
+// spec.json hash the same.
+func canonical(s *model.Spec) *model.Spec {
+	c := s.Clone()
+	c.Defaults()
+	return c
+}
+
+func jobMap(jobs []store.TrialRecord) map[[2]int]store.TrialRecord {
+	m := make(map[[2]int]store.TrialRecord, len(jobs))
+	for _, r := range jobs {
+		m[[2]int{r.Trial, r.Rung}] = r
+	}
+	return m
 }
 
 // Close closes the journal and releases the directory's lock.
 func (s *Study) Close() error {
-	err := s.j.close()
+	err := s.j.Close()
 	s.unlock()
 	return err
 }
@@ -119,10 +161,10 @@ func (s *Study) Close() error {
 // the directory when it is then empty), provided no job was ever journaled: bad input
 // found when the data is loaded leaves nothing behind. It reports whether it removed them.
 func (s *Study) Discard() bool {
-	if len(s.j.jobs) > 0 {
+	if len(s.jobs) > 0 || s.worker {
 		return false
 	}
-	s.j.close()
+	s.j.Close()
 	for _, f := range []string{SpecFile, TrialsFile, SplitFile, LockFile} {
 		os.Remove(filepath.Join(s.Dir, f))
 	}
@@ -184,8 +226,10 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 	// split.json: the pool rows of the validation split (0-based, in the pool's order
 	// after data.classes and data.pool), so that a peer can search on the same split.
 	sb, _ := json.Marshal(map[string]any{"pool": pool.Len(), "validation": valIdx})
-	if err := writeAtomic(filepath.Join(t.Dir, SplitFile), append(sb, '\n')); err != nil {
-		return err
+	if !t.worker {
+		if err := model.WriteFileAtomic(filepath.Join(t.Dir, SplitFile), append(sb, '\n')); err != nil {
+			return err
+		}
 	}
 	t.RefitN = tb.RefitN
 	if t.RefitN == 0 {
@@ -251,9 +295,36 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 		startup = 10
 	}
 	loaded := &engine.LoadedData{Pool: train, Test: val}
+	// Jobs in flight (tune.workers): the scheduler hears job k's score only once it has
+	// given job k+workers-1, so the jobs it gives depend on workers alone.
+	workers := max(1, tb.Workers)
+	var inflight []pendingJob
+	report := func() error {
+		p := inflight[0]
+		inflight = inflight[1:]
+		rec := p.rec
+		if rec == nil { // claimed by another array task: wait for its line
+			r, err := t.await(ctx, p, opts, loaded)
+			if err != nil {
+				return err
+			}
+			rec = r
+		}
+		if rec.Error != "" {
+			t.errs[p.job.Trial] = rec.Error
+		}
+		t.sched.Report(p.job, rec.Validation)
+		return nil
+	}
 	for {
 		job, ok := t.sched.Next()
 		if !ok {
+			if len(inflight) > 0 {
+				if err := report(); err != nil {
+					return err
+				}
+				continue
+			}
 			if t.sched.Finished() {
 				break
 			}
@@ -267,39 +338,123 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 		if err != nil {
 			return &model.InputError{Err: err}
 		}
-		rec, done := t.j.jobs[[2]int{job.Trial, job.Rung}]
-		if done && (rec.N != job.N || !sameParams(rec.Params, params)) {
-			return &model.InputError{Err: fmt.Errorf("%s: trial %d at rung %d does not match this study's schedule (journaled n %d, params %v; now n %d, %v): the journal is of another gitui; start a new study", TrialsFile, job.Trial, job.Rung, rec.N, rec.Params, job.N, params)}
+		p := pendingJob{job: job, spec: spec, params: params}
+		rec, done := t.jobs[[2]int{job.Trial, job.Rung}]
+		if err := checkJob(rec, done, p); err != nil {
+			return err
 		}
-		if !done {
-			t0 := time.Now()
-			v, err := runTrial(ctx, spec, job.N, opts.DataDir, loaded)
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			rec = jobRecord{Trial: job.Trial, Rung: job.Rung, N: job.N, Params: params, Validation: v, Seconds: time.Since(t0).Seconds()}
-			if err != nil {
-				rec.Error, rec.Validation = oneLine(err.Error()), 0
-			}
-			if err := t.j.append(rec); err != nil {
+		claimed := !t.worker
+		if !done && t.worker {
+			if claimed, err = store.ClaimJob(t.Dir, job.Trial, job.Rung); err != nil {
 				return err
 			}
-			if opts.Log != nil {
-				state := fmt.Sprintf("validation %.4f", rec.Validation)
-				if rec.Error != "" {
-					state = "failed: " + rec.Error
-				}
-				opts.Log(fmt.Sprintf("trial %d rung %d (n %d): %s (%.2f s) %s", job.Trial, job.Rung, job.N, state, rec.Seconds, fmtParams(params)))
+		}
+		switch {
+		case done:
+			p.rec = &rec
+		case claimed:
+			r, err := t.score(ctx, p, opts, loaded)
+			if err != nil {
+				return err
+			}
+			p.rec = r
+		}
+		inflight = append(inflight, p)
+		if len(inflight) >= workers {
+			if err := report(); err != nil {
+				return err
 			}
 		}
-		if rec.Error != "" {
-			t.errs[job.Trial] = rec.Error
-		}
-		t.sched.Report(job, rec.Validation)
 	}
 	t.finished = true
 	t.searchWall = time.Since(start).Seconds()
+	if t.worker {
+		return nil // the final job writes study.json
+	}
 	return t.WriteStudy(nil)
+}
+
+// pendingJob is a job the scheduler gave: its trial spec and parameters, and its
+// journal record once it is scored (nil while another array task runs it).
+type pendingJob struct {
+	job    tune.Job
+	spec   *model.Spec
+	params map[string]any
+	rec    *store.TrialRecord
+}
+
+// checkJob refuses a journaled job that does not match the one the schedule gives.
+func checkJob(rec store.TrialRecord, done bool, p pendingJob) error {
+	if done && (rec.N != p.job.N || !sameParams(rec.Params, p.params)) {
+		return &model.InputError{Err: fmt.Errorf("%s: trial %d at rung %d does not match this study's schedule (journaled n %d, params %v; now n %d, %v): the journal is of another gitui; start a new study", TrialsFile, p.job.Trial, p.job.Rung, rec.N, rec.Params, p.job.N, p.params)}
+	}
+	return nil
+}
+
+// score runs a job and journals it (durably, before the scheduler hears of it).
+func (t *Study) score(ctx context.Context, p pendingJob, opts Options, loaded *engine.LoadedData) (*store.TrialRecord, error) {
+	job := p.job
+	t0 := time.Now()
+	v, err := runTrial(ctx, p.spec, job.N, opts.DataDir, loaded)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	rec := store.TrialRecord{Trial: job.Trial, Rung: job.Rung, N: job.N, Params: p.params, Validation: v, Seconds: time.Since(t0).Seconds()}
+	if err != nil {
+		rec.Error, rec.Validation = oneLine(err.Error()), 0
+	}
+	if err := t.j.Append(rec); err != nil {
+		return nil, err
+	}
+	t.jobs[[2]int{job.Trial, job.Rung}] = rec
+	if opts.Log != nil {
+		state := fmt.Sprintf("validation %.4f", rec.Validation)
+		if rec.Error != "" {
+			state = "failed: " + rec.Error
+		}
+		opts.Log(fmt.Sprintf("trial %d rung %d (n %d): %s (%.2f s) %s", job.Trial, job.Rung, job.N, state, rec.Seconds, fmtParams(p.params)))
+	}
+	return &rec, nil
+}
+
+// awaitPoll is how often an array task re-reads the journal for a job another task runs.
+const awaitPoll = 100 * time.Millisecond
+
+// await waits until the job another array task claimed is in the journal (re-reading it
+// every awaitPoll) and returns its record. A claim whose process on this host is gone
+// is taken over and the job run here.
+func (t *Study) await(ctx context.Context, p pendingJob, opts Options, loaded *engine.LoadedData) (*store.TrialRecord, error) {
+	key := [2]int{p.job.Trial, p.job.Rung}
+	for {
+		if rec, ok := t.jobs[key]; ok {
+			if err := checkJob(rec, true, p); err != nil {
+				return nil, err
+			}
+			return &rec, nil
+		}
+		j, err := store.ReadTrials(t.j.Path)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range j.Trials {
+			t.jobs[[2]int{r.Trial, r.Rung}] = r
+		}
+		if _, ok := t.jobs[key]; ok {
+			continue
+		}
+		if store.ClaimStale(t.Dir, p.job.Trial, p.job.Rung) {
+			if ok, err := store.ClaimJob(t.Dir, p.job.Trial, p.job.Rung); err != nil {
+				return nil, err
+			} else if ok {
+				return t.score(ctx, p, opts, loaded)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(awaitPoll):
+		}
+	}
 }
 
 // SearchSeconds returns the wall time of this process's search (a resumed study: the
@@ -389,49 +544,7 @@ func (t *Study) BestSpec() (*model.Spec, error) {
 func (t *Study) WriteBestSpec(s *model.Spec) (string, error) {
 	b, _ := json.MarshalIndent(s, "", "  ")
 	path := filepath.Join(t.Dir, BestSpecFile)
-	return path, writeAtomic(path, append(b, '\n'))
-}
-
-// File is study.json (schema gitui.study/v1).
-type File struct {
-	Schema        string      `json:"schema"`
-	Sampler       string      `json:"sampler"`
-	Pruner        string      `json:"pruner"`
-	Eta           int         `json:"eta"`
-	Rungs         []int       `json:"rungs"`
-	Validation    int         `json:"validation_size"`
-	Pool          int         `json:"pool"`
-	SearchSeconds float64     `json:"search_seconds,omitempty"`
-	Trials        []TrialInfo `json:"trials"`
-	Best          *BestInfo   `json:"best,omitempty"`
-}
-
-// TrialInfo is one trial of study.json.
-type TrialInfo struct {
-	ID     int            `json:"id"`
-	Params map[string]any `json:"params"`
-	Rungs  []RungInfo     `json:"rungs"`
-	State  string         `json:"state"` // complete, pruned, running, failed
-	Error  string         `json:"error,omitempty"`
-}
-
-// RungInfo is a trial's score at one rung.
-type RungInfo struct {
-	N          int     `json:"n"`
-	Validation float64 `json:"validation"`
-}
-
-// BestInfo is the best configuration: its validation accuracy at the highest rung it
-// reached (trained on ValidationN samples), the test accuracy of its refit at N samples
-// (nil until the refit ran), and how many configurations were compared.
-type BestInfo struct {
-	Trial       int            `json:"trial"`
-	Params      map[string]any `json:"params"`
-	Validation  float64        `json:"validation"`
-	ValidationN int            `json:"validation_n"`
-	Test        *float64       `json:"test,omitempty"`
-	N           int            `json:"n"`
-	Compared    int            `json:"compared"`
+	return path, model.WriteFileAtomic(path, append(b, '\n'))
 }
 
 // WriteStudy writes study.json from the journal's results; test is the refit's test
@@ -466,8 +579,7 @@ func (t *Study) WriteStudy(test *float64) error {
 	if id, n, params, v, ok := t.Best(); ok {
 		f.Best = &BestInfo{Trial: id, Params: params, Validation: v, ValidationN: n, Test: test, N: t.RefitN, Compared: len(ids)}
 	}
-	b, _ := json.MarshalIndent(f, "", "  ")
-	return writeAtomic(filepath.Join(t.Dir, StudyFile), append(b, '\n'))
+	return store.WriteStudy(t.Dir, &f)
 }
 
 func sameParams(a, b map[string]any) bool {
