@@ -32,7 +32,7 @@ const (
 
 // String returns the kind's name as `gitui presets -v` prints it.
 func (k FieldKind) String() string {
-	return [...]string{"int", "float", "float", "choice", "text", "list", "object", "bool", "int list", "float list"}[k]
+	return [...]string{"int", "float", "float", "choice", "text", "list", "object", "bool", "int list", "float list", "list of int lists"}[k]
 }
 
 // Decides is what a method field's value decides, a set of the flags below. The engine
@@ -256,6 +256,10 @@ func (m Method) chapelle() bool { return m.Learner == "invariant-svm" || m.Learn
 func (m Method) ti() bool       { return strings.Contains(m.Invariance, "TI") }
 func (m Method) ri() bool       { return strings.Contains(m.Invariance, "RI") }
 
+// InvarianceGroup is the invariance whose transformations are the spec's group: Liu et
+// al.'s best (or average) fit max_g k0(g·x, z) over any group the spec gives.
+const InvarianceGroup = "group"
+
 // LiuBase reports whether m's kernel is one of Liu et al.'s bases (linear, rbf, poly).
 func (m Method) LiuBase() bool {
 	return m.Kernel == "linear" || m.Kernel == "rbf" || m.Kernel == "poly"
@@ -333,7 +337,7 @@ func methodFields() []*MethodField {
 			message: "degree %v is out of range: use 1..64 (the paper uses 8)"},
 		{Key: "invariance", Decides: DecidesKernel, Label: "invariance", Kind: KindEnum, Choices: Invariances, Zero: "none",
 			AppliesTo: "kernels linear, rbf and poly with learner svm or rls",
-			Help:      "Liu et al.: TI all cyclic translations (FFT), RI rotated copies or polar grid, TI-RI both",
+			Help:      "Liu et al.: TI all cyclic translations (FFT), RI rotated copies or polar grid, TI-RI both; group: the spec's group (e.g. dihedral, a file's permutations)",
 			applies:   func(m Method) bool { return m.LiuBase() && (m.Learner == "svm" || m.Learner == "rls") }, not: notFamily},
 		{Key: "fit", Decides: DecidesKernel, Label: "fit", Kind: KindEnum, Choices: FitNames, Default: "best", AppliesTo: "an invariance (TI, RI, TI-RI)",
 			Help:    "best: max over the transformations of k(Tx, z); average: their mean (PSD, like data augmentation)",
@@ -594,7 +598,11 @@ func liuName(m Method) string {
 	if m.Locality != nil {
 		head = "L-"
 	}
-	if m.Invariance != "" {
+	switch m.Invariance {
+	case "":
+	case InvarianceGroup:
+		head += "G-" // the best fit over the spec's group G
+	default:
 		head += m.Invariance + "-"
 	}
 	name := head + map[string]string{"svm": "SVM", "rls": "RLS", "1nn": "1-NN"}[m.Learner]

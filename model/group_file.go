@@ -8,6 +8,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 
 	"gitui/core/group"
 )
@@ -38,20 +39,23 @@ func normPreservingKind(k string) bool {
 	return k == "cyclic-shift" || k == "permutation" || fileGroupKind(k)
 }
 
+// fileGroupKeys are the registry keys (SpecFields) of the fields of FileGroupKinds.
+var fileGroupKeys = []string{"group.path", "group.generators", "group.generators_path", "group.axis"}
+
 // validateFileGroup reports through bad the problems the spec alone shows in the fields
 // of this file, for the group at field ("group", "test_transform", "methods.2.group"):
-// a missing path or generators, fields that do not apply to the kind, malformed inline
-// generators, an unknown mirror axis.
+// a missing path or generators, malformed inline generators, an unknown mirror axis,
+// and, for a group other than the spec's own (whose fields validateApplies checks), a
+// field set where it does not apply, by the registry's rule (SpecFields).
 func validateFileGroup(g GroupSpec, field string, bad func(string, ...any)) {
 	k := g.Kind
-	if g.Path != "" && k != "permutations" && k != "linear" {
-		bad("%s.path applies to group kinds permutations and linear, not %s: drop it", field, k)
-	}
-	if (g.Generators != nil || g.GeneratorsPath != "") && k != "generated" {
-		bad("%s.generators and %s.generators_path apply to group kind generated, not %s: drop them", field, field, k)
-	}
-	if g.Axis != "" && k != "mirror" {
-		bad("%s.axis applies to group kind mirror, not %s: drop it", field, k)
+	if field != "group" {
+		s := &Spec{Group: g}
+		for _, key := range fileGroupKeys {
+			if f := specField(key); f.IsSet(s) && !f.Applies(s) {
+				bad("%s.%s applies to %s, not %s.kind %s: drop it", field, strings.TrimPrefix(key, "group."), f.AppliesTo, field, k)
+			}
+		}
 	}
 	switch k {
 	case "permutations":

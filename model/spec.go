@@ -153,7 +153,8 @@ type AngleSpec struct {
 // Invariance "TI" (all 2-D translations: Translation "cyclic", the paper's, or
 // "zero-fill", no wrap-around, computed on a canvas twice the size), "RI" (rotations:
 // Rotations, rotated copies, or Polar, a polar grid whose sector shifts are rotations),
-// "TI-RI" (both); Fit "best" (max over the transformations) or "average" (mean);
+// "TI-RI" (both), "group" (the spec's group: permutations, dihedral, orthogonal matrices,
+// ...); Fit "best" (max over the transformations) or "average" (mean);
 // Locality the locality kernel at multiple scales as the base kernel (L-SVM, L-TI, ...).
 
 type Method struct {
@@ -180,7 +181,7 @@ type Method struct {
 
 	C           float64       `json:"c,omitempty" yaml:"c,omitempty"`                     // SVM cost (on the Gram / its diagonal mean)
 	Degree      int           `json:"degree,omitempty" yaml:"degree,omitempty"`           // poly degree
-	Invariance  string        `json:"invariance,omitempty" yaml:"invariance,omitempty"`   // "" | "TI" | "RI" | "TI-RI"
+	Invariance  string        `json:"invariance,omitempty" yaml:"invariance,omitempty"`   // "" | "TI" | "RI" | "TI-RI" | "group"
 	Fit         string        `json:"fit,omitempty" yaml:"fit,omitempty"`                 // "best" | "average"
 	Translation string        `json:"translation,omitempty" yaml:"translation,omitempty"` // "cyclic" | "zero-fill"
 	Rotations   *AngleSpec    `json:"rotations,omitempty" yaml:"rotations,omitempty"`     // RI angles (default -20..20, 9)

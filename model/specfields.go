@@ -50,6 +50,7 @@ const (
 	KindBool      FieldKind = KindObject + 1 + iota // true or false
 	KindIntList                                     // a list of whole numbers, each in Min..Max
 	KindFloatList                                   // a list of real numbers, each in Min..Max
+	KindIntLists                                    // a list of lists of whole numbers (group.generators)
 )
 
 // SpecField describes one spec-level field, addressed by its dotted JSON path
@@ -105,6 +106,8 @@ func (f *SpecField) ZeroLiteral() string {
 		return `""`
 	case KindList, KindIntList, KindFloatList:
 		return "[]"
+	case KindIntLists:
+		return "null" // [] would be an empty list of generators, which Validate refuses
 	case KindBool:
 		return "false"
 	}
@@ -248,6 +251,22 @@ func specFields() []*SpecField {
 		{Key: "group.scales.count", Label: "scales", Kind: KindInt, Min: 1, Max: MaxAffineCount, AppliesTo: "group kind rotation+shift",
 			Help:    "number of evenly spaced scales",
 			applies: func(s *Spec) bool { return TakesAffine(s.Group.Kind) }},
+		{Key: "group.path", Label: "group file", Kind: KindText, AppliesTo: "group kinds permutations and linear",
+			Help: "permutations: an integer .npy of shape (|G|, d), row g says where each coordinate goes; linear: a .npy of shape (|G|, d, d) of orthogonal matrices (within 1e-6)",
+			set:  func(s *Spec) bool { return s.Group.Path != "" }, applies: groupIs("permutations", "linear"),
+			not: nowGroup, clear: func(s *Spec) { s.Group.Path = "" }},
+		{Key: "group.generators", Label: "generators", Kind: KindIntLists, AppliesTo: "group kind generated",
+			Help: "permutations of 0..d-1, e.g. [[1, 0, 2], [1, 2, 0]]: the group they generate (Schreier–Sims), listed when it fits, else sampled with group.size",
+			set:  func(s *Spec) bool { return s.Group.Generators != nil }, applies: groupIs("generated"),
+			not: nowGroup, clear: func(s *Spec) { s.Group.Generators = nil }},
+		{Key: "group.generators_path", Label: "generators file", Kind: KindText, AppliesTo: "group kind generated",
+			Help: "an integer .npy of shape (k, d), one generator per row (instead of group.generators); set |G| sample for a large group",
+			set:  func(s *Spec) bool { return s.Group.GeneratorsPath != "" }, applies: groupIs("generated"),
+			not: nowGroup, clear: func(s *Spec) { s.Group.GeneratorsPath = "" }},
+		{Key: "group.axis", Label: "axis", Kind: KindEnum, Choices: []string{"horizontal", "vertical"}, Zero: "horizontal", AppliesTo: "group kind mirror",
+			Help: "horizontal: the left-right mirror; vertical: the up-down one",
+			set:  func(s *Spec) bool { return s.Group.Axis != "" }, applies: groupIs("mirror"),
+			not: nowGroup, clear: func(s *Spec) { s.Group.Axis = "" }},
 		{Key: "group.size", Label: "|G| sample", Kind: KindInt, Min: 0, Max: unbounded, Step: 10, Zero: "whole group",
 			AppliesTo: "a group (group.kind other than none)",
 			Help:      "keep a seeded sample of this many elements (identity included); 0 keeps them all",

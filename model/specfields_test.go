@@ -40,7 +40,7 @@ func TestSpecFieldsAreSpecPaths(t *testing.T) {
 		want := map[FieldKind][]reflect.Kind{
 			KindInt: {reflect.Int, reflect.Uint64}, KindFloat: {reflect.Float64}, KindLogFloat: {reflect.Float64},
 			KindEnum: {reflect.String}, KindText: {reflect.String}, KindBool: {reflect.Bool},
-			KindIntList: {reflect.Slice}, KindFloatList: {reflect.Slice}, KindObject: {reflect.Pointer, reflect.Struct},
+			KindIntList: {reflect.Slice}, KindFloatList: {reflect.Slice}, KindIntLists: {reflect.Slice}, KindObject: {reflect.Pointer, reflect.Struct},
 		}[f.Kind]
 		ok := false
 		for _, k := range want {

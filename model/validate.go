@@ -17,7 +17,7 @@ var (
 	FeatureNames   = []string{"raw", "bow", "cdf", "moments"}
 	KernelNames    = []string{"linear", "rbf", "poly", "haar"}
 	LearnerNames   = []string{"rls", "1nn", "svm", "invariant-svm", "vsv"}
-	Invariances    = []string{"TI", "RI", "TI-RI"}
+	Invariances    = []string{"TI", "RI", "TI-RI", InvarianceGroup}
 	FitNames       = []string{"best", "average"}
 	Translations   = []string{"cyclic", "zero-fill"}
 	TangentNames   = []string{"hshift", "vshift", "rotation"}
@@ -289,8 +289,17 @@ func (s *Spec) Validate() error {
 func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 	at := fmt.Sprintf("methods.%d (%s)", i, m.DisplayName())
 	validateMethodFields(i, m, at, bad)
-	if (m.Invariance != "" || m.Locality != nil) && familyOf(m) == FamilyLiu && s.Group.Kind != GroupNone {
-		bad("%s: invariance and locality set the transformations themselves: set group.kind to none", at)
+	if m.Invariance == InvarianceGroup && familyOf(m) == FamilyLiu {
+		switch {
+		case !IsGroup(s.Group.Kind):
+			bad("%s: invariance group takes the best fit over the spec's group, and group.kind is none: set group.kind (e.g. dihedral)", at)
+		case m.Locality != nil:
+			bad("%s: invariance group does not compose with the locality kernel: drop locality, or use invariance TI, RI or TI-RI", at)
+		case s.Protocol == ProtocolGroupSize:
+			bad("%s: invariance group takes the spec's group as it is, and the group-size protocol samples it: use protocol sample-complexity", at)
+		}
+	} else if (m.Invariance != "" || m.Locality != nil) && familyOf(m) == FamilyLiu && s.Group.Kind != GroupNone {
+		bad("%s: invariance and locality set the transformations themselves: set group.kind to none (or use invariance group for the best fit over the spec's group)", at)
 	}
 	if m.Pooled() && s.Group.Kind == GroupNone && s.Protocol != ProtocolApprox {
 		bad("%s: %s pooling averages over a group, and group.kind is none: set group.kind (e.g. permutation, rotation+shift)", at, m.Features)

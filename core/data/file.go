@@ -102,6 +102,7 @@ func (c *classIndex) add(s string) int {
 //	*x.npy, *X.npy                     LoadNPY with the labels in the same name ending in y
 //	*.libsvm, *.svm, *.svmlight, *.txt LoadLIBSVM
 //	*-images-idx3-ubyte[.gz]           LoadIDX with the labels in *-labels-idx1-ubyte[.gz]
+//	a folder                           LoadEdgeLists: one edge-list file per graph
 //
 // Any other name is an error listing the supported kinds.
 func LoadFile(path string) (*Dataset, error) {
@@ -112,6 +113,9 @@ func LoadFile(path string) (*Dataset, error) {
 // load nobody waits for any more (the TUI's preview of a path since edited) ends at its
 // next read and drops what it allocated.
 func LoadFileContext(ctx context.Context, path string) (*Dataset, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return LoadEdgeLists(ctx, path)
+	}
 	name := filepath.Base(path)
 	lower := strings.ToLower(strings.TrimSuffix(name, ".gz"))
 	switch {
@@ -133,7 +137,7 @@ func LoadFileContext(ctx context.Context, path string) (*Dataset, error) {
 	case strings.Contains(name, "-images-idx3-ubyte"):
 		return loadIDXContext(ctx, path, idxLabelsPath(path), baseName(path), nil)
 	}
-	return nil, fmt.Errorf("%s: unknown file kind: use .csv, .tsv, .npy (x/y pair), .npz, .libsvm/.svm/.txt or an IDX *-images-idx3-ubyte[.gz] file", path)
+	return nil, fmt.Errorf("%s: unknown file kind: use .csv, .tsv, .npy (x/y pair), .npz, .libsvm/.svm/.txt, an IDX *-images-idx3-ubyte[.gz] file, or a folder of edge lists (one graph per file)", path)
 }
 
 // npyLabelsPath returns the labels file beside the samples file path (…x.npy or

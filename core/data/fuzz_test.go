@@ -4,7 +4,10 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/binary"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -140,5 +143,35 @@ func FuzzLIBSVM(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text []byte, dim uint16) {
 		ds, err := ReadLIBSVM(bytes.NewReader(text), "fuzz.svm", int(dim))
 		checkResult(t, ds, err)
+	})
+}
+
+// FuzzEdgeList: an edge-list folder of two classes whose graph files hold arbitrary
+// bytes, and a labels file of arbitrary bytes, load or fail with one line.
+func FuzzEdgeList(f *testing.F) {
+	f.Add([]byte("0 1\n1 2\n"), []byte("# star\n0,1\n0\t2\n"), []byte(""))
+	f.Add([]byte("0 x\n"), []byte("1 1\n"), []byte("a/g.txt,ring\nb/h.txt,star\n"))
+	f.Add([]byte("4095 0\n"), []byte("-1 2\n"), []byte("file,label\na/g.txt,1\n"))
+	f.Add([]byte("\r\n0 1\r\n"), []byte("0 1 2\n"), []byte("a/g.txt\n"))
+	f.Fuzz(func(t *testing.T, g1, g2, labels []byte) {
+		dir := t.TempDir()
+		for rel, body := range map[string][]byte{"a/g.txt": g1, "b/h.txt": g2} {
+			p := filepath.Join(dir, rel)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, body, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ds, err := LoadEdgeLists(context.Background(), dir)
+		checkResult(t, ds, err)
+		if len(labels) > 0 {
+			if err := os.WriteFile(filepath.Join(dir, EdgeListLabels), labels, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ds, err = LoadEdgeLists(context.Background(), dir)
+			checkResult(t, ds, err)
+		}
 	})
 }

@@ -98,6 +98,13 @@ type LiuOptions struct {
 	// Locality).
 	Rotations []float64
 	Polar     *PolarOptions
+	// Group, if not nil, is the finite set the fit pools over instead of TI and RI: any
+	// group.Action on the samples' d coordinates (a spec's group: permutations, the
+	// dihedral group, orthogonal matrices), K(x, z) = max (or mean) over g of k0(g·x, z)
+	// by FitSymGram / FitGram. Invariance must then be NoInvariance and Locality and
+	// Polar nil; H and W are not needed. Best fit is symmetric when Group is a group
+	// acting by permutations or orthogonal maps (k0(g·x, z) = k0(x, g⁻¹·z)).
+	Group group.Action
 }
 
 // Liu is one of Liu et al.'s kernels between sets of h×w images: a base kernel (Poly,
@@ -112,6 +119,7 @@ type LiuOptions struct {
 //	TI-RI                        Spectra Shift2D with the rotations as extra transforms
 //	TI, TI-RI with Shifts r > 0  FitSymGram / FitGram over the (2r+1)² shifts |dy|, |dx| <= r
 //	                             (times the rotations for TI-RI)
+//	a Group (any finite set)     FitSymGram / FitGram over it (GEMM)
 //	locality (L-SVM)             LocalitySymGram / LocalityGram (GEMM on the explicit
 //	                             feature map for d1 <= 2 and one layer, else direct)
 //	L-TI, L-RI, L-TI-RI          FitLocalitySymGram / FitLocalityGram over the local shifts
@@ -171,6 +179,13 @@ func NewLiu(o LiuOptions) (*Liu, error) {
 		return nil, err
 	}
 	k := &Liu{o: o, base: o.Base}
+	if o.Group != nil {
+		if o.Invariance != NoInvariance || o.Locality != nil || o.Polar != nil {
+			return nil, fmt.Errorf("the best fit over %s replaces TI, RI and the locality kernel: drop them", o.Group.Name())
+		}
+		k.set = o.Group
+		return k, nil
+	}
 	if o.Invariance == NoInvariance && o.Locality == nil {
 		return k, nil
 	}

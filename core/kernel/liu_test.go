@@ -298,6 +298,7 @@ func TestLiuOptionErrors(t *testing.T) {
 		{LiuOptions{Base: poly, Invariance: TI, H: 6, W: 6, Shifts: 3}, "at most 2 with cyclic"},
 		{LiuOptions{Base: poly, Invariance: TI, H: 6, W: 6, Shifts: 6, Translation: ZeroFill}, "at most 5 with zero-fill"},
 		{LiuOptions{Base: poly, Invariance: TI, H: 6, W: 6, Shifts: -1}, "negative"},
+		{LiuOptions{Base: poly, Invariance: TI, H: 6, W: 6, Group: group.Dihedral(6)}, "replaces TI, RI and the locality kernel"},
 		{LiuOptions{Base: poly, Invariance: TI, H: 6, W: 6, Locality: loc}, "set shifts to a radius >= 1"},
 		{LiuOptions{Base: poly, H: 6, W: 7, Locality: loc}, "set its H and W"},
 	}
@@ -315,6 +316,82 @@ func TestLiuOptionErrors(t *testing.T) {
 	} {
 		if _, err := NewLiu(o); err != nil {
 			t.Errorf("%+v: %v", o, err)
+		}
+	}
+}
+
+// TestLiuGroupBestFit: with a Group, Liu's kernel is the definition max (mean) over g of
+// k0(g·x, z), symmetric, and invariant on both sides to the group (the dihedral group of
+// 6x6 images, acting by permutations): K(a·x, b·z) = K(x, z) for every a, b in G, to
+// 1e-12 relative; SelfValues equals Gram's diagonal.
+func TestLiuGroupBestFit(t *testing.T) {
+	const h = 6
+	G := group.Dihedral(h)
+	rng := rand.New(rand.NewPCG(3, 4))
+	X := mat.NewDense(5, h*h, nil)
+	for i := range 5 {
+		for j := range h * h {
+			X.Set(i, j, rng.Float64())
+		}
+	}
+	ctx := context.Background()
+	for _, base := range []Base{Poly{Gamma: 0.5, Degree: 3}, RBF{Gamma: 0.2}, Linear{}} {
+		for _, fit := range []Fit{BestFit, AverageFit} {
+			k, err := NewLiu(LiuOptions{Base: base, Fit: fit, Group: G})
+			if err != nil {
+				t.Fatal(err)
+			}
+			K, err := k.Gram(ctx, X, X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			S, err := k.SymGram(ctx, X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			self, err := k.SelfValues(ctx, X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gx := make([]float64, h*h)
+			gz := make([]float64, h*h)
+			for i := range 5 {
+				for j := range 5 {
+					x, z := X.RawRowView(i), X.RawRowView(j)
+					want, sum := math.Inf(-1), 0.0
+					for g := range G.Len() {
+						G.Apply(gx, x, g)
+						v := base.Eval(gx, z)
+						want = math.Max(want, v)
+						sum += v
+					}
+					if fit == AverageFit {
+						want = sum / float64(G.Len())
+					}
+					tol := 1e-12 * math.Max(1, math.Abs(want))
+					if d := math.Abs(K.At(i, j) - want); d > tol {
+						t.Fatalf("%s %v: K(%d,%d) = %g, definition %g", base.Name(), fit, i, j, K.At(i, j), want)
+					}
+					if d := math.Abs(S.At(i, j) - want); d > tol {
+						t.Fatalf("%s %v: SymGram(%d,%d) = %g, definition %g", base.Name(), fit, i, j, S.At(i, j), want)
+					}
+					for a := range G.Len() {
+						b := (a*3 + 1) % G.Len()
+						G.Apply(gx, x, a)
+						G.Apply(gz, z, b)
+						A, err := k.Gram(ctx, mat.NewDense(1, h*h, gx), mat.NewDense(1, h*h, gz))
+						if err != nil {
+							t.Fatal(err)
+						}
+						if d := math.Abs(A.At(0, 0) - want); d > tol {
+							t.Fatalf("%s %v: K(g%d x%d, g%d x%d) = %g, K(x, z) = %g", base.Name(), fit, a, i, b, j, A.At(0, 0), want)
+						}
+					}
+				}
+				if d := math.Abs(self[i] - K.At(i, i)); d > 1e-12*math.Max(1, math.Abs(self[i])) {
+					t.Fatalf("%s %v: SelfValues[%d] = %g, Gram %g", base.Name(), fit, i, self[i], K.At(i, i))
+				}
+			}
 		}
 	}
 }

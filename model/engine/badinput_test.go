@@ -98,7 +98,7 @@ func TestShapesForTheGroup(t *testing.T) {
 		{"TI on 4x6", with(func(m *model.Method) { m.Invariance, m.Fit, m.Translation = "TI", "best", "cyclic" }), []int{4, 6}},
 	}
 	for _, c := range ok {
-		if _, err := newLiuKernel(c.m, c.shape); err != nil {
+		if _, err := newLiuKernel(c.m, c.shape, nil); err != nil {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
@@ -117,7 +117,7 @@ func TestShapesForTheGroup(t *testing.T) {
 		{"L-TI zero-fill radius 6 on 6x6", with(func(m *model.Method) { m.Locality, m.Invariance, m.Translation, m.Shifts = loc, "TI", "zero-fill", 6 }), []int{6, 6}, "at most 5 with zero-fill"},
 	}
 	for _, c := range bad {
-		_, err := newLiuKernel(c.m, c.shape)
+		_, err := newLiuKernel(c.m, c.shape, nil)
 		wantInputError(t, c.name, err, c.want)
 	}
 	vsv := model.Method{Name: "VSV", Kernel: "rbf", Gamma: 1, C: 1, Learner: "vsv", Tangents: []string{"rotation"}}

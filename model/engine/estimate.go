@@ -462,6 +462,10 @@ func (e *estimator) liuTransient(m model.Method, u float64) []EstimateItem {
 		nrot = float64(m.Rotations.Count)
 	}
 	switch {
+	case m.Invariance == model.InvarianceGroup:
+		// kernel.FitGram: per worker a block of about 512 transformed copies and their
+		// products with a tile of 256 columns (8·(512·d + 512·256) bytes).
+		return []EstimateItem{{What: fmt.Sprintf("%s best fit over the group: 512 transformed copies per worker", m.Name), Bytes: 8 * 512 * (e.d + 256) * math.Max(1, e.workers), Fix: "use fewer workers (GOMAXPROCS)"}}
 	case m.Locality != nil:
 		l := m.Locality
 		if l.D1 > 2 || l.K2 > 0 {

@@ -183,8 +183,8 @@ func TestBuildFileGroups(t *testing.T) {
 	}
 }
 
-// TestInvariantPredictionsDihedral: on the embedded digits, CDF features and the Haar
-// kernel over the dihedral group predict the same class for every rotated or mirrored
+// TestInvariantPredictionsDihedral: on the embedded digits, CDF features, the Haar
+// kernel and Liu et al.'s best-fit kernel (SVM and RLS) over the dihedral group predict the same class for every rotated or mirrored
 // test digit as for the digit; raw features do not. (The CDF projections of g·x and x
 // sum the same products in another order in the float32 GEMM, so a projection within
 // rounding of a threshold can count differently: RLS on 25 bins absorbs that here, while
@@ -198,6 +198,9 @@ func TestInvariantPredictionsDihedral(t *testing.T) {
 			{Features: "cdf", Bins: 25, Templates: 200},
 			{Kernel: "haar", Base: "rbf"},
 			{Features: "raw"},
+			// Liu et al.'s best fit over the spec's group (invariance group).
+			{Kernel: "poly", Gamma: 1.0 / 784, Degree: 8, C: 1000, Learner: "svm", Invariance: model.InvarianceGroup},
+			{Kernel: "rbf", Learner: "rls", Invariance: model.InvarianceGroup},
 		}}
-	checkInvariance(t, spec, []int{0, 1}, 2, 0.3, "")
+	checkInvariance(t, spec, []int{0, 1, 3, 4}, 2, 0.3, "")
 }

@@ -30,9 +30,10 @@ type liuKernel struct {
 
 // newLiuKernel checks m against the image shape and returns its kernel: m's fields
 // mapped to kernel.LiuOptions (kernel, gamma, degree, invariance, fit, translation,
-// shifts, rotations, polar, locality; shifts 0 with locality means 3). Errors are
-// *InputError naming the method, the field and the fix.
-func newLiuKernel(m model.Method, shape []int) (*liuKernel, error) {
+// shifts, rotations, polar, locality; shifts 0 with locality means 3), and for
+// invariance group the best fit over g, the spec's group (nil: the spec has none).
+// Errors are *InputError naming the method, the field and the fix.
+func newLiuKernel(m model.Method, shape []int, g group.Action) (*liuKernel, error) {
 	psd, err := kernel.ParsePSDMode(m.PSD)
 	if err != nil {
 		return nil, inputErr(fmt.Errorf("%s: %w", m.Name, err))
@@ -50,7 +51,12 @@ func newLiuKernel(m model.Method, shape []int) (*liuKernel, error) {
 	if o.Base, err = baseKernel(m); err != nil {
 		return nil, err
 	}
-	if m.Invariance != "" || m.Locality != nil {
+	if m.Invariance == model.InvarianceGroup {
+		if g == nil {
+			return nil, inputErr(fmt.Errorf("%s: invariance group takes the best fit over the spec's group, and the spec has none: set group.kind (e.g. dihedral)", m.Name))
+		}
+		o.Group = g
+	} else if m.Invariance != "" || m.Locality != nil {
 		if len(shape) != 2 || shape[0] < 2 || shape[1] < 2 {
 			return nil, inputErr(fmt.Errorf("%s: invariance %q and locality need images (shape h x w), the data have shape %v: use an image data set or drop invariance", m.Name, m.Invariance, shape))
 		}
@@ -359,8 +365,15 @@ func pdOutcome(ctx context.Context, spec *model.Spec, pool *data.Dataset, ch cha
 		big := slices.Max(p.Sizes)
 		return nil, inputErr(fmt.Errorf("pd size %d is larger than the pool of %d samples: use smaller sizes", big, pool.Len()))
 	}
+	var g group.Action
 	for _, m := range spec.Methods {
-		k, err := newLiuKernel(m, pool.Shape)
+		if m.Invariance == model.InvarianceGroup && g == nil {
+			var err error
+			if g, err = BuildGroup(spec.Group, pool.Shape, spec.Seed); err != nil {
+				return nil, err
+			}
+		}
+		k, err := newLiuKernel(m, pool.Shape, g)
 		if err != nil {
 			return nil, err
 		}

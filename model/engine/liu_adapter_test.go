@@ -29,7 +29,7 @@ func TestLiuAdapter(t *testing.T) {
 	X.Scale(1.0/255, X)
 	gram := func(m model.Method) []float64 {
 		t.Helper()
-		k, err := newLiuKernel(m, []int{28, 28})
+		k, err := newLiuKernel(m, []int{28, 28}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,6 +80,6 @@ func TestLiuAdapter(t *testing.T) {
 
 	big := poly("TI", "best")
 	big.Name, big.Translation, big.Shifts = "TI-SVM", "cyclic", 14
-	_, err = newLiuKernel(big, []int{28, 28})
+	_, err = newLiuKernel(big, []int{28, 28}, nil)
 	wantInputError(t, "TI cyclic shifts 14", err, "TI-SVM: shifts 14 is too large for the 28x28 image: use a radius of at most 13 with cyclic translations")
 }

@@ -77,7 +77,7 @@ func TestSelfValues(t *testing.T) {
 	ltiri := poly("TI-RI", "average")
 	ltiri.Locality, ltiri.Shifts, ltiri.Rotations = loc, 1, ri.Rotations
 	for _, m := range []model.Method{poly("", ""), poly("TI", "best"), ri, poly("TI", "average"), l, lti, ltiri} {
-		k, err := newLiuKernel(m, []int{28, 28})
+		k, err := newLiuKernel(m, []int{28, 28}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -214,7 +214,7 @@ func methodGram(ctx context.Context, m model.Method, shape []int, g group.Action
 		}
 		return kernel.SymGram(ctx, k0, sub.X)
 	case model.FamilyLiu:
-		lk, err := newLiuKernel(m, shape)
+		lk, err := newLiuKernel(m, shape, g)
 		if err != nil {
 			return nil, err
 		}

@@ -119,7 +119,7 @@ func buildFeatures(b *builder, m model.Method, g group.Action) (eval.Method, err
 // buildLiu is the builder of Liu et al.'s kernels: the kernel of every training draw's
 // union, precomputed once (gramMethod).
 func buildLiu(b *builder, m model.Method, g group.Action) (eval.Method, error) {
-	k, err := newLiuKernel(m, b.pool.Shape)
+	k, err := newLiuKernel(m, b.pool.Shape, g)
 	if err != nil {
 		return nil, err
 	}

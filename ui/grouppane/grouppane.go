@@ -30,26 +30,30 @@ type orbitMsg struct {
 	// spectrogram says to draw rows bottom-up (band 0, the lowest, at the bottom).
 	labels      []string
 	spectrogram bool
-	err         error
+	// what says, for a group the user brings (model.FileGroupKinds), whether it is a
+	// group ("group (closed)") or only a set ("set"), and how says it in words (the
+	// Describe of core/group's PermSet and LinearSet); both empty for the built-in kinds.
+	what, how string
+	err       error
 }
 
 // shown are the keys of the registry's group fields the pane edits, in order.
 var shown = []string{"group.kind", "group.radius", "group.angles.from", "group.angles.to", "group.angles.count",
-	"group.shears.from", "group.shears.to", "group.shears.count", "group.scales.from", "group.scales.to", "group.scales.count", "group.size"}
+	"group.shears.from", "group.shears.to", "group.shears.count", "group.scales.from", "group.scales.to", "group.scales.count",
+	"group.path", "group.generators_path", "group.axis", "group.size"}
 
 // Fields returns the group pane's fields for s: those of shown that apply to its group
 // kind, with their labels, ranges and help from the registry (model.SpecFields). Shears
 // and scales are shown (and edited) when the spec gives them: a spec file or
-// --set group.shears={"from":-0.3,"to":0.3,"count":5} adds them.
+// --set group.shears={"from":-0.3,"to":0.3,"count":5} adds them. A group the user brings
+// shows its file (permutations, linear), its generators file (generated: inline
+// group.generators come from a spec file or --set) or its mirror axis.
 func Fields(s *model.Spec) []form.Field {
 	var fs []form.Field
 	for _, k := range shown {
 		if !model.SpecFieldOf(k).Applies(s) ||
 			strings.HasPrefix(k, "group.shears.") && s.Group.Shears == nil || strings.HasPrefix(k, "group.scales.") && s.Group.Scales == nil {
 			continue
-		}
-		if k == "group.size" { // the fields of a group the user brings come before the sample size
-			fs = append(fs, fileGroupFields(s.Group.Kind)...)
 		}
 		fs = append(fs, form.FromSpec(k))
 	}
@@ -70,6 +74,9 @@ type Model struct {
 	tag    int
 	orbit  orbitMsg
 	busy   bool
+	// dataTag is the tag of the newest data set taken (datapane.LoadedMsg.Tag, which
+	// grows with every load): an older load's result, arriving late, is stale.
+	dataTag int
 }
 
 // New returns the pane over spec.
@@ -105,6 +112,10 @@ func (m *Model) Problem() error {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case datapane.LoadedMsg:
+		if msg.Tag < m.dataTag {
+			return m, nil // a stale load (the data pane drops it too)
+		}
+		m.dataTag = msg.Tag
 		if msg.Err != nil || msg.Pool == nil || msg.Pool.Len() == 0 {
 			m.sample, m.shape = nil, nil
 			return m, nil
@@ -211,6 +222,7 @@ func orbit(tag int, g model.GroupSpec, shape []int, x []float64, seed uint64) or
 		}
 		picks = append(picks, i)
 	}
+	out.what, out.how = closure(g, a)
 	pt, isPT := a.(*group.PitchTempo)
 	if isPT {
 		out.spectrogram = true
@@ -226,6 +238,28 @@ func orbit(tag int, g model.GroupSpec, shape []int, x []float64, seed uint64) or
 		}
 	}
 	return out
+}
+
+// closure says whether a, built from g, is a group or only a set, for the groups a user
+// brings (model.FileGroupKinds; "" for the built-in kinds): "group (closed)" or "set",
+// and in words the Describe of core/group's PermSet or LinearSet ("a group of 8
+// elements", "a set of 50 permutations, not closed under composition (...)"). A seeded
+// sample of such a group (group.size) is a set.
+func closure(g model.GroupSpec, a group.Action) (what, how string) {
+	if !model.FileGroupKind(g.Kind) {
+		return "", ""
+	}
+	c, ok := a.(interface {
+		Closed() bool
+		Describe() string
+	})
+	if !ok {
+		return "set", fmt.Sprintf("a sample of %d elements (group.size): the Haar kernel needs the whole group", a.Len())
+	}
+	if c.Closed() {
+		return "group (closed)", c.Describe()
+	}
+	return "set", c.Describe() + ": the Haar kernel needs a group"
 }
 
 // pitchTempoPicks returns the elements a spectrogram preview shows: the identity, the
@@ -278,6 +312,14 @@ func (m *Model) preview(w, h int) string {
 		out = append(out, theme.WrapLines(m.st.Error.Render, "✗ "+o.err.Error(), w, 2)...) // wrapped, never cut
 	default:
 		out = append(out, m.st.Bold.Render(fmt.Sprintf("|G| = %d", o.size))+m.st.Muted.Render("  "+o.name))
+		if o.what != "" {
+			style := m.st.OK
+			if o.what == "set" {
+				style = m.st.Warn
+			}
+			out = append(out, style.Render(o.what))
+			out = append(out, theme.WrapLines(m.st.Muted.Render, o.how, w, 2)...)
+		}
 		if o.spectrogram {
 			out = append(out, m.st.Muted.Render("orbit of one spectrogram (bands up, frames right): x, g·x, ..."))
 		} else {
