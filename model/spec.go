@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -71,14 +72,17 @@ type Spec struct {
 // A test file's labels are matched by value to the training file's; TestSize with
 // TestPath keeps a seeded stratified subset of the test file.
 type DataSpec struct {
-	Name      string `json:"name" yaml:"name"`
-	Path      string `json:"path,omitempty" yaml:"path,omitempty"`
-	TestPath  string `json:"test_path,omitempty" yaml:"test_path,omitempty"`
-	Pool      int    `json:"pool,omitempty" yaml:"pool,omitempty"`           // cap on the training pool (0: all)
-	TestSize  int    `json:"test_size,omitempty" yaml:"test_size,omitempty"` // test samples (0: all of the test set)
-	Normalize *bool  `json:"normalize,omitempty" yaml:"normalize,omitempty"` // unit-norm rows (default true)
-	Classes   []int  `json:"classes,omitempty" yaml:"classes,omitempty"`     // keep only these labels
-	Holdout   int    `json:"holdout,omitempty" yaml:"holdout,omitempty"`     // validation split of the pool
+	Name     string `json:"name" yaml:"name"`
+	Path     string `json:"path,omitempty" yaml:"path,omitempty"`
+	TestPath string `json:"test_path,omitempty" yaml:"test_path,omitempty"`
+	// LabelColumn chooses the label column of a CSV or TSV file (path and test_path): a
+	// header name or a 0-based index; empty is the last column.
+	LabelColumn string `json:"label_column,omitempty" yaml:"label_column,omitempty"`
+	Pool        int    `json:"pool,omitempty" yaml:"pool,omitempty"`           // cap on the training pool (0: all)
+	TestSize    int    `json:"test_size,omitempty" yaml:"test_size,omitempty"` // test samples (0: all of the test set)
+	Normalize   *bool  `json:"normalize,omitempty" yaml:"normalize,omitempty"` // unit-norm rows (default true)
+	Classes     []int  `json:"classes,omitempty" yaml:"classes,omitempty"`     // keep only these labels
+	Holdout     int    `json:"holdout,omitempty" yaml:"holdout,omitempty"`     // validation split of the pool
 	// Audio configures spoken-digit data (spoken-digits, fsdd, audiomnist, tidigits): see AudioSpec.
 	Audio *AudioSpec `json:"audio,omitempty" yaml:"audio,omitempty"`
 }
@@ -404,11 +408,15 @@ func (s *Spec) Set(assign string) error {
 	}
 	b, _ := json.Marshal(s)
 	var tree any
-	_ = json.Unmarshal(b, &tree)
+	_ = decodeNumbers([]byte(b), &tree) // json.Number keeps a seed above 2^53 exact
 	var v any
-	if err := json.Unmarshal([]byte(val), &v); err != nil {
+	if err := decodeNumbers([]byte(val), &v); err != nil {
 		v = val
 	}
+	if err := checkSetRange(key, val, v); err != nil {
+		return err
+	}
+	v = wholeNumbers(v)
 	if err := setPath(tree, strings.Split(key, "."), v, key); err != nil {
 		return err
 	}
@@ -421,6 +429,149 @@ func (s *Spec) Set(assign string) error {
 	}
 	*s = out
 	return nil
+}
+
+// decodeNumbers decodes the JSON text b into v with every number kept as a json.Number
+// (its literal text), so an integer beyond 2^53 survives the round trip through a tree
+// exactly; trailing data is an error.
+func decodeNumbers(b []byte, v *any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("data after the value")
+	}
+	return nil
+}
+
+// checkSetRange refuses `--set key=val` when key names a numeric field of the registry
+// (model.SpecFields, or methods.N.KEY of model.MethodFields) and the number v lies outside
+// the field's Min..Max, quoting the text val the user gave: the same range the TUI
+// refuses before a value reaches the spec and Validate checks. Zero passes where the
+// field says what zero means (Zero; a method field's zero is left to Validate, which
+// knows the method), and is refused where it does not (repeats=0). Whole-number fields
+// are compared as integers, so 18446744073709551615 is neither rounded nor accepted as
+// 2^64. A value that is not a number is left to the decoder's type error.
+func checkSetRange(key, val string, v any) error {
+	var (
+		kind     FieldKind
+		min, max float64
+		zero     string
+		method   bool
+		message  string // a method field's own out-of-range message (%g or %v: the value)
+		name     = key
+	)
+	if f := SpecFieldOf(key); f != nil {
+		kind, min, max, zero = f.Kind, f.Min, f.Max, f.Zero
+	} else if p := strings.Split(key, "."); len(p) == 3 && p[0] == "methods" {
+		f := MethodFieldOf(p[2])
+		if f == nil {
+			return nil
+		}
+		kind, min, max, method, name, message = f.Kind, f.Min, f.Max, true, p[2], f.message
+	} else {
+		return nil
+	}
+	var nums []json.Number
+	switch x := v.(type) {
+	case json.Number:
+		nums = []json.Number{x}
+	case []any:
+		if kind != KindIntList && kind != KindFloatList {
+			return nil
+		}
+		for _, e := range x {
+			if n, ok := e.(json.Number); ok {
+				nums = append(nums, n)
+			}
+		}
+	default:
+		return nil
+	}
+	for _, n := range nums {
+		text := string(n)
+		var isZero, out bool
+		switch kind {
+		case KindInt, KindIntList:
+			z, ok := new(big.Int).SetString(text, 10)
+			if !ok {
+				continue // 2.5 or 1e3: the decoder says "takes a whole number"
+			}
+			isZero = z.Sign() == 0
+			lo, hi := bigOf(min), bigOf(max)
+			out = z.Cmp(lo) < 0 || (max != unbounded && z.Cmp(hi) > 0)
+		case KindFloat, KindLogFloat, KindFloatList:
+			x, err := strconv.ParseFloat(text, 64)
+			if err != nil && !errors.Is(err, strconv.ErrRange) {
+				continue
+			}
+			isZero = x == 0 && err == nil
+			if math.IsInf(x, 0) {
+				continue // 1e999: setValueError says "must be a finite number"
+			}
+			if x == 0 && err != nil { // 1e-400 underflows: not the zero the user meant
+				out = true
+				break
+			}
+			out = x < min || x > max
+		default:
+			return nil
+		}
+		if isZero && (method || zero != "") {
+			continue
+		}
+		if out && message != "" { // the value as typed in place of the verb
+			msg := strings.Replace(strings.Replace(message, "%g", "%s", 1), "%v", "%s", 1)
+			return fmt.Errorf("--set %s=%s: "+msg, key, val, text)
+		}
+		if out {
+			return fmt.Errorf("--set %s=%s: %s %s is out of range: use %s..%s", key, val, name, text, rangeEnd(min, kind), rangeEnd(max, kind))
+		}
+	}
+	return nil
+}
+
+// wholeNumbers rewrites a number written in float notation that holds a whole value
+// below 2^53 (1e3, 2.0) as its integer digits, in v and in the lists it holds, so a
+// whole-number field takes it as it did when --set values went through float64.
+func wholeNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if strings.ContainsAny(string(x), ".eE") {
+			if f, err := strconv.ParseFloat(string(x), 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+				return json.Number(strconv.FormatInt(int64(f), 10))
+			}
+		}
+	case []any:
+		for i := range x {
+			x[i] = wholeNumbers(x[i])
+		}
+	}
+	return v
+}
+
+// bigOf returns the integer x (a registry bound) as a big.Int, exactly for bounds below
+// 2^63 and for math.MaxInt64 (whose float64 rounds up to 2^63).
+func bigOf(x float64) *big.Int {
+	if x >= math.MaxInt64 {
+		return big.NewInt(math.MaxInt64)
+	}
+	return big.NewInt(int64(x))
+}
+
+// rangeEnd formats a registry bound for a message: integers in full, "any" for no bound.
+func rangeEnd(x float64, kind FieldKind) string {
+	switch {
+	case x == unbounded:
+		return "any"
+	case (kind == KindInt || kind == KindIntList) && x >= math.MaxInt64:
+		return strconv.FormatInt(math.MaxInt64, 10)
+	case kind == KindInt || kind == KindIntList:
+		return strconv.FormatInt(int64(x), 10)
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
 // setValueError explains why the value of `--set key=val` does not fit its field: a
@@ -525,7 +676,7 @@ func knownKey(n map[string]any, key string) bool {
 // optionalKeys are the omitempty JSON names that may be absent from an encoded spec.
 var optionalKeys = []string{
 	"description", "sizes", "repeats", "sampling", "grid", "group_sizes", "approx",
-	"path", "test_path", "pool", "test_size", "normalize", "radius", "angles", "shears", "scales", "size",
+	"path", "test_path", "label_column", "pool", "test_size", "normalize", "radius", "angles", "shears", "scales", "size",
 	"name", "features", "kernel", "base", "gamma", "learner", "lambda", "bins", "templates",
 	"template_kind", "eps", "thresholds", "standardize", "feature_kernel", "preprocess", "from", "to", "count", "pairs", "antithetic",
 	"pd", "sweep", "classes", "holdout", "c", "degree", "invariance", "fit", "translation",

@@ -43,7 +43,7 @@ func TestValidateBadInput(t *testing.T) {
 	}{
 		{"bins zero", func(s *Spec) { s.Methods[1].Bins = 0 }, "bins 0 is out of range"},
 		{"templates negative", func(s *Spec) { s.Methods[1].Templates = -3 }, "templates -3 is out of range"},
-		{"lambda negative", func(s *Spec) { s.Methods[0].Lambda = -1 }, "lambda -1 must be >= 0"},
+		{"lambda negative", func(s *Spec) { s.Methods[0].Lambda = -1 }, "lambda -1 is out of range: use 1e-12..1e6, or 0"},
 		{"unknown feature", func(s *Spec) { s.Methods[0].Features = "fancy" }, `features "fancy" is unknown`},
 		{"no sizes", func(s *Spec) { s.Sizes = nil }, "sizes is empty"},
 		{"unknown protocol", func(s *Spec) { s.Protocol = "magic" }, `protocol "magic" is unknown`},

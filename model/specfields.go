@@ -174,6 +174,16 @@ func specFields() []*SpecField {
 			set:  func(s *Spec) bool { return s.Data.TestPath != "" }, applies: func(s *Spec) bool {
 				return s.Data.Name == "file" || in(s.Data.Name, AudioDataNames) && s.Data.Audio != nil && s.Data.Audio.Split == "corpus"
 			}, not: nowData, clear: func(s *Spec) { s.Data.TestPath = "" }},
+		{Key: "data.label_column", Label: "label column", Kind: KindText, Zero: "the last column", AppliesTo: "data.name file with a .csv or .tsv path",
+			Help: "the label column of a CSV or TSV file: a header name, or a 0-based index",
+			set:  func(s *Spec) bool { return s.Data.LabelColumn != "" }, applies: func(s *Spec) bool {
+				return s.Data.Name == "file" && columnFile(s.Data.Path) && (s.Data.TestPath == "" || columnFile(s.Data.TestPath))
+			}, not: func(s *Spec) string {
+				if s.Data.Name != "file" {
+					return nowData(s)
+				}
+				return "data.path " + s.Data.Path + pathIf(s.Data.TestPath)
+			}, clear: func(s *Spec) { s.Data.LabelColumn = "" }},
 		{Key: "data.pool", Label: "pool cap", Kind: KindInt, Min: 0, Max: unbounded, Step: 1000, Zero: "all",
 			Help: "training pool: the first N samples (0 = all)"},
 		{Key: "data.test_size", Label: "test size", Kind: KindInt, Min: 0, Max: unbounded, Step: 1000, Zero: "all / default",
@@ -319,10 +329,25 @@ func specFields() []*SpecField {
 			Help: "the values of the field, the x of the points", applies: protocolIs(ProtocolSweep)},
 		{Key: "sweep.size", Label: "sweep train size", Kind: KindInt, Min: 2, Max: unbounded, AppliesTo: "protocol sweep",
 			Help: "training size of every point", applies: protocolIs(ProtocolSweep)},
-		{Key: "seed", Label: "seed", Kind: KindInt, Min: 0, Max: math.MaxUint64, Help: "seed of every random choice (PCG)"},
+		{Key: "seed", Label: "seed", Kind: KindInt, Min: 0, Max: math.MaxInt64, Help: "seed of every random choice (PCG); at most 2^63-1, the range of --seed"},
 		{Key: "test_transform", Label: "test transform", Kind: KindObject, Zero: "none",
 			AppliesTo: "protocols that score a test set (sample-complexity, grid, group-size, sweep)",
 			Help:      "also score every method on a copy of the test set, each sample acted on by a random element of this group {kind, radius, angles, ...}",
 			applies:   protocolIs(ProtocolCurve, ProtocolGrid, ProtocolGroupSize, ProtocolSweep)},
 	}
+}
+
+// columnFile reports whether path names a CSV or TSV file (gzipped or not): a file whose
+// label column data.label_column may choose.
+func columnFile(path string) bool {
+	p := strings.ToLower(strings.TrimSuffix(path, ".gz"))
+	return strings.HasSuffix(p, ".csv") || strings.HasSuffix(p, ".tsv")
+}
+
+// pathIf returns " and data.test_path P" for a non-empty test path p, else "".
+func pathIf(p string) string {
+	if p == "" {
+		return ""
+	}
+	return " and data.test_path " + p
 }

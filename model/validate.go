@@ -193,6 +193,9 @@ func (s *Spec) Validate() error {
 		bad("group.size %d is negative: use 0 for the whole group or a sample size >= 1", s.Group.Size)
 	}
 	oneOf("sampling", s.Sampling, SamplingKinds)
+	if s.Seed > math.MaxInt64 { // compared as an integer: float64(MaxInt64) rounds up to 2^63
+		bad("seed %d is out of range: use 0..%d", s.Seed, int64(math.MaxInt64))
+	}
 	if f := specField("repeats"); !f.InRange(float64(s.Repeats)) {
 		bad("repeats %d is out of range: use %d..%d", s.Repeats, int(f.Min), int(f.Max))
 	}

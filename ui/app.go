@@ -89,6 +89,7 @@ const (
 	confirmQuit
 	confirmRestart
 	confirmDelete
+	confirmCancel
 )
 
 type picker struct {
@@ -308,7 +309,7 @@ func (a *App) setFocus(p paneID) {
 		}
 	}
 	a.keys.Slurm.SetEnabled(p == paneRun && a.blocker() == "")
-	if a.zoom {
+	if a.zoom || p == paneHeat || a.lay.heat.h > a.lay.curves.h { // the heatmap grows while focused
 		a.relayout()
 	}
 }
@@ -402,6 +403,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = a.runsTick()
 	case runs.OpenMsg:
 		cmd = a.openRuns(msg.Entries)
+	case runs.LabelledMsg:
+		_, cmd = a.panes[paneRuns].Update(msg)
+		if msg.Err == nil {
+			a.run.Logf(a.now(), "named %s %q", msg.Path, msg.Label)
+		}
 	case tea.MouseMsg:
 		cmd = a.handleMouse(msg)
 	case errMsg:
@@ -439,6 +445,9 @@ func (a *App) relayout() {
 	a.help.Width = a.w
 	footer := lipgloss.Height(a.footerView())
 	a.lay = layoutFor(a.w, a.h, footer)
+	if a.focus == paneHeat {
+		a.lay = a.lay.heatFocused()
+	}
 	if a.lay.tooSmall {
 		return
 	}

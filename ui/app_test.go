@@ -186,6 +186,14 @@ func TestGoldenPickerHelpSmall(t *testing.T) {
 	if v := ansi.Strip(a.View()); !strings.Contains(v, "terminal 64×20: gitui needs at least 80×24") {
 		t.Fatalf("small terminal message missing:\n%s", v)
 	}
+	// Narrower than the sentence: it wraps, whole, within the window (issue 23: "needs
+	// at least 80×" was cut).
+	a.Update(tea.WindowSizeMsg{Width: 24, Height: 8})
+	v := a.View()
+	uitest.CheckFits(t, v, 24, 8)
+	if flat := strings.Join(strings.Fields(ansi.Strip(v)), " "); !strings.Contains(flat, "terminal 24×8: gitui needs at least 80×24") {
+		t.Fatalf("small terminal message cut:\n%s", ansi.Strip(v))
+	}
 	a.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	uitest.CheckFits(t, a.View(), 100, 30)
 }
@@ -240,10 +248,26 @@ func TestRunPendingKeysAndStaleMessages(t *testing.T) {
 		t.Fatal("q did not ask while running")
 	}
 	press(t, a, "esc")
-	// Cancel: the pump keeps going until Done and the finished cell is kept.
+	// Esc backs out of an edit and nothing more: it never cancels a run (issue 23: r,
+	// enter, esc, esc cancelled it).
+	a.setFocus(paneMethod)
+	press(t, a, "enter", "esc", "esc", "esc")
+	if a.r.cancelling || !a.r.running || a.confirm != confirmNone {
+		t.Fatalf("esc cancelled the run or asked (cancelling %v, running %v, confirm %v)", a.r.cancelling, a.r.running, a.confirm)
+	}
+	// x asks, as q does; n (or esc) keeps the run.
 	press(t, a, "x")
+	if a.confirm != confirmCancel || a.r.cancelling || !strings.Contains(ansi.Strip(a.View()), "Cancel the run?") {
+		t.Fatal("x did not ask before cancelling")
+	}
+	press(t, a, "n")
+	if a.r.cancelling {
+		t.Fatal("n cancelled the run")
+	}
+	// Cancel: the pump keeps going until Done and the finished cell is kept.
+	press(t, a, "x", "y")
 	if !a.r.cancelling {
-		t.Fatal("x did not cancel")
+		t.Fatal("x, y did not cancel")
 	}
 	exec(t, a, pump)
 	if a.r.running {

@@ -42,7 +42,7 @@ type job struct {
 // savedRun is where a finished job went.
 type savedRun struct {
 	dir    string // the run directory; "" when nothing was kept
-	status string // "done" or "partial" (cancelled or failed after some cells)
+	status string // store.ResultStatus: done, cancelled, partial or partial (failed)
 	note   string // one line for the run log: where the run went, or why nothing was kept
 	err    error  // writing the result failed (the journal still holds the cells)
 }
@@ -167,6 +167,9 @@ func (j *job) save(out *eval.Outcome, runErr error) {
 		return
 	}
 	s := savedRun{dir: rd.Path, status: c.Status}
+	if c.Result != nil { // cancelled, partial or partial (failed), as the Runs pane says
+		s.status = store.ResultStatus(c.Result.Partial, c.Result.Error)
+	}
 	if err != nil {
 		s.err = err
 		s.note = "result not written: " + err.Error()

@@ -22,7 +22,7 @@ func defaultKeys() keyMap {
 		Zoom:      key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom pane")),
 		Suspend:   key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend")),
 		Run:       key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run")),
-		Cancel:    key.NewBinding(key.WithKeys("esc", "x"), key.WithHelp("esc/x", "cancel run")),
+		Cancel:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel run (asks)")), // esc backs out of an edit, nothing more
 		Presets:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "presets")),
 		Save:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save")),
 		Pin:       key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "pin run")),

@@ -56,6 +56,20 @@ func (l layout) rectOf(p paneID) rect {
 	return l.body
 }
 
+// heatFocused returns l with the right column's split turned over in grid mode: the
+// focused heatmap takes 66% of the body's height, the curves the rest, so a Gram matrix
+// of 200 samples gets about twice the cells. Tab mode and a too-small terminal are
+// returned as they are.
+func (l layout) heatFocused() layout {
+	if l.tabs || l.tooSmall {
+		return l
+	}
+	ch := l.body.h - l.body.h*66/100
+	l.curves.h = ch
+	l.heat.y, l.heat.h = l.body.y+ch, l.body.h-ch
+	return l
+}
+
 // layoutFor computes the layout of a w×h terminal whose help footer is footer rows.
 func layoutFor(w, h, footer int) layout {
 	l := layout{header: 1, footer: footer}

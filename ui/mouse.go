@@ -107,7 +107,7 @@ func (a *App) bodyPaneAt(x, y int) (paneID, rect, bool) {
 func (a *App) tabAt(x int) (paneID, bool) {
 	spans := a.tabSpans
 	if spans == nil {
-		spans = a.headerTabs(true, false).spans
+		spans = a.headerTabs(true, tabsFull).spans
 	}
 	for _, t := range spans {
 		if x >= t.x0 && x < t.x1 {

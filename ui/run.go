@@ -28,8 +28,8 @@ var ErrNotTerminal = errors.New("not a terminal: use `gitui run PRESET` (or a te
 // into the store (a partial result) before Run returned. It wraps context.Canceled.
 var ErrInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
 
-// ErrHangup is returned by Run after SIGHUP on Options.Hangup (the terminal or SSH
-// connection was closed): the run going then was not cancelled but finished into the
+// ErrHangup is returned by Run after SIGHUP on Options.Hangup, or EOF or EIO reading the
+// terminal (the terminal or SSH connection was closed): the run going then was not cancelled but finished into the
 // store before Run returned. cmd/gitui exits 129 on it.
 var ErrHangup = errors.New("hung up (SIGHUP): the terminal was closed; the run was finished into the run store")
 
@@ -74,8 +74,21 @@ func runProgram(ctx context.Context, app *App, in io.Reader, out io.Writer, errw
 	if app.opts.Mouse {
 		popts = append(popts, tea.WithMouseCellMotion())
 	}
-	p := tea.NewProgram(app, popts...)
-	var hupped atomic.Bool
+	var p *tea.Program
+	var hupped, lost atomic.Bool
+	var lostErr atomic.Value
+	if f, ok := in.(*os.File); ok {
+		// EOF or EIO on the terminal is a hang-up that no SIGHUP announced (the pty was
+		// deleted under a shell that traps HUP): Bubble Tea would read nothing forever.
+		in = &hangupInput{File: f, lost: func(err error) {
+			if lost.CompareAndSwap(false, true) {
+				lostErr.Store(err)
+				go p.Kill()
+			}
+		}}
+		popts[1] = tea.WithInput(in)
+	}
+	p = tea.NewProgram(app, popts...)
 	stop := make(chan struct{})
 	defer close(stop)
 	if app.opts.Hangup != nil {
@@ -105,10 +118,14 @@ func runProgram(ctx context.Context, app *App, in io.Reader, out io.Writer, errw
 		app.wait()
 		app.report(errw)
 		return ErrInterrupted
-	case hupped.Load() || err != nil:
-		// The terminal is gone (SIGHUP, or reading it failed): the program has let
-		// go of it; the run goes on without it.
-		return app.detached(ctx, errw, err, &hupped)
+	case hupped.Load() || lost.Load() || err != nil:
+		// The terminal is gone (SIGHUP, EOF or EIO reading it, or another failure):
+		// the program has let go of it; the run goes on without it.
+		var eof error
+		if lost.Load() {
+			eof = lostErr.Load().(error)
+		}
+		return app.detached(ctx, errw, err, &hupped, eof)
 	}
 	app.cancelRun() // q asks before quitting a run; y cancels it
 	app.wait()
@@ -117,10 +134,11 @@ func runProgram(ctx context.Context, app *App, in io.Reader, out io.Writer, errw
 }
 
 // detached lets the run in flight finish into the store after the terminal was lost,
-// then returns ErrHangup (ErrInterrupted if ctx was cancelled meanwhile by SIGINT or
-// SIGTERM, which cancels the run too; the terminal's error when there was no SIGHUP).
+// then returns ErrHangup after a SIGHUP or when reading the terminal gave lost (EOF or
+// EIO: a hang-up without the signal); ErrInterrupted if ctx was cancelled meanwhile by
+// SIGINT or SIGTERM, which cancels the run too; else the terminal's error.
 // Messages go to errw and to the run's log.txt; write errors are ignored.
-func (a *App) detached(ctx context.Context, errw io.Writer, termErr error, hupped *atomic.Bool) error {
+func (a *App) detached(ctx context.Context, errw io.Writer, termErr error, hupped *atomic.Bool, lost error) error {
 	signal.Ignore(syscall.SIGPIPE) // stderr may be a pipe whose reader went with the terminal
 	now := time.Now()
 	if j := a.r.job; a.r.running && j != nil {
@@ -130,7 +148,9 @@ func (a *App) detached(ctx context.Context, errw io.Writer, termErr error, huppe
 		}
 		fmt.Fprintf(errw, "gitui: the terminal was closed: %s goes on without it %s\n", a.r.label, where)
 		why := "SIGHUP"
-		if !hupped.Load() {
+		if lost != nil {
+			why = fmt.Sprintf("reading it gave %v", lost)
+		} else if !hupped.Load() {
 			why = fmt.Sprintf("reading it failed: %v", termErr)
 		}
 		j.logLine(now, fmt.Sprintf("the terminal was closed (%s): the run goes on without it; process %d exits when it is saved", why, os.Getpid()))
@@ -140,7 +160,7 @@ func (a *App) detached(ctx context.Context, errw io.Writer, termErr error, huppe
 	switch {
 	case ctx.Err() != nil:
 		return ErrInterrupted
-	case hupped.Load():
+	case hupped.Load() || lost != nil:
 		return ErrHangup
 	}
 	return fmt.Errorf("the terminal failed (%w); the run was finished and saved", termErr)
@@ -171,4 +191,22 @@ func (a *App) report(errw io.Writer) {
 	if j := a.r.job; j != nil && j.saved.note != "" {
 		fmt.Fprintf(errw, "gitui: %s: %s\n", j.label, j.saved.note)
 	}
+}
+
+// hangupInput is the terminal as Bubble Tea reads it, with EOF and EIO reported to lost
+// (once per error; the error is still returned): both mean the terminal is gone. It
+// embeds the *os.File so the program still sees a terminal (Fd: raw mode, cancellable
+// reads).
+type hangupInput struct {
+	*os.File
+	lost func(error)
+}
+
+// Read reads the terminal; on EOF or EIO it calls lost before returning the error.
+func (h *hangupInput) Read(b []byte) (int, error) {
+	n, err := h.File.Read(b)
+	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, syscall.EIO)) {
+		h.lost(err)
+	}
+	return n, err
 }

@@ -247,3 +247,73 @@ func TestRunsGroupAndImportanceKeys(t *testing.T) {
 		t.Fatal("esc did not close the importance view")
 	}
 }
+
+// TestHeatmapGrowsWhenFocused checks issue 23: in the default 120×40 grid, the focused
+// heatmap takes the larger share of the right column (its Gram matrices get about twice
+// the cells), and gives it back when the focus leaves.
+func TestHeatmapGrowsWhenFocused(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	press(t, a, "5")
+	small := a.lay.heat.h
+	if small >= a.lay.curves.h {
+		t.Fatalf("unfocused heatmap %d rows, curves %d: want the curves larger", small, a.lay.curves.h)
+	}
+	press(t, a, "6")
+	if a.lay.heat.h <= a.lay.curves.h || a.lay.heat.h < small*3/2 {
+		t.Fatalf("focused heatmap %d rows (was %d), curves %d", a.lay.heat.h, small, a.lay.curves.h)
+	}
+	v := ansi.Strip(a.View())
+	uitest.CheckFits(t, v, 120, 40)
+	if !strings.Contains(v, "▸ Heatmap") {
+		t.Fatalf("no focused heatmap box:\n%s", v)
+	}
+	press(t, a, "1")
+	if a.lay.heat.h != small {
+		t.Errorf("the heatmap kept %d rows after the focus left, want %d", a.lay.heat.h, small)
+	}
+}
+
+// TestTabsAbbreviateDuringARun checks issue 23: at 80×24 during a run (its name on the
+// right of the header), the focused tab keeps its name and the others abbreviate
+// ("5 Crv"), the run's name cut with … if need be, instead of collapsing to bare numbers ("1 Data  2  3  4").
+func TestTabsAbbreviateDuringARun(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	press(t, a, "6")
+	a.r.running, a.r.label = true, "run 1 xperm-tiny"
+	head := strings.SplitN(ansi.Strip(a.View()), "\n", 2)[0]
+	if ansi.StringWidth(head) > 80 || !strings.Contains(head, "running run 1 xperm-tiny") {
+		t.Fatalf("header %q", head)
+	}
+	for _, want := range []string{"6 Heatmap", "1 Dat", "2 Grp", "3 Mth", "4 Run", "5 Crv", "7 Rns"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("header %q lacks %q", head, want)
+		}
+	}
+	a.r.running = false
+}
+
+// TestExportLogged checks issue 23: s's message, cut in the title bar, is written whole to
+// the run log, with where each file went.
+func TestExportLogged(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	a.opts.OutDir = filepath.Join(t.TempDir(), "a-rather-long-directory-name-for-the-exports")
+	a.apply(fakeEvents())
+	a.updateKeys() // Update does this after each message
+	press(t, a, "s")
+	if !logHas(a, "saved ") || !logHas(a, " files to "+a.opts.OutDir) {
+		t.Fatalf("the run log does not say where the export went: %q", a.run.LogLines())
+	}
+	n := 0
+	for _, l := range a.run.LogLines() {
+		if i := strings.Index(l, a.opts.OutDir+string(filepath.Separator)); i >= 0 && !strings.Contains(l, "saved ") {
+			p := strings.TrimSpace(l[i:])
+			if _, err := os.Stat(p); err != nil {
+				t.Errorf("logged file %s: %v", p, err)
+			}
+			n++
+		}
+	}
+	if n < 3 { // spec.json, result.json, curves.csv at least
+		t.Errorf("%d files logged: %q", n, a.run.LogLines())
+	}
+}

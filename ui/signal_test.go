@@ -173,3 +173,60 @@ func TestInterruptKeepsCells(t *testing.T) {
 		})
 	}
 }
+
+// TestTerminalEOFIsAHangup checks issue 23's lost terminal without a SIGHUP (tmux
+// kill-server under `trap : HUP`): EOF on the terminal's input lets go of it like a
+// SIGHUP, without cancelling the run; the program returns ErrHangup (exit 129) once the
+// run is finished into the store, whose log says why.
+func TestTerminalEOFIsAHangup(t *testing.T) {
+	storeDir := tempStore(t)
+	a := New(context.Background(), Options{Presets: testPresets(), Store: storeDir}, uitest.Styles())
+	g := newGatedEngine()
+	a.start = g.start
+	inR, inW, err := os.Pipe() // an *os.File, as the terminal is
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inR.Close()
+	done := make(chan error, 1)
+	go func() { done <- runProgram(context.Background(), a, inR, io.Discard, io.Discard) }()
+	deadline := time.After(30 * time.Second)
+wait:
+	for {
+		select {
+		case <-g.started:
+			break wait
+		case err := <-done:
+			t.Fatalf("program ended before the run started: %v", err)
+		case <-deadline:
+			t.Fatal("the run did not start")
+		case <-time.After(200 * time.Millisecond):
+			inW.Write([]byte("r"))
+		}
+	}
+	inW.Close() // EOF: the terminal is gone
+	select {
+	case err := <-done:
+		t.Fatalf("the program returned (%v) while its run was going", err)
+	case <-g.cancelled:
+		t.Fatal("EOF cancelled the run")
+	case <-time.After(500 * time.Millisecond):
+	}
+	close(g.release)
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrHangup) {
+			t.Fatalf("err = %v, want ErrHangup", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the program never ended after EOF on its terminal")
+	}
+	dir, r := storedResult(t, storeDir)
+	if r.Partial {
+		t.Fatal("the run was not finished")
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, LogFile))
+	if !strings.Contains(string(b), "the terminal was closed (reading it gave EOF)") {
+		t.Errorf("log.txt:\n%s", b)
+	}
+}

@@ -146,7 +146,7 @@ func TestRunSavedInStore(t *testing.T) {
 
 // TestCancelledRunSavedPartial cancels a real run (x) after its first points arrived
 // and checks that the store keeps its journal and a partial result.json holding
-// exactly the journaled cells' sizes, and that the next workbench lists it as partial.
+// exactly the journaled cells' sizes, and that the next workbench lists it as cancelled.
 func TestCancelledRunSavedPartial(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the engine")
@@ -168,7 +168,7 @@ func TestCancelledRunSavedPartial(t *testing.T) {
 			break
 		}
 		if len(a.curves.Current().Series) > 0 && !a.r.cancelling {
-			press(t, a, "x")
+			press(t, a, "x", "y") // x asks; y cancels
 		}
 	}
 	if !errors.Is(a.r.err, context.Canceled) {
@@ -198,12 +198,13 @@ func TestCancelledRunSavedPartial(t *testing.T) {
 	if runs != len(cells) {
 		t.Errorf("the partial result counts %d runs, the journal %d cells", runs, len(cells))
 	}
-	if !logHas(a, "saved in "+dir+" (partial") {
-		t.Errorf("run log does not say where the partial run went: %q", a.run.LogLines())
+	// Cancelled, not "partial (failed)" (issue 23), in this run's log and at start-up.
+	if !logHas(a, "saved in "+dir+" (cancelled") {
+		t.Errorf("run log does not say where the cancelled run went: %q", a.run.LogLines())
 	}
 	b := storeApp(t, storeDir)
-	if !logHas(b, filepath.Base(dir)+"  partial") {
-		t.Errorf("the next workbench does not list the partial run: %q", b.run.LogLines())
+	if !logHas(b, filepath.Base(dir)+"  cancelled") || logHas(b, "failed") {
+		t.Errorf("the next workbench does not list the run as cancelled: %q", b.run.LogLines())
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"gitui/ui/internal/lineedit"
 )
 
 // handleKey routes a key: ctrl+c always quits (interrupted: Run returns ErrInterrupted); a pending question, the preset
@@ -72,7 +74,9 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 		}
 		return tea.Quit
 	case key.Matches(k, a.keys.Cancel):
-		a.cancelRun()
+		if a.r.running { // cancelling asks, as quitting does
+			a.confirm = confirmCancel
+		}
 	case key.Matches(k, a.keys.Run):
 		if a.r.running {
 			a.confirm = confirmRestart
@@ -128,6 +132,10 @@ func (a *App) handleConfirm(k tea.KeyMsg) tea.Cmd {
 			a.cancelRun()
 			return tea.Quit
 		}
+		if what == confirmCancel {
+			a.cancelRun()
+			return nil
+		}
 		a.abandonRun()
 		return a.startRun()
 	case key.Matches(k, a.keys.No):
@@ -143,12 +151,8 @@ func (a *App) handlePicker(k tea.KeyMsg) tea.Cmd {
 			a.picker.filtering = false
 		case tea.KeyEsc:
 			a.picker.filtering, a.picker.filter = false, ""
-		case tea.KeyBackspace:
-			if r := []rune(a.picker.filter); len(r) > 0 {
-				a.picker.filter = string(r[:len(r)-1])
-			}
-		case tea.KeyRunes, tea.KeySpace:
-			a.picker.filter += string(k.Runes)
+		default:
+			a.picker.filter, _ = lineedit.Apply(a.picker.filter, k) // ctrl+u, ctrl+w too
 		}
 		a.picker.cur = min(a.picker.cur, max(0, len(a.pickerShown())-1))
 		return nil

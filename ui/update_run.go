@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -101,6 +102,9 @@ func (a *App) handleRun(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		cmd := a.finish()
+		if a.confirm == confirmCancel { // the run ended while x asked: nothing left to cancel
+			a.confirm = confirmNone
+		}
 		if a.focus == paneRuns { // the run's result.json is written: list it
 			return tea.Batch(cmd, a.loadRuns())
 		}
@@ -127,12 +131,20 @@ func (a *App) handleRun(msg tea.Msg) tea.Cmd {
 		a.heat.Set(msg.base)
 		a.heat.Set(msg.inv)
 	case savedMsg:
+		// The title bar cuts a long path: the run log holds where each file went.
+		now := a.now()
+		if len(msg.files) > 0 {
+			a.run.Logf(now, "saved %d files to %s:", len(msg.files), msg.dir)
+			for _, f := range msg.files {
+				a.run.Logf(now, "  %s", filepath.Join(msg.dir, f))
+			}
+		}
 		if msg.err != nil {
-			a.setStatus("save failed: "+msg.err.Error(), true)
+			a.run.Logf(now, "save failed: %v", msg.err)
+			a.setStatus("save failed (the run log says why): "+msg.err.Error(), true)
 			return nil
 		}
-		a.setStatus(fmt.Sprintf("saved %d files to %s", len(msg.files), msg.dir), false)
-		a.run.Logf(a.now(), "saved to %s: %v", msg.dir, msg.files)
+		a.setStatus(fmt.Sprintf("saved %d files to %s (listed in the run log)", len(msg.files), msg.dir), false)
 	}
 	return nil
 }

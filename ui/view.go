@@ -21,7 +21,8 @@ func (a *App) View() string {
 	}
 	if a.lay.tooSmall {
 		msg := fmt.Sprintf("terminal %d×%d: gitui needs at least %d×%d", a.w, a.h, minW, minH)
-		return lipgloss.Place(a.w, a.h, lipgloss.Center, lipgloss.Center, theme.Clip(msg, a.w, 1))
+		// Wrapped to the window (a 30-column terminal gets the whole sentence), centred.
+		return lipgloss.Place(a.w, a.h, lipgloss.Center, lipgloss.Center, theme.Clip(theme.Wrap(msg, a.w), a.w, a.h))
 	}
 	var body string
 	switch {
@@ -124,11 +125,14 @@ type boxCache struct {
 func (a *App) header() string {
 	// Every pane's name and the run's name when they fit; else without "gitui "; else
 	// (a run's name at 80 columns) the focused tab and those marked with an error keep
-	// their name, the others show their number (the key that reaches them). A longer
-	// message is cut as before.
+	// their name, the others an abbreviation ("2 Grp"); else only their number (the
+	// key that reaches them). A longer message is cut as before.
 	need := ansi.StringWidth(a.runLabel()) + 1
-	left := a.headerTabs(true, false)
-	for _, alt := range []tabRow{a.headerTabs(false, false), a.headerTabs(false, true)} {
+	left := a.headerTabs(true, tabsFull)
+	for i, alt := range []tabRow{a.headerTabs(false, tabsFull), a.headerTabs(false, tabsShort), a.headerTabs(false, tabsNumbers)} {
+		if i == 2 {
+			need = min(need, 21) // abbreviated tabs before bare numbers: the run's name is cut with …
+		}
 		if ansi.StringWidth(left.text)+need <= a.w {
 			break
 		}
@@ -156,9 +160,20 @@ type tabSpan struct {
 	x0, x1 int
 }
 
-// headerTabs draws "gitui " (when brand) and the tabs: "N Name" each, or with compact
-// only the focused one and those marked with an error named, the others by their number.
-func (a *App) headerTabs(brand, compact bool) tabRow {
+// How the tabs other than the focused one and those marked with an error are named.
+const (
+	tabsFull    = iota // "2 Group"
+	tabsShort          // "2 Grp" (paneShort)
+	tabsNumbers        // "2"
+)
+
+// paneShort abbreviates the pane names for the tab bar of a narrow terminal.
+var paneShort = [numPanes]string{"Dat", "Grp", "Mth", "Run", "Crv", "Hmp", "Rns"}
+
+// headerTabs draws "gitui " (when brand) and the tabs: "N Name" each; at level tabsShort
+// or tabsNumbers only the focused one and those marked with an error have their full
+// name, the others "N Abbr" or their number.
+func (a *App) headerTabs(brand bool, level int) tabRow {
 	var row tabRow
 	if brand {
 		row.text = a.st.Bold.Render("gitui ")
@@ -166,8 +181,11 @@ func (a *App) headerTabs(brand, compact bool) tabRow {
 	x := ansi.StringWidth(row.text)
 	for p := paneData; p < numPanes; p++ {
 		label := fmt.Sprintf("%d %s", p+1, p)
-		if compact && p != a.focus && !a.hasError(p) {
-			label = fmt.Sprint(int(p) + 1)
+		if level > tabsFull && p != a.focus && !a.hasError(p) {
+			label = fmt.Sprintf("%d %s", p+1, paneShort[p])
+			if level == tabsNumbers {
+				label = fmt.Sprint(int(p) + 1)
+			}
 		}
 		style := a.st.Tab
 		if p == a.focus {
@@ -228,6 +246,8 @@ func (a *App) footerView() string {
 		return a.st.Warn.Render("A run is going. Cancel it and quit? ") + a.st.Bold.Render("y/n")
 	case confirmRestart:
 		return a.st.Warn.Render("A run is going. Cancel it and start a new one? ") + a.st.Bold.Render("y/n")
+	case confirmCancel:
+		return a.st.Warn.Render("Cancel the run? Its finished cells are kept. ") + a.st.Bold.Render("y/n")
 	case confirmDelete:
 		return a.st.Warn.Render(fmt.Sprintf("Delete method %d of %d? ", a.method.Method()+1, len(a.spec.Methods))) + a.st.Bold.Render("y/n")
 	}

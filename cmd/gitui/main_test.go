@@ -41,7 +41,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown preset", []string{"run", "no-such-preset"}, "unknown preset"},
 		{"bins <= 0", []string{"run", "xperm-curve", "--quick", "--set", "methods.2.bins=0"}, "bins 0 is out of range"},
 		{"templates <= 0", []string{"run", "xperm-curve", "--quick", "--set", "methods.2.templates=-1"}, "templates -1 is out of range"},
-		{"lambda < 0", []string{"run", "xperm-curve", "--quick", "--set", "methods.0.lambda=-0.5"}, "lambda -0.5 must be >= 0"},
+		{"lambda < 0", []string{"run", "xperm-curve", "--quick", "--set", "methods.0.lambda=-0.5"}, "lambda -0.5 is out of range: use 1e-12..1e6, or 0"},
 		{"size > pool", []string{"run", "xperm-curve", "--quick", "--set", "sizes=[100000]"}, "larger than the pool"},
 		{"missing data", []string{"run", "mnist-cdf", "--quick", "--data", t.TempDir()}, "gitui data fetch mnist"},
 		{"truncated IDX", []string{"run", "mnist-cdf", "--quick", "--data", corrupt}, "train10k-images"},

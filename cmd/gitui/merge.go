@@ -53,6 +53,9 @@ func shardable(spec *model.Spec, shard eval.Shard) error {
 	case model.ProtocolApprox, model.ProtocolPD:
 		return usagef("--shard: protocol %s is not made of independent cells: run it without --shard", spec.Protocol)
 	}
+	if n := spec.CellBound(); shard.Count > n {
+		return usagef("%d shards (--shard i/N, slurm --tasks) for a spec of at most %d cells: give N <= %d", shard.Count, n, n)
+	}
 	return nil
 }
 

@@ -397,3 +397,29 @@ func TestRealSlurm(t *testing.T) {
 	sameResult(t, "Slurm array with index 2 cancelled and resubmitted", ref, b)
 	t.Logf("scancel + resubmit case: %.1f s in all", time.Since(t0).Seconds())
 }
+
+// TestShardCountBounded checks issue 23: --shard 0/99999999999 (which ran AssignShards
+// out of memory and left a stale lock) is refused with exit 2 before the run directory
+// or its lock exists, and N may be at most the spec's number of cells.
+func TestShardCountBounded(t *testing.T) {
+	// journalSpec: 3 methods x 3 sizes x 6 draws = 54 cells.
+	for _, c := range []struct {
+		shard string
+		code  int
+	}{{"0/99999999999", 2}, {"0/55", 2}, {"53/54", 0}} {
+		out := filepath.Join(t.TempDir(), "run")
+		code, _, stderr := gitui(t, "run", journalArgs[1], "--out", out, "--shard", c.shard)
+		if code != c.code {
+			t.Fatalf("--shard %s: exit %d, want %d: %s", c.shard, code, c.code, stderr)
+		}
+		if c.code != 2 {
+			continue
+		}
+		if !strings.Contains(stderr, "for a spec of at most 54 cells: give N <= 54") {
+			t.Errorf("--shard %s: %q does not bound N by the cells", c.shard, stderr)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("--shard %s: %s exists (a lock or a spec written before the refusal)", c.shard, out)
+		}
+	}
+}

@@ -15,6 +15,7 @@ type LoadRequest struct {
 	Dir      string // the data directory (mnist/, fashion-mnist/, fsdd/, ...)
 	Path     string // a file of samples (data set "file") or a corpus folder
 	TestPath string // a separate test file ("" : hold out part of Path)
+	Label    string // the label column of a CSV or TSV file (name or 0-based index; "": the last)
 	Pool     int    // cap on the training pool (0: all); generators use it as their size
 	TestSize int    // test samples (0: the data set's own default)
 	Holdout  int    // a validation split will replace the test set (> 0): keep the full test set
@@ -170,7 +171,7 @@ func loadFromMNIST(_ context.Context, r LoadRequest) (pool, test *Dataset, err e
 // or holds out a stratified TestSize (a fifth when 0) of the training file.
 func loadFiles(ctx context.Context, r LoadRequest) (pool, test *Dataset, err error) {
 	// LoadFileContext, so that a cancelled load (the TUI's stale preview) stops.
-	if pool, err = LoadFileContext(ctx, r.Path); err != nil {
+	if pool, err = LoadFileLabelContext(ctx, r.Path, r.Label); err != nil {
 		return nil, nil, loadErr(ctx, err)
 	}
 	// A file whose samples are all the same is refused before it is copied.
@@ -178,7 +179,7 @@ func loadFiles(ctx context.Context, r LoadRequest) (pool, test *Dataset, err err
 		return nil, nil, InputErr(fmt.Errorf("%s: %w", r.Path, err))
 	}
 	if r.TestPath != "" {
-		if test, err = LoadFileContext(ctx, r.TestPath); err != nil {
+		if test, err = LoadFileLabelContext(ctx, r.TestPath, r.Label); err != nil {
 			return nil, nil, loadErr(ctx, err)
 		}
 		if test.Dim() != pool.Dim() {

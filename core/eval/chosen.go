@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"maps"
+	"slices"
 	"sync"
 )
 
@@ -11,18 +12,40 @@ type chosenKey struct{}
 
 // chosen collects the hyperparameters one cell's fit chose itself.
 type chosen struct {
-	mu sync.Mutex
-	v  map[string]float64
+	mu    sync.Mutex
+	v     map[string]float64
+	notes []string
 }
 
-// withChosen returns ctx carrying an empty collection for one cell, and a function that
-// returns what was recorded in it (nil if nothing).
-func withChosen(ctx context.Context) (context.Context, func() map[string]float64) {
+// withChosen returns ctx carrying an empty collection for one cell, and functions that
+// return the values and the notes recorded in it (nil if nothing).
+func withChosen(ctx context.Context) (context.Context, func() map[string]float64, func() []string) {
 	c := &chosen{}
 	return context.WithValue(ctx, chosenKey{}, c), func() map[string]float64 {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return maps.Clone(c.v)
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			return maps.Clone(c.v)
+		}, func() []string {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			return slices.Clone(c.notes)
+		}
+}
+
+// RecordNote records a one-line remark about the fit running under ctx that a reader of
+// its accuracy must see, such as "degenerate: the kernel is numerically constant at
+// gamma 1e+308": the protocol keeps it in the cell's Notes (journaled with the cell),
+// logs it once per series, and the result lists it. A note already recorded for the cell
+// is not repeated. Outside a protocol cell it does nothing. It is safe for concurrent use.
+func RecordNote(ctx context.Context, note string) {
+	c, ok := ctx.Value(chosenKey{}).(*chosen)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !slices.Contains(c.notes, note) {
+		c.notes = append(c.notes, note)
 	}
 }
 

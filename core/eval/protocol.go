@@ -145,6 +145,10 @@ type Cell struct {
 	// Chosen holds the hyperparameters the cell's fit chose itself (RecordChosen: the
 	// leave-one-out lambda of RLS, the median heuristic's gamma), nil if none.
 	Chosen map[string]float64
+	// Notes holds what a reader of the cell's accuracy must know about its fit
+	// (RecordNote, and the protocol's own "degenerate: every test prediction is class c"),
+	// nil if nothing.
+	Notes []string
 }
 
 // Key returns the cell's identity.
@@ -456,6 +460,7 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, sel []int, f Fitter, 
 		}
 	}
 	got, dropped := 0, 0
+	noted := map[string]bool{}
 	// handle records one cell's result; it returns a non-nil error to stop the stage.
 	handle := func(r cellResult) error {
 		got++
@@ -469,6 +474,12 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, sel []int, f Fitter, 
 		if p.OnCell != nil {
 			if err := p.OnCell(r.cell); err != nil {
 				return err
+			}
+		}
+		for _, n := range r.cell.Notes { // once per series and note: the result lists each cell
+			if k := r.cell.Series + "\x00" + n; !noted[k] {
+				noted[k] = true
+				send(ctx, ev, Log{Time: time.Now(), Line: fmt.Sprintf("%s at %g: %s", r.cell.Series, r.cell.X, n)})
 			}
 		}
 		for _, pt := range agg.add(r.cell) {
@@ -534,7 +545,7 @@ func (p *Protocol) runCell(ctx context.Context, st Stage, arm, rep int, f Fitter
 	fitRNG := rand.New(rand.NewPCG(p.Seed^0x9e3779b97f4a7c15, uint64(rep)<<32|uint64(arm)))
 	var pred []int
 	var score []float64
-	ctx, chosenOf := withChosen(ctx)
+	ctx, chosenOf, notesOf := withChosen(ctx)
 	if sc, ok := f.(Scorer); ok && a.Keep {
 		pred, score, err = sc.FitScore(ctx, idx, fitRNG, clk)
 	} else {
@@ -563,9 +574,33 @@ func (p *Protocol) runCell(ctx context.Context, st Stage, arm, rep int, f Fitter
 		c.Pred, c.Score = pred, score
 	}
 	c.Chosen = chosenOf()
+	if one, ok := oneClass(y, pred, k); ok {
+		RecordNote(ctx, fmt.Sprintf("degenerate: every test prediction is class %s", p.Test.Classes[one]))
+	}
+	c.Notes = notesOf()
 	c.Seconds = time.Since(t0).Seconds()
 	res.cell = c
 	return res
+}
+
+// oneClass returns the class of every prediction in pred, and true, when they all fall in
+// one class while the labels y hold at least two (a fit that learnt nothing but a
+// constant); false otherwise.
+func oneClass(y, pred []int, k int) (int, bool) {
+	if len(pred) == 0 || len(y) == 0 {
+		return 0, false
+	}
+	for _, c := range pred[1:] {
+		if c != pred[0] {
+			return 0, false
+		}
+	}
+	for _, c := range y[1:] {
+		if c != y[0] {
+			return pred[0], pred[0] >= 0 && pred[0] < k
+		}
+	}
+	return 0, false
 }
 
 // Scores returns the accuracy and the balanced accuracy (mean over classes present in y of

@@ -369,3 +369,22 @@ func TestProtocolChosen(t *testing.T) {
 		}
 	}
 }
+
+// TestOneClass checks the "every test prediction is class c" detector: a constant
+// prediction over labels of two classes is one, a varied one or labels of one class are not.
+func TestOneClass(t *testing.T) {
+	for _, c := range []struct {
+		y, pred []int
+		one     int
+		ok      bool
+	}{
+		{[]int{0, 1, 1}, []int{1, 1, 1}, 1, true},
+		{[]int{0, 1, 1}, []int{0, 1, 1}, 0, false},
+		{[]int{1, 1, 1}, []int{1, 1, 1}, 0, false}, // one class to find: nothing degenerate
+		{nil, nil, 0, false},
+	} {
+		if one, ok := oneClass(c.y, c.pred, 2); one != c.one || ok != c.ok {
+			t.Errorf("oneClass(%v, %v) = %d, %v; want %d, %v", c.y, c.pred, one, ok, c.one, c.ok)
+		}
+	}
+}

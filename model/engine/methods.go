@@ -548,6 +548,7 @@ type featureFitter struct {
 	fpool, ftest learn.Rows
 	y            []int
 	k            int
+	note         string // issue 23 (h-polish): recorded in every cell (eval.RecordNote) when set
 }
 
 func (f *featureFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
@@ -566,6 +567,9 @@ func (f *featureFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk 
 	y := make([]int, len(idx))
 	for a, i := range idx {
 		y[a] = f.y[i]
+	}
+	if f.note != "" { // issue 23 (h-polish)
+		eval.RecordNote(ctx, f.note)
 	}
 	t0 := time.Now()
 	defer clk.Since("fit", t0)
@@ -687,8 +691,13 @@ func (k *kernelMethod) Prepare(ctx context.Context, pool, test *data.Dataset, cl
 			if err != nil {
 				return nil, err
 			}
-			return &featureFitter{spec: k.spec, fpool: learn.DenseRows{M: f.Slice(0, np, 0, f.RawMatrix().Cols).(*mat.Dense)},
-				ftest: learn.DenseRows{M: f.Slice(np, np+nt, 0, f.RawMatrix().Cols).(*mat.Dense)}, y: pool.Y, k: len(pool.Classes)}, nil
+			ff := &featureFitter{spec: k.spec, fpool: learn.DenseRows{M: f.Slice(0, np, 0, f.RawMatrix().Cols).(*mat.Dense)},
+				ftest: learn.DenseRows{M: f.Slice(np, np+nt, 0, f.RawMatrix().Cols).(*mat.Dense)}, y: pool.Y, k: len(pool.Classes)}
+			// issue 23 (h-polish): the orbits' kernel degenerate is every draw's kernel degenerate.
+			if tk, _ := tab.Orbits(); kernel.Degenerate(tk) != "" {
+				ff.note = degenerateNote(kernel.Degenerate(tk), k.spec)
+			}
+			return ff, nil
 		}
 		kf.table = tab
 		kf.testIdx = make([]int, nt)
@@ -776,6 +785,10 @@ func (k *kernelFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *
 		}
 	}
 	clk.Since("gram", t0)
+	// issue 23 (h-polish): a degenerate Gram is said in the run log and the result.
+	if d := kernel.Degenerate(ktr); d != "" {
+		eval.RecordNote(ctx, degenerateNote(d, k.spec))
+	}
 	nc := len(k.pool.Classes)
 	t0 = time.Now()
 	defer clk.Since("fit", t0)

@@ -41,17 +41,20 @@ type CellRecord struct {
 	// Chosen holds the hyperparameters the cell's fit chose itself (eval.Cell.Chosen):
 	// "lambda" (RLS, leave-one-out), "gamma" (a Gaussian kernel's median heuristic).
 	Chosen map[string]float64 `json:"chosen,omitempty"`
+	// Notes is what the reader of the cell's accuracy must know (eval.Cell.Notes), such
+	// as "degenerate: the kernel is numerically constant at gamma 1e+308".
+	Notes []string `json:"notes,omitempty"`
 }
 
 func recordOf(c eval.Cell) CellRecord {
 	return CellRecord{Stage: c.Stage, Series: c.Series, X: c.X, Rep: c.Rep, Size: c.Size, Acc: c.Acc, BAcc: c.BAcc,
-		AccT: c.AccT, BAccT: c.BAccT, Seconds: c.Seconds, Pred: c.Pred, Score: c.Score, Chosen: c.Chosen}
+		AccT: c.AccT, BAccT: c.BAccT, Seconds: c.Seconds, Pred: c.Pred, Score: c.Score, Chosen: c.Chosen, Notes: c.Notes}
 }
 
 // Cell returns the record as the engine's cell.
 func (r CellRecord) Cell() eval.Cell {
 	return eval.Cell{CellKey: eval.CellKey{Stage: r.Stage, Series: r.Series, X: r.X, Rep: r.Rep}, Size: r.Size,
-		Acc: r.Acc, BAcc: r.BAcc, AccT: r.AccT, BAccT: r.BAccT, Seconds: r.Seconds, Pred: r.Pred, Score: r.Score, Chosen: r.Chosen}
+		Acc: r.Acc, BAcc: r.BAcc, AccT: r.AccT, BAccT: r.BAccT, Seconds: r.Seconds, Pred: r.Pred, Score: r.Score, Chosen: r.Chosen, Notes: r.Notes}
 }
 
 // Key returns the cell's key (stage, series, x, repeat).

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"gitui/model"
 )
@@ -39,6 +41,38 @@ type RunMeta struct {
 	Complete bool      `json:"complete,omitempty"`
 	Started  time.Time `json:"started"`
 	Version  string    `json:"version"`
+	// Label is a short name the user gave the run to tell it from its neighbours (the
+	// Runs pane's n), "" if none. SetLabel writes it; a process still writing the run
+	// keeps it.
+	Label string `json:"label,omitempty"`
+}
+
+// MaxLabel is the longest run label SetLabel takes, in runes.
+const MaxLabel = 60
+
+// SetLabel gives the run directory dir the label (trimmed; "" removes it) in its
+// run.json, written atomically with every other field kept. It refuses a label longer
+// than MaxLabel runes or holding control characters, and a directory without run.json
+// (a lone result.json, or a run not written by gitui): one line naming the fix.
+func SetLabel(dir, label string) error {
+	label = strings.TrimSpace(label)
+	if n := utf8.RuneCountInString(label); n > MaxLabel {
+		return fmt.Errorf("the label has %d characters: keep it to %d", n, MaxLabel)
+	}
+	if strings.IndexFunc(label, unicode.IsControl) >= 0 {
+		return errors.New("the label holds a control character: type plain text")
+	}
+	path := filepath.Join(dir, MetaFile)
+	m, err := readMeta(path)
+	if err != nil {
+		return fmt.Errorf("%s has no readable %s (%v): only a run directory takes a label", dir, MetaFile, unwrapPath(err))
+	}
+	m.Label = label
+	b, _ := json.MarshalIndent(m, "", "  ")
+	if err := model.WriteFileAtomic(path, append(b, '\n')); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
 
 // unwrapPath drops the operation and path of a *PathError, which the message names already.
@@ -76,8 +110,11 @@ func specDiff(a, b *model.Spec) string {
 	var ta, tb any
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
-	_ = json.Unmarshal(ja, &ta)
-	_ = json.Unmarshal(jb, &tb)
+	da, db := json.NewDecoder(bytes.NewReader(ja)), json.NewDecoder(bytes.NewReader(jb))
+	da.UseNumber() // seeds 2^53 and 2^53+1 differ
+	db.UseNumber()
+	_ = da.Decode(&ta)
+	_ = db.Decode(&tb)
 	return jsonDiff(ta, tb, "")
 }
 

@@ -31,7 +31,7 @@ type Entry struct {
 	// Time is when the run started: run.json's start, else the time in the folder
 	// name, else the modification time of the files.
 	Time time.Time
-	// Status is done, partial, partial (failed), running (process N), interrupted or
+	// Status is done, cancelled, partial, partial (failed), running (process N), interrupted or
 	// empty (see Status).
 	Status  string
 	Data    string // data set name
@@ -53,6 +53,14 @@ type Entry struct {
 	Sharded bool
 	// Jobs are the Slurm job ids of the array's submissions (DIR/slurm.json).
 	Jobs []string
+	// Label is the short name the user gave the run (run.json's label, SetLabel), "" if none.
+	Label string
+	// Chosen holds, for spec method i, what its fits chose themselves (result.json's
+	// ChosenTableName table: "lambda" by leave-one-out, "gamma" by the median heuristic,
+	// the median over the draws at the series' largest x); nil when the result has none.
+	Chosen []map[string]float64
+	// series names spec method i's series (Method.DisplayName), to read Chosen.
+	seriesOfMethod []string
 	// Study is set for a study directory (gitui tune: DIR/trials.jsonl): its study.json
 	// (ReadStudy), or an empty Study while the search runs or was interrupted (Status
 	// then counts the jobs journaled). Acc is the refit's test accuracy once it ran.
@@ -70,8 +78,9 @@ const StatusElsewhere = "running elsewhere"
 //
 //   - "running (process N)": a live process on this host holds its lock (ProcessAlive);
 //   - "done": result.json is complete;
-//   - "partial": result.json holds the cells of a cancelled run; "partial (failed)"
-//     of a failed one;
+//   - "cancelled": result.json holds the cells of a run cancelled by the user (ctrl+c,
+//     SIGTERM, x in the TUI); "partial (failed)" of a failed one; "partial" of one with
+//     cells missing (a shard, a merge of incomplete shards);
 //   - "running on HOST (process N)": no result, and a process of another machine
 //     holds its lock (it cannot be checked from here: a lock left by a crash there
 //     reads the same);
@@ -100,13 +109,7 @@ func Status(dir string) string {
 			Error   string `json:"error"`
 		}
 		if json.Unmarshal(b, &r) == nil {
-			switch {
-			case !r.Partial:
-				return "done"
-			case r.Error != "":
-				return "partial (failed)"
-			}
-			return "partial"
+			return ResultStatus(r.Partial, r.Error)
 		}
 	}
 	if pid > 0 && host != "" {
@@ -189,7 +192,7 @@ func loadDir(dir string) (Entry, error) {
 	if IsStudyDir(dir) {
 		return loadStudyDir(dir)
 	}
-	e := Entry{ID: filepath.Base(dir), Path: dir, Status: Status(dir), Acc: nan}
+	e := Entry{ID: filepath.Base(dir), Path: dir, Status: Status(dir), Acc: nan, Label: ReadRunMeta(dir).Label}
 	var specRaw json.RawMessage
 	if b, err := os.ReadFile(filepath.Join(dir, SpecFile)); err == nil {
 		specRaw = b
@@ -225,6 +228,7 @@ func loadDir(dir string) (Entry, error) {
 	switch {
 	case res != nil:
 		e.Series = seriesOf(res)
+		e.setChosen(res)
 	case e.Sharded:
 		journals := make([]string, len(shards))
 		for i, sd := range shards {
@@ -425,14 +429,12 @@ func loadResultFile(path string) (Entry, error) {
 	if id == ResultFile {
 		id = filepath.Base(filepath.Dir(path))
 	}
-	e := Entry{ID: id, Path: path, Status: "done", Acc: nan}
-	if r.Partial {
-		e.Status = "partial"
-	}
+	e := Entry{ID: id, Path: path, Status: ResultStatus(r.Partial, r.Error), Acc: nan}
 	if err := e.setSpec(r.Spec); err != nil {
 		return e, fmt.Errorf("%s: its spec: %w", path, err)
 	}
 	e.Series = seriesOf(r)
+	e.setChosen(r)
 	if fi, err := os.Stat(path); err == nil {
 		e.Time = fi.ModTime()
 	}
@@ -471,8 +473,37 @@ func (e *Entry) setSpec(raw json.RawMessage) error {
 	e.Group = s.Group.Kind
 	for _, m := range s.Methods {
 		e.Methods = append(e.Methods, methodName(m))
+		e.seriesOfMethod = append(e.seriesOfMethod, m.DisplayName())
 	}
 	return nil
+}
+
+// setChosen fills e.Chosen from r's table of chosen hyperparameters.
+func (e *Entry) setChosen(r *model.Result) {
+	for _, t := range r.Tables {
+		if t.Name != ChosenTableName || len(t.Columns) < 5 {
+			continue
+		}
+		by := map[string]map[string]float64{}
+		for _, row := range t.Rows {
+			name, ok := row[0].(string)
+			if !ok || len(row) != len(t.Columns) {
+				continue
+			}
+			for c := 4; c < len(row); c++ {
+				if v, ok := row[c].(float64); ok {
+					if by[name] == nil {
+						by[name] = map[string]float64{}
+					}
+					by[name][t.Columns[c]] = v
+				}
+			}
+		}
+		e.Chosen = make([]map[string]float64, len(e.seriesOfMethod))
+		for i, n := range e.seriesOfMethod {
+			e.Chosen[i] = by[n]
+		}
+	}
 }
 
 // methodName is a method's short label: its name when set, else features/kernel and learner.
@@ -649,4 +680,20 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// ResultStatus returns the status a result.json with the given partial flag and error
+// gives its run: "done" when complete; "cancelled" when the user cancelled it (the
+// error model.NewResult writes for context.Canceled); "partial" when only cells are
+// missing (model.MissingLine); "partial (failed)" when it failed.
+func ResultStatus(partial bool, errText string) string {
+	switch {
+	case !partial:
+		return "done"
+	case errText == "cancelled":
+		return "cancelled"
+	case errText == "" || strings.Contains(errText, " cells missing: "):
+		return "partial"
+	}
+	return "partial (failed)"
 }

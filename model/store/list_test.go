@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"gitui/core/eval"
 	"gitui/model"
 )
 
@@ -163,5 +164,31 @@ func TestFlatten(t *testing.T) {
 	}
 	if pa["data.name"] != "xperm" || pa["sizes.1"] != "50" || pa["methods.0.features"] != "cdf" || pa["methods.1.lambda"] != "0.01" {
 		t.Fatalf("flatten: %v", pa)
+	}
+}
+
+// TestResultStatus checks issue 23: a run the user cancelled is "cancelled", one with
+// cells missing "partial", and only a failure "partial (failed)", in Status and Load.
+func TestResultStatus(t *testing.T) {
+	for _, c := range []struct {
+		partial bool
+		err     string
+		want    string
+	}{
+		{false, "", "done"},
+		{true, "cancelled", "cancelled"},
+		{true, model.MissingLine([]eval.CellKey{{Stage: "curve", Series: "raw RLS", X: 20}}), "partial"},
+		{true, "", "partial"},
+		{true, "raw RLS: the Gram matrix is not finite", "partial (failed)"},
+	} {
+		if got := ResultStatus(c.partial, c.err); got != c.want {
+			t.Errorf("ResultStatus(%v, %q) = %q, want %q", c.partial, c.err, got, c.want)
+		}
+		dir := t.TempDir()
+		b, _ := json.Marshal(map[string]any{"schema": "gitui.result/v1", "spec": map[string]any{}, "partial": c.partial, "error": c.err})
+		os.WriteFile(filepath.Join(dir, ResultFile), b, 0o644)
+		if got := Status(dir); got != c.want {
+			t.Errorf("Status of a result with partial %v, error %q = %q, want %q", c.partial, c.err, got, c.want)
+		}
 	}
 }

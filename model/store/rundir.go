@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -132,6 +133,9 @@ func (d *RunDir) writeMeta() error {
 	}
 	if d.Meta.Started.IsZero() {
 		d.Meta.Started = time.Now().UTC().Truncate(time.Second)
+	}
+	if old, err := readMeta(filepath.Join(d.Path, MetaFile)); err == nil && old.Label != "" {
+		d.Meta.Label = old.Label // given by SetLabel while the run went on
 	}
 	b, _ := json.MarshalIndent(d.Meta, "", "  ")
 	if err := model.WriteFileAtomic(filepath.Join(d.Path, MetaFile), append(b, '\n')); err != nil {
@@ -309,7 +313,51 @@ func (d *RunDir) Result(out *eval.Outcome, runErr error, wall time.Duration) *mo
 	if t := d.chosenTable(); t != nil {
 		r.Tables = append(r.Tables, *t)
 	}
+	if t := d.notesTable(); t != nil {
+		r.Tables = append(r.Tables, *t)
+	}
 	return r
+}
+
+// NotesTableName names the result table of notesTable.
+const NotesTableName = "degenerate fits (notes of the cells' fits)"
+
+// notesTable returns one row per series, x and note of the journaled cells' Notes
+// (eval.Cell.Notes: a degenerate kernel, every test prediction in one class), with how
+// many of the draws at that x had it, sorted by series, x and note; nil if no cell has a
+// note.
+func (d *RunDir) notesTable() *model.Table {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	type key struct {
+		series string
+		x      float64
+		note   string
+	}
+	count, draws := map[key]int{}, map[key]int{}
+	for _, c := range d.cells {
+		draws[key{c.Series, c.X, ""}]++
+		for _, n := range c.Notes {
+			count[key{c.Series, c.X, n}]++
+		}
+	}
+	if len(count) == 0 {
+		return nil
+	}
+	keys := slices.SortedFunc(maps.Keys(count), func(a, b key) int {
+		if a.series != b.series {
+			return strings.Compare(a.series, b.series)
+		}
+		if a.x != b.x {
+			return cmp.Compare(a.x, b.x)
+		}
+		return strings.Compare(a.note, b.note)
+	})
+	t := &model.Table{Name: NotesTableName, Columns: []string{"series", "x", "draws", "of", "note"}}
+	for _, k := range keys {
+		t.Rows = append(t.Rows, []any{k.series, k.x, count[k], draws[key{k.series, k.x, ""}], k.note})
+	}
+	return t
 }
 
 // ChosenTableName names the result table of chosenTable.

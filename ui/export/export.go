@@ -80,10 +80,12 @@ func WriteCurves(w io.Writer, results []*model.Result, format string) error {
 //   - an accuracy axis never goes above 1 (markers at 1 are not clipped: the data area
 //     is padded for them);
 //   - the legend sits below the axes, outside the data, one entry per line: the bare
-//     series name for one result, "series · run" for several, run being Labels[k].
+//     series name for one result, "series · label" for several, label being Labels[k]
+//     or SeriesLabels; entries are 1.5 mm apart.
 type Overlay struct {
 	Results []*model.Result
-	// Labels names the run of each result in legends; nil means RunLabels(Results).
+	// Labels names the run of each result in legends; nil names each series by the
+	// differences that apply to its own method (SeriesLabels).
 	// A non-nil Labels must have one entry per result (else the call panics).
 	Labels []string
 }
@@ -107,12 +109,19 @@ func (o Overlay) Write(w io.Writer, format string) error {
 			panic(fmt.Sprintf("export: result %d is nil", i))
 		}
 	}
-	labs := o.Labels
-	if labs == nil {
-		labs = RunLabels(o.Results)
-	}
-	if len(labs) != len(o.Results) {
-		panic(fmt.Sprintf("export: %d labels for %d results", len(labs), len(o.Results)))
+	var labs [][]string
+	if o.Labels == nil {
+		labs = SeriesLabels(o.Results)
+	} else {
+		if len(o.Labels) != len(o.Results) {
+			panic(fmt.Sprintf("export: %d labels for %d results", len(o.Labels), len(o.Results)))
+		}
+		labs = make([][]string, len(o.Results))
+		for k, r := range o.Results {
+			for range r.Series {
+				labs[k] = append(labs[k], o.Labels[k])
+			}
+		}
 	}
 	groups := collect(o.Results, labs)
 	if len(groups) == 0 {
@@ -253,37 +262,7 @@ func RunLabels(results []*model.Result) []string {
 		}
 		return out
 	}
-	flat := make([]map[string]string, len(results))
-	keys := map[string]bool{}
-	for i, r := range results {
-		flat[i] = map[string]string{}
-		var tree any
-		if json.Unmarshal(r.Spec, &tree) == nil {
-			flatten(tree, "", flat[i])
-		}
-		flat[i]["seed"] = strconv.FormatUint(r.Seed, 10)
-		for k := range flat[i] {
-			keys[k] = true
-		}
-	}
-	var diff []string
-	presetsDiffer := false
-	for _, r := range results[1:] {
-		presetsDiffer = presetsDiffer || r.Preset != results[0].Preset
-	}
-	for k := range keys {
-		if k == "name" || k == "description" || strings.HasSuffix(k, ".name") && strings.HasPrefix(k, "methods.") {
-			continue
-		}
-		for _, f := range flat[1:] {
-			if f[k] != flat[0][k] {
-				diff = append(diff, k)
-				break
-			}
-		}
-	}
-	sort.Strings(diff)
-	fields := collapseMethods(diff, flat)
+	_, fields, presetsDiffer := labelDiff(results)
 	short := map[string]int{}
 	for _, f := range fields {
 		short[f.key[strings.LastIndex(f.key, ".")+1:]]++
@@ -314,6 +293,141 @@ func RunLabels(results []*model.Result) []string {
 		out[i] = l
 	}
 	return distinct(out)
+}
+
+// labelDiff returns each result's spec flattened to dotted keys (with its seed), the
+// fields whose values differ between the results (collapseMethods), and whether their
+// presets differ.
+func labelDiff(results []*model.Result) ([]map[string]string, []labelField, bool) {
+	flat := make([]map[string]string, len(results))
+	keys := map[string]bool{}
+	for i, r := range results {
+		flat[i] = map[string]string{}
+		var tree any
+		if json.Unmarshal(r.Spec, &tree) == nil {
+			flatten(tree, "", flat[i])
+		}
+		flat[i]["seed"] = strconv.FormatUint(r.Seed, 10)
+		for k := range flat[i] {
+			keys[k] = true
+		}
+	}
+	var diff []string
+	presetsDiffer := false
+	for _, r := range results[1:] {
+		presetsDiffer = presetsDiffer || r.Preset != results[0].Preset
+	}
+	for k := range keys {
+		if k == "name" || k == "description" || strings.HasSuffix(k, ".name") && strings.HasPrefix(k, "methods.") {
+			continue
+		}
+		for _, f := range flat[1:] {
+			if f[k] != flat[0][k] {
+				diff = append(diff, k)
+				break
+			}
+		}
+	}
+	sort.Strings(diff)
+	return flat, collapseMethods(diff, flat), presetsDiffer
+}
+
+// SeriesLabels names each series of each result for a legend of several results (out[k][j]
+// for series j of result k): by the differences between the results that apply to that
+// series' own method (the spec method whose name the series carries). A spec-level
+// field (data, group, protocol, seed) applies to every series; methods.N.KEY only to
+// the series of method N; methods.*.KEY (every method alike) to each series with its
+// own method's value. So when only raw RLS had λ set, the raw RLS curves read
+// "lambda=0.1" and "lambda=unset" while CDF(25,25) RLS, the same in both runs, is named
+// by its run's preset, told apart by " #k" (Label). A series whose name is no spec
+// method's keeps its run's label (RunLabels). The preset leads when presets differ; at most
+// three fields, then "…"; " (partial)" marks an unfinished run.
+func SeriesLabels(results []*model.Result) [][]string {
+	out := make([][]string, len(results))
+	flat, fields, presetsDiffer := labelDiff(results)
+	plain := make([]string, len(results)) // the preset, told apart by " #k"
+	for k, r := range results {
+		plain[k] = Label(r)
+	}
+	plain = distinct(plain)
+	runLabs := RunLabels(results)
+	val := func(k int, key string) string {
+		v, ok := flat[k][key]
+		if !ok {
+			return "unset"
+		}
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return strconv.FormatFloat(f, 'g', -1, 64)
+		}
+		return v
+	}
+	for k, r := range results {
+		idx := methodIndex(r)
+		out[k] = make([]string, len(r.Series))
+		for j, s := range r.Series {
+			mi, own := idx(s.Name)
+			var parts []string
+			if presetsDiffer {
+				parts = append(parts, Label(r))
+			}
+			n := 0
+			for _, f := range fields {
+				name, v := f.key, ""
+				switch p := strings.SplitN(f.key, ".", 3); {
+				case len(p) == 3 && p[0] == "methods" && p[1] == "*":
+					if !own {
+						continue
+					}
+					name, v = p[2], val(k, fmt.Sprintf("methods.%d.%s", mi, p[2]))
+				case len(p) == 3 && p[0] == "methods":
+					if !own || p[1] != strconv.Itoa(mi) {
+						continue
+					}
+					name, v = p[2], f.vals[k]
+				default:
+					name, v = name[strings.LastIndex(name, ".")+1:], f.vals[k]
+				}
+				if n == maxLabelFields {
+					parts = append(parts, "…")
+					break
+				}
+				parts = append(parts, name+"="+v)
+				n++
+			}
+			l := strings.Join(parts, " ")
+			switch {
+			case !own: // a series of no spec method (a synthetic result): the run's label
+				l = runLabs[k]
+			case n == 0 && !presetsDiffer: // nothing of this series differs: its run's preset
+				l = plain[k]
+			case r.Partial && !presetsDiffer:
+				l += " (partial)"
+			}
+			out[k][j] = l
+		}
+	}
+	return out
+}
+
+// methodIndex returns a function giving the spec method of r that a series name
+// belongs to: the method whose display name is the longest prefix of it ("raw RLS",
+// "raw RLS (transformed test)"), and false when none is.
+func methodIndex(r *model.Result) func(series string) (int, bool) {
+	var sp model.Spec
+	_ = json.Unmarshal(r.Spec, &sp)
+	names := make([]string, len(sp.Methods))
+	for i, m := range sp.Methods {
+		names[i] = m.DisplayName()
+	}
+	return func(series string) (int, bool) {
+		best, at := -1, 0
+		for i, n := range names {
+			if n != "" && strings.HasPrefix(series, n) && len(n) > at {
+				best, at = i, len(n)
+			}
+		}
+		return best, best >= 0
+	}
 }
 
 // labelField is one differing spec field of RunLabels with its value in each result.
@@ -419,15 +533,15 @@ type curve struct {
 	look   theme.Look // colour, marker and dash: theme.Looks over every series of every result
 }
 
-// collect groups the drawable series by x label, in order of first appearance; labs
-// names the run of each result. Each curve's look is theme.Looks of every series of
+// collect groups the drawable series by x label, in order of first appearance;
+// labs[k][j] names series j of result k after its name when there are several results. Each curve's look is theme.Looks of every series of
 // every result in order (drawable or not), as the TUI assigns it to the same runs.
-func collect(results []*model.Result, labs []string) (groups [][]curve) {
+func collect(results []*model.Result, labs [][]string) (groups [][]curve) {
 	at := map[string]int{}
 	looks := theme.Looks(SeriesKeys(results))
 	n := -1
 	for k, r := range results {
-		for _, s := range r.Series {
+		for j, s := range r.Series {
 			n++
 			pts := make([]model.Point, 0, len(s.Points))
 			for _, p := range s.Points {
@@ -444,7 +558,7 @@ func collect(results []*model.Result, labs []string) (groups [][]curve) {
 			slices.SortStableFunc(pts, func(a, b model.Point) int { return compare(a.X, b.X) })
 			name := s.Name
 			if len(results) > 1 {
-				name = s.Name + " · " + labs[k]
+				name = s.Name + " · " + labs[k][j]
 			}
 			if r := []rune(name); len(r) > maxLegendRunes {
 				name = string(r[:maxLegendRunes-1]) + "…"
@@ -608,6 +722,7 @@ func panel(cs []curve) (*plot.Plot, plot.Legend, []drawn, error) {
 	leg.Top, leg.Left = true, true
 	leg.TextStyle.Font.Size = font.Length(9)
 	leg.ThumbnailWidth = vg.Millimeter * 10
+	leg.Padding = vg.Millimeter * 1.5 // rows apart: their markers and text never touch
 	out := make([]drawn, 0, len(cs))
 	dodge := dodger(cs, logX)
 	for i, c := range cs {

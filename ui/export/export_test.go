@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"image"
@@ -12,9 +13,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
 
 	"gitui/core/eval"
 	"gitui/model"
@@ -365,7 +369,7 @@ func BenchmarkCurvesPNG(b *testing.B) {
 
 func TestOverlayColoursBySeries(t *testing.T) {
 	rs := []*model.Result{sampleResult("a", 0), sampleResult("b", 0)}
-	groups := collect(rs, RunLabels(rs))
+	groups := collect(rs, SeriesLabels(rs))
 	if len(groups) != 2 || len(groups[0]) != 4 || len(groups[1]) != 2 {
 		t.Fatalf("groups of sizes %d, want panels of 4 and 2 curves", len(groups))
 	}
@@ -381,5 +385,43 @@ func TestOverlayColoursBySeries(t *testing.T) {
 	}
 	if len(byName) != 3 || groups[0][0].look.Hollow || !groups[0][2].look.Hollow {
 		t.Errorf("colours %v; hollow %v %v, want filled then hollow", byName, groups[0][0].look.Hollow, groups[0][2].look.Hollow)
+	}
+}
+
+// TestSeriesLabelsOwnMethod checks issue 23's PNG legend: with two runs where only raw
+// RLS had λ set, the raw RLS curves are labelled lambda=0.1 and lambda=unset, the CDF
+// curves (the same method in both runs) carry no λ but their preset (#2 for the second), and a
+// spec-level difference (the seed) labels every series.
+func TestSeriesLabelsOwnMethod(t *testing.T) {
+	mk := func(spec string, seed uint64) *model.Result {
+		r := sampleResult("xperm-curve", 0)
+		r.Spec, r.Seed = json.RawMessage(spec), seed
+		return r
+	}
+	a := mk(`{"name":"xperm-curve","methods":[{"features":"cdf","bins":25,"templates":25},{"features":"raw","lambda":0.1}]}`, 1)
+	b := mk(`{"name":"xperm-curve","methods":[{"features":"cdf","bins":25,"templates":25},{"features":"raw"}]}`, 1)
+	got := SeriesLabels([]*model.Result{a, b})
+	// The third series, CDF(5,m) RLS, is no spec method's: it keeps the run's label.
+	want := [][]string{{"xperm-curve", "lambda=0.1", "lambda=0.1"}, {"xperm-curve #2", "lambda=unset", "lambda=unset"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("SeriesLabels = %q, want %q", got, want)
+	}
+	c := mk(`{"name":"xperm-curve","methods":[{"features":"cdf","bins":25,"templates":25},{"features":"raw"}]}`, 7)
+	got = SeriesLabels([]*model.Result{b, c})
+	if got[0][0] != "seed=1" || got[1][1] != "seed=7" {
+		t.Errorf("a seed difference does not label every series: %q", got)
+	}
+}
+
+// TestLegendRowsSpaced checks issue 23's touching legend rows: the legend's entries
+// are padded apart.
+func TestLegendRowsSpaced(t *testing.T) {
+	rs := []*model.Result{sampleResult("a", 0), sampleResult("b", 0)}
+	_, leg, _, err := panel(collect(rs, SeriesLabels(rs))[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if leg.Padding < vg.Millimeter {
+		t.Errorf("legend padding %v, want at least 1 mm between rows", leg.Padding)
 	}
 }

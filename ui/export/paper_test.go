@@ -75,7 +75,7 @@ func TestPaperStyle(t *testing.T) {
 	a, b := sampleResult("run-a", 0.02), sampleResult("run-b", 0)
 	a.Series[0].Points[6].Mean, a.Series[0].Points[6].Std = 0.995, 0.02 // a bar that would pass 1
 	rs := []*model.Result{a, b}
-	groups := collect(rs, RunLabels(rs))
+	groups := collect(rs, SeriesLabels(rs))
 	cs := groups[0]
 	p, leg, ds, err := panel(cs)
 	if err != nil {

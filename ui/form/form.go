@@ -286,6 +286,9 @@ func parse(f Field, text string) (string, error) {
 	num := func(s string) (float64, error) {
 		if f.Kind == Int || f.Kind == IntList {
 			n, err := strconv.Atoi(s)
+			if errors.Is(err, strconv.ErrRange) {
+				return 0, fmt.Errorf("%s: %s is out of range: use %s..%s", f.Label, s, fmtNum(f.Min), fmtNum(f.Max))
+			}
 			if err != nil {
 				return 0, fmt.Errorf("%s: %q is not a whole number: type digits, e.g. %s", f.Label, s, example(f))
 			}
@@ -319,6 +322,10 @@ func parse(f Field, text string) (string, error) {
 			if err := bounded(x); err != nil {
 				return "", err
 			}
+		}
+		if f.Kind == Int { // the digits typed: a seed of 2^53+1 stays exact
+			n, _ := strconv.ParseInt(t, 10, 64)
+			return strconv.FormatInt(n, 10), nil
 		}
 		return strconv.FormatFloat(x, 'g', -1, 64), nil
 	case IntList:

@@ -2,6 +2,7 @@ package form
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"gitui/model"
@@ -40,5 +41,36 @@ func TestFromSpecTakesTheRegistryRange(t *testing.T) {
 	}
 	if n < 10 {
 		t.Errorf("only %d bounded fields checked", n)
+	}
+}
+
+// TestRegistryRangeMatchesSet checks issue 23's "one range in CLI and TUI": lambda 1e308
+// and 1e-320 are refused by the TUI's method field as by --set, 0 (leave-one-out) is
+// taken, and a seed of 2^53+1 reaches the spec to the last digit.
+func TestRegistryRangeMatchesSet(t *testing.T) {
+	s := model.Spec{Methods: []model.Method{{Features: "raw", Learner: "rls"}}}
+	lambda, _ := FromMethod(0, model.MethodFieldOf("lambda"), s.Methods[0])
+	for _, c := range []struct {
+		text string
+		ok   bool
+	}{{"1e308", false}, {"1e-320", false}, {"1e7", false}, {"0", true}, {"1e-6", true}, {"1e6", true}} {
+		_, errTUI := parse(lambda, c.text)
+		sp := s
+		sp.Methods = append([]model.Method(nil), s.Methods...)
+		errCLI := sp.Set("methods.0.lambda=" + c.text)
+		if (errTUI == nil) != c.ok || (errCLI == nil) != c.ok {
+			t.Errorf("lambda %s: TUI err %v, --set err %v; want accepted=%v by both", c.text, errTUI, errCLI, c.ok)
+		}
+	}
+	seed := FromSpec("seed")
+	got, err := parse(seed, "9007199254740993")
+	if err != nil || got != "9007199254740993" {
+		t.Errorf("seed 2^53+1 parsed as %q, %v", got, err)
+	}
+	if _, err := parse(seed, "18446744073709551615"); err == nil || !strings.Contains(err.Error(), "18446744073709551615 is out of range") {
+		t.Errorf("seed 2^64-1: %v, want out of range quoting the text", err)
+	}
+	if _, err := parse(FromSpec("repeats"), "0"); err == nil {
+		t.Error("repeats 0 accepted by the TUI")
 	}
 }

@@ -368,6 +368,22 @@ func (m *Model) draw() string {
 	}
 	title := m.title(pos)
 	bh := m.h - 1 // title
+	// A matrix name wider than its block is cut there with …; the footer then gives it
+	// whole (wrapped), so "CDF(10,30) RBF RLS (range threshold)" is never lost.
+	var full []string
+	for i := 0; i < k; i++ {
+		if name := m.mats[(m.first+i)%len(m.mats)].Name; ansi.StringWidth(name) > cw {
+			full = append(full, name)
+		}
+	}
+	if len(full) > 0 {
+		names := strings.Join(theme.WrapLines(m.st.Muted.Render, "full name: "+strings.Join(full, " · "), m.w, 3), "\n")
+		if status != "" {
+			status = names + "\n" + status
+		} else {
+			status = names
+		}
+	}
 	if status != "" {
 		bh = max(1, bh-strings.Count(status, "\n")-1)
 	}
@@ -424,7 +440,7 @@ func joinWith(blocks []string, sep string) []string {
 // class labels in the left margin and class boundary lines, the colour bar of the
 // range r (the matrix's own, under the pane's scale), and the smallest eigenvalue.
 func (m *Model) block(mat eval.Matrix, r [2]float64, w, h int) string {
-	lines := []string{m.st.Bold.Render(mat.Name)}
+	lines := []string{m.st.Bold.Render(ansi.Truncate(mat.Name, w, "…"))} // whole in the footer (draw)
 	margin := labelWidth(mat)
 	ph := (h - 4) * 2      // pixel rows available (name, column labels, bar, eigenvalue lines)
 	p := min(w-margin, ph) // the margin holds the row labels

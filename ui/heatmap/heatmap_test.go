@@ -318,3 +318,23 @@ func TestGoldenTenClasses(t *testing.T) {
 		})
 	}
 }
+
+// TestLongNamesAbbreviated checks issue 23's cut titles ("CDF(10,30) RBF RLS (range
+// thr"): a matrix name wider than its block ends with … there, and the pane's footer
+// gives it whole; a name that fits is not repeated.
+func TestLongNamesAbbreviated(t *testing.T) {
+	long := "CDF(10,30) RBF RLS (range threshold, standardized)"
+	m := New(uitest.Styles())
+	m.SetSize(62, 16) // the default 120×40 layout's heatmap box, inside its frame
+	m.Set(blockMatrix(long, 60, 3, 0.01))
+	m.Set(blockMatrix("raw RLS", 60, 3, 0.01))
+	v := ansi.Strip(m.View())
+	uitest.CheckFits(t, v, 62, 16)
+	if !strings.Contains(v, "…") || !strings.Contains(strings.ReplaceAll(v, "\n", " "), "full name: CDF(10,30) RBF RLS (range") ||
+		!strings.Contains(v, "standardized)") {
+		t.Errorf("the long name is not abbreviated with its whole form in the footer:\n%s", v)
+	}
+	if strings.Contains(v, "full name: raw RLS") || strings.Contains(v, "· raw RLS") {
+		t.Errorf("a name that fits is repeated:\n%s", v)
+	}
+}

@@ -530,7 +530,11 @@ func (m *Model) lines() []string {
 	if nf := m.shownFields(); len(m.fields) > nf {
 		notes = append(notes, fmt.Sprintf("fields %d–%d of %d (, . page)", m.first+1, m.first+nf, len(m.fields)))
 	} else {
-		notes = append(notes, plural(len(m.fields), "field")+" vary")
+		verb := " vary"
+		if len(m.fields) == 1 {
+			verb = " varies"
+		}
+		notes = append(notes, plural(len(m.fields), "field")+verb)
 	}
 	if h := len(m.all) - len(m.fields); h > 0 {
 		notes = append(notes, fmt.Sprintf("%d hidden (+ shows)", h))

@@ -546,3 +546,28 @@ func TestTooFew(t *testing.T) {
 		m.Key(keyMsg(k)) // keys on a view too small to draw still work (no panic)
 	}
 }
+
+// TestFieldsVaryGrammar checks issue 23's "1 field vary": one varying field is said
+// in the singular, several in the plural.
+func TestFieldsVaryGrammar(t *testing.T) {
+	two := func(extra map[string]string) []Run {
+		a := map[string]string{"methods.0.lambda": "0.1"}
+		b := map[string]string{"methods.0.lambda": "1"}
+		for k, v := range extra {
+			a[k] = v
+			b[k] = v + "0"
+		}
+		return []Run{{ID: "a", Params: a, Acc: 0.8}, {ID: "b", Params: b, Acc: 0.9}}
+	}
+	for _, c := range []struct {
+		runs []Run
+		want string
+	}{{two(nil), "1 field varies"}, {two(map[string]string{"seed": "1"}), "2 fields vary"}} {
+		m := New(uitest.Styles())
+		m.SetSize(120, 40)
+		m.SetRuns(c.runs)
+		if v := ansi.Strip(m.View()); !strings.Contains(v, c.want) {
+			t.Errorf("want %q in:\n%s", c.want, v)
+		}
+	}
+}

@@ -3,10 +3,12 @@ package runs
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"gitui/core/eval"
 	"gitui/ui/curves"
@@ -247,7 +249,7 @@ func (c *Compare) Lines() []string {
 		for i, r := range c.runs {
 			vw[i] = 1
 			for _, k := range c.diff {
-				vw[i] = max(vw[i], min(24, len(value(r.Params, k))))
+				vw[i] = max(vw[i], min(24, ansi.StringWidth(value(r, k))))
 			}
 		}
 		hdr := " " + cell("key", kw, false)
@@ -258,7 +260,7 @@ func (c *Compare) Lines() []string {
 		for _, k := range c.diff {
 			l := " " + cell(k, kw, false)
 			for i, r := range c.runs {
-				l += "  " + cell(value(r.Params, k), vw[i], false)
+				l += "  " + cell(value(r, k), vw[i], false)
 			}
 			out = append(out, l)
 		}
@@ -306,11 +308,42 @@ func (c *Compare) Lines() []string {
 	return out
 }
 
-func value(p map[string]string, k string) string {
-	if v, ok := p[k]; ok {
+// value returns the value of key k in run e's flattened spec; for a method's lambda or
+// gamma the spec left to the fit (unset or 0), what the fit chose ("LOO: 2.5e-07",
+// "median: 0.031"), read from the run's result; else "(unset)".
+func value(e Entry, k string) string {
+	v, ok := e.Params[k]
+	if ok && v != "0" {
+		return v
+	}
+	if c := chosenOf(e, k); c != "" {
+		return c
+	}
+	if ok {
 		return v
 	}
 	return "(unset)"
+}
+
+// chosenOf returns what the fits of run e chose for the method field k
+// (methods.N.lambda: "LOO: x"; methods.N.gamma: "median: x"), or "".
+func chosenOf(e Entry, k string) string {
+	var i int
+	var field string
+	if n, _ := fmt.Sscanf(strings.Replace(k, ".", " ", 2), "methods %d %s", &i, &field); n != 2 || i < 0 || i >= len(e.Chosen) {
+		return ""
+	}
+	v, ok := e.Chosen[i][field]
+	if !ok {
+		return ""
+	}
+	switch field {
+	case "lambda":
+		return "LOO: " + strconv.FormatFloat(v, 'g', 2, 64)
+	case "gamma":
+		return "median: " + strconv.FormatFloat(v, 'g', 2, 64)
+	}
+	return "chosen: " + strconv.FormatFloat(v, 'g', 2, 64)
 }
 
 func fmtX(x float64) string {

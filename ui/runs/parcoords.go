@@ -1,6 +1,10 @@
 package runs
 
 import (
+	"fmt"
+	"maps"
+	"strconv"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -11,12 +15,23 @@ import (
 // ui/parcoords; the pane keeps it (and its brushes) while it is closed, refreshes its
 // runs with the table's and marks its brushed runs on enter.
 
-// pcRuns returns the runs shown, as the view draws them (ID is the run's Path).
+// pcRuns returns the runs shown, as the view draws them (ID is the run's Path), with
+// what each method's fits chose (Entry.Chosen) as fields of their own,
+// "methods.N.lambda (chosen)", so a leave-one-out λ or a median-heuristic γ is an axis.
 func (m *Model) pcRuns() []parcoords.Run {
 	out := make([]parcoords.Run, len(m.shown))
 	for i, k := range m.shown {
 		e := m.all[k]
-		out[i] = parcoords.Run{ID: e.Path, Params: e.Params, Acc: e.Acc}
+		p := e.Params
+		if len(e.Chosen) > 0 {
+			p = maps.Clone(e.Params)
+			for mi, c := range e.Chosen {
+				for name, v := range c {
+					p[fmt.Sprintf("methods.%d.%s (chosen)", mi, name)] = strconv.FormatFloat(v, 'g', 3, 64)
+				}
+			}
+		}
+		out[i] = parcoords.Run{ID: e.Path, Params: p, Acc: e.Acc}
 	}
 	return out
 }

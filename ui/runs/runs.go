@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"gitui/model/store"
+	"gitui/ui/internal/lineedit"
 	"gitui/ui/parcoords"
 	"gitui/ui/theme"
 )
@@ -29,6 +30,12 @@ func LoadCmd(sources []string, isStore bool) tea.Cmd {
 		es, errs := store.Load(sources, isStore)
 		return LoadedMsg{Entries: es, Errs: errs}
 	}
+}
+
+// LabelledMsg reports that the label of the run at Path was written (Err nil) or not.
+type LabelledMsg struct {
+	Path, Label string
+	Err         error
 }
 
 // OpenMsg asks the workbench to open the curves of runs: the run under the cursor
@@ -55,6 +62,9 @@ var colNames = [numCols]string{"name", "started", "status", "data", "group", "me
 type KeyMap struct {
 	Up, Down, Filter, Mark, Open, Sort, Reverse, Compare, Back, Toggle, Accept key.Binding
 
+	// Name (n) gives the run under the cursor a short label (run.json, store.SetLabel).
+	Name key.Binding
+
 	// Parcoords (p) opens the parallel-coordinates view of the runs shown.
 	Parcoords key.Binding
 }
@@ -73,6 +83,7 @@ func DefaultKeyMap() KeyMap {
 		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Toggle:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "table/chart")),
 		Accept:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply filter")),
+		Name:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "name run")),
 
 		Parcoords: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "parallel axes")),
 	}
@@ -102,6 +113,12 @@ type Model struct {
 	cmp       *Compare
 	pc        *parcoords.Model // the parallel-coordinates view (parcoords.go), kept while closed
 	pcOn      bool
+	// naming is set while the label of the run at namePath is typed (n); nameErr is why
+	// the last label was not written.
+	naming         bool
+	name, namePath string
+	nameErr        error
+	distinct       map[string]string // run path → what tells it from runs of its name (distinguish)
 }
 
 // New returns an empty Runs pane, sorted by start time, newest first.
@@ -124,7 +141,7 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) Focus(on bool) { m.focused = on }
 
 // Editing reports whether the pane takes every key (the filter is being typed).
-func (m *Model) Editing() bool { return m.filtering }
+func (m *Model) Editing() bool { return m.filtering || m.naming }
 
 // Comparing reports whether the compare view is open.
 func (m *Model) Comparing() bool { return m.cmp != nil }
@@ -233,8 +250,76 @@ func (m *Model) refresh() {
 		return c < 0
 	})
 	m.clamp()
+	m.distinct = distinguish(m.all)
 	m.regroup()
 	m.syncParcoords()
+}
+
+// maxDistinct is the number of differing keys a row names before "+N more".
+const maxDistinct = 3
+
+// distinguish returns, for each run sharing its spec's name with another run, what
+// tells it apart from them: the keys whose values differ within the runs of that name
+// (Diff over their flattened specs), as key=value with the key shortened to its last
+// part ("lambda=0.1" for methods.0.lambda and methods.1.lambda when the run gives both
+// the same value; "m0.lambda=0.1 m1.lambda=1" when not), at most maxDistinct then
+// "+N more". A run alone with its name, or whose specs are all equal, gets nothing.
+func distinguish(es []Entry) map[string]string {
+	byName := map[string][]int{}
+	for i, e := range es {
+		byName[e.Name] = append(byName[e.Name], i)
+	}
+	out := map[string]string{}
+	for _, idx := range byName {
+		if len(idx) < 2 {
+			continue
+		}
+		ps := make([]map[string]string, len(idx))
+		for j, i := range idx {
+			ps[j] = es[i].Params
+		}
+		keys := Diff(ps...)
+		if len(keys) == 0 {
+			continue
+		}
+		var shorts []string // in the order of keys
+		group := map[string][]string{}
+		for _, k := range keys {
+			short := k[strings.LastIndex(k, ".")+1:]
+			if group[short] == nil {
+				shorts = append(shorts, short)
+			}
+			group[short] = append(group[short], k)
+		}
+		for j, i := range idx {
+			value := func(k string) string {
+				if v, ok := ps[j][k]; ok && v != "" {
+					return v
+				}
+				return "unset"
+			}
+			var parts []string
+			for _, short := range shorts {
+				ks := group[short]
+				same := true
+				for _, k := range ks[1:] {
+					same = same && value(k) == value(ks[0])
+				}
+				if same {
+					parts = append(parts, short+"="+value(ks[0]))
+					continue
+				}
+				for _, k := range ks {
+					parts = append(parts, shortKey(k)+"="+value(k))
+				}
+			}
+			if len(parts) > maxDistinct {
+				parts = append(parts[:maxDistinct], fmt.Sprintf("+%d more", len(parts)-maxDistinct))
+			}
+			out[es[i].Path] = strings.Join(parts, " ")
+		}
+	}
+	return out
 }
 
 func (m *Model) clamp() {
@@ -244,6 +329,11 @@ func (m *Model) clamp() {
 // ShortHelp returns the keys that work now.
 func (m Model) ShortHelp() []key.Binding {
 	k := m.keys
+	if m.naming {
+		k.Accept.SetHelp("enter", "save name")
+		k.Back.SetHelp("esc", "keep the old name")
+		return []key.Binding{k.Accept, k.Back}
+	}
 	if m.filtering {
 		return []key.Binding{k.Accept, k.Back}
 	}
@@ -275,7 +365,7 @@ func (m Model) ShortHelp() []key.Binding {
 func (m Model) FullHelp() [][]key.Binding {
 	k, x := m.keys, exploreKeys
 	switch {
-	case m.filtering || m.cmp != nil:
+	case m.filtering || m.naming || m.cmp != nil:
 		return [][]key.Binding{m.ShortHelp()}
 	case m.pcOn:
 		return m.pc.FullHelp()
@@ -286,6 +376,7 @@ func (m Model) FullHelp() [][]key.Binding {
 	k.Compare.SetEnabled(len(m.Marked()) >= 2)
 	k.Open.SetEnabled(len(m.shown) > 0)
 	k.Mark.SetEnabled(len(m.shown) > 0)
+	k.Name.SetEnabled(len(m.shown) > 0)
 	k.Up.SetEnabled(len(m.shown) > 1)
 	k.Down.SetEnabled(len(m.shown) > 1)
 	switch {
@@ -301,7 +392,7 @@ func (m Model) FullHelp() [][]key.Binding {
 	x.Importance.SetEnabled(len(m.shown) > 0)
 	x.Kind.SetHelp("m", "next series (g, i views)")
 	return [][]key.Binding{
-		{k.Up, k.Down, k.Filter, k.Back, k.Mark, k.Open, k.Compare, k.Sort, k.Reverse},
+		{k.Up, k.Down, k.Filter, k.Back, k.Mark, k.Open, k.Compare, k.Name, k.Sort, k.Reverse},
 		{k.Parcoords, x.Group, x.Ungroup, x.Importance, x.Kind},
 	}
 }
@@ -321,9 +412,23 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case LoadedMsg:
 		m.SetEntries(msg.Entries, msg.Errs)
 		return m, nil
+	case LabelledMsg:
+		m.nameErr = msg.Err
+		if msg.Err == nil {
+			for i := range m.all {
+				if m.all[i].Path == msg.Path {
+					m.all[i].Label = msg.Label
+				}
+			}
+			m.refresh()
+		}
+		return m, nil
 	case tea.KeyMsg:
 		if !m.focused {
 			return m, nil
+		}
+		if m.naming {
+			return m, m.nameKey(msg)
 		}
 		if m.filtering {
 			m.filterKey(msg)
@@ -360,17 +465,36 @@ func (m *Model) filterKey(k tea.KeyMsg) {
 	case tea.KeyEsc:
 		m.filtering = false
 		m.SetFilter("")
-	case tea.KeyBackspace:
-		if r := []rune(m.filter); len(r) > 0 {
-			m.SetFilter(string(r[:len(r)-1]))
+	default:
+		if f, ok := lineedit.Apply(m.filter, k); ok { // ctrl+u, ctrl+w: readline habits
+			m.SetFilter(f)
 		}
-	case tea.KeyRunes, tea.KeySpace:
-		m.SetFilter(m.filter + string(k.Runes))
 	}
+}
+
+// nameKey edits the label being typed: enter writes it (store.SetLabel, off the
+// Update loop) and reports LabelledMsg, esc drops it.
+func (m *Model) nameKey(k tea.KeyMsg) tea.Cmd {
+	switch k.Type {
+	case tea.KeyEnter:
+		m.naming = false
+		path, label := m.namePath, strings.TrimSpace(m.name)
+		return func() tea.Msg { return LabelledMsg{Path: path, Label: label, Err: store.SetLabel(path, label)} }
+	case tea.KeyEsc:
+		m.naming = false
+	default:
+		if s, ok := lineedit.Apply(m.name, k); ok {
+			m.name = s
+		}
+	}
+	return nil
 }
 
 func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	switch {
+	case key.Matches(k, m.keys.Name) && len(m.shown) > 0:
+		e := m.all[m.shown[m.cur]]
+		m.naming, m.name, m.namePath, m.nameErr = true, e.Label, e.Path, nil
 	case key.Matches(k, m.keys.Up):
 		m.cur--
 		m.clamp()
@@ -418,6 +542,9 @@ func (m *Model) Click(y int) bool {
 	}
 	head := 2 // summary and column names
 	if len(m.errs) > 0 {
+		head++
+	}
+	if m.nameErr != nil {
 		head++
 	}
 	if m.ferr != nil {
@@ -516,6 +643,12 @@ func (m *Model) lines() []string {
 		}
 	}
 	out = append(out, m.st.Bold.Render(head)+m.st.Muted.Render(" · sort: "+colNames[m.sortCol]+" "+dir))
+	if m.naming {
+		out[len(out)-1] = m.st.Bold.Render("name run: "+m.name+"▏") + m.st.Muted.Render(" · enter saves · esc keeps the old name")
+	}
+	if m.nameErr != nil {
+		out = append(out, m.st.Error.Render(ansi.Truncate("✗ name not saved: "+m.nameErr.Error(), m.w, "…")))
+	}
 	if len(m.errs) > 0 {
 		out = append(out, m.st.Error.Render(fmt.Sprintf("%d run(s) could not be read: %v", len(m.errs), m.errs[0])))
 	}
@@ -570,7 +703,14 @@ func (m *Model) lines() []string {
 		} else {
 			b.WriteString(" ")
 		}
-		vals := [numCols]string{e.Name, "", e.Status, e.Data, e.Group, strings.Join(e.Methods, ", "), "—"}
+		what := strings.Join(e.Methods, ", ")
+		switch { // what tells the run from its neighbours comes first (issue 23)
+		case e.Label != "":
+			what = "“" + e.Label + "” · " + what
+		case m.distinct[e.Path] != "":
+			what = m.distinct[e.Path] + " · " + what
+		}
+		vals := [numCols]string{e.Name, "", e.Status, e.Data, e.Group, what, "—"}
 		if !e.Time.IsZero() {
 			vals[colTime] = e.Time.Format("2006-01-02 15:04")
 		}
@@ -626,4 +766,12 @@ func (m *Model) Live() bool {
 		}
 	}
 	return false
+}
+
+// shortKey abbreviates a flattened spec key for a row: methods.N.KEY becomes mN.KEY.
+func shortKey(k string) string {
+	if rest, ok := strings.CutPrefix(k, "methods."); ok {
+		return "m" + rest
+	}
+	return k
 }
