@@ -43,6 +43,9 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if a.helpOpen {
 		return a.handleHelp(k)
 	}
+	if a.tuneOpen {
+		return a.handleTuneKey(k)
+	}
 	if a.editing() {
 		return a.toFocused(k)
 	}
@@ -65,8 +68,10 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 		a.confirm = confirmDelete
 	case key.Matches(k, a.keys.Help):
 		a.openHelp()
+	case key.Matches(k, a.keys.Tune):
+		return a.tuneKey()
 	case key.Matches(k, a.keys.Quit):
-		if a.r.running {
+		if a.r.running || a.study.running {
 			a.confirm = confirmQuit
 			return nil
 		}
@@ -126,7 +131,12 @@ func (a *App) handleConfirm(k tea.KeyMsg) tea.Cmd {
 		}
 		if what == confirmQuit {
 			a.cancelRun()
+			a.cancelStudy()
 			return tea.Quit
+		}
+		if what == confirmStudy {
+			a.cancelStudy()
+			return nil
 		}
 		a.abandonRun()
 		return a.startRun()
