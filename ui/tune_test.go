@@ -49,7 +49,8 @@ func fieldOffset(t *testing.T, s *model.Spec, from, to string) int {
 // TestScriptedTune drives a study from the Method pane with the real engine by key
 // presses: 3 (Method pane), t on bins and on templates (marked, their distributions
 // shown), T (the study starts in the run store and the Tune view opens), the rungs
-// fill up to the last (3/3), the study finishes, b loads the best spec into the panes.
+// fill (n 4, then 12, then 36), the study finishes (a trial complete at 3/3), b loads
+// the best spec into the panes.
 // It then checks the study directory: 9 trials over rungs 4, 12, 36 in study.json,
 // best.spec.json a plain spec of the method tuned at n 90 with the best's values.
 func TestScriptedTune(t *testing.T) {
@@ -81,9 +82,11 @@ func TestScriptedTune(t *testing.T) {
 	keys("T")
 	// Each frame draws the header (the status) above the table: wait for each from
 	// the same mark.
-	scr.waitFor(t, m, "1/3", 60*time.Second)
-	scr.waitFor(t, m, "3/3", 90*time.Second)
+	scr.waitFor(t, m, "rungs n 4", 60*time.Second)
+	scr.waitFor(t, m, "rungs n 4, 12", 90*time.Second)
+	scr.waitFor(t, m, "rungs n 4, 12, 36", 90*time.Second)
 	scr.waitFor(t, m, "study done:", 90*time.Second)
+	scr.waitFor(t, m, "3/3", 90*time.Second)
 	m = scr.mark()
 	keys("b")
 	scr.waitFor(t, m, "loaded the study's best spec", 10*time.Second)

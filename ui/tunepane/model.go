@@ -241,9 +241,9 @@ func (m *Model) View() string {
 	if m.w >= 110 && h >= 26 {
 		lw := m.w * 55 / 100
 		th := h * 55 / 100
-		top := theme.JoinColumns(m.section(SecTrials, lw-1, th)+"\n", pad(m.section(SecBest, m.w-lw, th), m.w-lw, th))
+		top := theme.JoinColumns(m.section(SecTrials, lw-1, th), pad(m.section(SecBest, m.w-lw-1, th), m.w-lw, th))
 		lw2 := m.w * 64 / 100
-		bot := theme.JoinColumns(m.section(SecAxes, lw2-1, h-th), pad(m.section(SecImportance, m.w-lw2, h-th), m.w-lw2, h-th))
+		bot := theme.JoinColumns(m.section(SecAxes, lw2-1, h-th), pad(m.section(SecImportance, m.w-lw2-1, h-th), m.w-lw2, h-th))
 		body = top + "\n" + bot
 	} else {
 		var tabs []string
@@ -430,7 +430,10 @@ func (m *Model) table(w, h int) string {
 		k, v := t.Top()
 		rung, nn, val := "—", "—", "—"
 		if k >= 0 {
-			rung = fmt.Sprintf("%d/%d", k+1, max(len(m.sizes), 1))
+			rung = fmt.Sprint(k + 1) // live: how many rungs there will be is not known yet
+			if m.snap.File != nil {
+				rung = fmt.Sprintf("%d/%d", k+1, len(m.sizes))
+			}
 			nn = fmt.Sprint(m.sizes[k])
 			val = fmt.Sprintf("%.4f", v)
 		}
@@ -599,8 +602,8 @@ func (m *Model) importance(w, h int) string {
 	lines := []string{m.st.Muted.Render(fmt.Sprintf("η² of validation at n %d over %d trials", m.sizes[0], len(es)))}
 	imps, why := runs.Importances(es, "")
 	if why != "" {
-		lines = append(lines, m.st.Muted.Render(why))
-		return theme.Clip(strings.Join(theme.WrapLines(func(s ...string) string { return strings.Join(s, "") }, strings.Join(lines, " "), w, 0), "\n"), w, h)
+		lines = append(lines, theme.WrapLines(m.st.Muted.Render, why, w, 0)...)
+		return theme.Clip(strings.Join(lines, "\n"), w, h)
 	}
 	names := make([]string, len(imps))
 	for i, im := range imps {
@@ -626,9 +629,7 @@ func (m *Model) importance(w, h int) string {
 		lines = append(lines, cellText(sn[im.Field], nw, false)+" "+bar+" "+v+m.st.Muted.Render(fmt.Sprintf(" %2d groups", im.Groups)))
 	}
 	note := fmt.Sprintf("numbers in at most %d quantile bins; as many groups as trials explain everything and say nothing", runs.MaxBins)
-	for _, l := range strings.Split(theme.Wrap(note, w), "\n") {
-		lines = append(lines, m.st.Muted.Render(l))
-	}
+	lines = append(lines, theme.WrapLines(m.st.Muted.Render, note, w, 0)...)
 	return theme.Clip(strings.Join(lines, "\n"), w, h)
 }
 
