@@ -107,6 +107,9 @@ type Model struct {
 	top    int  // first row shown
 	byID   bool // sort the table by trial id (else best first)
 	pc     *parcoords.Model
+	// brushed: the table shows only the trials in the axes' brushes (enter there with a
+	// brush; enter without one shows all again).
+	brushed bool
 }
 
 // New returns an empty view drawing with st.
@@ -180,8 +183,12 @@ func (m *Model) Key(k tea.KeyMsg) Action {
 		return None
 	}
 	if m.focus == SecAxes && m.pc.Handles(k) {
-		if m.pc.Key(k) != parcoords.None {
-			m.focus = SecTrials // enter or esc in the axes: back to the table
+		switch m.pc.Key(k) {
+		case parcoords.Mark: // enter: the table keeps the brushed trials
+			m.brushed = len(m.pc.Brushes()) > 0
+			m.focus, m.cur, m.top = SecTrials, 0, 0
+		case parcoords.Close:
+			m.focus = SecTrials
 		}
 		return None
 	}
@@ -197,7 +204,7 @@ func (m *Model) Key(k tea.KeyMsg) Action {
 	case key.Matches(k, m.keys.Up):
 		m.cur = max(0, m.cur-1)
 	case key.Matches(k, m.keys.Down):
-		m.cur = min(len(m.trials)-1, m.cur+1)
+		m.cur = max(0, min(len(m.rows())-1, m.cur+1))
 	case key.Matches(k, m.keys.Sort):
 		m.byID = !m.byID
 	}
@@ -207,7 +214,18 @@ func (m *Model) Key(k tea.KeyMsg) Action {
 // rows returns the trials in the table's order: best first (highest rung reached, then
 // validation, then id; failed last), or by id.
 func (m *Model) rows() []Trial {
-	out := append([]Trial(nil), m.trials...)
+	var out []Trial
+	in := map[string]bool{}
+	if m.brushed {
+		for _, id := range m.pc.Brushed() {
+			in[id] = true
+		}
+	}
+	for _, t := range m.trials {
+		if !m.brushed || in[fmt.Sprint(t.ID)] {
+			out = append(out, t)
+		}
+	}
 	if m.byID {
 		return out
 	}
@@ -400,7 +418,13 @@ func (m *Model) table(w, h int) string {
 	}
 	hdr.WriteString(fmt.Sprintf("%4s %6s %6s  %s", "rung", "n", "valid.", "state"))
 	out := []string{m.st.Muted.Render(ansi.Truncate(hdr.String(), w, "…"))}
-	n := max(1, h-1)
+	if m.brushed {
+		out = append([]string{m.st.Accent.Render(ansi.Truncate(fmt.Sprintf("%d of %d trials in the axes' brush (enter there without a brush shows all)", len(rows), len(m.trials)), w, "…"))}, out...)
+	}
+	if len(rows) == 0 {
+		return theme.Clip(strings.Join(out, "\n"), w, h)
+	}
+	n := max(1, h-len(out))
 	m.cur = min(max(0, m.cur), len(rows)-1)
 	if m.cur < m.top {
 		m.top = m.cur

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -87,6 +88,22 @@ func press(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyDown}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+// TestGoldenSections: the finished fixture at 80×24, one section at a time (tab moves
+// to the next): the trials table (TestGolden), the best so far, the axes, the importance.
+func TestGoldenSections(t *testing.T) {
+	m := New(uitest.Styles())
+	m.SetSize(80, 24)
+	m.Set(status(false), fixture(true))
+	for s := SecBest; s < numSections; s++ {
+		m.Key(press("tab"))
+		t.Run(strings.ReplaceAll(s.String(), " ", "-"), func(t *testing.T) {
+			v := m.View()
+			uitest.CheckFits(t, v, 80, 24)
+			golden.RequireEqual(t, []byte(ansi.Strip(v)))
+		})
+	}
 }
 
 // TestGolden: the finished fixture at 80×24 (one section at a time: the trials table)
@@ -244,5 +261,44 @@ func TestLoadEmpty(t *testing.T) {
 	s, err := Load(t.TempDir())
 	if err != nil || len(s.Jobs) != 0 || s.File != nil || s.BestSpec != "" {
 		t.Errorf("Load of an empty directory = %+v, %v; want an empty snapshot", s, err)
+	}
+}
+
+// TestBrushFilters: a brush on the bins axis (its top quarter) and enter in the axes
+// keep, in the table, exactly the trials whose bins lie in it; enter with no brush
+// shows all again.
+func TestBrushFilters(t *testing.T) {
+	m := New(uitest.Styles())
+	m.SetSize(120, 40)
+	m.Set(status(false), fixture(true))
+	m.Key(press("tab"))
+	m.Key(press("tab"))
+	if m.Focused() != SecAxes {
+		t.Fatalf("focus %v, want the axes", m.Focused())
+	}
+	m.Key(press("up")) // a brush on the selected (first) axis
+	brushed := m.pc.Brushed()
+	if len(brushed) == 0 || len(brushed) == len(m.Trials()) {
+		t.Fatalf("brush selects %v of %d trials", brushed, len(m.Trials()))
+	}
+	m.Key(tea.KeyMsg{Type: tea.KeyEnter})
+	rows := m.rows()
+	if m.Focused() != SecTrials || len(rows) != len(brushed) {
+		t.Fatalf("after enter: focus %v, %d rows, want the table with the %d brushed", m.Focused(), len(rows), len(brushed))
+	}
+	for _, r := range rows {
+		if !slices.Contains(brushed, fmt.Sprint(r.ID)) {
+			t.Errorf("trial %d shown but not brushed %v", r.ID, brushed)
+		}
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, fmt.Sprintf("%d of 9 trials in the axes' brush", len(brushed))) {
+		t.Errorf("the table does not say it is filtered:\n%s", v)
+	}
+	m.Key(press("tab"))
+	m.Key(press("tab"))
+	m.Key(press("X")) // clear every brush
+	m.Key(tea.KeyMsg{Type: tea.KeyEnter})
+	if len(m.rows()) != 9 {
+		t.Errorf("enter without a brush shows %d rows, want all 9", len(m.rows()))
 	}
 }
