@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -281,4 +282,55 @@ func studyFixture() tunepane.Snapshot {
 	f.Best = &study.BestInfo{Trial: 1, Params: s.Jobs[1].Params, Validation: 0.81, ValidationN: 12, N: 90, Compared: 3}
 	s.File, s.BestSpec = f, "STORE/20261123-120000-xperm-tiny-tune/best.spec.json"
 	return s
+}
+
+// TestStudyCancel starts a study, asks for its cancellation as x then y do, and checks
+// that it stops (context.Canceled, the status says how to continue it), that q asked
+// while it ran, that the view shows it stopped, and that its directory is released (a
+// resume can open it).
+func TestStudyCancel(t *testing.T) {
+	spec := tuneSpec()
+	spec.Data.Pool = 3000 // a longer study, so that the cancel comes first
+	a := New(context.Background(), Options{Initial: spec, Store: t.TempDir()}, uitest.Styles())
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	exec(t, a, a.Init())
+	a.setFocus(paneMethod)
+	a.method.Form().Select("methods.0.bins")
+	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
+	exec(t, a, cmd)
+	if len(a.method.Tuned()) != 1 {
+		t.Fatalf("bins not marked: %q", a.status)
+	}
+	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("T")}) // the pump is driven below
+	if !a.study.running || !a.tuneOpen {
+		t.Fatalf("T did not start the study: %q", a.status)
+	}
+	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	if a.confirm != confirmQuit || !strings.Contains(ansi.Strip(a.View()), "A study is going") {
+		t.Errorf("q while the study runs does not ask (confirm %v)", a.confirm)
+	}
+	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")})
+	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
+	if a.confirm != confirmStudy {
+		t.Fatalf("x in the Tune view does not ask (confirm %v)", a.confirm)
+	}
+	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	if !a.study.cancelling {
+		t.Fatal("y did not cancel the study")
+	}
+	for a.study.running {
+		msg := a.waitStudy()()
+		a.Update(msg)
+	}
+	if !errors.Is(a.study.err, context.Canceled) || !strings.Contains(a.status, "gitui resume") {
+		t.Errorf("cancelled study: err %v, status %q", a.study.err, a.status)
+	}
+	if !strings.Contains(ansi.Strip(a.tv.View()), "stopped") {
+		t.Errorf("the view does not say the study stopped:\n%s", ansi.Strip(a.tv.View()))
+	}
+	st, err := study.Open(a.study.dir, nil)
+	if err != nil {
+		t.Fatalf("the cancelled study cannot be resumed: %v", err)
+	}
+	st.Close()
 }
