@@ -343,7 +343,7 @@ func (a *App) revalidate() {
 	a.data.Form().SetIssues(a.issues)
 	a.group.Form().SetIssues(a.issues)
 	a.method.Form().SetIssues(a.issues)
-	a.method.SetCommand(form.CommandLine(a.preset, a.quick, a.base, a.spec) + dataArg(a.opts.DataDir, a.base))
+	a.method.SetCommand(a.commandLine())
 	a.updateKeys()
 }
 

@@ -17,6 +17,7 @@ import (
 	"gitui/model"
 	"gitui/model/store"
 	"gitui/model/study"
+	"gitui/ui/form"
 	"gitui/ui/methodpane"
 	"gitui/ui/tunepane"
 )
@@ -393,6 +394,31 @@ func (a *App) tuneMarked(m methodpane.TuneMarkedMsg) {
 	default:
 		a.setStatus(fmt.Sprintf("%d marked, T tunes: %s ~ %s", len(a.method.Tuned()), m.Key, m.Dist), false)
 	}
+	a.method.SetCommand(a.commandLine())
+}
+
+// commandLine is the headless command the Method pane shows: `gitui run PRESET --set
+// ...` reproducing the panes; with fields marked to tune, `gitui tune PRESET --set ...
+// --param KEY=DIST ...` running the study T starts (its methods reduced to the marked
+// ones, as studySpec does).
+func (a *App) commandLine() string {
+	run := form.CommandLine(a.preset, a.quick, a.base, a.spec) + dataArg(a.opts.DataDir, a.base)
+	marks := a.method.Tuned()
+	if len(marks) == 0 || a.base == nil {
+		return run
+	}
+	s, keys, err := studySpec(a.spec, marks)
+	if err != nil {
+		return run
+	}
+	params := s.Tune.Params
+	plain := s.Clone()
+	plain.Tune = a.spec.Tune
+	cmd := "gitui tune" + strings.TrimPrefix(form.CommandLine(a.preset, a.quick, a.base, plain), "gitui run")
+	for _, k := range keys {
+		cmd += " --param " + model.ShellQuote(k+"="+params[k])
+	}
+	return cmd + dataArg(a.opts.DataDir, a.base)
 }
 
 // tuneHelp is the footer while the Tune view is open.

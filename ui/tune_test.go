@@ -334,3 +334,30 @@ func TestStudyCancel(t *testing.T) {
 	}
 	st.Close()
 }
+
+// TestTuneCommandLine: with fields marked, the Method pane's headless command is the
+// `gitui tune` that runs the same study, and running it parses (its spec with the
+// params validates as the study's does).
+func TestTuneCommandLine(t *testing.T) {
+	a := newTestApp(t, 120, 40) // xperm-tiny quick: CDF and raw
+	a.setFocus(paneMethod)
+	for _, k := range []string{"methods.0.bins", "methods.0.templates"} {
+		a.method.Form().Select(k)
+		_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
+		exec(t, a, cmd)
+	}
+	got := a.method.Command()
+	want := `gitui tune xperm-tiny --quick --set 'methods=[{"bins":5,"features":"cdf","learner":"rls","template_kind":"gaussian","templates":5,"thresholds":"theory"}]' --param methods.0.bins=2..15 --param methods.0.templates=2..15`
+	if got != want {
+		t.Errorf("command\n%s\nwant\n%s", got, want)
+	}
+	a.method.Form().Select("methods.0.bins")
+	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
+	exec(t, a, cmd)
+	a.method.Form().Select("methods.0.templates")
+	_, cmd = a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
+	exec(t, a, cmd)
+	if got := a.method.Command(); !strings.HasPrefix(got, "gitui run xperm-tiny --quick") {
+		t.Errorf("unmarked: command %s, want the run command", got)
+	}
+}
