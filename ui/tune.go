@@ -40,6 +40,8 @@ type studyRun struct {
 	started    time.Time
 	ended      time.Time
 	err        error
+	// marks are the Method pane's marks the study was started with (markSig).
+	marks string
 	// over is closed when the study's goroutine has ended (its journal closed and its
 	// lock released).
 	over chan struct{}
@@ -108,14 +110,26 @@ func (a *App) studyStatus() tunepane.Status {
 	return st
 }
 
-// tuneKey is T: it opens the Tune view of the running (or last) study, or starts a
-// study of the marked fields when none is running and the view shows no study of them.
+// tuneKey is T: it opens the Tune view of the running study, or of the last one while
+// the marks are those it was started with (or none); else it starts a study of the
+// marked fields (r in the view starts another of the same marks).
 func (a *App) tuneKey() tea.Cmd {
-	if a.study.running || a.study.dir != "" && len(a.method.Tuned()) == 0 {
+	marks := a.method.Tuned()
+	if a.study.running || a.study.dir != "" && (len(marks) == 0 || markSig(marks) == a.study.marks) {
 		a.tuneOpen = true
 		return nil
 	}
 	return a.startStudy()
+}
+
+// markSig is the marks in one comparable string (key=dist, sorted by key).
+func markSig(marks map[string]string) string {
+	var kv []string
+	for k, d := range marks {
+		kv = append(kv, k+"="+d)
+	}
+	sort.Strings(kv)
+	return strings.Join(kv, " ")
 }
 
 // handleTuneKey routes a key while the Tune view is open.
@@ -253,7 +267,7 @@ func (a *App) startStudy() tea.Cmd {
 	id := a.study.id + 1
 	notify, done, over := make(chan struct{}, 1), make(chan error, 1), make(chan struct{})
 	go searchStudy(ctx, st, a.opts.DataDir, notify, done, over)
-	a.study = studyRun{id: id, dir: dir, name: spec.Name, keys: keys, running: true, cancel: cancel, started: now, over: over}
+	a.study = studyRun{id: id, dir: dir, name: spec.Name, keys: keys, running: true, cancel: cancel, started: now, over: over, marks: markSig(a.method.Tuned())}
 	a.studyPump = studyPump{notify: notify, done: done}
 	a.tuneOpen = true
 	a.tv.Set(a.studyStatus(), tunepane.Snapshot{})

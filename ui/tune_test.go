@@ -361,3 +361,42 @@ func TestTuneCommandLine(t *testing.T) {
 		t.Errorf("unmarked: command %s, want the run command", got)
 	}
 }
+
+// TestTuneKeyReopens: after a study, T reopens its view while the marks are the same,
+// and starts a new study once they changed.
+func TestTuneKeyReopens(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	a.opts.Store = t.TempDir()
+	a.setFocus(paneMethod)
+	a.method.Form().Select("methods.0.bins")
+	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
+	exec(t, a, cmd)
+	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("T")})
+	first := a.study.dir
+	for a.study.running {
+		a.Update(a.waitStudy()())
+	}
+	if a.study.err != nil || first == "" {
+		t.Fatalf("study: %v in %q", a.study.err, first)
+	}
+	a.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if a.tuneOpen {
+		t.Fatal("esc did not close the Tune view")
+	}
+	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("T")})
+	if !a.tuneOpen || a.study.dir != first || a.study.running {
+		t.Fatalf("T with the same marks: view %v, dir %s (was %s), running %v", a.tuneOpen, a.study.dir, first, a.study.running)
+	}
+	a.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	a.method.Form().Select("methods.0.templates")
+	_, cmd = a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
+	exec(t, a, cmd)
+	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("T")})
+	if !a.study.running || a.study.dir == first {
+		t.Fatalf("T with new marks did not start a new study (dir %s)", a.study.dir)
+	}
+	a.cancelStudy()
+	for a.study.running {
+		a.Update(a.waitStudy()())
+	}
+}

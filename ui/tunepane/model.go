@@ -364,7 +364,7 @@ func (m *Model) header() []string {
 
 // shortKeys returns the tuned keys' short names (parcoords.ShortNames).
 func (m *Model) shortKeys() []string {
-	keys := m.keys_()
+	keys := m.tunedKeys()
 	sn := parcoords.ShortNames(keys)
 	out := make([]string, len(keys))
 	for i, k := range keys {
@@ -373,8 +373,8 @@ func (m *Model) shortKeys() []string {
 	return out
 }
 
-// keys_ returns the tuned keys: the status's, else those of the trials' parameters.
-func (m *Model) keys_() []string {
+// tunedKeys returns the tuned keys: the status's, else those of the trials' parameters.
+func (m *Model) tunedKeys() []string {
 	if len(m.status.Keys) > 0 {
 		return m.status.Keys
 	}
@@ -401,7 +401,7 @@ func (m *Model) table(w, h int) string {
 		}
 		return theme.Clip(m.st.Muted.Render(msg), w, h)
 	}
-	keys := m.keys_()
+	keys := m.tunedKeys()
 	sn := parcoords.ShortNames(keys)
 	rows := m.rows()
 	cw := make([]int, len(keys))
