@@ -28,6 +28,7 @@ import (
 	"gitui/ui/runpane"
 	"gitui/ui/runs"
 	"gitui/ui/theme"
+	"gitui/ui/tunepane"
 )
 
 // Options configure the workbench. DataDir is the resolved data directory ("" when
@@ -90,6 +91,7 @@ const (
 	confirmRestart
 	confirmDelete
 	confirmCancel
+	confirmStudy // x in the Tune view: cancel the study
 )
 
 type picker struct {
@@ -167,6 +169,13 @@ type App struct {
 	lastDraw    time.Time
 	holdCharts  bool
 	redrawTimer bool
+
+	// The study of T (tune.go): its state, its goroutine's channels, the Tune view and
+	// whether it fills the body.
+	study     studyRun
+	studyPump studyPump
+	tv        tunepane.Model
+	tuneOpen  bool
 }
 
 // frameEvery is the shortest interval between two chart redraws (20 per second).
@@ -203,6 +212,7 @@ func New(ctx context.Context, opts Options, st theme.Styles) *App {
 	a.curves = curves.New(st)
 	a.heat = heatmap.New(st)
 	a.runs = runs.New(st)
+	a.tv = tunepane.New(st)
 	a.panes = [numPanes]pane.Component{
 		paneData: a.data.Component(), paneGroup: a.group.Component(), paneMethod: a.method.Component(),
 		paneRun: a.run.Component(), paneCurves: a.curves.Component(), paneHeat: a.heat.Component(),
@@ -334,7 +344,7 @@ func (a *App) revalidate() {
 	a.data.Form().SetIssues(a.issues)
 	a.group.Form().SetIssues(a.issues)
 	a.method.Form().SetIssues(a.issues)
-	a.method.SetCommand(form.CommandLine(a.preset, a.quick, a.base, a.spec) + dataArg(a.opts.DataDir, a.base))
+	a.method.SetCommand(a.commandLine())
 	a.updateKeys()
 }
 
@@ -361,6 +371,7 @@ func (a *App) updateKeys() {
 	a.keys.Pin.SetEnabled(len(a.curves.Current().Series) > 0)
 	a.keys.Save.SetEnabled(len(a.curves.Current().Series) > 0 || len(a.pins) > 0 || len(a.heat.Matrices()) > 0)
 	a.keys.Presets.SetEnabled(len(a.opts.Presets) > 0 && a.focus != paneRuns) // p there: parallel axes
+	a.keys.Tune.SetEnabled(a.study.running || a.study.dir != "" || len(a.method.Tuned()) > 0 || a.spec.Tune != nil)
 }
 
 // setStatus shows s in the header (shortened when it does not fit); an error also
@@ -384,6 +395,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = a.handleKey(msg)
 	case runEventsMsg, runFinishedMsg, tickedMsg, gramComputedMsg, savedMsg:
 		cmd = a.handleRun(msg)
+	case studyProgressMsg, studyDoneMsg, studyTickMsg:
+		cmd = a.handleStudy(msg)
+	case methodpane.TuneMarkedMsg:
+		a.tuneMarked(msg)
 	case redrawDueMsg:
 		a.redrawTimer, a.holdCharts = false, false
 	case heatmap.RequestMsg:
@@ -459,6 +474,7 @@ func (a *App) relayout() {
 	if a.zoom {
 		a.focused().SetSize(inner(a.lay.body))
 	}
+	a.tv.SetSize(inner(a.lay.body))
 }
 
 // fullBody reports whether one box fills the body: the focused pane always in tab

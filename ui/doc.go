@@ -43,6 +43,19 @@
 // frame (at most 20 frames a second). Cancelling keeps pumping until the engine's
 // Done, so finished cells are kept. Nothing ticks while idle.
 //
+// # Tune
+//
+// t in the Method pane marks the selected method field to tune, with a default
+// distribution from the registry (methodpane.DefaultDist; the field shows "● tune
+// DIST"; t again unmarks). T starts a study of the marked fields (tune.go): the methods
+// with a mark are kept (a choice among them when more than one), model/study searches
+// in a goroutine, in a new directory of the run store (TIME-NAME-tune), and the Tune
+// view (ui/tunepane) fills the body, following the study's journal after every scored
+// job (tunepane.Load). x there cancels the study (after y/n; `gitui resume DIR`
+// continues it), b loads its best.spec.json into the panes (r then runs it), esc goes
+// back to the panes while it runs, T reopens the view. q asks while a study runs; when
+// the program stops, a running study is cancelled and its journal closed.
+//
 // # Shapes
 //
 // The layout needs at least 80×24. Below 120 columns or 34 rows one pane is shown at

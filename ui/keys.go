@@ -10,6 +10,8 @@ type keyMap struct {
 	Zoom, Suspend                                                                    key.Binding
 	// Slurm (S, in the run pane) sends the current spec to Slurm as a job array.
 	Slurm key.Binding
+	// Tune (T) starts a study of the fields marked with t, or opens the Tune view.
+	Tune key.Binding
 	// picker and confirmation keys
 	Up, Down, Load, Toggle, Close, Yes, No, Filter key.Binding
 }
@@ -27,6 +29,7 @@ func defaultKeys() keyMap {
 		Save:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save")),
 		Pin:       key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "pin run")),
 		Slurm:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "Slurm jobs (Run pane)")),
+		Tune:      key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "tune marked fields")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit now")),
@@ -52,14 +55,14 @@ type globalHelp struct {
 
 func (g globalHelp) ShortHelp() []key.Binding {
 	k := g.k
-	return append([]key.Binding{k.NextPane, k.Run, k.Cancel, k.Presets, k.Save, k.Pin, k.Help, k.Quit}, g.pane.ShortHelp()...)
+	return append([]key.Binding{k.NextPane, k.Run, k.Tune, k.Cancel, k.Presets, k.Save, k.Pin, k.Help, k.Quit}, g.pane.ShortHelp()...)
 }
 
 func (g globalHelp) FullHelp() [][]key.Binding {
 	k := g.k
 	cols := [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Jump, k.Help},
-		{k.Run, k.Cancel, k.Pin, k.Save, k.Slurm},
+		{k.Run, k.Cancel, k.Pin, k.Save, k.Slurm, k.Tune},
 		{k.Presets, k.Zoom, k.Suspend, k.Quit, k.ForceQuit},
 	}
 	return append(cols, g.pane.FullHelp()...)

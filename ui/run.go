@@ -180,6 +180,7 @@ func (a *App) wait() string {
 	for _, j := range a.jobs {
 		<-j.done
 	}
+	a.stopStudy() // cancelled: its scored jobs are in its journal (gitui resume continues it)
 	if a.r.job == nil {
 		return ""
 	}

@@ -45,6 +45,9 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if a.helpOpen {
 		return a.handleHelp(k)
 	}
+	if a.tuneOpen {
+		return a.handleTuneKey(k)
+	}
 	if a.editing() {
 		return a.toFocused(k)
 	}
@@ -67,8 +70,10 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 		a.confirm = confirmDelete
 	case key.Matches(k, a.keys.Help):
 		a.openHelp()
+	case key.Matches(k, a.keys.Tune):
+		return a.tuneKey()
 	case key.Matches(k, a.keys.Quit):
-		if a.r.running {
+		if a.r.running || a.study.running {
 			a.confirm = confirmQuit
 			return nil
 		}
@@ -130,10 +135,15 @@ func (a *App) handleConfirm(k tea.KeyMsg) tea.Cmd {
 		}
 		if what == confirmQuit {
 			a.cancelRun()
+			a.cancelStudy()
 			return tea.Quit
 		}
 		if what == confirmCancel {
 			a.cancelRun()
+			return nil
+		}
+		if what == confirmStudy {
+			a.cancelStudy()
 			return nil
 		}
 		a.abandonRun()

@@ -34,6 +34,8 @@ func (a *App) View() string {
 		pages := a.helpPages()
 		a.helpPage = min(a.helpPage, len(pages)-1)
 		body = a.box(a.lay.body, a.helpTitle(len(pages)), true, func(w, h int) string { return theme.Clip(pages[a.helpPage], w, h) })
+	case a.tuneOpen:
+		body = a.box(a.lay.body, "Tune", true, func(int, int) string { return a.tv.View() })
 	case a.fullBody():
 		title := a.focus.String() + a.errMark(a.focus)
 		if a.zoom && !a.lay.tabs {
@@ -243,7 +245,12 @@ func (a *App) statusText(w int) string {
 func (a *App) footerView() string {
 	switch a.confirm {
 	case confirmQuit:
+		if !a.r.running && a.study.running {
+			return a.st.Warn.Render("A study is going. Cancel it and quit? ") + a.st.Bold.Render("y/n")
+		}
 		return a.st.Warn.Render("A run is going. Cancel it and quit? ") + a.st.Bold.Render("y/n")
+	case confirmStudy:
+		return a.st.Warn.Render("Cancel the study? Its scored trials stay in its journal. ") + a.st.Bold.Render("y/n")
 	case confirmRestart:
 		return a.st.Warn.Render("A run is going. Cancel it and start a new one? ") + a.st.Bold.Render("y/n")
 	case confirmCancel:
@@ -256,6 +263,9 @@ func (a *App) footerView() string {
 	}
 	if a.helpOpen {
 		return a.helpFooter(len(a.helpPages()))
+	}
+	if a.tuneOpen {
+		return a.tuneHelp()
 	}
 	if a.picker.open {
 		if a.picker.filtering {

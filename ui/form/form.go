@@ -92,7 +92,13 @@ type Model struct {
 	issues  []string
 	w, h    int
 	focused bool
+	// note, when set, returns a remark drawn after a field's value (SetNote).
+	note func(key string) string
 }
+
+// SetNote sets the function whose non-empty result for a field's key is drawn after
+// its value (the method pane marks the fields to tune with it); nil draws none.
+func (m *Model) SetNote(note func(key string) string) { m.note = note }
 
 // New returns a form over spec whose fields are listed by fields (called on every
 // draw, so the list may depend on the spec); issueOf selects the Validate lines that

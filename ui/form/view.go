@@ -104,6 +104,11 @@ func (m *Model) row(f Field, v string, selected bool, lw int) string {
 	default:
 		val = m.st.Value.Render(v)
 	}
+	if m.note != nil {
+		if n := m.note(f.Key); n != "" {
+			val += " " + m.st.Accent.Render(n)
+		}
+	}
 	cursor := "  "
 	if selected {
 		cursor = "▸ "

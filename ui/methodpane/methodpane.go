@@ -64,6 +64,8 @@ func IssueOf(line string) bool {
 // KeyMap lists the method pane's own keys (besides the form's).
 type KeyMap struct {
 	PrevMethod, NextMethod, Add, Delete key.Binding
+	// Tune (t) marks the selected field to tune, or unmarks it (tune.go).
+	Tune key.Binding
 }
 
 // DefaultKeyMap returns the method pane's default bindings.
@@ -73,6 +75,7 @@ func DefaultKeyMap() KeyMap {
 		NextMethod: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next method")),
 		Add:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add method (copy)")),
 		Delete:     key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete method")),
+		Tune:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tune field (T starts)")),
 	}
 }
 
@@ -90,6 +93,8 @@ type Model struct {
 	// tabs are the columns of the method tabs in the last View: tab i spans
 	// [tabs[i].x0, tabs[i].x1) on the pane's first line.
 	tabs []tabSpan
+	// tune holds the fields marked to tune: key → distribution (tune.go).
+	tune map[string]string
 }
 
 // tabSpan is where the tab of method i was drawn.
@@ -99,14 +104,17 @@ type tabSpan struct{ i, x0, x1 int }
 func New(st theme.Styles, spec *model.Spec) Model {
 	cur := new(int)
 	fields := func(s *model.Spec) []form.Field { return Fields(s, min(*cur, max(0, len(s.Methods)-1))) }
-	return Model{st: st, keys: DefaultKeyMap(), spec: spec, cur: cur, form: form.New(st, spec, fields, IssueOf)}
+	m := Model{st: st, keys: DefaultKeyMap(), spec: spec, cur: cur, form: form.New(st, spec, fields, IssueOf), tune: map[string]string{}}
+	m.form.SetNote(m.tuneNote)
+	return m
 }
 
 // Form returns the pane's form.
 func (m *Model) Form() *form.Model { return &m.form }
 
 // SetSpec points the pane at a new spec and selects its first method.
-func (m *Model) SetSpec(s *model.Spec) { m.spec, *m.cur = s, 0; m.form.SetSpec(s) }
+// The marks of fields to tune are dropped.
+func (m *Model) SetSpec(s *model.Spec) { m.spec, *m.cur = s, 0; m.form.SetSpec(s); clear(m.tune) }
 
 // SetCommand sets the equivalent `gitui run ...` line shown at the bottom.
 func (m *Model) SetCommand(c string) { m.cmd = c }
@@ -148,7 +156,8 @@ func (m Model) keysNow() []key.Binding {
 	k.PrevMethod.SetEnabled(n > 1)
 	k.NextMethod.SetEnabled(n > 1)
 	k.Delete.SetEnabled(n > 1)
-	return []key.Binding{k.PrevMethod, k.NextMethod, k.Add, k.Delete}
+	k.Tune.SetEnabled(n > 0)
+	return []key.Binding{k.PrevMethod, k.NextMethod, k.Add, k.Delete, k.Tune}
 }
 
 // ShortHelp returns the keys that work now.
@@ -189,8 +198,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			i := min(*m.cur, n-1)
 			m.spec.Methods = append(m.spec.Methods[:i], m.spec.Methods[i+1:]...)
 			*m.cur = min(i, len(m.spec.Methods)-1)
+			clear(m.tune) // the methods' indices moved
 			return m, changed
+		case key.Matches(km, m.keys.Tune) && n > 0:
+			return m, m.toggleTune()
 		}
+	}
+	if _, ok := msg.(form.ChangedMsg); ok {
+		m.pruneTune()
 	}
 	var cmd tea.Cmd
 	m.form, cmd = m.form.Update(msg)
