@@ -160,7 +160,7 @@ func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "%s is in %s\n", pos[1], got)
 		return nil
 	}
-	return usagef("usage: gitui data list | gitui data fetch mnist|fashion-mnist | gitui data synth spoken-digits [--full] [--data DIR]")
+	return usagef("usage: gitui data list | gitui data fetch mnist|fashion-mnist|usps | gitui data synth spoken-digits [--full] [--data DIR]")
 }
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {

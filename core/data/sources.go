@@ -90,6 +90,8 @@ func init() {
 		Register(n, loadFromMNIST)
 	}
 	Register("file", loadFiles)
+	Register("usps", loadUSPS)
+	Register("usps-binary", loadUSPS)
 }
 
 // loadXPerm generates the X_perm sequences (Mroueh et al.) and holds out TestSize of them

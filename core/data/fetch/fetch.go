@@ -73,6 +73,17 @@ var sources = []Source{
 			{"t10k-labels-idx1-ubyte.gz", "8d3605d196f4be44669e46906da9733c8131fef761fdbfec72c424d5222f1a05", 5125},
 		},
 	},
+	{
+		Name:        "usps",
+		Description: "USPS handwritten digits (Le Cun et al. 1990), ESL text files: 7,291 train + 2,007 test, 16x16, values in [-1, 1]",
+		// The "ZIP code" files of Hastie, Tibshirani & Friedman's The Elements of
+		// Statistical Learning; hashes and sizes from ../shared/data/usps/README.md.
+		BaseURL: "https://hastie.su.domains/ElemStatLearn/datasets/",
+		Files: []File{
+			{"zip.train.gz", "66ebf231ab51f2cf6ac1a892d0f98ccffee1079d7a5db638c1f11f366046ca16", 1829071},
+			{"zip.test.gz", "8dacc3c6e136af6c3488de9e5113a7daf140c8c2f1f0b61c54ee02f03f1a962f", 439208},
+		},
+	},
 }
 
 // Sources returns the data sets Fetch knows, in a fixed order. The slices are copies.

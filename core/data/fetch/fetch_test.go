@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"gitui/core/data"
 )
 
 // testServer serves files with Range support (http.ServeContent) and can misbehave:
@@ -494,5 +496,63 @@ func TestFetchErrorLeavesNoEmptyPart(t *testing.T) {
 		if _, serr := os.Stat(filepath.Join(cache, "mnist", "big.bin.part")); serr == nil {
 			t.Errorf("HTTP %d: empty big.bin.part left behind", code)
 		}
+	}
+}
+
+// TestFetchUSPS serves the real ESL USPS files (from the shared data directory; skipped
+// where it is absent) from a local server, dropping the first connection halfway: Fetch
+// resumes, checks them against the official SHA-256 and sizes in sources, and the
+// files read as 7,291 + 2,007 digits.
+func TestFetchUSPS(t *testing.T) {
+	src := os.Getenv("GITUI_DATA")
+	if src == "" {
+		src = "../../../../shared/data"
+	}
+	files := map[string][]byte{}
+	for _, name := range []string{"zip.train.gz", "zip.test.gz"} {
+		b, err := os.ReadFile(filepath.Join(src, "usps", name))
+		if err != nil {
+			t.Skipf("USPS not in %s/usps (%v): set GITUI_DATA to a directory holding usps/", src, err)
+		}
+		files[name] = b
+	}
+	srv := &testServer{files: files, drop: 1}
+	url := newServer(t, srv)
+	cache := t.TempDir()
+	dir, err := Fetch(context.Background(), "usps", cache, Options{BaseURL: url, SystemDirs: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir != filepath.Join(cache, "usps") {
+		t.Errorf("dir = %s, want %s", dir, filepath.Join(cache, "usps"))
+	}
+	checkFiles(t, dir, files)
+	resumed := false
+	for _, r := range srv.log() {
+		resumed = resumed || strings.Contains(r, "|bytes=")
+	}
+	if !resumed {
+		t.Errorf("no Range request after the dropped connection: %v", srv.log())
+	}
+	for split, want := range map[string]int{"train": 7291, "test": 2007} {
+		ds, err := data.OpenUSPS(context.Background(), cache, split)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ds.Len() != want {
+			t.Errorf("usps %s: %d digits, want %d", split, ds.Len(), want)
+		}
+	}
+	// A file that is not the official one is refused and not kept.
+	bad := map[string][]byte{"zip.train.gz": append([]byte(nil), files["zip.train.gz"]...), "zip.test.gz": files["zip.test.gz"]}
+	bad["zip.train.gz"][100] ^= 1
+	cache2 := t.TempDir()
+	_, err = Fetch(context.Background(), "usps", cache2, Options{BaseURL: newServer(t, &testServer{files: bad}), SystemDirs: []string{}})
+	var ce *ChecksumError
+	if !errors.As(err, &ce) || ce.File != "zip.train.gz" {
+		t.Fatalf("tampered zip.train.gz: err = %v, want a ChecksumError for it", err)
+	}
+	if _, err := os.Stat(filepath.Join(cache2, "usps", "zip.train.gz")); err == nil {
+		t.Error("the tampered file was kept")
 	}
 }
