@@ -45,7 +45,7 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 	}
 	var pool, test *data.Dataset
 	var err error
-	used := spec.Data.Name // the data set loaded: data.name, or its fallback
+	used := spec.Data.Name  // the data set loaded: data.name, or its fallback
 	if opts.Loaded != nil { // a study's trial: the training part and the validation split, loaded once
 		pool, test = opts.Loaded.Pool, opts.Loaded.Test
 	} else if pool, test, used, err = LoadDataUsed(ctx, spec.Data, opts.DataDir, spec.Seed, loadProgress); err != nil {
