@@ -62,7 +62,8 @@ type Spec struct {
 // "file" (Path, and TestPath or a held-out fraction), "embedded" (the built-in digits),
 // "mnist-translated" and "mnist-rotated" (Liu et al. Sec. IV-A, generated from MNIST with
 // the spec's seed), "digits16" (MNIST reduced to 16×16), "usps" (the USPS digits, 16×16,
-// pixels scaled to [0, 1]) and "usps-binary" (USPS, digits 0-4 against 5-9), and the spoken digits
+// pixels scaled to [0, 1]), "usps-binary" (USPS, digits 0-4 against 5-9),
+// "emnist-letters" (EMNIST Letters, 28×28 upright, classes a..z), and the spoken digits
 // "spoken-digits", "fsdd", "audiomnist", "tidigits" (see AudioSpec). Classes keeps only the listed
 // labels (relabelled 0..k-1 in that order; matched by value when the labels are numbers,
 // else by position in label order); Holdout > 0 replaces the test set by that many

@@ -13,7 +13,7 @@ import (
 
 // Known names for the enumerated fields of a Spec.
 var (
-	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits", "graphs", "graphs-relabelled", "usps", "usps-binary"}
+	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits", "graphs", "graphs-relabelled", "usps", "usps-binary", "emnist-letters"}
 	FeatureNames   = []string{"raw", "bow", "cdf", "moments"}
 	KernelNames    = []string{"linear", "rbf", "poly", "haar"}
 	LearnerNames   = []string{"rls", "1nn", "svm", "invariant-svm", "vsv"}

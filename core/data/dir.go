@@ -153,7 +153,7 @@ func knownName(name string) bool {
 // Available lists the IDX file pairs present for every known data set, searching as
 // Open does (dir/<name>/, then the system directories), then the USPS files that
 // OpenUSPS reads (dir/usps/; Images and Labels are the one file, N its number of
-// non-blank lines, Note the pixel scaling). For each name and split the
+// non-blank lines, Note the pixel scaling), and EMNIST Letters' in dir/emnist-letters/. For each name and split the
 // first Source listed is the one Open loads. Only headers are read, so it is fast even
 // for gzipped files; a pair whose header is unreadable is listed with Err set.
 func Available(dir string) []Source {
@@ -185,6 +185,7 @@ func Available(dir string) []Source {
 			}
 		}
 	}
+	out = append(out, availableEMNIST(dir)...)
 	for _, split := range []string{"train", "test"} {
 		p := findUSPS(dir, split)
 		if p == "" {
