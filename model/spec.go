@@ -533,7 +533,7 @@ var optionalKeys = []string{
 	"path", "test_path", "pool", "test_size", "normalize", "radius", "angles", "shears", "scales", "size",
 	"name", "features", "kernel", "base", "gamma", "learner", "lambda", "bins", "templates",
 	"template_kind", "eps", "thresholds", "standardize", "feature_kernel", "preprocess", "from", "to", "count", "pairs", "antithetic",
-	"pd", "sweep", "classes", "holdout", "c", "degree", "invariance", "fit", "translation",
+	"pd", "sweep", "classes", "holdout", "fallback", "c", "degree", "invariance", "fit", "translation",
 	"rotations", "polar", "shifts", "locality", "tangents", "inv_gamma", "smooth", "k2", "d3",
 	"scale", "scale2", "psd", "nested", "kernel_norm", "test_transform", "kind",
 	"audio", "split", "test_speakers", "test_fraction", "train_gender", "train_speed", "test_corpus",

@@ -161,7 +161,7 @@ func specFields() []*SpecField {
 			Help: "sample-complexity: accuracy vs training size; grid: bins × templates; group-size: vs |G|; kernel-approx: Theorem 1"},
 
 		{Key: "data.name", Label: "data set", Kind: KindEnum, Choices: DataNames,
-			Help: "xperm and circle are generated; embedded is built in; mnist/fashion-mnist/usps/emnist-letters need the data directory; file loads CSV/NPY/LIBSVM/IDX"},
+			Help: "xperm and circle are generated; embedded is built in; mnist/fashion-mnist need the data directory; file loads CSV/NPY/LIBSVM/IDX"},
 		{Key: "data.path", Label: "training file", Kind: KindText, Zero: "none", AppliesTo: "data.name file",
 			Help: "path of a CSV, NPY, LIBSVM or IDX file (a CSV holds one sample per row, its label in the last column)",
 			set:  func(s *Spec) bool { return s.Data.Path != "" }, applies: func(s *Spec) bool { return s.Data.Name == "file" || in(s.Data.Name, AudioDataNames) },

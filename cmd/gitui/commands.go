@@ -19,6 +19,7 @@ import (
 	"gitui/core/data/fetch"
 	"gitui/core/linalg"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/presets"
 	"gitui/ui"
 	"gitui/ui/export"
@@ -73,8 +74,12 @@ func cmdPresets(args []string, stdout io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\n", p.Name, p.Summary)
 		if *verbose {
 			tw.Flush()
-			b, _ := json.MarshalIndent(p.Build(false), "  ", "  ")
+			spec := p.Build(false)
+			b, _ := json.MarshalIndent(spec, "  ", "  ")
 			fmt.Fprintf(stdout, "  %s\n", b)
+			if ds, ok := engine.KnownDataSize(spec.Data); ok {
+				fmt.Fprintf(stdout, "  %s\n", engine.EstimateLine(engine.EstimateBytes(spec, ds), ds))
+			}
 		}
 	}
 	if err := tw.Flush(); err != nil {
