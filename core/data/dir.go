@@ -151,10 +151,10 @@ func knownName(name string) bool {
 }
 
 // Available lists the IDX file pairs present for every known data set, searching as
-// Open does (dir/<name>/, then the system directories), then the USPS files that
-// OpenUSPS reads (dir/usps/; Images and Labels are the one file, N its number of
-// non-blank lines, Note the pixel scaling), and EMNIST Letters' in dir/emnist-letters/. For each name and split the
-// first Source listed is the one Open loads. Only headers are read, so it is fast even
+// Open does (dir/<name>/, then the system directories), then EMNIST Letters' pairs in
+// dir/emnist-letters/ and the USPS files that OpenUSPS reads (dir/usps/; Images and
+// Labels are the one file, N its number of non-blank lines, Note the pixel scaling).
+// For each name and split the first Source listed is the one Open loads. Only headers are read, so it is fast even
 // for gzipped files; a pair whose header is unreadable is listed with Err set.
 func Available(dir string) []Source {
 	var out []Source
