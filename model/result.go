@@ -17,10 +17,13 @@ type Result struct {
 	Preset string          `json:"preset,omitempty"`
 	Spec   json.RawMessage `json:"spec"`
 	Seed   uint64          `json:"seed"`
-	Series []Series        `json:"series"`
-	Tables []Table         `json:"tables,omitempty"`
-	Timing Timing          `json:"timing"`
-	Env    Env             `json:"env"`
+	// Data names the data set the run loaded: the spec's data.name, or its data.fallback
+	// when data.name's files were not in the data directory ("" in older results).
+	Data   string   `json:"data,omitempty"`
+	Series []Series `json:"series"`
+	Tables []Table  `json:"tables,omitempty"`
+	Timing Timing   `json:"timing"`
+	Env    Env      `json:"env"`
 	// Partial is true when the run was cancelled or failed, or when cells are missing (a
 	// shard, or a merge of incomplete shards; Error names them): the series hold the
 	// finished cells only.

@@ -41,6 +41,7 @@ func NewResult(spec *Spec, out *eval.Outcome, err error, wall time.Duration) *Re
 		Env:    Env{Version: VersionString(), Go: runtime.Version(), GOMAXPROCS: runtime.GOMAXPROCS(0), BLAS: linalg.BLAS()},
 	}
 	if out != nil {
+		r.Data = out.Data
 		for _, s := range out.Series {
 			rs := Series{Name: s.Name, XLabel: s.XLabel, YLabel: s.YLabel, Points: []Point{}}
 			for _, p := range s.Points {

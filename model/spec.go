@@ -42,7 +42,7 @@ type Spec struct {
 	Methods     []Method    `json:"methods" yaml:"methods"`
 	Sizes       []int       `json:"sizes,omitempty" yaml:"sizes,omitempty"`             // training sizes (curve); total examples
 	Repeats     int         `json:"repeats,omitempty" yaml:"repeats,omitempty"`         // seeded draws per cell
-	Sampling    string      `json:"sampling,omitempty" yaml:"sampling,omitempty"`       // "balanced" | "stratified" | "uniform"
+	Sampling    string      `json:"sampling,omitempty" yaml:"sampling,omitempty"`       // "balanced" | "stratified" | "uniform" | "disjoint"
 	Nested      bool        `json:"nested,omitempty" yaml:"nested,omitempty"`           // curve: smaller draws are subsets of the largest
 	Grid        *GridSpec   `json:"grid,omitempty" yaml:"grid,omitempty"`               // for ProtocolGrid
 	GroupSizes  []int       `json:"group_sizes,omitempty" yaml:"group_sizes,omitempty"` // for ProtocolGroupSize
@@ -62,7 +62,9 @@ type Spec struct {
 // DataSpec names the data set. Name is one of "xperm", "circle", "mnist", "fashion-mnist",
 // "file" (Path, and TestPath or a held-out fraction), "embedded" (the built-in digits),
 // "mnist-translated" and "mnist-rotated" (Liu et al. Sec. IV-A, generated from MNIST with
-// the spec's seed), "digits16" (MNIST reduced to 16×16), and the spoken digits
+// the spec's seed), "digits16" (MNIST reduced to 16×16), "usps" (the USPS digits, 16×16,
+// pixels scaled to [0, 1]), "usps-binary" (USPS, digits 0-4 against 5-9),
+// "emnist-letters" (EMNIST Letters, 28×28 upright, classes a..z), and the spoken digits
 // "spoken-digits", "fsdd", "audiomnist", "tidigits" (see AudioSpec). Classes keeps only the listed
 // labels (relabelled 0..k-1 in that order; matched by value when the labels are numbers,
 // else by position in label order); Holdout > 0 replaces the test set by that many
@@ -83,6 +85,10 @@ type DataSpec struct {
 	Normalize   *bool  `json:"normalize,omitempty" yaml:"normalize,omitempty"` // unit-norm rows (default true)
 	Classes     []int  `json:"classes,omitempty" yaml:"classes,omitempty"`     // keep only these labels
 	Holdout     int    `json:"holdout,omitempty" yaml:"holdout,omitempty"`     // validation split of the pool
+	// Fallback names the data set loaded instead of Name when Name's files are not in the
+	// data directory (a stand-in: digits16 for usps); the run log and the result's "data"
+	// say which one was used. "": no fallback, a missing data set is an error.
+	Fallback string `json:"fallback,omitempty" yaml:"fallback,omitempty"`
 	// Audio configures spoken-digit data (spoken-digits, fsdd, audiomnist, tidigits): see AudioSpec.
 	Audio *AudioSpec `json:"audio,omitempty" yaml:"audio,omitempty"`
 }
@@ -679,7 +685,7 @@ var optionalKeys = []string{
 	"path", "test_path", "label_column", "pool", "test_size", "normalize", "radius", "angles", "shears", "scales", "size",
 	"name", "features", "kernel", "base", "gamma", "learner", "lambda", "bins", "templates",
 	"template_kind", "eps", "thresholds", "standardize", "feature_kernel", "preprocess", "from", "to", "count", "pairs", "antithetic",
-	"pd", "sweep", "classes", "holdout", "c", "degree", "invariance", "fit", "translation",
+	"pd", "sweep", "classes", "holdout", "fallback", "c", "degree", "invariance", "fit", "translation",
 	"rotations", "polar", "shifts", "locality", "tangents", "inv_gamma", "smooth", "k2", "d3",
 	"scale", "scale2", "psd", "nested", "kernel_norm", "test_transform", "kind",
 	"audio", "split", "test_speakers", "test_fraction", "train_gender", "train_speed", "test_corpus",

@@ -18,7 +18,7 @@ import (
 var knownShapes = map[string][]int{
 	"xperm": {5, 8}, "circle": {2},
 	"mnist": {28, 28}, "fashion-mnist": {28, 28}, "embedded": {28, 28}, "mnist-rotated": {28, 28},
-	"mnist-translated": {64, 64}, "digits16": {16, 16}, "graphs": {GraphNodes, GraphNodes}, "graphs-relabelled": {GraphNodes, GraphNodes},
+	"mnist-translated": {64, 64}, "digits16": {16, 16}, "usps": {16, 16}, "usps-binary": {16, 16}, "emnist-letters": {28, 28}, "graphs": {GraphNodes, GraphNodes}, "graphs-relabelled": {GraphNodes, GraphNodes},
 }
 
 // imageKinds are the group kinds that act on images.

@@ -13,7 +13,7 @@ import (
 
 // Known names for the enumerated fields of a Spec.
 var (
-	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits", "graphs", "graphs-relabelled"}
+	DataNames      = []string{"xperm", "circle", "mnist", "fashion-mnist", "embedded", "file", "mnist-translated", "mnist-rotated", "digits16", "spoken-digits", "fsdd", "audiomnist", "tidigits", "graphs", "graphs-relabelled", "usps", "usps-binary", "emnist-letters"}
 	FeatureNames   = []string{"raw", "bow", "cdf", "moments"}
 	KernelNames    = []string{"linear", "rbf", "poly", "haar"}
 	LearnerNames   = []string{"rls", "1nn", "svm", "invariant-svm", "vsv"}
@@ -26,7 +26,7 @@ var (
 	ThresholdKinds = []string{"theory", "range"}
 	// PreprocessKinds are the values of a feature method's preprocess field.
 	PreprocessKinds = []string{"deskew"}
-	SamplingKinds   = []string{"balanced", "stratified", "uniform"}
+	SamplingKinds   = []string{"balanced", "stratified", "uniform", "disjoint"}
 )
 
 // StandardizeKinds are the values of a CDF method's standardize (feature.Standardization).
@@ -161,6 +161,14 @@ func (s *Spec) Validate() error {
 	}
 	oneOf("protocol", s.Protocol, Protocols)
 	oneOf("data.name", s.Data.Name, DataNames)
+	if f := s.Data.Fallback; f != "" {
+		switch {
+		case f == s.Data.Name || f == "file":
+			bad("data.fallback %q: name another data set of the data directory (e.g. digits16 for usps), or drop it", f)
+		default:
+			oneOf("data.fallback", f, DataNames)
+		}
+	}
 	if s.Data.Name == "file" && s.Data.Path == "" {
 		bad("data.path is empty: name the CSV, NPY or LIBSVM file to load")
 	}
@@ -195,6 +203,14 @@ func (s *Spec) Validate() error {
 	oneOf("sampling", s.Sampling, SamplingKinds)
 	if s.Seed > math.MaxInt64 { // compared as an integer: float64(MaxInt64) rounds up to 2^63
 		bad("seed %d is out of range: use 0..%d", s.Seed, int64(math.MaxInt64))
+	}
+	if s.Sampling == "disjoint" {
+		if s.Nested {
+			bad("sampling disjoint draws disjoint training sets, nested makes them subsets of one another: drop one of the two")
+		}
+		if s.Data.Pool > 0 && s.Protocol == ProtocolSweep && s.Sweep != nil && s.Repeats*s.Sweep.Size > s.Data.Pool {
+			bad("sampling disjoint: %d repeats of %d samples need %d pool samples, data.pool is %d: lower repeats or raise data.pool", s.Repeats, s.Sweep.Size, s.Repeats*s.Sweep.Size, s.Data.Pool)
+		}
 	}
 	if f := specField("repeats"); !f.InRange(float64(s.Repeats)) {
 		bad("repeats %d is out of range: use %d..%d", s.Repeats, int(f.Min), int(f.Max))
@@ -351,7 +367,7 @@ func (m *Method) Tidy() {
 }
 
 // validateApplies refuses every spec-level field set where it does not apply, and a
-// sweep over a field that does not apply to every method.
+// sweep over a field that applies to none of the methods.
 func (s *Spec) validateApplies(bad func(string, ...any)) {
 	for _, f := range SpecFields {
 		if f.IsSet(s) && !f.Applies(s) {
@@ -359,12 +375,10 @@ func (s *Spec) validateApplies(bad func(string, ...any)) {
 		}
 	}
 	if s.Protocol == ProtocolSweep && s.Sweep != nil {
-		if f := MethodFieldOf(s.Sweep.Field); f != nil {
-			for i, m := range s.Methods {
-				if !f.Applies(m) {
-					bad("sweep.field %s applies to %s, not methods.%d (%s): sweep another field or drop the method", f.Key, f.AppliesTo, i, m.DisplayName())
-				}
-			}
+		// A method the field does not apply to is a reference: it runs once and is drawn
+		// flat across the values (SweepReference). At least one method must be swept.
+		if f := MethodFieldOf(s.Sweep.Field); f != nil && len(s.Methods) > 0 && !slices.ContainsFunc(s.Methods, f.Applies) {
+			bad("sweep.field %s applies to %s, and no method is one: sweep another field or add such a method", f.Key, f.AppliesTo)
 		}
 	}
 }
@@ -451,4 +465,15 @@ func ImageData(d DataSpec) bool {
 		return false
 	}
 	return !slices.Contains(AudioDataNames, d.Name)
+}
+
+// SweepReference reports whether m is a reference line of s's sweep: s sweeps a field
+// that does not apply to m (inv_gamma and a VSV), so m runs once, at the first value,
+// and its points are repeated at every other value (a flat line).
+func (s *Spec) SweepReference(m Method) bool {
+	if s.Protocol != ProtocolSweep || s.Sweep == nil {
+		return false
+	}
+	f := MethodFieldOf(s.Sweep.Field)
+	return f != nil && !f.Applies(m)
 }

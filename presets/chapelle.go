@@ -35,8 +35,10 @@ func ChapelleToy(quick bool) *model.Spec {
 	return finish(s)
 }
 
-// ChapelleDigits is the digit experiment of Chapelle and Schoelkopf on MNIST reduced to
-// 16×16 (USPS's size, pixels in [0,1]): the plain SVM, VSV and the invariant SVM, all
+// ChapelleDigits is the digit experiment of Chapelle and Schoelkopf on USPS (data set
+// usps, pixels scaled to [0,1]; its 2,007 test digits drawn down to 2,000), or, when USPS
+// is not in the data directory, on its named fallback digits16, MNIST reduced to 16×16
+// (the run log and the result's "data" say which was used): the plain SVM, VSV and the invariant SVM, all
 // with the RBF kernel gamma = 1/32, C = 1000, and the same transformations: horizontal
 // and vertical one-pixel shifts and rotation (VSV: support vectors shifted one pixel in
 // each of the four directions and rotated by ±10 degrees; invariant SVM: the three
@@ -44,7 +46,8 @@ func ChapelleToy(quick bool) *model.Spec {
 // C_γ of its own two classes); 10-class and binary (digit 4 against 9), against
 // training size.
 //
-// Chosen on a validation split of the training pool (data.holdout = 1000, stratified
+// The settings were chosen on the MNIST stand-in, before USPS was available, and are kept
+// on USPS (docs/results.md compares the two). Chosen on a validation split of the training pool (data.holdout = 1000, stratified
 // draws from the rest, accuracy in %):
 //
 //	10-class, 50 digits, 20 draws:  SVM 69.9   VSV (shifts) 72.2   VSV (shifts+rotation) 74.3
@@ -76,7 +79,7 @@ func ChapelleDigits(quick bool) *model.Spec {
 	s := &model.Spec{
 		Name:     "chapelle-digits",
 		Protocol: model.ProtocolCurve,
-		Data:     model.DataSpec{Name: "digits16", Normalize: &noNormalize, TestSize: 2000},
+		Data:     model.DataSpec{Name: "usps", Fallback: "digits16", Normalize: &noNormalize, TestSize: 2000},
 		Methods:  meths(),
 		Sizes:    []int{50, 100, 200, 500},
 		Repeats:  5,
@@ -91,7 +94,8 @@ func ChapelleDigits(quick bool) *model.Spec {
 	return finish(s)
 }
 
-// ChapelleDigitsBinary is the binary half of ChapelleDigits: digit 4 against 9.
+// ChapelleDigitsBinary is the binary half of ChapelleDigits: digit 4 against 9 (USPS,
+// or the digits16 fallback).
 func ChapelleDigitsBinary(quick bool) *model.Spec {
 	s := ChapelleDigits(quick)
 	s.Name = "chapelle-digits-binary"
@@ -99,6 +103,59 @@ func ChapelleDigitsBinary(quick bool) *model.Spec {
 	s.Sizes = []int{20, 50, 100, 200}
 	if quick {
 		s.Sizes = []int{20, 100}
+	}
+	return finish(s)
+}
+
+// ChapelleUSPS is Chapelle and Schoelkopf's USPS experiment (NIPS 2001, Sec. 5.2) as its
+// text describes it, on the ESL copy of USPS (data set usps-binary: pixels scaled to
+// [0,1], digits 0-4 against 5-9):
+//
+//   - the 7,291 training digits permuted (seeded) and cut into 23 disjoint subsets of
+//     317 (23 × 317 = 7,291; sampling disjoint), one training set per repeat;
+//   - the polynomial kernel of degree 3, k(x, z) = (1 + <x, z>/25)^3, C = 100 (on the
+//     kernel as it is; the plain SVM is at its plateau from C = 10);
+//   - tangent vectors by central finite differences of one-pixel translations,
+//     horizontal and vertical separately (one invariant SVM and one VSV each; VSV adds
+//     the support vectors shifted one pixel both ways along its axis);
+//   - test error on the 2,007 test digits against the invariance weight γ
+//     (inv_gamma: 0 is the standard SVM), mean and standard deviation over the 23 splits.
+//
+// VSV does not depend on γ: its cells are the same at every γ (a flat line). The paper
+// gives no table; it plots error against log γ and claims (1) the invariant SVM's best
+// error is at or below VSV's and (2) horizontal invariance helps more than vertical,
+// USPS digits being centred vertically. The seed's copy of the paper has its numbers
+// stripped: 23 × 317, 0-4 vs 5-9 and degree 3 are our reading (docs/results.md).
+// Quick: 3 splits, γ ∈ {0, 0.9, 0.99}, 500 test digits.
+func ChapelleUSPS(quick bool) *model.Spec {
+	m := func(learner, tangent string) model.Method {
+		return model.Method{Kernel: "poly", Degree: 3, Gamma: 0.04, C: 100, Learner: learner, Tangents: []string{tangent}}
+	}
+	s := &model.Spec{
+		Name:     "chapelle-usps",
+		Protocol: model.ProtocolSweep,
+		Data:     model.DataSpec{Name: "usps-binary", Normalize: &noNormalize},
+		Methods: []model.Method{
+			m("invariant-svm", "hshift"), m("invariant-svm", "vshift"),
+			m("vsv", "hshift"), m("vsv", "vshift"),
+		},
+		Sweep:    &model.SweepSpec{Field: "inv_gamma", Values: []float64{0, 0.1, 0.5, 0.9, 0.99, 0.999, 0.9999}, Size: 317},
+		Repeats:  23,
+		Sampling: "disjoint",
+		Seed:     1,
+	}
+	for i := range s.Methods {
+		t := map[string]string{"hshift": "horizontal", "vshift": "vertical"}[s.Methods[i].Tangents[0]]
+		if s.Methods[i].Learner == "vsv" {
+			s.Methods[i].Name = "VSV (" + t + ")"
+		} else {
+			s.Methods[i].Name = "invariant SVM (" + t + ")"
+		}
+	}
+	if quick {
+		s.Data.TestSize = 500
+		s.Sweep.Values = []float64{0, 0.9, 0.99}
+		s.Repeats = 3
 	}
 	return finish(s)
 }

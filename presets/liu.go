@@ -237,3 +237,78 @@ func LiuFig3Rotated(quick bool) *model.Spec {
 	}
 	return finish(s)
 }
+
+// LiuTable3 is Table III of Liu et al.: EMNIST Letters (26 classes, 28×28 upright,
+// pixels in [0,1]) at n = 100, 200 and 500 training images, tested on the whole 20,800-image
+// test set, with the authors' own settings as their public code (tliu1997/TI-SVM) gives
+// them: the polynomial kernel of degree 8, coef0 1, gamma 1/784, C = 1; cyclic shifts of
+// ±5 pixels for TI and ±7 for L-TI, TI-RI and L-TI-RI; rotations of -10..9 degrees (20
+// angles) for RI and TI-RI and -5..5 (11) for L-TI-RI; locality patches of 9 (L), 5 (L-RI)
+// and 7 (L-TI, L-TI-RI) pixels. Where this differs from the text or from liu-table2:
+//
+//   - the code splits the 124,800 training images 5:1 into train and validation with a
+//     fixed seed and takes the first n of the train part; here one seeded uniform draw of
+//     the 500 from the whole training set, the 100 and 200 its subsets (nested: the same
+//     distribution, not the same images as the authors' torch seed);
+//   - C = 1 is on the Gram divided by its diagonal mean (gitui's convention, as every
+//     preset), not on the raw Gram; the Grams are used as they are (no psd clip, no
+//     cosine normalisation, unlike liu-table2, whose settings were chosen on MNIST);
+//   - liu-table2 uses all 784 cyclic shifts, 5 angles in -20..20 and 5×5 / 3×3 patches.
+//
+// The locality kernel is (sum_P (u_P + 1)^2 + 1)^2 as in liu-table2. Quick: 100 training
+// images, 200 test images of whatever EMNIST-format files the data directory holds (the
+// tests generate them), shifts of ±2 pixels and at most 4 angles.
+func LiuTable3(quick bool) *model.Spec {
+	m := func(name, inv, fit string, loc int, shifts int, rot *model.AngleSpec) model.Method {
+		meth := model.Method{Name: name, Kernel: "poly", Gamma: liuGamma, Degree: liuDegree, C: 1, Learner: "svm",
+			Invariance: inv, Fit: fit, Shifts: shifts, Rotations: rot}
+		if loc > 0 {
+			meth.Locality = &model.LocalitySpec{K1: loc, D1: 2, D2: 2}
+		}
+		return meth
+	}
+	ri := &model.AngleSpec{From: -10, To: 9, Count: 20}
+	ri5 := &model.AngleSpec{From: -5, To: 5, Count: 11}
+	s := &model.Spec{
+		Name:     "liu-table3",
+		Protocol: model.ProtocolCurve,
+		Data:     model.DataSpec{Name: "emnist-letters", Normalize: &noNormalize},
+		Methods: []model.Method{
+			m("SVM", "", "", 0, 0, nil),
+			m("TI-SVM", "TI", "best", 0, 5, nil),
+			m("RI-SVM", "RI", "best", 0, 0, ri),
+			m("L-SVM", "", "", 9, 0, nil),
+			m("TI-RI-SVM", "TI-RI", "best", 0, 7, ri),
+			m("L-TI-SVM", "TI", "best", 7, 7, nil),
+			m("L-RI-SVM", "RI", "best", 5, 0, ri),
+			m("L-TI-RI-SVM", "TI-RI", "best", 7, 7, ri5),
+			m("RI-SVM (average fit)", "RI", "average", 0, 0, ri),
+		},
+		Sizes:    []int{100, 200, 500},
+		Repeats:  1,
+		Sampling: "uniform",
+		Nested:   true,
+		Seed:     1,
+	}
+	if quick {
+		// The protocol at a smaller scale: shifts of at most ±2 pixels and 4 (3 for
+		// L-TI-RI) angles, so that the quick run stays near a minute on 2 cores.
+		s.Data.TestSize = 200
+		s.Sizes = []int{100}
+		for i := range s.Methods {
+			mm := &s.Methods[i]
+			if mm.Shifts > 0 {
+				mm.Shifts = 2
+			}
+			if mm.Rotations != nil {
+				r := *mm.Rotations
+				r.Count = min(r.Count, 4)
+				if mm.Invariance == "TI-RI" && mm.Locality != nil {
+					r.Count = 3
+				}
+				mm.Rotations = &r
+			}
+		}
+	}
+	return finish(s)
+}

@@ -19,6 +19,7 @@ import (
 	"gitui/core/data/fetch"
 	"gitui/core/linalg"
 	"gitui/model"
+	"gitui/model/engine"
 	"gitui/presets"
 	"gitui/ui"
 	"gitui/ui/export"
@@ -73,8 +74,12 @@ func cmdPresets(args []string, stdout io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\n", p.Name, p.Summary)
 		if *verbose {
 			tw.Flush()
-			b, _ := json.MarshalIndent(p.Build(false), "  ", "  ")
+			spec := p.Build(false)
+			b, _ := json.MarshalIndent(spec, "  ", "  ")
 			fmt.Fprintf(stdout, "  %s\n", b)
+			if ds, ok := engine.KnownDataSize(spec.Data); ok {
+				fmt.Fprintf(stdout, "  %s\n", engine.EstimateLine(engine.EstimateBytes(spec, ds), ds))
+			}
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -113,6 +118,7 @@ func printMethodSchema(w io.Writer) error {
 func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("data", flag.ContinueOnError)
 	dataFlag := fs.String("data", "", "data directory (default $GITUI_DATA, else the user cache directory); synth writes the corpus to DIR/spoken-digits")
+	urlFlag := fs.String("url", "", "fetch: download from this URL instead of the data set's own: a base URL the file names are appended to (mnist, fashion-mnist, usps), or the archive's URL (emnist-letters)")
 	full := fs.Bool("full", false, "synth: every English accent x every espeak-ng voice variant (about 800 speakers, 72,000 files, minutes); default 32 speakers (seconds)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -126,6 +132,9 @@ func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *full {
 		return usagef("--full applies to gitui data synth spoken-digits: drop it")
+	}
+	if *urlFlag != "" && (len(pos) == 0 || pos[0] != "fetch") {
+		return usagef("--url applies to gitui data fetch NAME: drop it")
 	}
 	dir, err := data.ResolveDir(*dataFlag)
 	if err != nil {
@@ -145,7 +154,7 @@ func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return usageError{err} // a name, not a path: nothing is fetched
 		}
 		drawn := false
-		got, err := fetch.Fetch(ctx, pos[1], dir, fetch.Options{Progress: func(done, total int64) {
+		got, err := fetch.Fetch(ctx, pos[1], dir, fetch.Options{BaseURL: *urlFlag, Note: func(msg string) { fmt.Fprintln(stderr, msg) }, Progress: func(done, total int64) {
 			if total > 0 {
 				fmt.Fprintf(stderr, "\r%s: %d/%d kB", pos[1], done/1024, total/1024)
 				drawn = true
@@ -154,13 +163,17 @@ func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if drawn {
 			fmt.Fprintln(stderr)
 		}
+		var ce *fetch.ChecksumError
+		if errors.As(err, &ce) {
+			return usageError{err} // not the official files: exit 2, nothing kept
+		}
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "%s is in %s\n", pos[1], got)
 		return nil
 	}
-	return usagef("usage: gitui data list | gitui data fetch mnist|fashion-mnist | gitui data synth spoken-digits [--full] [--data DIR]")
+	return usagef("usage: gitui data list | gitui data fetch mnist|fashion-mnist|usps|emnist-letters [--url URL] | gitui data synth spoken-digits [--full] [--data DIR]")
 }
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {

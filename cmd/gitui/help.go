@@ -257,7 +257,7 @@ moved to DIR/cells.damaged.jsonl (a study's to trials.damaged.jsonl) and only it
 		Run: func(_ context.Context, args []string, stdout, _ io.Writer) error {
 			return cmdPresets(args, stdout)
 		}, Complete: func(int, []string) []string { return []string{} }})
-	register(command{Name: "data", Order: 40, Synopsis: "data list | fetch NAME | synth spoken-digits [--full] [--data DIR]",
+	register(command{Name: "data", Order: 40, Synopsis: "data list | fetch NAME [--url URL] | synth spoken-digits [--full] [--data DIR]",
 		Summary: "the data sets available and where; download one with SHA-256 checks; make the synthetic spoken digits (espeak-ng)",
 		Run:     cmdData, Complete: completeData})
 	register(command{Name: "bench", Order: 50, Synopsis: "bench [NAME...] [--n N] [--m M] [--g G] [--group FILE] [--bins B] [--test T] [--gram FILE] [--data DIR] [--json]",

@@ -56,6 +56,8 @@ type Source struct {
 	Rows   int    // image height in pixels
 	Cols   int    // image width in pixels
 	Err    error  // non-nil when the files exist but their headers cannot be read
+	// Note says how the reader transforms the values ("" for none): USPS's scaling.
+	Note string
 }
 
 // prefixes returns the file prefixes tried for split, in order of preference.
@@ -149,8 +151,10 @@ func knownName(name string) bool {
 }
 
 // Available lists the IDX file pairs present for every known data set, searching as
-// Open does (dir/<name>/, then the system directories). For each name and split the
-// first Source listed is the one Open loads. Only headers are read, so it is fast even
+// Open does (dir/<name>/, then the system directories), then EMNIST Letters' pairs in
+// dir/emnist-letters/ and the USPS files that OpenUSPS reads (dir/usps/; Images and
+// Labels are the one file, N its number of non-blank lines, Note the pixel scaling).
+// For each name and split the first Source listed is the one Open loads. Only headers are read, so it is fast even
 // for gzipped files; a pair whose header is unreadable is listed with Err set.
 func Available(dir string) []Source {
 	var out []Source
@@ -181,6 +185,20 @@ func Available(dir string) []Source {
 			}
 		}
 	}
+	out = append(out, availableEMNIST(dir)...)
+	for _, split := range []string{"train", "test"} {
+		p := findUSPS(dir, split)
+		if p == "" {
+			continue
+		}
+		s := Source{Name: "usps", Split: split, Prefix: strings.TrimSuffix(filepath.Base(p), ".gz"), Images: p, Labels: p, Note: USPSScaleNote}
+		if n, err := countUSPS(p); err != nil {
+			s.Err = fmt.Errorf("%s: %w", p, err)
+		} else {
+			s.N, s.Rows, s.Cols = n, USPSSide, USPSSide
+		}
+		out = append(out, s)
+	}
 	return out
 }
 
@@ -188,11 +206,15 @@ func Available(dir string) []Source {
 //
 //	mnist	train	train10k	10000 × 28x28	/path/train10k-images-idx3-ubyte.gz
 //
-// with the error in place of the sizes when Err is set.
+// with the error in place of the sizes when Err is set, and Note (if any) last.
 func (s Source) String() string {
 	what := fmt.Sprintf("%d × %dx%d", s.N, s.Rows, s.Cols)
 	if s.Err != nil {
 		what = "unreadable: " + s.Err.Error()
 	}
-	return s.Name + "\t" + s.Split + "\t" + s.Prefix + "\t" + what + "\t" + s.Images
+	line := s.Name + "\t" + s.Split + "\t" + s.Prefix + "\t" + what + "\t" + s.Images
+	if s.Note != "" {
+		line += "\t" + s.Note
+	}
+	return line
 }

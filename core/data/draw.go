@@ -25,9 +25,29 @@ const (
 	// n mod k extra samples go to classes chosen at random (X_perm's balanced training
 	// draws: half +1, half -1).
 	Balanced
+	// Disjoint is the split of Chapelle and Schoelkopf's USPS experiment: the pool is
+	// permuted once (seeded) and cut into consecutive blocks of n, repeat r training on
+	// block r, so the repeats' training sets do not overlap (eval.Protocol.Draw does the
+	// cutting). Draw itself treats a single Disjoint draw as Plain.
+	Disjoint
 )
 
-// String returns "plain", "stratified" or "balanced".
+// DisjointBlock returns block rep (0-based) of size n of a permutation of pool drawn
+// with rng: pool[perm[rep·n : (rep+1)·n]], the training set of repeat rep under
+// Disjoint. It returns an error when the pool holds fewer than (rep+1)·n samples.
+func DisjointBlock(rng *rand.Rand, pool []int, n, rep int) ([]int, error) {
+	if (rep+1)*n > len(pool) {
+		return nil, fmt.Errorf("disjoint training sets: repeat %d of %d samples needs %d pool samples, the pool has %d: lower repeats or the training size", rep+1, n, (rep+1)*n, len(pool))
+	}
+	perm := rng.Perm(len(pool))
+	out := make([]int, n)
+	for i := range out {
+		out[i] = pool[perm[rep*n+i]]
+	}
+	return out, nil
+}
+
+// String returns "plain", "stratified", "balanced" or "disjoint".
 func (m DrawMode) String() string {
 	switch m {
 	case Plain:
@@ -36,6 +56,8 @@ func (m DrawMode) String() string {
 		return "stratified"
 	case Balanced:
 		return "balanced"
+	case Disjoint:
+		return "disjoint"
 	}
 	return fmt.Sprintf("DrawMode(%d)", int(m))
 }
@@ -90,7 +112,7 @@ func Draw(rng *rand.Rand, y []int, n int, opts DrawOptions) ([]int, error) {
 	if n == 0 {
 		return []int{}, nil
 	}
-	if opts.Mode == Plain {
+	if opts.Mode == Plain || opts.Mode == Disjoint {
 		return partialShuffle(rng, pool, n), nil
 	}
 	k := opts.Classes

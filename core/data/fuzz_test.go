@@ -175,3 +175,45 @@ func FuzzEdgeList(f *testing.F) {
 		}
 	})
 }
+
+// uspsLine is one ESL USPS line: label then 256 values, value(i) for pixel i.
+func uspsLine(label string, value func(i int) string) string {
+	var b strings.Builder
+	b.WriteString(label)
+	for i := range 256 {
+		b.WriteByte(' ')
+		b.WriteString(value(i))
+	}
+	return b.String() + "\n"
+}
+
+func FuzzUSPS(f *testing.F) {
+	one := func(int) string { return "-1" }
+	good := uspsLine("6.0000", one) + uspsLine("9", func(i int) string { return "0.5" })
+	f.Add([]byte(good))
+	f.Add(gz([]byte(good)))
+	f.Add([]byte(good[:len(good)/2]))                               // truncated line
+	f.Add([]byte(uspsLine("10", one)))                              // not a digit
+	f.Add([]byte(uspsLine("3", func(int) string { return "1.5" }))) // out of range
+	f.Add([]byte(uspsLine("3", func(int) string { return "NaN" }))) // not a number
+	f.Add([]byte("\n\n"))                                           // empty
+	f.Add([]byte("7 1:-1 256:1\n10 3:0.5\n"))                       // LIBSVM, 1..10
+	f.Add([]byte("0 1:-1 256:1\n10 3:0.5\n"))                       // eleven classes
+	f.Add([]byte("3 257:1\n"))                                      // index past 256
+	f.Fuzz(func(t *testing.T, text []byte) {
+		ds, err := ReadUSPS(bytes.NewReader(text), "fuzz.zip")
+		checkResult(t, ds, err)
+		if err == nil && (ds.Dim() != 256 || len(ds.Classes) != 10) {
+			t.Fatalf("USPS dataset of %d features, %d classes", ds.Dim(), len(ds.Classes))
+		}
+		ds, err = ReadUSPSLIBSVM(bytes.NewReader(text), "fuzz.usps")
+		checkResult(t, ds, err)
+		if err == nil {
+			for _, v := range ds.X.RawMatrix().Data {
+				if v < 0 || v > 1 {
+					t.Fatalf("LIBSVM USPS pixel %g outside [0, 1]", v)
+				}
+			}
+		}
+	})
+}

@@ -91,6 +91,9 @@ func init() {
 		Register(n, loadFromMNIST)
 	}
 	Register("file", loadFiles)
+	Register("usps", loadUSPS)
+	Register("usps-binary", loadUSPS)
+	Register(EMNISTLettersName, loadEMNISTLetters)
 }
 
 // loadXPerm generates the X_perm sequences (Mroueh et al.) and holds out TestSize of them

@@ -12,7 +12,10 @@ import (
 // starts (see Draws) and precompute, in Prepare, the kernel rows of their union. With
 // Nest > n the draw is taken from Draw(rep, Nest) instead of the whole pool (nested
 // draws: the draws of size Nest are the same as without nesting). Draw returns
-// data.Draw's error (n larger than the pool or a class).
+// data.Draw's error (n larger than the pool or a class). With Sampling data.Disjoint the
+// draw is block rep of one seeded permutation of the pool per size n (data.DisjointBlock):
+// the repeats' training sets do not overlap, and it is an error when Repeats blocks of n
+// do not fit in the pool.
 func (p *Protocol) Draw(rep, n int) ([]int, error) {
 	rng := rand.New(rand.NewPCG(p.Seed, uint64(rep)<<32|uint64(n)))
 	opts := data.DrawOptions{Mode: p.Sampling, Classes: len(p.Pool.Classes)}
@@ -22,6 +25,18 @@ func (p *Protocol) Draw(rep, n int) ([]int, error) {
 			return nil, err
 		}
 		opts.Pool = master
+	}
+	if p.Sampling == data.Disjoint && p.Pool.Units == nil {
+		// One permutation per size (not per repeat), cut into blocks: repeat rep's
+		// training set is block rep, so no two repeats share a sample.
+		all := opts.Pool
+		if all == nil {
+			all = make([]int, p.Pool.Len())
+			for i := range all {
+				all[i] = i
+			}
+		}
+		return data.DisjointBlock(rand.New(rand.NewPCG(p.Seed, uint64(n)|0xd15<<40)), all, n, rep)
 	}
 	if p.Pool.Units != nil {
 		return data.DrawUnits(rng, p.Pool.Units, n, opts)

@@ -78,4 +78,7 @@ type Outcome struct {
 	// Missing lists the cells neither done nor run because Protocol.Only refused them
 	// (cells of other shards), in run order; empty for a whole run.
 	Missing []CellKey
+	// Data names the data set the run loaded (set by the caller that loaded it; the
+	// model's engine sets data.name, or data.fallback when it stood in), "" if unset.
+	Data string
 }

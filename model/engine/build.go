@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -36,6 +37,30 @@ func LoadData(d model.DataSpec, dataDir string, seed uint64) (pool, test *data.D
 // over those to read (pool and test set together), at most about two hundred times,
 // never concurrently. Other data load in one piece and ignore both.
 func LoadDataContext(ctx context.Context, d model.DataSpec, dataDir string, seed uint64, progress func(done, total int)) (pool, test *data.Dataset, err error) {
+	pool, test, _, err = LoadDataUsed(ctx, d, dataDir, seed, progress)
+	return pool, test, err
+}
+
+// LoadDataUsed is [LoadDataContext] that also returns the name of the data set it
+// loaded: d.Name, or d.Fallback when d.Name's files are not in the data directory (its
+// loader's error wraps data.ErrNotFound) and d names a fallback. missing is then that
+// error (for the run log), else nil. Without a fallback a missing data set is an error.
+func LoadDataUsed(ctx context.Context, d model.DataSpec, dataDir string, seed uint64, progress func(done, total int)) (pool, test *data.Dataset, used string, err error) {
+	pool, test, err = loadData(ctx, d, dataDir, seed, progress)
+	if err == nil || d.Fallback == "" || !errors.Is(err, data.ErrNotFound) {
+		return pool, test, d.Name, err
+	}
+	missing := err
+	fb := d
+	fb.Name, fb.Fallback = d.Fallback, ""
+	if pool, test, err = loadData(ctx, fb, dataDir, seed, progress); err != nil {
+		return nil, nil, "", inputErr(fmt.Errorf("data.name %s is not in the data directory (%v), and its fallback %s could not be loaded: %w", d.Name, missing, fb.Name, err))
+	}
+	return pool, test, fb.Name, nil
+}
+
+// loadData is LoadDataContext for one data set, without the fallback.
+func loadData(ctx context.Context, d model.DataSpec, dataDir string, seed uint64, progress func(done, total int)) (pool, test *data.Dataset, err error) {
 	rng := rand.New(rand.NewPCG(seed, 0xda7a))
 	// Each data set registers its loader in core/data's table (the spoken digits in
 	// audio.go); the steps below are every data set's.

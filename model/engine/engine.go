@@ -45,16 +45,20 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 	}
 	var pool, test *data.Dataset
 	var err error
+	used := spec.Data.Name  // the data set loaded: data.name, or its fallback
 	if opts.Loaded != nil { // a study's trial: the training part and the validation split, loaded once
 		pool, test = opts.Loaded.Pool, opts.Loaded.Test
-	} else if pool, test, err = LoadDataContext(ctx, spec.Data, opts.DataDir, spec.Seed, loadProgress); err != nil {
+	} else if pool, test, used, err = LoadDataUsed(ctx, spec.Data, opts.DataDir, spec.Seed, loadProgress); err != nil {
 		return nil, err
+	}
+	if used != spec.Data.Name {
+		logf("data %s is not in the data directory: using its fallback %s instead", spec.Data.Name, used)
 	}
 	memLine, err := checkRunMemory(spec, pool, test)
 	if err != nil {
 		return nil, err
 	}
-	logf("data %s: pool %d, test %d, %d classes, shape %v (%.1f s)", spec.Data.Name, pool.Len(), test.Len(), len(pool.Classes), pool.Shape, time.Since(t0).Seconds())
+	logf("data %s: pool %d, test %d, %d classes, shape %v (%.1f s)", used, pool.Len(), test.Len(), len(pool.Classes), pool.Shape, time.Since(t0).Seconds())
 	logf("%s", memLine)
 	g, err := BuildGroup(spec.Group, pool.Shape, spec.Seed)
 	if err != nil {
@@ -69,7 +73,8 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 		return nil, inputErr(fmt.Errorf("protocol %q is unknown: use one of %s", spec.Protocol, strings.Join(model.Protocols, ", ")))
 	}
 	if pr.whole != nil {
-		return pr.whole(ctx, r)
+		out, err := pr.whole(ctx, r)
+		return withData(out, used), err
 	}
 	p := &eval.Protocol{Pool: pool, Test: test, Repeats: spec.Repeats, Sampling: drawMode(spec.Sampling), Seed: spec.Seed}
 	if tt, tg, err := transformedTestSet(spec, test); err != nil {
@@ -104,10 +109,46 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 		o, err := b.runWith(ctx, q, ch)
 		out = merge(out, o)
 		if err != nil {
-			return out, err
+			return flatSweep(spec, withData(out, used)), err
 		}
 	}
-	return out, nil
+	return flatSweep(spec, withData(out, used)), nil
+}
+
+// flatSweep repeats the points of a sweep's reference methods (model.Spec.SweepReference:
+// run once, at the first value) at every other value of the sweep, so that they are
+// drawn as flat lines across it. out may be nil.
+func flatSweep(spec *model.Spec, out *eval.Outcome) *eval.Outcome {
+	if out == nil || spec.Protocol != model.ProtocolSweep || spec.Sweep == nil {
+		return out
+	}
+	ref := map[string]bool{}
+	for _, m := range spec.Methods {
+		if spec.SweepReference(m) {
+			ref[m.Name] = true
+			ref[m.Name+eval.TransformedSuffix] = true
+		}
+	}
+	for i, s := range out.Series {
+		if !ref[s.Name] || len(s.Points) != 1 {
+			continue
+		}
+		p := s.Points[0]
+		for _, v := range spec.Sweep.Values[1:] {
+			q := p
+			q.X = v
+			out.Series[i].Points = append(out.Series[i].Points, q)
+		}
+	}
+	return out
+}
+
+// withData records in out (when not nil) the name of the data set the run loaded.
+func withData(out *eval.Outcome, used string) *eval.Outcome {
+	if out != nil {
+		out.Data = used
+	}
+	return out
 }
 
 // runState is what a protocol's runner works with: the checked spec, the data, the
@@ -198,7 +239,11 @@ func sweepStages(r *runState) ([]*eval.Protocol, error) {
 	}
 	st := eval.Stage{Name: "sweep"}
 	for _, m := range spec.Methods {
-		for _, v := range spec.Sweep.Values {
+		values := spec.Sweep.Values
+		if spec.SweepReference(m) { // the field does not apply: once, drawn flat (flatSweep)
+			values = values[:1]
+		}
+		for _, v := range values {
 			mv := m
 			if err := f.SetNumber(&mv, v); err != nil {
 				return nil, inputErr(fmt.Errorf("sweep.field %s: %w", f.Key, err))
@@ -297,6 +342,9 @@ func (b *builder) runWith(ctx context.Context, p *eval.Protocol, ch chan<- eval.
 			if _, err := data.Draw(rng, pool.Y, a.Size, data.DrawOptions{Mode: p.Sampling, Classes: len(pool.Classes), What: "training size"}); err != nil {
 				return nil, inputErr(err)
 			}
+			if p.Sampling == data.Disjoint && a.Size < pool.Len() && p.Repeats*a.Size > pool.Len() {
+				return nil, inputErr(fmt.Errorf("sampling disjoint: %d repeats of %d samples need %d pool samples, the pool has %d: lower repeats or the training size", p.Repeats, a.Size, p.Repeats*a.Size, pool.Len()))
+			}
 		}
 	}
 	b.startMatrices(ctx, b.group, ch)
@@ -374,6 +422,8 @@ func drawMode(s string) data.DrawMode {
 		return data.Balanced
 	case "uniform":
 		return data.Plain
+	case "disjoint":
+		return data.Disjoint
 	}
 	return data.Stratified
 }

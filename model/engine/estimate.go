@@ -819,3 +819,45 @@ func checkGroupMemory(g model.GroupSpec, shape []int) error {
 	}
 	return CheckMemory(Estimate{Bytes: bytes, Items: []EstimateItem{item}}, limit, source)
 }
+
+// KnownDataSize returns the DataSize a run of d loads when its data set has fixed
+// official counts (usps, usps-binary: 7,291 + 2,007 digits of 16×16; emnist-letters:
+// 124,800 + 20,800 letters of 28×28), after d's pool cap and test size; ok is false
+// for other data sets, whose size depends on the files at hand, and with data.classes. `gitui presets -v`
+// estimates a preset's memory from it before the data are there.
+func KnownDataSize(d model.DataSpec) (ds DataSize, ok bool) {
+	switch d.Name {
+	case "usps", "usps-binary":
+		ds = DataSize{Pool: 7291, Test: 2007, Shape: []int{16, 16}, Classes: 10}
+		if d.Name == "usps-binary" {
+			ds.Classes = 2
+		}
+	case "emnist-letters":
+		ds = DataSize{Pool: 124800, Test: 20800, Shape: []int{28, 28}, Classes: 26}
+	default:
+		return DataSize{}, false
+	}
+	if len(d.Classes) > 0 { // the counts after the class selection are not known here
+		return DataSize{}, false
+	}
+	if d.Holdout > 0 {
+		ds.Pool, ds.Test = max(ds.Pool-d.Holdout, 0), d.Holdout
+	}
+	if d.Pool > 0 && d.Pool < ds.Pool {
+		ds.Pool = d.Pool
+	}
+	if d.TestSize > 0 && d.TestSize < ds.Test && d.Holdout == 0 {
+		ds.Test = d.TestSize
+	}
+	return ds, true
+}
+
+// EstimateLine is one line for listings: "memory estimate: about X (largest kernel
+// matrix Y: what) for P training and T test samples".
+func EstimateLine(est Estimate, ds DataSize) string {
+	line := fmt.Sprintf("memory estimate: about %s for %d training and %d test samples", human(est.Bytes), ds.Pool, ds.Test)
+	if est.Gram > 0 {
+		line += fmt.Sprintf(" (largest kernel matrix %s: %s)", human(est.Gram), strings.TrimPrefix(est.GramWhat, ": "))
+	}
+	return line
+}

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"archive/zip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	pathpkg "path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -35,6 +37,10 @@ type Source struct {
 	// files; SystemFiles lists their hashes when the packager recompressed them.
 	SystemDirs  []string
 	SystemFiles []File
+	// Archive, when not empty, is the URL of a zip archive holding Files as members (in
+	// any folder of it): Fetch downloads the archive (resumable) and extracts only those
+	// members; BaseURL is then unused. Options.BaseURL replaces this URL.
+	Archive string
 }
 
 // The SHA-256 values below are those published with the official gzip files and
@@ -73,6 +79,30 @@ var sources = []Source{
 			{"t10k-labels-idx1-ubyte.gz", "8d3605d196f4be44669e46906da9733c8131fef761fdbfec72c424d5222f1a05", 5125},
 		},
 	},
+	{
+		Name:        "usps",
+		Description: "USPS handwritten digits (Le Cun et al. 1990), ESL text files: 7,291 train + 2,007 test, 16x16, values in [-1, 1]",
+		// The "ZIP code" files of Hastie, Tibshirani & Friedman's The Elements of
+		// Statistical Learning; hashes and sizes from ../shared/data/usps/README.md.
+		BaseURL: "https://hastie.su.domains/ElemStatLearn/datasets/",
+		Files: []File{
+			{"zip.train.gz", "66ebf231ab51f2cf6ac1a892d0f98ccffee1079d7a5db638c1f11f366046ca16", 1829071},
+			{"zip.test.gz", "8dacc3c6e136af6c3488de9e5113a7daf140c8c2f1f0b61c54ee02f03f1a962f", 439208},
+		},
+	},
+	{
+		Name:        "emnist-letters",
+		Description: "EMNIST Letters (Cohen et al. 2017): 124,800 train + 20,800 test, 28x28, 26 classes a..z; the four Letters members of NIST's gzip.zip (about 560 MB)",
+		// NIST's EMNIST distribution; hashes and sizes of the four members from
+		// ../shared/data/README.md (the LFS pointers of aurelienduarte/emnist).
+		Archive: "https://biometrics.nist.gov/cs_links/EMNIST/gzip.zip",
+		Files: []File{
+			{"emnist-letters-train-images-idx3-ubyte.gz", "6288f418a917e007bf5fddb823a2dc7a5c6a35031401b93292a539cb12bd881f", 30804864},
+			{"emnist-letters-train-labels-idx1-ubyte.gz", "9759af91ea6bccdf07a6040fd085861f2ec88e37f7c3f5760f6feb57106fbe5c", 79283},
+			{"emnist-letters-test-images-idx3-ubyte.gz", "50f0e93d75b99b463e9760b8345866f22587fa2c2fba472730a5ba09c693412d", 5039157},
+			{"emnist-letters-test-labels-idx1-ubyte.gz", "924955c31fe7fd809b7303b5c0141282955f4b8390c74cdfd5d80435e0f4b4cb", 144},
+		},
+	},
 }
 
 // Sources returns the data sets Fetch knows, in a fixed order. The slices are copies.
@@ -105,7 +135,7 @@ func Lookup(name string) (Source, error) {
 // default URL with http.DefaultClient.
 type Options struct {
 	// BaseURL replaces the Source's download location ("" keeps it); the file name is
-	// appended after a slash.
+	// appended after a slash. For a Source with an Archive it is the archive's URL.
 	BaseURL string
 	// Progress, if not nil, is called from Fetch's goroutine as bytes arrive, with the
 	// bytes present so far (including files and part files found on disk) and the
@@ -199,12 +229,146 @@ func Fetch(ctx context.Context, name, cacheDir string, opts Options) (dir string
 			f.unknown++
 		}
 	}
+	if src.Archive != "" {
+		url := src.Archive
+		if opts.BaseURL != "" {
+			url = opts.BaseURL
+		}
+		return dir, f.fromArchive(ctx, url, files)
+	}
 	for _, fl := range files {
 		if err := f.file(ctx, fl); err != nil {
 			return "", err
 		}
 	}
 	return dir, nil
+}
+
+// fromArchive makes files available in f.dir from the zip archive at url: files already
+// there are verified; if any is missing, the archive is downloaded (resumable) into
+// f.dir/ARCHIVE.part, each missing file is extracted from the member of the same base
+// name into NAME.part and renamed to NAME once its size and SHA-256 match, and the
+// archive is deleted. A member that does not match deletes its part file and the
+// archive and returns a *ChecksumError; nothing unverified is left under a final name.
+func (f *fetcher) fromArchive(ctx context.Context, url string, files []File) error {
+	var missing []File
+	for _, fl := range files {
+		final := filepath.Join(f.dir, fl.Name)
+		if _, err := os.Stat(final); err != nil {
+			missing = append(missing, fl)
+			continue
+		}
+		if err := f.file(ctx, fl); err != nil { // verifies what is in place
+			return err
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	cut := strings.LastIndex(url, "/")
+	if cut < 0 || cut == len(url)-1 {
+		return fmt.Errorf("archive URL %q does not end in a file name: pass the URL of the zip archive", url)
+	}
+	name := url[cut+1:]
+	if i := strings.IndexAny(name, "?#"); i >= 0 {
+		name = name[:i]
+	}
+	f.base = url[:cut+1]
+	arch := File{Name: name}
+	f.unknown++
+	part := filepath.Join(f.dir, name+".part")
+	if err := f.download(ctx, arch, part); err != nil {
+		return err
+	}
+	zr, err := zip.OpenReader(part)
+	if err != nil {
+		os.Remove(part)
+		return fmt.Errorf("%s is not a readable zip archive (%v): it was deleted; run the fetch again, or check --url", url, err)
+	}
+	defer zr.Close()
+	for _, fl := range missing {
+		if err := f.extract(ctx, zr, fl, url); err != nil {
+			var ce *ChecksumError
+			if errors.As(err, &ce) {
+				zr.Close()
+				os.Remove(part) // the archive is not the official one: start afresh next time
+			}
+			return err
+		}
+	}
+	zr.Close()
+	os.Remove(part)
+	f.opts.note(fmt.Sprintf("%s: extracted %d files, deleted the archive", name, len(missing)))
+	return nil
+}
+
+// extract writes the member of zr whose base name is fl.Name to f.dir/fl.Name through a
+// part file, checking its size and SHA-256.
+func (f *fetcher) extract(ctx context.Context, zr *zip.ReadCloser, fl File, url string) error {
+	var m *zip.File
+	for _, zf := range zr.File {
+		if pathpkg.Base(zf.Name) == fl.Name && !zf.FileInfo().IsDir() {
+			m = zf
+			break
+		}
+	}
+	if m == nil {
+		return fmt.Errorf("the archive %s holds no member %s: check --url (it must be the EMNIST gzip.zip)", url, fl.Name)
+	}
+	final := filepath.Join(f.dir, fl.Name)
+	part := final + ".part"
+	rc, err := m.Open()
+	if err != nil {
+		return fmt.Errorf("open %s in %s: %w: the archive is damaged, delete it and fetch again", m.Name, url, err)
+	}
+	defer rc.Close()
+	out, err := os.Create(part)
+	if err != nil {
+		return fmt.Errorf("create %s: %w: choose a writable data directory", part, err)
+	}
+	h := sha256.New()
+	limit := fl.Size
+	if limit <= 0 {
+		limit = MaxUnknownSize
+	}
+	n, cerr := io.Copy(io.MultiWriter(out, h), ctxReader{ctx, io.LimitReader(rc, limit+1)})
+	if err := out.Close(); cerr == nil {
+		cerr = err
+	}
+	if cerr != nil {
+		os.Remove(part)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("extract %s: %w: the archive is damaged, delete it and fetch again", m.Name, cerr)
+	}
+	want := strings.ToLower(fl.SHA256)
+	if fl.Size > 0 && n != fl.Size {
+		os.Remove(part)
+		return &ChecksumError{File: fl.Name, Got: fmt.Sprintf("%d bytes", n), Want: fmt.Sprintf("%d bytes", fl.Size), Dir: f.dir}
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+		os.Remove(part)
+		return &ChecksumError{File: fl.Name, Got: got, Want: want, Dir: f.dir}
+	}
+	if err := os.Rename(part, final); err != nil {
+		return fmt.Errorf("rename %s: %w: check the directory's permissions", part, err)
+	}
+	syncDir(f.dir)
+	return nil
+}
+
+// ctxReader fails its reads with ctx's error once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 func (o Options) note(msg string) {
@@ -291,6 +455,15 @@ func (f *fetcher) file(ctx context.Context, fl File) error {
 		return nil
 	}
 	part := final + ".part"
+	if err := f.download(ctx, fl, part); err != nil {
+		return err
+	}
+	return f.verify(fl, part, final)
+}
+
+// download fills part with the bytes of fl from f.base, resuming after transient
+// failures up to f.retries times.
+func (f *fetcher) download(ctx context.Context, fl File, part string) error {
 	for attempt := 0; ; attempt++ {
 		err := f.attempt(ctx, fl, part)
 		if err == nil {
@@ -311,6 +484,13 @@ func (f *fetcher) file(ctx context.Context, fl File) error {
 		case <-time.After(time.Duration(attempt+1) * 200 * time.Millisecond):
 		}
 	}
+	return nil
+}
+
+// verify renames the downloaded part to final if its size and SHA-256 are fl's, else
+// deletes it and returns a *ChecksumError.
+func (f *fetcher) verify(fl File, part, final string) error {
+	want := strings.ToLower(fl.SHA256)
 	got, n, err := hashFile(part)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", part, err)

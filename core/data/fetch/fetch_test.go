@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -16,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"gitui/core/data"
 )
 
 // testServer serves files with Range support (http.ServeContent) and can misbehave:
@@ -372,7 +375,11 @@ func TestFetchDebianFashionMNIST(t *testing.T) {
 
 func TestSourcesWellFormed(t *testing.T) {
 	for _, s := range Sources() {
-		if len(s.Files) != 4 || !strings.HasPrefix(s.BaseURL, "http") {
+		url := s.BaseURL
+		if s.Archive != "" {
+			url = s.Archive
+		}
+		if len(s.Files) < 2 || !strings.HasPrefix(url, "http") {
 			t.Errorf("%s: %d files, base %q", s.Name, len(s.Files), s.BaseURL)
 		}
 		for _, f := range append(s.Files, s.SystemFiles...) {
@@ -494,5 +501,145 @@ func TestFetchErrorLeavesNoEmptyPart(t *testing.T) {
 		if _, serr := os.Stat(filepath.Join(cache, "mnist", "big.bin.part")); serr == nil {
 			t.Errorf("HTTP %d: empty big.bin.part left behind", code)
 		}
+	}
+}
+
+// TestFetchUSPS serves the real ESL USPS files (from the shared data directory; skipped
+// where it is absent) from a local server, dropping the first connection halfway: Fetch
+// resumes, checks them against the official SHA-256 and sizes in sources, and the
+// files read as 7,291 + 2,007 digits.
+func TestFetchUSPS(t *testing.T) {
+	src := os.Getenv("GITUI_DATA")
+	if src == "" {
+		src = "../../../../shared/data"
+	}
+	files := map[string][]byte{}
+	for _, name := range []string{"zip.train.gz", "zip.test.gz"} {
+		b, err := os.ReadFile(filepath.Join(src, "usps", name))
+		if err != nil {
+			t.Skipf("USPS not in %s/usps (%v): set GITUI_DATA to a directory holding usps/", src, err)
+		}
+		files[name] = b
+	}
+	srv := &testServer{files: files, drop: 1}
+	url := newServer(t, srv)
+	cache := t.TempDir()
+	dir, err := Fetch(context.Background(), "usps", cache, Options{BaseURL: url, SystemDirs: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir != filepath.Join(cache, "usps") {
+		t.Errorf("dir = %s, want %s", dir, filepath.Join(cache, "usps"))
+	}
+	checkFiles(t, dir, files)
+	resumed := false
+	for _, r := range srv.log() {
+		resumed = resumed || strings.Contains(r, "|bytes=")
+	}
+	if !resumed {
+		t.Errorf("no Range request after the dropped connection: %v", srv.log())
+	}
+	for split, want := range map[string]int{"train": 7291, "test": 2007} {
+		ds, err := data.OpenUSPS(context.Background(), cache, split)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ds.Len() != want {
+			t.Errorf("usps %s: %d digits, want %d", split, ds.Len(), want)
+		}
+	}
+	// A file that is not the official one is refused and not kept.
+	bad := map[string][]byte{"zip.train.gz": append([]byte(nil), files["zip.train.gz"]...), "zip.test.gz": files["zip.test.gz"]}
+	bad["zip.train.gz"][100] ^= 1
+	cache2 := t.TempDir()
+	_, err = Fetch(context.Background(), "usps", cache2, Options{BaseURL: newServer(t, &testServer{files: bad}), SystemDirs: []string{}})
+	var ce *ChecksumError
+	if !errors.As(err, &ce) || ce.File != "zip.train.gz" {
+		t.Fatalf("tampered zip.train.gz: err = %v, want a ChecksumError for it", err)
+	}
+	if _, err := os.Stat(filepath.Join(cache2, "usps", "zip.train.gz")); err == nil {
+		t.Error("the tampered file was kept")
+	}
+}
+
+// letterZip builds a zip like NIST's gzip.zip: the four Letters members under gzip/,
+// with seeded contents, and a member of another EMNIST split that must not be extracted.
+func letterZip(t *testing.T) (archive []byte, members map[string][]byte, list []File) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(3, 5))
+	src, _ := Lookup("emnist-letters")
+	members = map[string][]byte{}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i, fl := range append(src.Files, File{Name: "emnist-digits-test-labels-idx1-ubyte.gz"}) {
+		b := make([]byte, 2000+50_000*(i%2))
+		for j := range b {
+			b[j] = byte(rng.Uint32())
+		}
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: "gzip/" + fl.Name, Method: zip.Store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(b)
+		if i < len(src.Files) {
+			members[fl.Name] = b
+			sum := sha256.Sum256(b)
+			list = append(list, File{Name: fl.Name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(b))})
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), members, list
+}
+
+// TestFetchArchiveResumesAndExtracts serves a small gzip.zip that breaks off halfway the
+// first time: Fetch resumes with a Range request, extracts only the four Letters
+// members, verifies them, and deletes the archive; a second call downloads nothing.
+func TestFetchArchiveResumesAndExtracts(t *testing.T) {
+	archive, members, list := letterZip(t)
+	srv := &testServer{files: map[string][]byte{"EMNIST/gzip.zip": archive}, drop: 1}
+	url := newServer(t, srv) + "/EMNIST/gzip.zip"
+	cache := t.TempDir()
+	dir, err := Fetch(context.Background(), "emnist-letters", cache, Options{BaseURL: url, Files: list, SystemDirs: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, dir, members)
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 4 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("the directory holds %v, want only the four Letters files (archive deleted, digits not extracted)", names)
+	}
+	log := srv.log()
+	if len(log) != 2 || !strings.HasPrefix(log[1], "EMNIST/gzip.zip|bytes=") {
+		t.Errorf("requests %v, want the cut one and one Range request", log)
+	}
+	if _, err := Fetch(context.Background(), "emnist-letters", cache, Options{BaseURL: url, Files: list, SystemDirs: []string{}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(srv.log()) != 2 {
+		t.Errorf("a second fetch downloaded again: %v", srv.log())
+	}
+}
+
+// TestFetchArchiveChecksum checks that an archive whose members are not the official
+// files (here: the real hashes of EMNIST against a small zip) is refused with a
+// *ChecksumError, leaving neither a final file, a part file nor the archive.
+func TestFetchArchiveChecksum(t *testing.T) {
+	archive, _, _ := letterZip(t)
+	url := newServer(t, &testServer{files: map[string][]byte{"gzip.zip": archive}}) + "/gzip.zip"
+	cache := t.TempDir()
+	_, err := Fetch(context.Background(), "emnist-letters", cache, Options{BaseURL: url, SystemDirs: []string{}})
+	var ce *ChecksumError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want a *ChecksumError", err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(cache, "emnist-letters"))
+	if len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
 	}
 }
