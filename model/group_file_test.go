@@ -1,63 +1,9 @@
 package model
 
 import (
-	"bytes"
-	"encoding/binary"
-	"fmt"
-	"os"
 	"strings"
 	"testing"
-
-	"gitui/core/group"
 )
-
-// writeNPY writes a little-endian .npy file of int64 or float64 values with the given
-// shape (what numpy.save writes for G.astype(numpy.int64) or a float64 array).
-func writeNPY(t *testing.T, path string, shape []int, ints []int64, floats []float64) {
-	t.Helper()
-	descr := "<i8"
-	var body bytes.Buffer
-	if floats != nil {
-		descr = "<f8"
-		binary.Write(&body, binary.LittleEndian, floats)
-	} else {
-		binary.Write(&body, binary.LittleEndian, ints)
-	}
-	dims := make([]string, len(shape))
-	for i, s := range shape {
-		dims[i] = fmt.Sprint(s)
-	}
-	tuple := strings.Join(dims, ", ")
-	if len(shape) == 1 {
-		tuple += ","
-	}
-	h := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, tuple)
-	for (10+len(h)+1)%64 != 0 {
-		h += " "
-	}
-	h += "\n"
-	var b bytes.Buffer
-	b.WriteString("\x93NUMPY\x01\x00")
-	binary.Write(&b, binary.LittleEndian, uint16(len(h)))
-	b.WriteString(h)
-	b.Write(body.Bytes())
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// dihedralRows returns the 8 elements of the built-in dihedral group of n×n images as
-// int64 rows, in reverse order (so the identity is last and must be moved to the front).
-func dihedralRows(n int) []int64 {
-	g := group.Dihedral(n)
-	var rows []int64
-	for i := g.Len() - 1; i >= 0; i-- {
-		for _, v := range g.Perm(i) {
-			rows = append(rows, int64(v))
-		}
-	}
-	return rows
-}
 
 func TestValidateFileGroups(t *testing.T) {
 	base := func(g GroupSpec) *Spec {

@@ -137,10 +137,10 @@ func AvailableMemory() (int64, string) {
 		}
 	}
 	limit, source := int64(1<<40), "no memory information"
-	if avail, ok := meminfoBytes("MemAvailable:"); ok {
+	if avail, ok := MeminfoBytes("MemAvailable:"); ok {
 		limit, source = avail, "MemAvailable"
 	}
-	if room, ok := cgroupRoom(); ok && room < limit {
+	if room, ok := CgroupRoom(); ok && room < limit {
 		limit, source = room, "cgroup memory.max"
 	}
 	if room, ok := addressSpaceRoom(); ok && room < limit {
@@ -205,8 +205,9 @@ func ParseBytes(s string) (int64, error) {
 	return int64(b), nil
 }
 
-// meminfoBytes returns the /proc/meminfo field key (kB) in bytes.
-func meminfoBytes(key string) (int64, bool) {
+// MeminfoBytes returns the /proc/meminfo field key ("MemAvailable:", "MemTotal:"; kB)
+// in bytes, ok false where it cannot be read.
+func MeminfoBytes(key string) (int64, bool) {
 	b, err := os.ReadFile("/proc/meminfo")
 	if err != nil {
 		return 0, false
@@ -221,9 +222,9 @@ func meminfoBytes(key string) (int64, bool) {
 	return 0, false
 }
 
-// cgroupRoom returns memory.max - memory.current of the cgroup v2 the process runs in
+// CgroupRoom returns memory.max - memory.current of the cgroup v2 the process runs in
 // (ok false without a limit).
-func cgroupRoom() (int64, bool) {
+func CgroupRoom() (int64, bool) {
 	mx, err := os.ReadFile("/sys/fs/cgroup/memory.max")
 	if err != nil {
 		return 0, false

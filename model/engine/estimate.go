@@ -644,25 +644,7 @@ func human(b float64) string {
 // T/TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024), case-insensitive,
 // e.g. "8GiB", "512 MiB", "2e9". It returns an error for anything else, or a size below
 // 1 MiB.
-func ParseBytes(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	i := len(t)
-	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') && t[i-1] != '.' {
-		i--
-	}
-	num, unit := strings.TrimSpace(t[:i]), strings.ToLower(strings.TrimSpace(t[i:]))
-	mult := map[string]float64{"": 1, "b": 1, "k": 1e3, "kb": 1e3, "m": 1e6, "mb": 1e6, "g": 1e9, "gb": 1e9, "t": 1e12, "tb": 1e12,
-		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}[unit]
-	v, err := strconv.ParseFloat(num, 64)
-	if mult == 0 || err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q is not a memory size: give a number with a unit, e.g. 8GiB or 512MiB", s)
-	}
-	b := v * mult
-	if b < 1<<20 || b > 1<<62 {
-		return 0, fmt.Errorf("%q is out of range: give a size from 1MiB to 4EiB", s)
-	}
-	return int64(b), nil
-}
+func ParseBytes(s string) (int64, error) { return data.ParseBytes(s) }
 
 // MemoryLimit returns the bytes a run may allocate and where that figure comes from:
 // $GITUI_MEMORY_LIMIT when set; else the smallest of MemAvailable (/proc/meminfo) and
@@ -681,7 +663,7 @@ func MemoryLimit() (int64, string, error) {
 	if avail, ok := memAvailable(); ok {
 		limit, source = avail, "MemAvailable"
 	}
-	if room, ok := cgroupRoom(); ok && room < limit {
+	if room, ok := data.CgroupRoom(); ok && room < limit {
 		limit, source = room, "cgroup memory.max"
 	}
 	return limit, source, nil
@@ -739,54 +721,15 @@ func selfRSS() int64 {
 func MachineMemory() (int64, bool) {
 	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
 		if v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && v > 0 {
-			if t, ok := meminfo("MemTotal:"); !ok || v < t {
+			if t, ok := data.MeminfoBytes("MemTotal:"); !ok || v < t {
 				return v, true
 			}
 		}
 	}
-	return meminfo("MemTotal:")
+	return data.MeminfoBytes("MemTotal:")
 }
 
-func memAvailable() (int64, bool) { return meminfo("MemAvailable:") }
-
-// meminfo returns the /proc/meminfo field key (kB) in bytes.
-func meminfo(key string) (int64, bool) {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) >= 2 && fs[0] == key {
-			v, err := strconv.ParseInt(fs[1], 10, 64)
-			if err != nil {
-				return 0, false
-			}
-			return v << 10, true
-		}
-	}
-	return 0, false
-}
-
-// cgroupRoom returns memory.max - memory.current of the cgroup v2 the process runs in
-// (ok false without a limit).
-func cgroupRoom() (int64, bool) {
-	mx, err := os.ReadFile("/sys/fs/cgroup/memory.max")
-	if err != nil {
-		return 0, false
-	}
-	lim, err := strconv.ParseInt(strings.TrimSpace(string(mx)), 10, 64)
-	if err != nil { // "max": no limit
-		return 0, false
-	}
-	cur := int64(0)
-	if b, err := os.ReadFile("/sys/fs/cgroup/memory.current"); err == nil {
-		cur, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
-	}
-	return max(0, lim-cur), true
-}
+func memAvailable() (int64, bool) { return data.MeminfoBytes("MemAvailable:") }
 
 // checkRunMemory estimates the memory of spec on the loaded pool and test set and
 // refuses (an *InputError, before the group or anything large is built) a run that
