@@ -319,11 +319,13 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 		t.cache = engine.NewFeatureCache(cacheLimit(t.Workers, peak))
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	slots := make(chan struct{}, t.Workers)
 	var inflight []*pendingJob
 	var running sync.WaitGroup
-	defer running.Wait() // no goroutine outlives Search
+	defer func() { // on any return, stop the jobs still scoring, then wait: no goroutine outlives Search
+		cancel()
+		running.Wait()
+	}()
 	report := func() error {
 		p := inflight[0]
 		inflight = inflight[1:]
