@@ -175,3 +175,19 @@ func TestSpecFieldsApply(t *testing.T) {
 		t.Errorf("after Tidy: %v", err)
 	}
 }
+
+// TestFallbackApplies: data.fallback is refused on a data set that cannot miss its files
+// (generated, built in or a user's path) and accepted on one read from the data directory.
+func TestFallbackApplies(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		ok   bool
+	}{{"xperm", false}, {"embedded", false}, {"usps", true}, {"mnist", true}} {
+		s := &Spec{Name: "t", Protocol: ProtocolCurve, Seed: 1, Data: DataSpec{Name: c.name, Fallback: "digits16"},
+			Methods: []Method{{Features: "raw"}}, Sizes: []int{20}}
+		err := s.Validate()
+		if refused := err != nil && strings.Contains(err.Error(), "data.fallback applies to"); refused == c.ok {
+			t.Errorf("data.name %s with fallback digits16: %v", c.name, err)
+		}
+	}
+}
