@@ -612,7 +612,7 @@ func setValueError(key, val string, err error) error {
 	case reflect.Slice:
 		return fmt.Errorf("--set %s=%s: %s takes a list, not %s: give e.g. %s=[100,200]", key, val, field, got, key)
 	case reflect.String:
-		return fmt.Errorf("--set %s=%s: %s takes text, not %s: give a name", key, val, field, got)
+		return fmt.Errorf("--set %s=%s: %s takes text, not %s: give a name, or quote a number as text (--set '%s=\"%s\"')", key, val, field, got, key, val)
 	case reflect.Struct, reflect.Pointer:
 		return fmt.Errorf("--set %s=%s: %s takes an object, not %s: set one of its fields, e.g. %s.FIELD=VALUE (`gitui presets -v` lists them)", key, val, field, got, key)
 	}
