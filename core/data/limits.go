@@ -168,7 +168,13 @@ func addressSpaceRoom() (int64, bool) {
 
 // procStatus returns the /proc/self/status field key (kB) in bytes.
 func procStatus(key string) (int64, bool) {
-	b, err := os.ReadFile("/proc/self/status")
+	return kBField("/proc/self/status", key)
+}
+
+// kBField returns the field key (a line "key value kB", as in /proc/meminfo and
+// /proc/self/status) of the file at path in bytes, ok false where it cannot be read.
+func kBField(path, key string) (int64, bool) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0, false
 	}
@@ -208,18 +214,7 @@ func ParseBytes(s string) (int64, error) {
 // MeminfoBytes returns the /proc/meminfo field key ("MemAvailable:", "MemTotal:"; kB)
 // in bytes, ok false where it cannot be read.
 func MeminfoBytes(key string) (int64, bool) {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0, false
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		fs := strings.Fields(l)
-		if len(fs) >= 2 && fs[0] == key {
-			v, err := strconv.ParseInt(fs[1], 10, 64)
-			return v << 10, err == nil
-		}
-	}
-	return 0, false
+	return kBField("/proc/meminfo", key)
 }
 
 // CgroupRoom returns memory.max - memory.current of the cgroup v2 the process runs in

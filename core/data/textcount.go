@@ -24,6 +24,9 @@ type textCount struct {
 // forEachLine calls fn on every line of r (without its '\n'), reusing one buffer: a
 // line longer than max bytes is a *ParseError naming it. fn's error stops the scan.
 func forEachLine(r io.Reader, file string, max int, fn func(line int, b []byte) error) error {
+	tooLong := func(line int) error {
+		return &ParseError{File: file, Line: line, Msg: fmt.Sprintf("line is longer than %d MiB: write one sample a line (a longer row is a corrupt file, or needs a binary format such as .npy)", max>>20)}
+	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	var long []byte // a line longer than the buffer, assembled here
 	for line := 1; ; line++ {
@@ -34,7 +37,7 @@ func forEachLine(r io.Reader, file string, max int, fn func(line int, b []byte) 
 				b, err = br.ReadSlice('\n')
 				long = append(long, b...)
 				if len(long) > max {
-					return &ParseError{File: file, Line: line, Msg: fmt.Sprintf("line is longer than %d MiB: write one sample a line (a longer row is a corrupt file, or needs a binary format such as .npy)", max>>20)}
+					return tooLong(line)
 				}
 			}
 			b = long
@@ -47,7 +50,7 @@ func forEachLine(r io.Reader, file string, max int, fn func(line int, b []byte) 
 			return fmt.Errorf("%s: %w", file, err)
 		}
 		if len(b) > max+1 {
-			return &ParseError{File: file, Line: line, Msg: fmt.Sprintf("line is longer than %d MiB: write one sample a line (a longer row is a corrupt file, or needs a binary format such as .npy)", max>>20)}
+			return tooLong(line)
 		}
 		if len(b) > 0 {
 			if ferr := fn(line, bytes.TrimSuffix(b, []byte{'\n'})); ferr != nil {

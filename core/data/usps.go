@@ -89,10 +89,11 @@ func readUSPS(ctx context.Context, r io.Reader, file string) (*Dataset, error) {
 		}
 		for j, t := range f[1:] {
 			v, err := strconv.ParseFloat(t, 64)
-			if err != nil || !(v >= -1-1e-9 && v <= 1+1e-9) {
+			p, ok := uspsPixel(v)
+			if err != nil || !ok {
 				return nil, &ParseError{File: file, Line: line, Field: j + 2, Msg: fmt.Sprintf("pixel %q is not a number in [-1, 1]: the file is not USPS in the ESL text form, or it is damaged", t)}
 			}
-			x = append(x, min(1, max(0, (v+1)/2)))
+			x = append(x, p)
 		}
 		y = append(y, int(lab))
 		if rerr == io.EOF {
@@ -148,13 +149,23 @@ func ReadUSPSLIBSVM(r io.Reader, file string) (*Dataset, error) {
 	for i := range n {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
 		for j, v := range row {
-			if !(v >= -1-1e-9 && v <= 1+1e-9) {
+			p, ok := uspsPixel(v)
+			if !ok {
 				return nil, fmt.Errorf("%s: sample %d: feature %d is %g, outside [-1, 1]: pass LIBSVM's USPS (values scaled to [-1, 1])", file, i+1, j+1, v)
 			}
-			row[j] = min(1, max(0, (v+1)/2))
+			row[j] = p
 		}
 	}
 	return &Dataset{Name: uspsName(file), X: ds.X, Y: y, Classes: append([]string(nil), uspsClasses...), Shape: []int{USPSSide, USPSSide}}, nil
+}
+
+// uspsPixel scales a USPS value v in [-1, 1] (within 1e-9) to [0, 1] by (v+1)/2; ok is
+// false outside that range or for NaN.
+func uspsPixel(v float64) (float64, bool) {
+	if !(v >= -1-1e-9 && v <= 1+1e-9) {
+		return 0, false
+	}
+	return min(1, max(0, (v+1)/2)), true
 }
 
 // uspsName is the Dataset name of a USPS file: "usps-" and the file's base name without

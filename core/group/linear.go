@@ -49,20 +49,6 @@ func NewLinearSet(ctx context.Context, mats []float64, n, d int, name string) (*
 		return nil, fmt.Errorf("%d values for %d matrices of %dx%d: give an array of shape (|G|, d, d)", len(mats), n, d, d)
 	}
 	dd := d * d
-	isID := func(m []float64) bool {
-		for r := range d {
-			for c := range d {
-				want := 0.0
-				if r == c {
-					want = 1
-				}
-				if math.Abs(m[r*d+c]-want) > OrthoTol {
-					return false
-				}
-			}
-		}
-		return true
-	}
 	prod := make([]float64, dd)
 	id := -1
 	for i := range n {
@@ -78,20 +64,11 @@ func NewLinearSet(ctx context.Context, mats []float64, n, d int, name string) (*
 			}
 		}
 		gemm(blas.NoTrans, blas.Trans, d, d, d, m, m, prod)
-		worst := 0.0
-		for r := range d {
-			for c := range d {
-				want := 0.0
-				if r == c {
-					want = 1
-				}
-				worst = max(worst, math.Abs(prod[r*d+c]-want))
-			}
-		}
+		worst := identityGap(prod, d)
 		if worst > OrthoTol {
 			return nil, fmt.Errorf("matrix %d is not orthogonal (max |M Mᵀ - I| = %.3g, above %g): the invariance theory needs a unitary action, give rotations and reflections", i, worst, OrthoTol)
 		}
-		if id < 0 && isID(m) {
+		if id < 0 && identityGap(m, d) <= OrthoTol {
 			id = i
 		}
 	}
@@ -221,6 +198,21 @@ func (s *LinearSet) checkClosure(ctx context.Context, id int) error {
 		}
 	}
 	return nil
+}
+
+// identityGap returns max |m - I| over the entries of the d×d row-major matrix m.
+func identityGap(m []float64, d int) float64 {
+	worst := 0.0
+	for r := range d {
+		for c := range d {
+			want := 0.0
+			if r == c {
+				want = 1
+			}
+			worst = max(worst, math.Abs(m[r*d+c]-want))
+		}
+	}
+	return worst
 }
 
 // gemm computes c = op(a)·op(b) for d×d-compatible row-major matrices (m×k times k×n).

@@ -59,10 +59,7 @@ func NewPermSet(ctx context.Context, rows [][]int, name string) (*PermSet, error
 		if err := CheckPerm(r, d); err != nil {
 			return nil, fmt.Errorf("row %d %w", i, err)
 		}
-		p := make(perm, d)
-		for j, v := range r {
-			p[j] = int32(v)
-		}
+		p := fromInts(r)
 		k := p.key()
 		if j, dup := seen[k]; dup {
 			return nil, fmt.Errorf("rows %d and %d are the same permutation: list each element once", j, i)
@@ -109,16 +106,9 @@ func (p perm) key() string {
 // Enumerate returns every element of the group as a [PermSet] (closed, identity first)
 // if |G| <= limit, or an error giving |G|.
 func (c *Chain) Enumerate(ctx context.Context, limit int, name string) (*PermSet, error) {
-	el, err := c.Elements(ctx, limit)
+	perms, err := c.elements(ctx, limit)
 	if err != nil {
 		return nil, err
-	}
-	perms := make([]perm, len(el))
-	for i, e := range el {
-		perms[i] = make(perm, c.d)
-		for j, v := range e {
-			perms[i][j] = int32(v)
-		}
 	}
 	return newPermSet(c.d, perms, name, c.Order()), nil
 }

@@ -89,11 +89,7 @@ func NewChain(ctx context.Context, d int, gens [][]int) (*Chain, error) {
 		if err := CheckPerm(g, d); err != nil {
 			return nil, fmt.Errorf("generator %d %w", i, err)
 		}
-		p := make(perm, d)
-		for j, v := range g {
-			p[j] = int32(v)
-		}
-		if err := c.add(ctx, p); err != nil {
+		if err := c.add(ctx, fromInts(g)); err != nil {
 			return nil, err
 		}
 	}
@@ -260,11 +256,7 @@ func (c *Chain) Contains(p []int) bool {
 	if CheckPerm(p, c.d) != nil {
 		return false
 	}
-	q := make(perm, c.d)
-	for i, v := range p {
-		q[i] = int32(v)
-	}
-	h, _ := c.sift(q, 0)
+	h, _ := c.sift(fromInts(p), 0)
 	return h.isIdentity()
 }
 
@@ -289,14 +281,27 @@ func (c *Chain) random(rng *rand.Rand) perm {
 // Elements lists all of G, the identity first, if |G| <= limit; otherwise it returns an
 // error giving |G|. ctx is checked as the list grows.
 func (c *Chain) Elements(ctx context.Context, limit int) ([][]int, error) {
+	el, err := c.elements(ctx, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]int, len(el))
+	for i, g := range el {
+		out[i] = toInts(g)
+	}
+	return out, nil
+}
+
+// elements is [Chain.Elements] as perms.
+func (c *Chain) elements(ctx context.Context, limit int) ([]perm, error) {
 	if o := c.Order(); !o.IsInt64() || o.Int64() > int64(limit) {
 		return nil, fmt.Errorf("the group has %s elements, more than %d to list", FormatOrder(o), limit)
 	}
-	out := [][]int{}
+	out := []perm{}
 	var walk func(l int, g perm) error
 	walk = func(l int, g perm) error {
 		if l < 0 {
-			out = append(out, toInts(g))
+			out = append(out, g)
 			if len(out)&4095 == 0 {
 				return ctx.Err()
 			}
@@ -329,6 +334,15 @@ func FormatOrder(n *big.Int) string {
 	e := fmt.Sprintf("%.1e", f) // 3.6e+06
 	e = strings.Replace(e, "e+0", "e", 1)
 	return strings.Replace(e, "e+", "e", 1)
+}
+
+// fromInts converts an image table (checked with [CheckPerm]) to a perm.
+func fromInts(p []int) perm {
+	q := make(perm, len(p))
+	for i, v := range p {
+		q[i] = int32(v)
+	}
+	return q
 }
 
 func toInts(p perm) []int {

@@ -95,16 +95,10 @@ func NewASHA(sizes []int, eta, maxTrials int) *ASHA {
 
 // Next implements Scheduler.
 func (a *ASHA) Next() (Job, bool) {
-	for k := len(a.Sizes) - 2; k >= 0; k-- {
-		top := ranked(a.results[k])
-		top = top[:len(top)/a.Eta]
-		for _, id := range top {
-			if !a.promoted[k][id] {
-				a.promoted[k][id] = true
-				a.running++
-				return Job{Trial: id, Rung: k + 1, N: a.Sizes[k+1]}, true
-			}
-		}
+	if k, id, ok := a.promotable(); ok {
+		a.promoted[k][id] = true
+		a.running++
+		return Job{Trial: id, Rung: k + 1, N: a.Sizes[k+1]}, true
 	}
 	if a.trials < a.MaxTrials {
 		id := a.trials
@@ -126,15 +120,22 @@ func (a *ASHA) Finished() bool {
 	if a.running > 0 || a.trials < a.MaxTrials {
 		return false
 	}
-	for k := 0; k < len(a.Sizes)-1; k++ {
+	_, _, ok := a.promotable()
+	return !ok
+}
+
+// promotable returns the first trial, from the highest rung down and best first, that
+// is among the top floor(|rung k|/Eta) of rung k and not yet promoted.
+func (a *ASHA) promotable() (k, id int, ok bool) {
+	for k := len(a.Sizes) - 2; k >= 0; k-- {
 		top := ranked(a.results[k])
 		for _, id := range top[:len(top)/a.Eta] {
 			if !a.promoted[k][id] {
-				return false
+				return k, id, true
 			}
 		}
 	}
-	return true
+	return 0, 0, false
 }
 
 // Results implements Scheduler.

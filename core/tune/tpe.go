@@ -61,7 +61,6 @@ func (t TPE) Sample(id int, hist []Observation) []float64 {
 	nb := min(int(math.Ceil(gamma*float64(len(hist)))), 25)
 	nb = max(1, min(nb, len(hist)-1))
 	rng := rand.New(rand.NewPCG(t.Seed^0x7be, uint64(id)))
-	best := make([]float64, len(t.Space))
 	score := make([]float64, cands)
 	draws := make([][]float64, cands)
 	for c := range draws {
@@ -93,8 +92,7 @@ func (t TPE) Sample(id int, hist []Observation) []float64 {
 			bi = c
 		}
 	}
-	copy(best, draws[bi])
-	return best
+	return draws[bi]
 }
 
 func column(hist []Observation, idx []int, k int) []float64 {

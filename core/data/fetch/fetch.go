@@ -342,20 +342,7 @@ func (f *fetcher) extract(ctx context.Context, zr *zip.ReadCloser, fl File, url 
 		}
 		return fmt.Errorf("extract %s: %w: the archive is damaged, delete it and fetch again", m.Name, cerr)
 	}
-	want := strings.ToLower(fl.SHA256)
-	if fl.Size > 0 && n != fl.Size {
-		os.Remove(part)
-		return &ChecksumError{File: fl.Name, Got: fmt.Sprintf("%d bytes", n), Want: fmt.Sprintf("%d bytes", fl.Size), Dir: f.dir}
-	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != want {
-		os.Remove(part)
-		return &ChecksumError{File: fl.Name, Got: got, Want: want, Dir: f.dir}
-	}
-	if err := os.Rename(part, final); err != nil {
-		return fmt.Errorf("rename %s: %w: check the directory's permissions", part, err)
-	}
-	syncDir(f.dir)
-	return nil
+	return f.promote(fl, part, final, hex.EncodeToString(h.Sum(nil)), n)
 }
 
 // ctxReader fails its reads with ctx's error once ctx is done.
@@ -490,11 +477,21 @@ func (f *fetcher) download(ctx context.Context, fl File, part string) error {
 // verify renames the downloaded part to final if its size and SHA-256 are fl's, else
 // deletes it and returns a *ChecksumError.
 func (f *fetcher) verify(fl File, part, final string) error {
-	want := strings.ToLower(fl.SHA256)
 	got, n, err := hashFile(part)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", part, err)
 	}
+	if err := f.promote(fl, part, final, got, n); err != nil {
+		return err
+	}
+	f.account(fl, n)
+	return nil
+}
+
+// promote renames part (n bytes of SHA-256 got) to final if its size and hash are
+// fl's, else deletes it and returns a *ChecksumError.
+func (f *fetcher) promote(fl File, part, final, got string, n int64) error {
+	want := strings.ToLower(fl.SHA256)
 	if fl.Size > 0 && n != fl.Size {
 		os.Remove(part)
 		return &ChecksumError{File: fl.Name, Got: fmt.Sprintf("%d bytes", n), Want: fmt.Sprintf("%d bytes", fl.Size), Dir: f.dir}
@@ -507,7 +504,6 @@ func (f *fetcher) verify(fl File, part, final string) error {
 		return fmt.Errorf("rename %s: %w: check the directory's permissions", part, err)
 	}
 	syncDir(f.dir)
-	f.account(fl, n)
 	return nil
 }
 
