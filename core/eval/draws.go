@@ -29,14 +29,16 @@ func (p *Protocol) Draw(rep, n int) ([]int, error) {
 	if p.Sampling == data.Disjoint && p.Pool.Units == nil {
 		// One permutation per size (not per repeat), cut into blocks: repeat rep's
 		// training set is block rep, so no two repeats share a sample.
-		all := opts.Pool
+		// Nested (Nest > n): the master is already repeat rep's own block of Nest, disjoint
+		// from the others', so the smaller set is the first block of n within it.
+		all, blk := opts.Pool, 0
 		if all == nil {
-			all = make([]int, p.Pool.Len())
+			all, blk = make([]int, p.Pool.Len()), rep
 			for i := range all {
 				all[i] = i
 			}
 		}
-		return data.DisjointBlock(rand.New(rand.NewPCG(p.Seed, uint64(n)|0xd15<<40)), all, n, rep)
+		return data.DisjointBlock(rand.New(rand.NewPCG(p.Seed, uint64(n)|0xd15<<40)), all, n, blk)
 	}
 	if p.Pool.Units != nil {
 		return data.DrawUnits(rng, p.Pool.Units, n, opts)
