@@ -186,17 +186,7 @@ func (f *MethodField) isUnset(m Method) bool {
 }
 
 // zeroLiteral returns the JSON value that unsets the field with --set.
-func (f *MethodField) zeroLiteral() string {
-	switch f.Kind {
-	case KindInt, KindFloat, KindLogFloat:
-		return "0"
-	case KindEnum, KindText:
-		return `""`
-	case KindList:
-		return "[]"
-	}
-	return "null"
-}
+func (f *MethodField) zeroLiteral() string { return f.Kind.zeroLiteral() }
 
 // problem returns what is wrong with f's value in m where f applies, or "".
 func (f *MethodField) problem(m Method) string {

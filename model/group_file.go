@@ -114,15 +114,6 @@ func fileGroupShape(g GroupSpec, shape []int, field, what string) error {
 	return nil
 }
 
-// dims returns the number of coordinates of a sample of the given shape.
-func dims(shape []int) int {
-	d := 1
-	for _, s := range shape {
-		d *= s
-	}
-	return d
-}
-
 // FileGroupKind reports whether k is one of FileGroupKinds (the engine builds those
 // through its own path).
 func FileGroupKind(k string) bool { return fileGroupKind(k) }

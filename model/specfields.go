@@ -102,8 +102,12 @@ func (f *SpecField) IsSet(s *Spec) bool { return f.set != nil && f.set(s) }
 
 // ZeroLiteral returns the JSON value that unsets the field with --set: 0, "", [], false
 // or null by kind.
-func (f *SpecField) ZeroLiteral() string {
-	switch f.Kind {
+func (f *SpecField) ZeroLiteral() string { return f.Kind.zeroLiteral() }
+
+// zeroLiteral returns the JSON value that unsets a field of kind k with --set (method
+// and spec-level fields alike): 0, "", [], false or null.
+func (k FieldKind) zeroLiteral() string {
+	switch k {
 	case KindInt, KindFloat, KindLogFloat:
 		return "0"
 	case KindEnum, KindText:

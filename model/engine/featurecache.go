@@ -154,9 +154,6 @@ func (c *FeatureCache) get(ctx context.Context, key string, compute func() (fp, 
 	return fp, ft, false, nil
 }
 
-// evictLocked drops the least recently used kept entry (c.mu held).
-func (c *FeatureCache) evictLocked() { c.evictOtherLocked(nil) }
-
 // evictOtherLocked drops the least recently used kept entry other than keep (c.mu held)
 // and reports whether there was one.
 func (c *FeatureCache) evictOtherLocked(keep *cacheEntry) bool {

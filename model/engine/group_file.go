@@ -55,11 +55,7 @@ func buildFileGroup(g model.GroupSpec, shape []int, rng *rand.Rand) (group.Actio
 		if len(arr.Shape) != 2 || arr.Shape[1] != d {
 			return nil, inputErr(fmt.Errorf("group.path %s has shape %v, want (|G|, %d): one permutation of the %d coordinates of the data (shape %v) per row", g.Path, arr.Shape, d, d, shape))
 		}
-		rows := make([][]int, arr.Shape[0])
-		for i := range rows {
-			rows[i] = arr.Data[i*d : (i+1)*d]
-		}
-		s, err := group.NewPermSet(ctx, rows, filepath.Base(g.Path))
+		s, err := group.NewPermSet(ctx, permRows(arr, d), filepath.Base(g.Path))
 		if err != nil {
 			return nil, inputErr(fmt.Errorf("group.path %s: %w", g.Path, err))
 		}
@@ -118,10 +114,7 @@ func generatedChain(g model.GroupSpec, d int) (*group.Chain, error) {
 		if len(arr.Shape) != 2 || arr.Shape[1] != d {
 			return nil, inputErr(fmt.Errorf("%s has shape %v, want (k, %d): one permutation of the %d coordinates of the data per row", where, arr.Shape, d, d))
 		}
-		gens = make([][]int, arr.Shape[0])
-		for i := range gens {
-			gens[i] = arr.Data[i*d : (i+1)*d]
-		}
+		gens = permRows(arr, d)
 	}
 	for i, p := range gens {
 		if len(p) != d {
@@ -133,6 +126,16 @@ func generatedChain(g model.GroupSpec, d int) (*group.Chain, error) {
 		return nil, inputErr(fmt.Errorf("%s: %w", where, err))
 	}
 	return c, nil
+}
+
+// permRows returns the rows of a (|rows|, d) array of permutations (group.path,
+// group.generators_path), sharing a's storage.
+func permRows(arr *data.IntArray, d int) [][]int {
+	rows := make([][]int, arr.Shape[0])
+	for i := range rows {
+		rows[i] = arr.Data[i*d : (i+1)*d]
+	}
+	return rows
 }
 
 // permTableBytes is the memory of one listed permutation of d coordinates in a

@@ -3,7 +3,6 @@ package methodpane
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -28,16 +27,6 @@ func (m *Model) Tuned() map[string]string {
 		out[k] = v
 	}
 	return out
-}
-
-// TunedKeys returns the keys of the fields marked to tune, sorted.
-func (m *Model) TunedKeys() []string {
-	keys := make([]string, 0, len(m.tune))
-	for k := range m.tune {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // toggleTune marks the selected field to tune with its default distribution

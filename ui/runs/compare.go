@@ -140,11 +140,7 @@ type Compare struct {
 // NewCompare returns the compare view of runs (the first is the reference).
 func NewCompare(st theme.Styles, runs []Entry) *Compare {
 	c := &Compare{st: st, keys: DefaultKeyMap(), runs: runs, chart: curves.New(st)}
-	ps := make([]map[string]string, len(runs))
-	for i, r := range runs {
-		ps[i] = r.Params
-	}
-	c.diff = Diff(ps...)
+	c.diff = Varying(runs)
 	c.rows = Rows(runs)
 	for k, r := range runs {
 		c.chart.AddRun(curves.Run{Label: RunLabel(k, r), Series: r.Series})

@@ -592,10 +592,7 @@ func (m *Model) pcRuns() []parcoords.Run {
 	var out []parcoords.Run
 	for _, t := range m.trials {
 		k, v := t.Top()
-		p := map[string]string{}
-		for key, val := range t.Params {
-			p[key] = paramText(val)
-		}
+		p := t.paramTexts()
 		if k >= 0 {
 			p["n"] = fmt.Sprint(m.sizes[k])
 		}
@@ -616,10 +613,7 @@ func (m *Model) importance(w, h int) string {
 		if len(t.Scores) == 0 || math.IsNaN(t.Scores[0]) {
 			continue
 		}
-		p := map[string]string{}
-		for key, val := range t.Params {
-			p[key] = paramText(val)
-		}
+		p := t.paramTexts()
 		es = append(es, runs.Entry{ID: fmt.Sprint(t.ID), Params: p, Acc: t.Scores[0],
 			Series: []eval.Series{{Name: "validation", Points: []eval.SeriesPoint{{X: float64(m.sizes[0]), Mean: t.Scores[0]}}}}})
 	}

@@ -149,6 +149,16 @@ func best(ts []Trial) (id, rung int, v float64, ok bool) {
 	return id, rung, v, ok
 }
 
+// paramTexts returns the trial's parameters as the table, the axes and the importance
+// view show them (paramText of each value).
+func (t Trial) paramTexts() map[string]string {
+	p := make(map[string]string, len(t.Params))
+	for key, val := range t.Params {
+		p[key] = paramText(val)
+	}
+	return p
+}
+
 // paramText formats a parameter's value for the table and the axes: whole numbers
 // without a fraction, other numbers with 3 significant digits, the rest as text.
 func paramText(v any) string {
