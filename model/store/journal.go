@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -412,7 +413,7 @@ func (j *Journal) CheckSpec(s *model.Spec, dir string) error {
 		what = "study"
 	}
 	return inputErr(fmt.Errorf("%s changed since the %s started (%s): restore it, or start a new %s in another DIR",
-		joinPath(dir, SpecFile), what, SpecChanges(j.Header.Spec, c), what))
+		filepath.Join(dir, SpecFile), what, SpecChanges(j.Header.Spec, c), what))
 }
 
 // SpecChanges names the keys whose values differ between two spec JSON texts, with

@@ -245,9 +245,6 @@ func ClaimRunDir(parent, name string) (string, error) {
 	return "", fmt.Errorf("%s: 99 runs named %s already: remove some", parent, name)
 }
 
-// joinPath is filepath.Join for messages.
-func joinPath(dir, file string) string { return filepath.Join(dir, file) }
-
 // ShardComplete reports whether the run directory dir holds a shard marked complete
 // (MarkComplete): false when it is absent, unreadable or unfinished.
 func ShardComplete(dir string) bool {
