@@ -131,7 +131,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fi, err := os.Stat(pos[0]); err != nil || !fi.IsDir() {
 		return usagef("%s is not a directory: give the --out directory of an interrupted `gitui run`", pos[0])
 	}
-	if isStudyDir(pos[0]) { // a study directory (gitui tune --out): continue the study
+	if store.IsStudyDir(pos[0]) { // a study directory (gitui tune --out): continue the study
 		return resumeStudy(ctx, pos[0], *dataFlag, stdout, stderr)
 	}
 	rd, err := store.OpenRunDir(pos[0], nil, store.RunMeta{})

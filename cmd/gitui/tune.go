@@ -106,9 +106,6 @@ func resumeStudy(ctx context.Context, dir, dataDir string, stdout, stderr io.Wri
 	return runStudy(ctx, st, d, 0, stdout, stderr)
 }
 
-// isStudyDir reports whether dir holds a study (its journal trials.jsonl).
-func isStudyDir(dir string) bool { return store.IsStudyDir(dir) }
-
 // joinStudy runs one task of a Slurm array over the study in dir (gitui tune --join):
 // it takes jobs from the shared journal by claiming them and returns when the
 // schedule is done; the final job (gitui resume DIR) refits the best.

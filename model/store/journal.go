@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -412,19 +413,16 @@ func (j *Journal) CheckSpec(s *model.Spec, dir string) error {
 		what = "study"
 	}
 	return inputErr(fmt.Errorf("%s changed since the %s started (%s): restore it, or start a new %s in another DIR",
-		joinPath(dir, SpecFile), what, SpecChanges(j.Header.Spec, c), what))
+		filepath.Join(dir, SpecFile), what, SpecChanges(j.Header.Spec, c), what))
 }
 
 // SpecChanges names the keys whose values differ between two spec JSON texts, with
 // the old and the new value: "seed 1 → 7, methods.0.lambda 0 → 0.1" (at most five,
 // then how many more).
 func SpecChanges(old, cur []byte) string {
-	var a, b any
-	da := json.NewDecoder(bytes.NewReader(old))
-	da.UseNumber()
-	db := json.NewDecoder(bytes.NewReader(cur))
-	db.UseNumber()
-	if da.Decode(&a) != nil || db.Decode(&b) != nil {
+	a, erra := decodeJSONNumbers(old)
+	b, errb := decodeJSONNumbers(cur)
+	if erra != nil || errb != nil {
 		return "the spec"
 	}
 	var ch []string
@@ -437,6 +435,16 @@ func SpecChanges(old, cur []byte) string {
 		ch = append(ch[:shown], fmt.Sprintf("and %d more", len(ch)-shown))
 	}
 	return strings.Join(ch, ", ")
+}
+
+// decodeJSONNumbers decodes the first JSON value of b, keeping numbers as json.Number
+// so that values a float64 cannot tell apart (seeds 2^53 and 2^53+1) still differ.
+func decodeJSONNumbers(b []byte) (any, error) {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	err := d.Decode(&v)
+	return v, err
 }
 
 // jsonChanges appends "key old → new" for each leaf where a and b differ.

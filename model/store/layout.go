@@ -107,14 +107,10 @@ func readSpecFile(path string) (*model.Spec, error) {
 // specDiff returns the dotted path of the first field where the JSON forms of a and b
 // differ, or "" when they are equal.
 func specDiff(a, b *model.Spec) string {
-	var ta, tb any
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
-	da, db := json.NewDecoder(bytes.NewReader(ja)), json.NewDecoder(bytes.NewReader(jb))
-	da.UseNumber() // seeds 2^53 and 2^53+1 differ
-	db.UseNumber()
-	_ = da.Decode(&ta)
-	_ = db.Decode(&tb)
+	ta, _ := decodeJSONNumbers(ja)
+	tb, _ := decodeJSONNumbers(jb)
 	return jsonDiff(ta, tb, "")
 }
 
@@ -248,9 +244,6 @@ func ClaimRunDir(parent, name string) (string, error) {
 	}
 	return "", fmt.Errorf("%s: 99 runs named %s already: remove some", parent, name)
 }
-
-// joinPath is filepath.Join for messages.
-func joinPath(dir, file string) string { return filepath.Join(dir, file) }
 
 // ShardComplete reports whether the run directory dir holds a shard marked complete
 // (MarkComplete): false when it is absent, unreadable or unfinished.

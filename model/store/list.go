@@ -525,11 +525,8 @@ func methodName(m model.Method) string {
 
 // runTime is when the run in dir started (see Entry.Time).
 func runTime(dir string) time.Time {
-	if b, err := os.ReadFile(filepath.Join(dir, MetaFile)); err == nil {
-		var m RunMeta
-		if json.Unmarshal(b, &m) == nil && !m.Started.IsZero() {
-			return m.Started
-		}
+	if m, err := readMeta(filepath.Join(dir, MetaFile)); err == nil && !m.Started.IsZero() {
+		return m.Started
 	}
 	base := filepath.Base(dir)
 	if len(base) >= 15 {

@@ -270,6 +270,28 @@ func (j slurmJob) header(b *strings.Builder, name, output string) {
 	}
 }
 
+// arrayHeader writes the #SBATCH lines of an array job: one task per index, each
+// warned (USR1) 90 s before its time limit and requeueable, appending to its log.
+func (j slurmJob) arrayHeader(b *strings.Builder) {
+	j.header(b, "gitui-"+j.name, filepath.Join(j.dir, "logs", "%a.out"))
+	fmt.Fprintf(b, "#SBATCH --array=%s\n#SBATCH --cpus-per-task=%d\n#SBATCH --signal=B:USR1@90\n#SBATCH --requeue\n#SBATCH --open-mode=append\n", j.o.ArrayRange(), j.o.CPUs)
+}
+
+// arrayWaitRequeue is the part of an array task's script after gitui is started in the
+// background: it forwards USR1 (the time limit's warning) and TERM to gitui, waits for
+// it, and asks Slurm to requeue the task when gitui stopped at the warning (exit 130).
+// It holds no format verbs, so it is spliced into the scripts' format strings as is.
+const arrayWaitRequeue = `pid=$!
+trap 'echo "time limit near: journaling and stopping"; kill -USR1 "$pid" 2>/dev/null' USR1
+trap 'kill -TERM "$pid" 2>/dev/null' TERM
+wait "$pid"
+code=$?
+while kill -0 "$pid" 2>/dev/null; do wait "$pid"; code=$?; done
+if [ "$code" = 130 ] && [ -n "${SLURM_ARRAY_JOB_ID:-}" ]; then
+  scontrol requeue "${SLURM_ARRAY_JOB_ID}_${i}" && exit 0
+fi
+`
+
 // arrayScript is DIR/array.sbatch: index i runs shard i/N into DIR/shards/i. Slurm's
 // warning signal before the time limit (USR1, 90 s ahead, to the batch shell) is
 // forwarded to gitui, which journals its finished cells and exits 130; the task then
@@ -279,24 +301,14 @@ func (j slurmJob) arrayScript() string {
 		return j.studyArrayScript()
 	}
 	var b strings.Builder
-	j.header(&b, "gitui-"+j.name, filepath.Join(j.dir, "logs", "%a.out"))
-	fmt.Fprintf(&b, "#SBATCH --array=%s\n#SBATCH --cpus-per-task=%d\n#SBATCH --signal=B:USR1@90\n#SBATCH --requeue\n#SBATCH --open-mode=append\n", j.o.ArrayRange(), j.o.CPUs)
+	j.arrayHeader(&b)
 	fmt.Fprintf(&b, `# Written by gitui slurm. Resubmit only the unfinished shards: gitui slurm --resubmit %[1]s --submit
 set -u
 export GOMAXPROCS="${SLURM_CPUS_PER_TASK:-1}"
 i="${SLURM_ARRAY_TASK_ID:?run this script with sbatch: it is a job array}"
 echo "gitui shard $i/%[2]d on $(hostname) with GOMAXPROCS=$GOMAXPROCS, $(date -u +%%FT%%TZ)"
 %[3]s run %[4]s --shard "$i/%[2]d" --out %[5]s"/$i" --data %[6]s &
-pid=$!
-trap 'echo "time limit near: journaling and stopping"; kill -USR1 "$pid" 2>/dev/null' USR1
-trap 'kill -TERM "$pid" 2>/dev/null' TERM
-wait "$pid"
-code=$?
-while kill -0 "$pid" 2>/dev/null; do wait "$pid"; code=$?; done
-if [ "$code" = 130 ] && [ -n "${SLURM_ARRAY_JOB_ID:-}" ]; then
-  scontrol requeue "${SLURM_ARRAY_JOB_ID}_${i}" && exit 0
-fi
-exit "$code"
+`+arrayWaitRequeue+`exit "$code"
 `, model.ShellQuote(j.dir), j.o.Tasks, model.ShellQuote(j.o.Gitui), model.ShellQuote(filepath.Join(j.dir, SpecFile)), model.ShellQuote(filepath.Join(j.dir, ShardsDir)), model.ShellQuote(j.o.Data))
 	return b.String()
 }
@@ -308,24 +320,14 @@ exit "$code"
 // host once its process is gone, and a requeued task joins again.
 func (j slurmJob) studyArrayScript() string {
 	var b strings.Builder
-	j.header(&b, "gitui-"+j.name, filepath.Join(j.dir, "logs", "%a.out"))
-	fmt.Fprintf(&b, "#SBATCH --array=%s\n#SBATCH --cpus-per-task=%d\n#SBATCH --signal=B:USR1@90\n#SBATCH --requeue\n#SBATCH --open-mode=append\n", j.o.ArrayRange(), j.o.CPUs)
+	j.arrayHeader(&b)
 	fmt.Fprintf(&b, `# Written by gitui slurm for a study: every task takes jobs from %[1]s/trials.jsonl.
 set -u
 export GOMAXPROCS="${SLURM_CPUS_PER_TASK:-1}"
 i="${SLURM_ARRAY_TASK_ID:?run this script with sbatch: it is a job array}"
 echo "gitui study task $i on $(hostname) with GOMAXPROCS=$GOMAXPROCS, $(date -u +%%FT%%TZ)"
 %[2]s tune --join %[1]s --data %[3]s &
-pid=$!
-trap 'echo "time limit near: journaling and stopping"; kill -USR1 "$pid" 2>/dev/null' USR1
-trap 'kill -TERM "$pid" 2>/dev/null' TERM
-wait "$pid"
-code=$?
-while kill -0 "$pid" 2>/dev/null; do wait "$pid"; code=$?; done
-if [ "$code" = 130 ] && [ -n "${SLURM_ARRAY_JOB_ID:-}" ]; then
-  scontrol requeue "${SLURM_ARRAY_JOB_ID}_${i}" && exit 0
-fi
-echo "gitui study task $i done (exit $code), $(date -u +%%FT%%TZ)"
+`+arrayWaitRequeue+`echo "gitui study task $i done (exit $code), $(date -u +%%FT%%TZ)"
 exit "$code"
 `, model.ShellQuote(j.dir), model.ShellQuote(j.o.Gitui), model.ShellQuote(j.o.Data))
 	return b.String()
