@@ -25,9 +25,9 @@ const (
 	GroupPitchTempoPaper = "pitch-tempo-paper" // {-400, 0, 400} cents x {0.5, 1, 2} (9)
 )
 
-// selfContainedData are the data sets that never miss their files (generated, built
-// in, or a path the user gives): a fallback does not apply to them.
-var selfContainedData = []string{"xperm", "circle", "embedded", "graphs", "graphs-relabelled", "file"}
+// selfContainedData are the data sets that never miss their files (generated or built
+// in): a fallback does not apply to them.
+var selfContainedData = []string{"xperm", "circle", "embedded", "graphs", "graphs-relabelled"}
 
 // GroupKinds lists every group kind, in the order the TUI offers them.
 var GroupKinds = append([]string{GroupNone, GroupPermutation, GroupCyclicShift, GroupLocalShift, GroupRotation, GroupRotationShift, GroupPitchTempo, GroupPitchTempoPaper}, FileGroupKinds...)
@@ -211,7 +211,7 @@ func specFields() []*SpecField {
 		{Key: "data.holdout", Label: "holdout", Kind: KindInt, Min: 0, Max: unbounded, Zero: "test on the test set",
 			Help: "hold this many samples out of the training pool and test on them instead (a validation split)"},
 		{Key: "data.fallback", Label: "fallback", Kind: KindEnum, Choices: DataNames, Zero: "none (a missing data set is an error)",
-			AppliesTo: "data sets read from the data directory (not xperm, circle, embedded, graphs or file)",
+			AppliesTo: "data sets read from files (not xperm, circle, embedded or graphs)",
 			Help:      "data set loaded instead when data.name's files are not in the data directory (the run log and the result say which was used)",
 			set:       func(s *Spec) bool { return s.Data.Fallback != "" }, applies: func(s *Spec) bool { return !in(s.Data.Name, selfContainedData) },
 			not: nowData, clear: func(s *Spec) { s.Data.Fallback = "" }},
