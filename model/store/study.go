@@ -24,6 +24,7 @@ const (
 	SplitFile         = "split.json"           // the pool rows of the validation split
 	StudyLockFile     = "study.lock"           // flock: exclusive for gitui tune/resume, shared for array tasks
 	ClaimsDir         = "claims"               // claims/TRIAL.RUNG: a job taken by an array task (O_EXCL)
+	ClaimsLockFile    = "claims.lock"          // flock: held while a task takes over a stale claim
 	TrialsFormat      = "gitui.trials/v1"      // the format in trials.jsonl's header
 	StudySchema       = "gitui.study/v1"       // study.json's schema
 )
@@ -201,8 +202,13 @@ func studyLocked(dir string) bool {
 // ClaimJob claims job (trial, rung) of the study in dir for this process: it creates
 // DIR/claims/TRIAL.RUNG with O_CREATE|O_EXCL (atomic on a local or NFSv3+ file system,
 // as Optuna's JournalFileStorage relies on), writing "PID HOST TASK". It reports false
-// when another process holds the claim. A claim on this host whose process is gone
-// (ProcessAlive) is taken over.
+// when another process holds the claim, or when the job is already journaled.
+//
+// A claim on this host whose process is gone (ProcessAlive) is taken over, under the
+// flock of DIR/claims.lock and only if the journal still lacks the job: its process may
+// have journaled it just before it ended (a task exits when the scheduler has nothing
+// left for it), and two tasks that both found the claim stale must not both take it.
+// So every journaled job has exactly one claim and is scored once.
 func ClaimJob(dir string, trial, rung int) (bool, error) {
 	cdir := filepath.Join(dir, ClaimsDir)
 	if err := os.MkdirAll(cdir, 0o755); err != nil {
@@ -210,24 +216,53 @@ func ClaimJob(dir string, trial, rung int) (bool, error) {
 	}
 	path := filepath.Join(cdir, strconv.Itoa(trial)+"."+strconv.Itoa(rung))
 	host, _ := os.Hostname()
-	for attempt := 0; attempt < 2; attempt++ {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil {
-			_, werr := fmt.Fprintf(f, "%d %s %s\n", os.Getpid(), host, os.Getenv("SLURM_ARRAY_TASK_ID"))
-			if cerr := f.Close(); werr == nil {
-				werr = cerr
-			}
-			return true, werr
-		}
-		if !errors.Is(err, os.ErrExist) {
-			return false, fmt.Errorf("claim job %d.%d: %w", trial, rung, err)
-		}
-		if !claimStale(path, host) {
-			return false, nil
-		}
-		os.Remove(path)
+	if ok, err := createClaim(path, host); ok || err != nil {
+		return ok, err
 	}
-	return false, nil
+	if !claimStale(path, host) {
+		return false, nil
+	}
+	lk, err := os.OpenFile(filepath.Join(dir, ClaimsLockFile), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return false, fmt.Errorf("take over the claim of job %d.%d: %w", trial, rung, err)
+	}
+	defer lk.Close() // releases the flock
+	if err := unix.Flock(int(lk.Fd()), unix.LOCK_EX); err != nil {
+		return false, fmt.Errorf("take over the claim of job %d.%d: lock %s: %w", trial, rung, lk.Name(), err)
+	}
+	if !claimStale(path, host) { // another task took it over first
+		return false, nil
+	}
+	j, err := ReadTrials(filepath.Join(dir, TrialsFile))
+	if err != nil {
+		return false, fmt.Errorf("take over the claim of job %d.%d: %w", trial, rung, err)
+	}
+	for _, r := range j.Trials {
+		if r.Trial == trial && r.Rung == rung {
+			return false, nil // scored by the gone process: keep its claim
+		}
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return false, fmt.Errorf("take over the claim of job %d.%d: %w", trial, rung, err)
+	}
+	return createClaim(path, host)
+}
+
+// createClaim creates the claim file path with O_EXCL and writes "PID HOST TASK" into
+// it. It reports false, with no error, when the file exists.
+func createClaim(path, host string) (bool, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("claim job %s: %w", filepath.Base(path), err)
+	}
+	_, werr := fmt.Fprintf(f, "%d %s %s\n", os.Getpid(), host, os.Getenv("SLURM_ARRAY_TASK_ID"))
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return true, werr
 }
 
 // ReleaseClaims removes the claims in DIR/claims whose job is not in the journal (the

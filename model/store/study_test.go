@@ -79,38 +79,58 @@ func TestTrialsJournalVerified(t *testing.T) {
 }
 
 // One claim per job however many processes race for it; a claim of a dead process on
-// this host is taken over.
+// this host is taken over once however many race for it, and only while its job is not
+// journaled (the process may have scored it just before it ended).
 func TestClaimJobOnce(t *testing.T) {
 	dir := t.TempDir()
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	won := 0
-	for range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ok, err := ClaimJob(dir, 3, 1)
-			if err != nil {
-				t.Error(err)
-			}
-			if ok {
-				mu.Lock()
-				won++
-				mu.Unlock()
-			}
-		}()
+	tr, err := OpenTrials(dir, studySpec())
+	if err != nil {
+		t.Fatal(err)
 	}
-	wg.Wait()
-	if won != 1 {
+	if err := tr.Append(TrialRecord{Trial: 5, Rung: 0, N: 20, Validation: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	tr.Close()
+	race := func(trial, rung int) int {
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		won := 0
+		for range 16 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ok, err := ClaimJob(dir, trial, rung)
+				if err != nil {
+					t.Error(err)
+				}
+				if ok {
+					mu.Lock()
+					won++
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		return won
+	}
+	if won := race(3, 1); won != 1 {
 		t.Fatalf("%d claims of one job succeeded, want 1", won)
 	}
 	if ClaimStale(dir, 3, 1) {
 		t.Fatal("a claim of this live process reads as stale")
 	}
 	host, _ := os.Hostname()
-	os.WriteFile(filepath.Join(dir, ClaimsDir, "4.0"), []byte("999999999 "+host+" 2\n"), 0o644)
-	if ok, err := ClaimJob(dir, 4, 0); !ok || err != nil {
-		t.Fatalf("claim of a dead process: %v %v, want it taken over", ok, err)
+	dead := []byte("999999999 " + host + " 2\n")
+	os.WriteFile(filepath.Join(dir, ClaimsDir, "4.0"), dead, 0o644)
+	if won := race(4, 0); won != 1 {
+		t.Fatalf("a claim of a dead process was taken over %d times, want once", won)
+	}
+	os.WriteFile(filepath.Join(dir, ClaimsDir, "5.0"), dead, 0o644)
+	if ok, err := ClaimJob(dir, 5, 0); ok || err != nil {
+		t.Fatalf("the dead claim of a journaled job: %v %v, want it left (false, nil)", ok, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, ClaimsDir, "5.0")); string(b) != string(dead) {
+		t.Fatalf("the claim of the journaled job became %q, want it kept", b)
 	}
 }
 
