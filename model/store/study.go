@@ -31,7 +31,7 @@ const (
 
 // TrialRecord is one job line of trials.jsonl: trial Trial scored at rung Rung
 // (training size N) with its parameters, its validation accuracy, the seconds it took,
-// and an error when it failed (Validation is 0 then).
+// when it ended, and an error when it failed (Validation is 0 then).
 type TrialRecord struct {
 	Kind       string         `json:"kind"` // "job"
 	Trial      int            `json:"trial"`
@@ -40,7 +40,11 @@ type TrialRecord struct {
 	Params     map[string]any `json:"params"`
 	Validation float64        `json:"validation"`
 	Seconds    float64        `json:"seconds"`
-	Error      string         `json:"error,omitempty"`
+	// End is when the job ended, in Unix seconds (to the millisecond): with Seconds, when
+	// it ran, so best-so-far curves can be drawn against wall time (several jobs run at
+	// once). 0 in journals written before it was recorded.
+	End   float64 `json:"end,omitempty"`
+	Error string  `json:"error,omitempty"`
 }
 
 // ReadTrials reads the trials journal at path (ReadJournal's rules, the same reader):

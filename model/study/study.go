@@ -452,7 +452,8 @@ func (t *Study) score(ctx context.Context, p pendingJob, opts Options, loaded *e
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	rec := store.TrialRecord{Trial: job.Trial, Rung: job.Rung, N: job.N, Params: p.params, Validation: v, Seconds: time.Since(t0).Seconds()}
+	rec := store.TrialRecord{Trial: job.Trial, Rung: job.Rung, N: job.N, Params: p.params, Validation: v, Seconds: time.Since(t0).Seconds(),
+		End: float64(time.Now().UnixMilli()) / 1000}
 	if err != nil {
 		rec.Error, rec.Validation = oneLine(err.Error()), 0
 	}
