@@ -29,6 +29,7 @@ func All() []model.Preset {
 		{Name: "graphs-perm", Summary: "Bring your own group: 12-node graphs of 4 families, raw vs CDF under |G| = 1..1000 uniform node relabellings (S_12 from 2 generators)", Build: GraphsPerm},
 		{Name: "graphs-perm-relabelled", Summary: "graphs-perm on graphs whose node order is random (arbitrary numbering): only invariant information is left", Build: GraphsPermRelabelled},
 		{Name: "svc-halving", Summary: "gitui tune against scikit-learn's HalvingRandomSearchCV: RBF SVC on 5,000 MNIST digits, C x gamma log-uniform, 81 candidates, factor 3", Build: SVCHalving},
+		{Name: "liu-tiri-tune", Summary: "gitui tune over liu-table2's TI-RI-SVM: shifts and rotation range (from, to, count) on a validation split, refit at 500 digits", Build: LiuTIRITune},
 		{Name: "mnist-cdf-tune", Summary: "gitui tune over mnist-cdf's space (bins, templates, thresholds, linear or RBF RLS, deskew) on a validation split of the pool", Build: MNISTCDFTune},
 		{Name: "kernel-approx", Summary: "Mroueh et al. Theorem 1/2: <Phi(x),Phi(z)> vs s - d_G(x,z), error vs templates m", Build: KernelApprox},
 	}
