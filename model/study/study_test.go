@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -298,6 +299,45 @@ func TestWorkersDoNotChangeTheStudy(t *testing.T) {
 		}
 		if studies[0].Best == nil || studies[0].Workers != lag {
 			t.Fatalf("tune.workers %d: study.json has workers %d, best %+v", lag, studies[0].Workers, studies[0].Best)
+		}
+	}
+}
+
+// A min_n just above max_n/eta^k leaves the last rung under half of max_n: the search
+// says so and names the min_n that ends nearer max_n; rungs reaching near max_n say
+// nothing.
+func TestLastRungNotice(t *testing.T) {
+	dir := t.TempDir()
+	writeBlobs(t, filepath.Join(dir, "train.csv"), 750, 1)
+	for _, c := range []struct {
+		minN   int
+		notice string
+	}{
+		{61, "notice: the last rung is 183, under half of tune.max_n 540 (rungs are min_n·eta^k up to max_n): tune.min_n 60 gives 3 rungs up to 540"},
+		{60, ""},
+	} {
+		s := blobSpec(dir, filepath.Join(dir, "test.csv"))
+		s.Tune.MinN, s.Tune.Trials = c.minN, 3
+		st, err := Open(filepath.Join(dir, "study", strconv.Itoa(c.minN)), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var notices []string
+		err = st.Search(context.Background(), Options{Log: func(l string) {
+			if strings.HasPrefix(l, "notice:") {
+				notices = append(notices, l)
+			}
+		}})
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{c.notice}
+		if c.notice == "" {
+			want = nil
+		}
+		if !reflect.DeepEqual(notices, want) {
+			t.Errorf("min_n %d: notices %q, want %q", c.minN, notices, want)
 		}
 	}
 }
