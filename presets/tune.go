@@ -86,7 +86,7 @@ func MNISTCDFTune(quick bool) *model.Spec {
 func LiuTIRITune(quick bool) *model.Spec {
 	s := &model.Spec{
 		Name:        "liu-tiri-tune",
-		Description: "liu-table2's TI-RI-SVM with its shifts and rotation range searched on validation only; TPE + ASHA over 56..500 training digits",
+		Description: "liu-table2's TI-RI-SVM with its shifts and rotation range searched on validation only; TPE + ASHA over 55..495 training digits",
 		Protocol:    model.ProtocolCurve,
 		Data:        model.DataSpec{Name: "mnist", Normalize: &noNormalize},
 		Methods:     []model.Method{liuNorm(liuTIRI())},

@@ -268,9 +268,9 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 	if top := rungs[len(rungs)-1]; top < maxN/2 && pruner != "none" && opts.Log != nil {
 		// The rungs are min_n·eta^k up to max_n: a min_n just above max_n/eta^k leaves the
 		// top rung near max_n/eta. Say so, with the min_n that ends a rung nearer max_n.
-		hint := ""
-		if m := maxN / int(math.Pow(float64(eta), float64(len(rungs)))); m >= 1 {
-			hint = fmt.Sprintf(": tune.min_n %d gives %d rungs up to %d", m, len(rungs)+1, m*int(math.Pow(float64(eta), float64(len(rungs)))))
+		hint, step := "", int(math.Pow(float64(eta), float64(len(rungs))))
+		if m := maxN / step; m >= 1 {
+			hint = fmt.Sprintf(": tune.min_n %d gives %d rungs up to %d", m, len(rungs)+1, m*step)
 		}
 		opts.Log(fmt.Sprintf("notice: the last rung is %d, under half of tune.max_n %d (rungs are min_n·eta^k up to max_n)%s", top, maxN, hint))
 	}
