@@ -211,7 +211,7 @@ func TestRunDirRefusals(t *testing.T) {
 			t.Errorf("%s: result.json changed", what)
 		}
 	}
-	check("another spec", "repeats differs", append(journalArgs, "--set", "repeats=5", "--out", dir)...)
+	check("another spec", "another spec (repeats ", append(journalArgs, "--set", "repeats=5", "--out", dir)...)
 	// A live process holds the lock (this test's own PID).
 	os.WriteFile(filepath.Join(dir, "lock"), []byte(strings.Join([]string{itoa(os.Getpid()), hostname()}, " ")), 0o644)
 	check("locked", "in use by gitui process", append(journalArgs, "--out", dir)...)

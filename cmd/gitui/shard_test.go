@@ -189,7 +189,7 @@ func TestShardBadInput(t *testing.T) {
 		{"shard 2", "no slash", "", append(journalArgs, "--shard", "2", "--out", filepath.Join(base, "x"))},
 		{"shard of kernel-approx", "not made of independent cells", "", []string{"run", "kernel-approx", "--quick", "--shard", "0/2", "--out", filepath.Join(base, "x")}},
 		{"another shard into a shard's dir", `holds shard "0/2" of this run, not "1/2"`, "", append(journalArgs, "--shard", "1/2", "--out", s0)},
-		{"merge of different specs", "are runs of different specs (repeats differs)", "", []string{"merge", filepath.Join(base, "x"), s0, other}},
+		{"merge of different specs", "are runs of different specs (repeats ", "", []string{"merge", filepath.Join(base, "x"), s0, other}},
 		{"merge of conflicting cells", "differs between", "", []string{"merge", filepath.Join(base, "x"), s0, forged}},
 		{"merge without shards", "has no shards/ folder", "", []string{"merge", filepath.Join(base, "x")}},
 		{"merge into a shard", "also given as a shard", "", []string{"merge", s0, s0}},

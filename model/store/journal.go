@@ -420,21 +420,29 @@ func (j *Journal) CheckSpec(s *model.Spec, dir string) error {
 // the old and the new value: "seed 1 → 7, methods.0.lambda 0 → 0.1" (at most five,
 // then how many more).
 func SpecChanges(old, cur []byte) string {
-	a, erra := decodeJSONNumbers(old)
-	b, errb := decodeJSONNumbers(cur)
-	if erra != nil || errb != nil {
-		return "the spec"
-	}
-	var ch []string
-	jsonChanges(a, b, "", &ch)
+	ch := specChanges(old, cur)
 	if len(ch) == 0 {
 		return "the spec"
 	}
+	return strings.Join(ch, ", ")
+}
+
+// specChanges lists "key old → new" for each key whose value differs between the two
+// spec JSON texts (at most five, then how many more); ["the spec"] when either does
+// not parse, none when they are equal.
+func specChanges(old, cur []byte) []string {
+	a, erra := decodeJSONNumbers(old)
+	b, errb := decodeJSONNumbers(cur)
+	if erra != nil || errb != nil {
+		return []string{"the spec"}
+	}
+	var ch []string
+	jsonChanges(a, b, "", &ch)
 	const shown = 5
 	if len(ch) > shown {
 		ch = append(ch[:shown], fmt.Sprintf("and %d more", len(ch)-shown))
 	}
-	return strings.Join(ch, ", ")
+	return ch
 }
 
 // decodeJSONNumbers decodes the first JSON value of b, keeping numbers as json.Number

@@ -7,9 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -104,66 +101,12 @@ func readSpecFile(path string) (*model.Spec, error) {
 	return &s, nil
 }
 
-// specDiff returns the dotted path of the first field where the JSON forms of a and b
-// differ, or "" when they are equal.
+// specDiff names the keys whose values differ between a and b with the old and the
+// new value (SpecChanges), or returns "" when their JSON forms are equal.
 func specDiff(a, b *model.Spec) string {
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
-	ta, _ := decodeJSONNumbers(ja)
-	tb, _ := decodeJSONNumbers(jb)
-	return jsonDiff(ta, tb, "")
-}
-
-func jsonDiff(a, b any, at string) string {
-	name := func(k string) string {
-		if at == "" {
-			return k
-		}
-		return at + "." + k
-	}
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok {
-			return at
-		}
-		keys := map[string]bool{}
-		for k := range x {
-			keys[k] = true
-		}
-		for k := range y {
-			keys[k] = true
-		}
-		ks := make([]string, 0, len(keys))
-		for k := range keys {
-			ks = append(ks, k)
-		}
-		sort.Strings(ks)
-		for _, k := range ks {
-			if d := jsonDiff(x[k], y[k], name(k)); d != "" {
-				return d
-			}
-		}
-		return ""
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return at
-		}
-		for i := range x {
-			if d := jsonDiff(x[i], y[i], name(strconv.Itoa(i))); d != "" {
-				return d
-			}
-		}
-		return ""
-	}
-	if !reflect.DeepEqual(a, b) {
-		if at == "" {
-			return "the spec"
-		}
-		return at
-	}
-	return ""
+	return strings.Join(specChanges(ja, jb), ", ")
 }
 
 func readMeta(path string) (RunMeta, error) {

@@ -106,7 +106,7 @@ func MergeRunDirs(out string, shards []string, meta RunMeta) (*RunDir, MergeRepo
 		}
 		if len(js) > 0 {
 			if f := specDiff(js[0].spec, j.spec); f != "" {
-				return nil, rep, inputErr(fmt.Errorf("%s and %s are runs of different specs (%s differs): merge only the shards of one run", js[0].dir, s, f))
+				return nil, rep, inputErr(fmt.Errorf("%s and %s are runs of different specs (%s): merge only the shards of one run", js[0].dir, s, f))
 			}
 		}
 		js = append(js, j)
@@ -119,7 +119,7 @@ func MergeRunDirs(out string, shards []string, meta RunMeta) (*RunDir, MergeRepo
 	}
 	if old != nil {
 		if f := specDiff(old.spec, spec); f != "" {
-			return nil, rep, inputErr(fmt.Errorf("%s holds a run of another spec than the shards (%s differs): choose another OUT", out, f))
+			return nil, rep, inputErr(fmt.Errorf("%s holds a run of another spec than the shards (%s): choose another OUT", out, f))
 		}
 	}
 	type seen struct {

@@ -109,7 +109,7 @@ func OpenRunDir(path string, spec *model.Spec, meta RunMeta) (*RunDir, error) {
 	default:
 		if spec != nil {
 			if f := specDiff(old, spec); f != "" {
-				return nil, inputErr(fmt.Errorf("%s holds a run of another spec (%s differs): continue it with `gitui resume %s`, or choose another --out", path, f, path))
+				return nil, inputErr(fmt.Errorf("%s holds a run of another spec (%s): continue it with `gitui resume %s`, or choose another --out", path, f, path))
 			}
 		}
 		d.Spec = old
