@@ -161,6 +161,17 @@ func readNPYHeader(r io.Reader) (*npyHeader, error) {
 	return h, err
 }
 
+// NPYShape returns the shape the header of the .npy file at path declares, reading the
+// header only (a few hundred bytes, however large the array): for estimates that need
+// an array's size before it is loaded.
+func NPYShape(path string) ([]int, error) {
+	h, err := openRead(path, ".npy array", func(r io.Reader) (*npyHeader, error) { return readNPYHeader(r) })
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return h.shape, nil
+}
+
 // npyHeader is the dictionary of a .npy header.
 type npyHeader struct {
 	descr   string

@@ -283,3 +283,22 @@ func TestNPYGzipNames(t *testing.T) {
 		t.Fatalf("a.npy.gz: err = %v, want the name with .gz", err)
 	}
 }
+
+// NPYShape reads the declared shape from the header alone: a file whose data is cut
+// short still gives its shape, and a damaged header is an error naming the file.
+func TestNPYShape(t *testing.T) {
+	dir := t.TempDir()
+	var cube [4][2][3]float64
+	p := npyWrite(t, dir, "cube.npy", cube)
+	if got, err := NPYShape(p); err != nil || fmt.Sprint(got) != "[4 2 3]" {
+		t.Fatalf("NPYShape: %v, %v; want [4 2 3]", got, err)
+	}
+	cut := writeFile(t, dir, "cut.npy", rawNPY("<i8", false, "(1000, 784)", make([]byte, 16)))
+	if got, err := NPYShape(cut); err != nil || fmt.Sprint(got) != "[1000 784]" {
+		t.Fatalf("NPYShape of a header with little data: %v, %v; want [1000 784]", got, err)
+	}
+	bad := writeFile(t, dir, "bad.npy", []byte("\x93NUMPY\x01\x00\x10\x00{'descr': '<f8'"))
+	if _, err := NPYShape(bad); err == nil || !strings.Contains(err.Error(), "bad.npy") {
+		t.Fatalf("NPYShape of a damaged header: %v, want an error naming bad.npy", err)
+	}
+}

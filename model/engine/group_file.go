@@ -162,7 +162,7 @@ func checkEnumerable(order *big.Int, d int) error {
 }
 
 // fileGroupCost is groupCost for FileGroupKinds (ok false for other kinds): the order
-// and the bytes of the element tables. Files are read for their sizes; a file that
+// and the bytes of the element tables. Files' headers are read for their sizes; a file that
 // cannot be read, or generators that do not build, cost 0 (BuildGroup then refuses them
 // with its own message).
 func fileGroupCost(g model.GroupSpec, shape []int) (order, bytes float64, item EstimateItem, ok bool) {
@@ -177,13 +177,13 @@ func fileGroupCost(g model.GroupSpec, shape []int) (order, bytes float64, item E
 	case "mirror", "reversal":
 		order = 2
 	case "permutations":
-		if arr, err := data.LoadIntNPY(g.Path); err == nil && len(arr.Shape) == 2 {
-			order = float64(arr.Shape[0] + 1)
+		if shape, err := data.NPYShape(g.Path); err == nil && len(shape) == 2 {
+			order = float64(shape[0] + 1)
 		}
 	case "linear":
 		n := 0.0
-		if arr, err := data.LoadFloatNPY(g.Path); err == nil && len(arr.Shape) == 3 {
-			n = float64(arr.Shape[0] + 1)
+		if shape, err := data.NPYShape(g.Path); err == nil && len(shape) == 3 {
+			n = float64(shape[0] + 1)
 		}
 		order = n
 		if g.Size > 0 {
