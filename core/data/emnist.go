@@ -33,7 +33,8 @@ var letterClasses = func() []string {
 // image, so every image is transposed back, and an "A" is upright. Labels 1..26 are the
 // letters a..z and become classes "a".."z" (0..25). Pixels are scaled to [0, 1] (v/255),
 // Shape is [rows, cols] of the upright image. A label outside 1..26, non-square images or
-// counts that differ are errors naming the problem.
+// counts that differ are errors naming the problem. img's pixels are transposed in
+// place (the set is not copied), so img is upright afterwards.
 func NewEMNISTLetters(name string, img *Images, labels []uint8) (*Dataset, error) {
 	if img.Rows != img.Cols {
 		return nil, fmt.Errorf("EMNIST images are %dx%d: EMNIST's are square (28x28); pass the official files", img.Rows, img.Cols)
@@ -48,17 +49,16 @@ func NewEMNISTLetters(name string, img *Images, labels []uint8) (*Dataset, error
 		}
 		y[i] = l - 1
 	}
-	n, s := img.Rows, img.Cols
-	up := &Images{N: img.N, Rows: n, Cols: s, Pix: make([]byte, len(img.Pix))}
-	for k := range img.N {
-		src, dst := img.Pix[k*n*n:(k+1)*n*n], up.Pix[k*n*n:(k+1)*n*n]
+	n := img.Rows
+	for k := range img.N { // transpose each square image in place: no second copy of the set
+		p := img.Pix[k*n*n : (k+1)*n*n]
 		for r := range n {
-			for c := range n {
-				dst[r*n+c] = src[c*n+r]
+			for c := r + 1; c < n; c++ {
+				p[r*n+c], p[c*n+r] = p[c*n+r], p[r*n+c]
 			}
 		}
 	}
-	return NewIDXDataset(name, up, y, letterClasses)
+	return NewIDXDataset(name, img, y, letterClasses)
 }
 
 // emnistPaths returns the images and labels file of split in dir/emnist-letters/,
