@@ -239,6 +239,10 @@ func (m Method) IsCDF() bool { return m.Features == "cdf" }
 // instead of by the mean of the training diagonal.
 func (m Method) Cosine() bool { return m.KernelNorm == "cosine" }
 
+// IsRLS reports whether m is fitted by regularised least squares (learner rls, the
+// default), whose fit gives its leave-one-out accuracy.
+func (m Method) IsRLS() bool { return m.Learner == "" || m.Learner == "rls" }
+
 func (m Method) svmLearner() bool {
 	return m.Learner == "svm" || m.Learner == "invariant-svm" || m.Learner == "vsv"
 }

@@ -16,7 +16,11 @@ import (
 var (
 	TuneSamplers = []string{"tpe", "random", "quasi", "grid"}
 	TunePruners  = []string{"asha", "sh", "hyperband", "none"}
+	TuneScores   = []string{"validation", "loo"}
 )
+
+// TuneLOO is the Score of a study scored by leave-one-out.
+const TuneLOO = "loo"
 
 // TuneSpec is a spec's search space and the settings of its study (`gitui tune`).
 //
@@ -27,10 +31,11 @@ var (
 // with whole numbers taken on a field that holds them. Each value is validated as
 // `--set KEY=VALUE` would be.
 //
-// Trials are scored on a validation split of Validation samples, a seeded stratified
-// draw of the training pool (the test set is never read); successive halving runs them
-// at training sizes MinN·Eta^k up to MaxN, drawn from the rest of the pool. The best
-// configuration is then refit at RefitN and tested once.
+// Trials are scored (Score) on a validation split of Validation samples, a seeded
+// stratified draw of the training pool, or by leave-one-out on their own training
+// samples; the test set is never read. Successive halving runs them at training sizes
+// MinN·Eta^k up to MaxN, drawn from the rest of the pool (all of it under leave-one-out).
+// The best configuration is then refit at RefitN and tested once.
 type TuneSpec struct {
 	Params     map[string]string `json:"params" yaml:"params"`
 	Sampler    string            `json:"sampler,omitempty" yaml:"sampler,omitempty"`         // tpe (default), random, quasi (scrambled Halton), grid
@@ -39,7 +44,7 @@ type TuneSpec struct {
 	Trials     int               `json:"trials,omitempty" yaml:"trials,omitempty"`           // configurations (0: eta^(rungs-1); grid: its size)
 	MinN       int               `json:"min_n,omitempty" yaml:"min_n,omitempty"`             // first rung (0: max_n/eta^3)
 	MaxN       int               `json:"max_n,omitempty" yaml:"max_n,omitempty"`             // last rung at most (0: the training part, at most refit_n)
-	Validation int               `json:"validation,omitempty" yaml:"validation,omitempty"`   // validation samples (0: a fifth of the pool)
+	Validation int               `json:"validation,omitempty" yaml:"validation,omitempty"`   // validation samples (0: a fifth of the pool; none under score loo)
 	RefitN     int               `json:"refit_n,omitempty" yaml:"refit_n,omitempty"`         // final training size (0: the largest of sizes, else the pool)
 	GridPoints int               `json:"grid_points,omitempty" yaml:"grid_points,omitempty"` // grid sampler: values per range (0: 5)
 	Startup    int               `json:"startup,omitempty" yaml:"startup,omitempty"`         // tpe: random trials first (0: 10)
@@ -49,6 +54,15 @@ type TuneSpec struct {
 	// so the trials depend on Workers alone, never on timing. A Slurm array of N tasks
 	// over a study with Workers N gives the same trials as one process with Workers N.
 	Workers int `json:"workers,omitempty" yaml:"workers,omitempty"`
+	// Score is how a trial is scored: "validation" (the default) is its accuracy on the
+	// validation split; "loo" is the leave-one-out accuracy of its RLS fit on its own n
+	// training samples at the lambda it fits (chosen by leave-one-out or fixed),
+	//
+	//	(1/n) sum_i [argmax_c (y_ic - r_ic) = y_i],  r_i = the residuals of the fit without sample i,
+	//
+	// computed in closed form by the fit itself (core/learn's LOOPath), so every pool
+	// sample trains and no validation split is carved. Only RLS methods have it.
+	Score string `json:"score,omitempty" yaml:"score,omitempty"`
 }
 
 // TuneParam is one parsed dimension of a tune block: its key, its dimension (named by
@@ -277,6 +291,19 @@ func (s *Spec) validateTune(bad func(string, ...any)) {
 	}
 	if t.Pruner != "" && !slices.Contains(TunePruners, t.Pruner) {
 		bad("tune.pruner %q is unknown: use one of %s", t.Pruner, strings.Join(TunePruners, ", "))
+	}
+	if t.Score != "" && !slices.Contains(TuneScores, t.Score) {
+		bad("tune.score %q is unknown: use validation (a split of the pool) or loo (leave-one-out, RLS only)", t.Score)
+	}
+	if t.Score == TuneLOO {
+		if t.Validation > 0 {
+			bad("tune.validation %d with tune.score loo: leave-one-out carves no validation split; set tune.validation to 0", t.Validation)
+		}
+		for i, m := range s.Methods {
+			if !m.IsRLS() {
+				bad("tune.score loo: methods.%d (%s) is not an RLS fit and has no leave-one-out accuracy: use tune.score validation, or an RLS method", i, m.DisplayName())
+			}
+		}
 	}
 	if t.Eta != 0 && t.Eta < 2 {
 		bad("tune.eta %d is below 2: keep the top 1/eta at each rung with eta >= 2 (3 is usual)", t.Eta)

@@ -347,7 +347,11 @@ func (a *App) finishStudy(m studyDoneMsg) {
 	default:
 		msg := "study done"
 		if f := m.snap.File; f != nil && f.Best != nil {
-			msg = fmt.Sprintf("study done: best validation %.4f at n %d (trial %d); b in the Tune view opens its spec", f.Best.Validation, f.Best.ValidationN, f.Best.Trial)
+			score := "validation"
+			if f.Score == model.TuneLOO {
+				score = "leave-one-out"
+			}
+			msg = fmt.Sprintf("study done: best %s %.4f at n %d (trial %d); b in the Tune view opens its spec", score, f.Best.Validation, f.Best.ValidationN, f.Best.Trial)
 		}
 		a.setStatus(msg, false)
 	}

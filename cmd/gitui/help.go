@@ -232,11 +232,12 @@ runs gitui tune --join DIR, taking jobs from DIR/trials.jsonl by an O_EXCL claim
 and the final job (gitui resume DIR) refits the best; the trials equal gitui tune --workers N.`,
 		Run: cmdSlurm, Complete: completePresetOrFile})
 	register(command{Name: "tune", Order: 15, Synopsis: "tune PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N] [--set key=value]... [--param KEY=DIST]... [--workers N] | tune --join DIR [--data DIR]",
-		Summary: "an honest search: validation split of the pool only, successive halving over the training size, one test of the best",
+		Summary: "an honest search: a validation split of the pool (or leave-one-out), successive halving over the training size, one test of the best",
 		Details: `KEY is a field as --set names it (methods.N.FIELD, group.FIELD) or method (a choice
 among the spec's methods); DIST a list 5,10,25 or a range LOW..HIGH, log:LOW..HIGH,
 int:LOW..HIGH. The spec's tune block sets the sampler (tpe, random, quasi, grid), the
-pruner (asha, sh, hyperband, none), eta, trials, min_n, max_n, validation, refit_n and
+pruner (asha, sh, hyperband, none), eta, trials, min_n, max_n, validation, refit_n,
+score (validation, or loo: each RLS fit's leave-one-out accuracy, no split) and
 workers (2: jobs decided ahead of results; the outcome depends on it and the seed only).
 --workers N runs at most N jobs at once and changes no result. Trials that share their
 features (every field deciding them) compute them once. The study directory holds spec.json, trials.jsonl (the journal), study.json,

@@ -161,8 +161,12 @@ func runStudy(ctx context.Context, st *study.Study, dataDir string, workers int,
 		return err
 	}
 	trial, valN, params, val, _ := st.Best()
-	fmt.Fprintf(stderr, "search: %d configurations compared on %d validation samples, rungs %v (%.2f s, %d at once, tune.workers %d; %s); best trial %d, validation %.4f (n %d), %s\n",
-		st.Trials, st.Validation, st.Sizes, st.SearchSeconds(), st.Workers, st.Lag, st.CacheStats(), trial, val, valN, fmtJSON(params))
+	on, score := fmt.Sprintf("on %d validation samples", st.Validation), "validation"
+	if st.LOO {
+		on, score = "by leave-one-out on their training samples", "leave-one-out"
+	}
+	fmt.Fprintf(stderr, "search: %d configurations compared %s, rungs %v (%.2f s, %d at once, tune.workers %d; %s); best trial %d, %s %.4f (n %d), %s\n",
+		st.Trials, on, st.Sizes, st.SearchSeconds(), st.Workers, st.Lag, st.CacheStats(), trial, score, val, valN, fmtJSON(params))
 	best, err := st.BestSpec()
 	if err != nil {
 		return err
@@ -198,7 +202,7 @@ func runStudy(ctx context.Context, st *study.Study, dataDir string, workers int,
 	if err := st.WriteStudy(&test); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "best of %d configurations: validation %.4f (n %d), test %.4f (refit at n %d); %s\n", st.Trials, val, valN, test, st.RefitN, fmtJSON(params))
+	fmt.Fprintf(stdout, "best of %d configurations: %s %.4f (n %d), test %.4f (refit at n %d); %s\n", st.Trials, score, val, valN, test, st.RefitN, fmtJSON(params))
 	fmt.Fprintf(stderr, "study: %s (best spec %s)\n", filepath.Join(st.Dir, study.StudyFile), bestPath)
 	return nil
 }

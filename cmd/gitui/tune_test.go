@@ -122,6 +122,9 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"--set", "tune.max_n=700"}, "tune.max_n 700 is larger than the 600 training samples"},
 		{[]string{"--set", "tune.workers=-1"}, "tune.workers -1 is negative"},
 		{[]string{"--workers", "-2"}, "--workers -2 is negative"},
+		{[]string{"--set", "tune.score=kfold"}, `tune.score "kfold" is unknown: use validation`},
+		{[]string{"--set", "tune.score=loo", "--set", "tune.validation=0"}, "tune.score loo: methods.0 (SVM) is not an RLS fit"},
+		{[]string{"--set", "tune.score=loo"}, "tune.validation 150 with tune.score loo: leave-one-out carves no validation split"},
 	} {
 		var out, errb bytes.Buffer
 		out.Reset()

@@ -808,8 +808,10 @@ func (k *kernelFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *
 }
 
 // recordLambda records in the cell running under ctx the lambda that leave-one-out
-// chose for m's RLS fit (nothing when m fixes lambda).
+// chose for m's RLS fit (nothing when m fixes lambda), and the fit's leave-one-out
+// accuracy for a study that scores by it (WithLOOScore).
 func recordLambda(ctx context.Context, m model.Method, info learn.RLSInfo) {
+	recordLOO(ctx, info)
 	if m.Lambda == 0 {
 		eval.RecordChosen(ctx, "lambda", info.Lambda)
 	}

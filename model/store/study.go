@@ -322,12 +322,15 @@ func claimStale(path, host string) bool {
 // Study is study.json (schema gitui.study/v1), derived from the journal: the search's
 // settings, every trial with its rungs and state, and the best configuration.
 type Study struct {
-	Schema        string      `json:"schema"`
-	Sampler       string      `json:"sampler"`
-	Pruner        string      `json:"pruner"`
-	Eta           int         `json:"eta"`
-	Rungs         []int       `json:"rungs"`
-	Validation    int         `json:"validation_size"`
+	Schema     string `json:"schema"`
+	Sampler    string `json:"sampler"`
+	Pruner     string `json:"pruner"`
+	Eta        int    `json:"eta"`
+	Rungs      []int  `json:"rungs"`
+	Validation int    `json:"validation_size"`
+	// Score is "loo" when the trials' validation figures are leave-one-out accuracies on
+	// their own training samples (tune.score loo; validation_size 0), empty for a split.
+	Score         string      `json:"score,omitempty"`
 	Pool          int         `json:"pool"`
 	Workers       int         `json:"workers,omitempty"` // tune.workers: jobs decided ahead of results
 	SearchSeconds float64     `json:"search_seconds,omitempty"`

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/core/tune"
 	"gitui/model"
@@ -42,7 +43,8 @@ type Study struct {
 	// Set by Search.
 	Sizes      []int // the rungs' training sizes
 	Trials     int   // configurations compared
-	Validation int   // validation samples
+	Validation int   // validation samples (0 under leave-one-out)
+	LOO        bool  // trials are scored by leave-one-out (tune.score loo), not on a validation split
 	RefitN     int   // training size of the final refit
 	PoolN      int   // the training pool (training part + validation)
 	// Lag is tune.workers (0: DefaultWorkers): job i is decided on the results of jobs
@@ -224,13 +226,24 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 		return err
 	}
 	t.PoolN = pool.Len()
-	t.Validation = tb.Validation
-	if t.Validation == 0 {
-		t.Validation = pool.Len() / 5
-	}
-	train, val, valIdx, err := engine.ValidationSplit(pool, t.Validation, t.Spec.Seed)
-	if err != nil {
-		return err
+	t.LOO = tb.Score == model.TuneLOO
+	var train, val *data.Dataset
+	valIdx := []int{}
+	if t.LOO {
+		// Leave-one-out: every pool sample may train, and each fit scores itself. The
+		// engine's cell still predicts a test set: one pool row stands in for it, and that
+		// prediction is never used.
+		t.Validation = 0
+		train, val = pool, pool.Subset([]int{0})
+		val.Name = pool.Name + "-unused"
+	} else {
+		t.Validation = tb.Validation
+		if t.Validation == 0 {
+			t.Validation = pool.Len() / 5
+		}
+		if train, val, valIdx, err = engine.ValidationSplit(pool, t.Validation, t.Spec.Seed); err != nil {
+			return err
+		}
 	}
 	// split.json: the pool rows of the validation split (0-based, in the pool's order
 	// after data.classes and data.pool), so that a peer can search on the same split.
@@ -457,7 +470,7 @@ func checkJob(rec store.TrialRecord, done bool, p pendingJob) error {
 func (t *Study) score(ctx context.Context, p pendingJob, opts Options, loaded *engine.LoadedData) (*store.TrialRecord, error) {
 	job := p.job
 	t0 := time.Now()
-	v, err := runTrial(ctx, p.spec, job.N, opts.DataDir, loaded, t.cache)
+	v, err := runTrial(ctx, p.spec, job.N, opts.DataDir, loaded, t.cache, t.LOO)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -553,9 +566,14 @@ func (t *Study) history(startup int) []tune.Observation {
 }
 
 // runTrial scores one configuration (spec, a plain spec with one method) trained on n
-// samples of loaded.Pool, on loaded.Test (the validation split): its accuracy. Pooled
-// features come from cache when an earlier trial computed them (engine.FeatureCache).
-func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, loaded *engine.LoadedData, cache *engine.FeatureCache) (float64, error) {
+// samples of loaded.Pool: its accuracy on loaded.Test (the validation split), or with
+// loo the leave-one-out accuracy of its RLS fit on those n samples. Pooled features come
+// from cache when an earlier trial computed them (engine.FeatureCache).
+func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, loaded *engine.LoadedData, cache *engine.FeatureCache, loo bool) (float64, error) {
+	looAcc := func() (float64, bool) { return 0, false }
+	if loo {
+		ctx, looAcc = engine.WithLOOScore(ctx)
+	}
 	s := spec.Clone()
 	s.Protocol, s.Sizes, s.Repeats, s.Nested = model.ProtocolCurve, []int{n}, 1, false
 	s.Grid, s.Sweep, s.PD, s.Approx, s.GroupSizes, s.TestTransform = nil, nil, nil, nil, nil, nil
@@ -571,6 +589,13 @@ func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, load
 	}
 	if out == nil || len(out.Series) == 0 || len(out.Series[0].Points) == 0 {
 		return 0, errors.New("the trial produced no accuracy")
+	}
+	if loo {
+		acc, ok := looAcc()
+		if !ok {
+			return 0, fmt.Errorf("%s gave no leave-one-out accuracy: tune.score loo needs an RLS fit (learner rls); use tune.score validation", s.Methods[0].DisplayName())
+		}
+		return acc, nil
 	}
 	return out.Series[0].Points[0].Mean, nil
 }
@@ -620,6 +645,9 @@ func (t *Study) WriteBestSpec(s *model.Spec) (string, error) {
 func (t *Study) WriteStudy(test *float64) error {
 	sampler, pruner, eta := t.settings()
 	f := File{Schema: StudySchema, Sampler: sampler, Pruner: pruner, Eta: eta, Rungs: t.Sizes, Workers: t.Lag, Validation: t.Validation, Pool: t.PoolN, SearchSeconds: t.searchWall}
+	if t.LOO {
+		f.Score = model.TuneLOO
+	}
 	res := t.sched.Results()
 	ids := make([]int, 0, len(t.configs))
 	for id := range t.configs {

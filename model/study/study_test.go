@@ -341,3 +341,85 @@ func TestLastRungNotice(t *testing.T) {
 		}
 	}
 }
+
+// Under tune.score loo a trial's score is the leave-one-out accuracy of its RLS fit on
+// its own training samples: refitting without each sample in turn (the same kernel and
+// regularisation sigma = n·lambda) and predicting it gives the same accuracy, for each
+// configuration. No validation split is carved and the test set is not read.
+func TestLOOScoreIsLeaveOneOut(t *testing.T) {
+	dir := t.TempDir()
+	const n, lambda = 150, 1e-3
+	writeBlobs(t, filepath.Join(dir, "train.csv"), n, 5)
+	spec := &model.Spec{
+		Name: "blobs-loo", Protocol: model.ProtocolCurve, Seed: 2,
+		Data:    model.DataSpec{Name: "file", Path: filepath.Join(dir, "train.csv"), TestPath: filepath.Join(dir, "absent.csv")},
+		Methods: []model.Method{{Kernel: "rbf", Learner: "rls", Gamma: 0.5, Lambda: lambda}},
+		Sizes:   []int{n},
+		Tune: &model.TuneSpec{Params: map[string]string{"methods.0.gamma": "0.05,0.5,5"},
+			Sampler: "grid", Pruner: "none", Score: model.TuneLOO},
+	}
+	sdir := filepath.Join(dir, "study")
+	st, err := Open(sdir, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.Search(context.Background(), Options{}); err != nil {
+		t.Fatalf("search: %v", err)
+	}
+	if !st.LOO || st.Validation != 0 || st.PoolN != n || !reflect.DeepEqual(st.Sizes, []int{n}) {
+		t.Fatalf("loo %v, validation %d, pool %d, rungs %v; want true, 0, %d, [%d]", st.LOO, st.Validation, st.PoolN, st.Sizes, n, n)
+	}
+	if f := readStudy(t, sdir); f.Score != model.TuneLOO || f.Validation != 0 {
+		t.Fatalf("study.json: score %q, validation_size %d", f.Score, f.Validation)
+	}
+	jobs, err := ReadJobs(sdir)
+	if err != nil || len(jobs) != 3 {
+		t.Fatalf("%d jobs (%v), want 3", len(jobs), err)
+	}
+	pool, err := engine.LoadPool(context.Background(), spec.Data, "", spec.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[float64]bool{}
+	for _, j := range jobs {
+		if j.Error != "" {
+			t.Fatalf("trial %d: %s", j.Trial, j.Error)
+		}
+		gamma := j.Params["methods.0.gamma"].(float64)
+		right := 0
+		for i := 0; i < n; i++ {
+			rest := make([]int, 0, n-1)
+			for k := 0; k < n; k++ {
+				if k != i {
+					rest = append(rest, k)
+				}
+			}
+			s := spec.Clone()
+			s.Tune, s.Sizes, s.Repeats = nil, []int{n - 1}, 1
+			s.Methods[0].Gamma, s.Methods[0].Lambda = gamma, lambda*n/(n-1) // the same sigma = n·lambda
+			var out *eval.Outcome
+			for e := range engine.Start(context.Background(), s, engine.RunOptions{NoMatrices: true,
+				Loaded: &engine.LoadedData{Pool: pool.Subset(rest), Test: pool.Subset([]int{i})}}) {
+				if d, ok := e.(eval.Done); ok {
+					if d.Err != nil {
+						t.Fatalf("gamma %g without sample %d: %v", gamma, i, d.Err)
+					}
+					out = d.Outcome
+				}
+			}
+			if out.Series[0].Points[0].Mean == 1 {
+				right++
+			}
+		}
+		brute := float64(right) / n
+		if j.Validation != brute {
+			t.Errorf("gamma %g: the study's leave-one-out accuracy %.4f, refitting without each sample %.4f", gamma, j.Validation, brute)
+		}
+		t.Logf("gamma %g: leave-one-out %.4f, by refits %.4f", gamma, j.Validation, brute)
+		seen[j.Validation] = true
+	}
+	if len(seen) < 2 {
+		t.Errorf("the three gammas scored alike (%v): the test cannot tell a score from a constant", seen)
+	}
+}

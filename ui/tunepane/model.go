@@ -15,6 +15,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"gitui/core/eval"
+	"gitui/model"
+	"gitui/model/study"
 	"gitui/ui/parcoords"
 	"gitui/ui/runs"
 	"gitui/ui/theme"
@@ -343,11 +345,11 @@ func (m *Model) header() []string {
 	}
 	info := fmt.Sprintf("%d trials, %d jobs scored · rungs n %s", len(m.trials), len(m.snap.Jobs), strings.Join(sizes, ", "))
 	if f := m.snap.File; f != nil {
-		info = fmt.Sprintf("%s/%s η=%d · ", f.Sampler, f.Pruner, f.Eta) + info + fmt.Sprintf(" · validation %d, pool %d", f.Validation, f.Pool)
+		info = fmt.Sprintf("%s/%s η=%d · ", f.Sampler, f.Pruner, f.Eta) + info + scoredOn(f)
 	}
 	lines := []string{line, m.st.Muted.Render(info)}
 	if id, k, v, ok := best(m.trials); ok {
-		b := fmt.Sprintf("best: trial %d, validation %.4f at n %d", id, v, m.sizes[k])
+		b := fmt.Sprintf("best: trial %d, %s %.4f at n %d", id, m.scoreName(), v, m.sizes[k])
 		if f := m.snap.File; f != nil && f.Best != nil && f.Best.Test != nil {
 			b += fmt.Sprintf(", test %.4f at n %d", *f.Best.Test, f.Best.N)
 		}
@@ -416,7 +418,11 @@ func (m *Model) table(w, h int) string {
 	for i, k := range keys {
 		hdr.WriteString(cellText(sn[k], cw[i], false) + " ")
 	}
-	hdr.WriteString(fmt.Sprintf("%4s %6s %6s  %s", "rung", "n", "valid.", "state"))
+	score := "valid."
+	if m.snap.LOO {
+		score = "loo"
+	}
+	hdr.WriteString(fmt.Sprintf("%4s %6s %6s  %s", "rung", "n", score, "state"))
 	out := []string{m.st.Muted.Render(ansi.Truncate(hdr.String(), w, "…"))}
 	if m.brushed {
 		out = append([]string{m.st.Accent.Render(ansi.Truncate(fmt.Sprintf("%d of %d trials in the axes' brush (enter there without a brush shows all)", len(rows), len(m.trials)), w, "…"))}, out...)
@@ -664,4 +670,22 @@ func (m *Model) importance(w, h int) string {
 func fmtAny(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// scoreName names the trials' score: "validation", or "leave-one-out" for a study that
+// scores by it.
+func (m *Model) scoreName() string {
+	if m.snap.LOO {
+		return "leave-one-out"
+	}
+	return "validation"
+}
+
+// scoredOn says how the study's trials were scored: on a validation split of the pool,
+// or by leave-one-out on their own training samples.
+func scoredOn(f *study.File) string {
+	if f.Score == model.TuneLOO {
+		return fmt.Sprintf(" · leave-one-out, pool %d", f.Pool)
+	}
+	return fmt.Sprintf(" · validation %d, pool %d", f.Validation, f.Pool)
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 
+	"gitui/model"
 	"gitui/model/study"
 )
 
@@ -19,6 +20,9 @@ type Snapshot struct {
 	File *study.File // nil while the search runs (study.json is written at its end)
 	// BestSpec is the path of best.spec.json ("" while it is not written).
 	BestSpec string
+	// LOO is set when the study scores its trials by leave-one-out (tune.score loo in
+	// its spec.json): the scores are leave-one-out accuracies, not a split's.
+	LOO bool
 }
 
 // Load reads the study directory dir: its journal (study.ReadJobs) and, when present,
@@ -31,6 +35,9 @@ func Load(dir string) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	s := Snapshot{Jobs: jobs}
+	if sp, err := model.LoadSpec(filepath.Join(dir, study.SpecFile)); err == nil && sp.Tune != nil {
+		s.LOO = sp.Tune.Score == model.TuneLOO
+	}
 	if _, err := os.Stat(filepath.Join(dir, study.StudyFile)); err == nil {
 		if s.File, err = study.ReadFile(dir); err != nil {
 			return s, err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -300,5 +301,36 @@ func TestBrushFilters(t *testing.T) {
 	m.Key(tea.KeyMsg{Type: tea.KeyEnter})
 	if len(m.rows()) != 9 {
 		t.Errorf("enter without a brush shows %d rows, want all 9", len(m.rows()))
+	}
+}
+
+// A study scored by leave-one-out says so: the table's score column is "loo", the best
+// line names leave-one-out and the header the pool without a validation split; Load
+// reads it from the study's spec.json.
+func TestLeaveOneOutStudy(t *testing.T) {
+	m := New(uitest.Styles())
+	m.SetSize(120, 40)
+	snap := fixture(true)
+	snap.LOO = true
+	snap.File.Score, snap.File.Validation = "loo", 0
+	m.Set(status(false), snap)
+	v := ansi.Strip(m.View())
+	for _, want := range []string{" loo  state", "best: trial 5, leave-one-out 0.", "leave-one-out, pool 2000"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the view lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "valid.") || strings.Contains(v, "validation 400") {
+		t.Errorf("a leave-one-out study's view speaks of a validation split:\n%s", v)
+	}
+
+	dir := t.TempDir()
+	spec := `{"name":"s","data":{"name":"xperm"},"protocol":"sample-complexity","sizes":[100],"group":{"kind":"permutation"},` +
+		`"methods":[{"features":"raw"}],"tune":{"params":{"methods.0.lambda":"log:1e-6..1"},"score":"loo"}}`
+	if err := os.WriteFile(filepath.Join(dir, study.SpecFile), []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := Load(dir); err != nil || !s.LOO {
+		t.Fatalf("Load of a leave-one-out study: LOO %v, %v; want true", s.LOO, err)
 	}
 }
