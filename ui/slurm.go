@@ -15,6 +15,7 @@ import (
 	"gitui/core/data"
 	"gitui/model"
 	"gitui/model/store"
+	"gitui/ui/internal/lineedit"
 )
 
 // The fields of the Slurm prompt (S in the run pane), in order.
@@ -65,7 +66,7 @@ func (a *App) openSlurm() {
 }
 
 // handleSlurm takes every key while the Slurm prompt is open: tab/↓ and shift+tab/↑
-// move between fields, typed text edits the field (backspace, ctrl+u), enter sends,
+// move between fields, typed text edits the field (lineedit: backspace, ctrl+u, ctrl+w), enter sends,
 // esc closes.
 func (a *App) handleSlurm(k tea.KeyMsg) tea.Cmd {
 	p := &a.slurm
@@ -80,18 +81,10 @@ func (a *App) handleSlurm(k tea.KeyMsg) tea.Cmd {
 		p.field = (p.field + 1) % slurmFields
 	case tea.KeyShiftTab, tea.KeyUp:
 		p.field = (p.field + slurmFields - 1) % slurmFields
-	case tea.KeyBackspace:
-		if r := []rune(*v); len(r) > 0 {
-			*v = string(r[:len(r)-1])
-		}
-	case tea.KeyCtrlU:
-		*v = ""
-	case tea.KeySpace:
-		*v += " "
-	case tea.KeyRunes:
-		*v += string(k.Runes)
 	case tea.KeyEnter:
 		return a.sendSlurm()
+	default:
+		*v, _ = lineedit.Apply(*v, k) // backspace, ctrl+u, ctrl+w, typed or pasted text
 	}
 	return nil
 }

@@ -169,3 +169,24 @@ func TestSlurmSendRefuses(t *testing.T) {
 		t.Errorf("refused sends wrote %d entries into the store", len(ents))
 	}
 }
+
+// TestSlurmPromptEditing: the prompt's fields take the readline keys of the other text
+// boxes (lineedit): typed text, backspace, ctrl+w (the word before), ctrl+u (all), and
+// control characters of a paste are dropped.
+func TestSlurmPromptEditing(t *testing.T) {
+	a, _, _ := slurmApp(t, t.TempDir())
+	press(t, a, "4", "S")
+	key := func(k tea.KeyMsg) { _, cmd := a.Update(k); exec(t, a, cmd) }
+	key(tea.KeyMsg{Type: tea.KeyCtrlU})
+	press(t, a, "12", "3", "backspace")
+	if got := a.slurm.vals[slurmTasks]; got != "12" {
+		t.Fatalf("tasks after ctrl+u, 12, 3, backspace: %q, want 12", got)
+	}
+	press(t, a, "tab") // partition
+	press(t, a, "gpu long")
+	key(tea.KeyMsg{Type: tea.KeyCtrlW})
+	key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("cpu\x07")})
+	if got := a.slurm.vals[slurmPartition]; got != "gpu cpu" {
+		t.Fatalf("partition after gpu long, ctrl+w, a paste of cpu and a bell: %q, want \"gpu cpu\"", got)
+	}
+}
