@@ -692,5 +692,5 @@ var optionalKeys = []string{
 	"test_process", "representation", "rate", "frame_ms", "hop_ms", "bands", "min_hz", "bands_per_octave",
 	"frames", "floor_db", "group",
 	"generators", "generators_path", "axis",
-	"tune", "params", "sampler", "pruner", "eta", "trials", "min_n", "max_n", "validation", "refit_n", "grid_points", "startup", "workers", "score",
+	"tune", "params", "sampler", "pruner", "eta", "trials", "min_n", "max_n", "validation", "refit_n", "grid_points", "startup", "workers", "score", "refit_top",
 }

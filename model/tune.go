@@ -54,6 +54,10 @@ type TuneSpec struct {
 	// so the trials depend on Workers alone, never on timing. A Slurm array of N tasks
 	// over a study with Workers N gives the same trials as one process with Workers N.
 	Workers int `json:"workers,omitempty" yaml:"workers,omitempty"`
+	// RefitTop is how many of the best trials are refit at RefitN and tested (0 or 1: the
+	// best only). The others' test accuracies are reported beside the best's (study.json
+	// "top"), never used to choose: the best stays the best by validation.
+	RefitTop int `json:"refit_top,omitempty" yaml:"refit_top,omitempty"`
 	// Score is how a trial is scored: "validation" (the default) is its accuracy on the
 	// validation split; "loo" is the leave-one-out accuracy of its RLS fit on its own n
 	// training samples at the lambda it fits (chosen by leave-one-out or fixed),
@@ -311,7 +315,7 @@ func (s *Spec) validateTune(bad func(string, ...any)) {
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"tune.trials", t.Trials}, {"tune.min_n", t.MinN}, {"tune.max_n", t.MaxN}, {"tune.validation", t.Validation}, {"tune.refit_n", t.RefitN}, {"tune.grid_points", t.GridPoints}, {"tune.startup", t.Startup}, {"tune.workers", t.Workers}} {
+	}{{"tune.trials", t.Trials}, {"tune.min_n", t.MinN}, {"tune.max_n", t.MaxN}, {"tune.validation", t.Validation}, {"tune.refit_n", t.RefitN}, {"tune.grid_points", t.GridPoints}, {"tune.startup", t.Startup}, {"tune.workers", t.Workers}, {"tune.refit_top", t.RefitTop}} {
 		if f.v < 0 {
 			bad("%s %d is negative: give a positive number, or 0 for its default", f.name, f.v)
 		}

@@ -237,6 +237,7 @@ and the final job (gitui resume DIR) refits the best; the trials equal gitui tun
 among the spec's methods); DIST a list 5,10,25 or a range LOW..HIGH, log:LOW..HIGH,
 int:LOW..HIGH. The spec's tune block sets the sampler (tpe, random, quasi, grid), the
 pruner (asha, sh, hyperband, none), eta, trials, min_n, max_n, validation, refit_n,
+refit_top (k: the k best refit and tested, reported beside the best, never chosen by test),
 score (validation, or loo: each RLS fit's leave-one-out accuracy, no split) and
 workers (2: jobs decided ahead of results; the outcome depends on it and the seed only).
 --workers N runs at most N jobs at once and changes no result. Trials that share their

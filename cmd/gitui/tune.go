@@ -199,11 +199,49 @@ func runStudy(ctx context.Context, st *study.Study, dataDir string, workers int,
 		}
 	}
 	test := res.Series[0].Points[0].Mean
+	fmt.Fprintf(stdout, "best of %d configurations: %s %.4f (n %d), test %.4f (refit at n %d); %s\n", st.Trials, score, val, valN, test, st.RefitN, fmtJSON(params))
+	if err := refitTop(ctx, st, dataDir, test, score, stdout, stderr); err != nil {
+		return err
+	}
 	if err := st.WriteStudy(&test); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "best of %d configurations: %s %.4f (n %d), test %.4f (refit at n %d); %s\n", st.Trials, score, val, valN, test, st.RefitN, fmtJSON(params))
 	fmt.Fprintf(stderr, "study: %s (best spec %s)\n", filepath.Join(st.Dir, study.StudyFile), bestPath)
+	return nil
+}
+
+// refitTop refits the trials ranked 2..tune.refit_top (the best, whose test accuracy
+// is test, was refit in DIR/refit) each in DIR/refit-RANK, tests each once and records
+// them for study.json's "top". Their test accuracies are reported, not used to choose.
+func refitTop(ctx context.Context, st *study.Study, dataDir string, test float64, score string, stdout, stderr io.Writer) error {
+	top := st.Top(st.Spec.Tune.RefitTop)
+	if len(top) < 2 {
+		return nil
+	}
+	top[0].Test, top[0].Dir = &test, study.RefitDir
+	for i := 1; i < len(top); i++ {
+		t := &top[i]
+		spec, err := st.RefitSpec(t.Trial, fmt.Sprintf("-rank%d", t.Rank))
+		if err != nil {
+			return err
+		}
+		t.Dir = fmt.Sprintf("%s-%d", study.RefitDir, t.Rank)
+		rd, err := store.OpenRunDir(filepath.Join(st.Dir, t.Dir), spec, store.RunMeta{DataDir: dataDir})
+		if err != nil {
+			return asUsage(err)
+		}
+		res, err := executeWith(ctx, rd, engine.RunOptions{DataDir: dataDir}, io.Discard, stderr)
+		if err != nil {
+			return err
+		}
+		if res == nil || len(res.Series) == 0 || len(res.Series[0].Points) == 0 {
+			return fmt.Errorf("the refit of trial %d (rank %d) produced no test accuracy", t.Trial, t.Rank)
+		}
+		acc := res.Series[0].Points[0].Mean
+		t.Test = &acc
+		fmt.Fprintf(stdout, "rank %d: trial %d, %s %.4f (n %d), test %.4f (reported, not chosen); %s\n", t.Rank, t.Trial, score, t.Validation, t.ValidationN, acc, fmtJSON(t.Params))
+	}
+	st.SetTop(top)
 	return nil
 }
 

@@ -121,6 +121,7 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"--set", "tune.validation=750"}, "tune.validation 750 does not fit the pool of 750 samples"},
 		{[]string{"--set", "tune.max_n=700"}, "tune.max_n 700 is larger than the 600 training samples"},
 		{[]string{"--set", "tune.workers=-1"}, "tune.workers -1 is negative"},
+		{[]string{"--set", "tune.refit_top=-2"}, "tune.refit_top -2 is negative"},
 		{[]string{"--workers", "-2"}, "--workers -2 is negative"},
 		{[]string{"--set", "tune.score=kfold"}, `tune.score "kfold" is unknown: use validation`},
 		{[]string{"--set", "tune.score=loo", "--set", "tune.validation=0"}, "tune.score loo: methods.0 (SVM) is not an RLS fit"},
@@ -183,5 +184,47 @@ func TestTuneKilledAndResumed(t *testing.T) {
 	a, b := readStudyFile(t, whole), readStudyFile(t, cut)
 	if !reflect.DeepEqual(a, b) {
 		t.Fatalf("killed and resumed study differs: best %+v and %+v", a.Best, b.Best)
+	}
+}
+
+// tune.refit_top 3 refits the three best trials (by the highest rung reached, then
+// validation) in refit, refit-2 and refit-3 and reports their test accuracies in
+// study.json's "top", the first being "best"; each refit-K holds an ordinary run whose
+// test accuracy is the one reported. The best stays the best by validation.
+func TestTuneRefitTop(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeTuneBlobs(t, dir, 27)
+	sdir := filepath.Join(dir, "s")
+	var out, errb bytes.Buffer
+	if code := run([]string{"tune", spec, "--out", sdir, "--param", "methods.0.c=log:0.1..100", "--set", "tune.refit_top=3"}, &out, &errb); code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, errb.String())
+	}
+	f := readStudyFile(t, sdir)
+	if len(f.Top) != 3 || f.Best == nil || f.Best.Test == nil {
+		t.Fatalf("study.json: %d top entries, best %+v; want 3 and a tested best", len(f.Top), f.Best)
+	}
+	if f.Top[0].Trial != f.Best.Trial || *f.Top[0].Test != *f.Best.Test || f.Top[0].Dir != study.RefitDir {
+		t.Fatalf("top[0] %+v is not the best %+v", f.Top[0], f.Best)
+	}
+	for i, e := range f.Top {
+		if e.Rank != i+1 || e.Test == nil {
+			t.Fatalf("top[%d] = %+v: rank %d and a test accuracy wanted", i, e, i+1)
+		}
+		if i > 0 {
+			p := f.Top[i-1]
+			if e.ValidationN > p.ValidationN || e.ValidationN == p.ValidationN && e.Validation > p.Validation || e.Trial == p.Trial {
+				t.Fatalf("top[%d] %+v ranks above top[%d] %+v", i, e, i-1, p)
+			}
+			r, err := model.ReadResult(filepath.Join(sdir, e.Dir, store.ResultFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Series[0].Points[0].Mean; got != *e.Test {
+				t.Fatalf("%s/result.json: test %v, study.json top[%d] %v", e.Dir, got, i, *e.Test)
+			}
+		}
+	}
+	if n := strings.Count(out.String(), "(reported, not chosen)"); n != 2 {
+		t.Fatalf("stdout reports %d other refits, want 2:\n%s", n, out.String())
 	}
 }

@@ -251,6 +251,10 @@ func (h *Halving) Finished() bool { return h.running == 0 && h.cur >= len(h.brac
 // Results implements Scheduler.
 func (h *Halving) Results() []map[int]float64 { return h.results }
 
+// Ranked returns the trials of one rung's results by value, the best first (ties: the
+// lower trial).
+func Ranked(results map[int]float64) []int { return ranked(results) }
+
 // Best returns the trial with the highest score at the highest rung that has a score
 // (ties: the lower trial), its rung and score; ok is false when nothing was reported.
 func Best(results []map[int]float64) (trial, rung int, value float64, ok bool) {

@@ -336,6 +336,9 @@ type Study struct {
 	SearchSeconds float64     `json:"search_seconds,omitempty"`
 	Trials        []TrialInfo `json:"trials"`
 	Best          *BestInfo   `json:"best,omitempty"`
+	// Top lists the refits of the top trials, the best first, when tune.refit_top asks
+	// for more than the best (absent otherwise).
+	Top []TopInfo `json:"top,omitempty"`
 }
 
 // TrialInfo is one trial of study.json.
@@ -364,6 +367,21 @@ type BestInfo struct {
 	Test        *float64       `json:"test,omitempty"`
 	N           int            `json:"n"`
 	Compared    int            `json:"compared"`
+}
+
+// TopInfo is one of the top trials refit and tested (tune.refit_top): its rank by
+// validation (1 is the best, study.json's "best"), its validation at the highest rung it
+// reached, and the test accuracy of its refit. The test accuracies are reported, never
+// used to choose: the best stays the best by validation.
+type TopInfo struct {
+	Rank        int            `json:"rank"`
+	Trial       int            `json:"trial"`
+	Params      map[string]any `json:"params"`
+	Validation  float64        `json:"validation"`
+	ValidationN int            `json:"validation_n"`
+	Test        *float64       `json:"test,omitempty"`
+	// Dir is the refit's run directory, relative to the study directory.
+	Dir string `json:"dir,omitempty"`
 }
 
 // WriteStudy writes DIR/study.json atomically.

@@ -32,6 +32,9 @@ type RungInfo = store.RungInfo
 // BestInfo is study.json's best configuration (store.BestInfo).
 type BestInfo = store.BestInfo
 
+// TopInfo is one refit of the study's top trials (store.TopInfo).
+type TopInfo = store.TopInfo
+
 // SpecHash returns the hex SHA-256 of the study spec's canonical JSON
 // (store.CanonicalSpec), as trials.jsonl's header records it; "" if it cannot be encoded.
 func SpecHash(s *model.Spec) string {

@@ -56,7 +56,12 @@ type Study struct {
 	errs         map[int]string
 	finished     bool
 	searchWall   float64
+	top          []TopInfo // the refits of the top trials (SetTop), for study.json
 }
+
+// SetTop records the refits of the study's top trials (tune.refit_top), with their test
+// accuracies, for study.json's "top" (WriteStudy).
+func (t *Study) SetTop(top []TopInfo) { t.top = top }
 
 // Open opens the study directory dir. With a spec, it creates the directory (writing
 // spec.json) or, when dir already holds a study, checks that it is of the same spec;
@@ -620,17 +625,47 @@ func (t *Study) BestSpec() (*model.Spec, error) {
 	if !ok {
 		return nil, errors.New("no trial was scored: nothing to refit")
 	}
-	s, _, err := t.Spec.TrialSpec(t.Params, t.configs[id])
+	return t.RefitSpec(id, "-best")
+}
+
+// RefitSpec returns the plain spec of trial id's configuration refit at RefitN (as
+// BestSpec), its name suffixed with suffix.
+func (t *Study) RefitSpec(id int, suffix string) (*model.Spec, error) {
+	x, ok := t.configs[id]
+	if !ok {
+		return nil, fmt.Errorf("trial %d is not in the study: nothing to refit", id)
+	}
+	s, _, err := t.Spec.TrialSpec(t.Params, x)
 	if err != nil {
 		return nil, err
 	}
 	s.Protocol, s.Sizes, s.Repeats, s.Nested = model.ProtocolCurve, []int{t.RefitN}, 1, false
 	s.Grid, s.Sweep, s.PD, s.Approx, s.GroupSizes = nil, nil, nil, nil, nil
-	s.Name += "-best"
+	s.Name += suffix
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Top returns up to k trials in the order the study ranks them, the best first (Best):
+// those scored at the highest rung by validation (ties: the lower trial), then those
+// that stopped one rung lower, and so on. Failed trials are left out.
+func (t *Study) Top(k int) []TopInfo {
+	res := t.sched.Results()
+	var out []TopInfo
+	seen := map[int]bool{}
+	for r := len(res) - 1; r >= 0 && len(out) < k; r-- {
+		for _, id := range tune.Ranked(res[r]) {
+			if seen[id] || t.errs[id] != "" || len(out) >= k {
+				continue
+			}
+			seen[id] = true
+			_, params, _ := t.Spec.TrialSpec(t.Params, t.configs[id])
+			out = append(out, TopInfo{Rank: len(out) + 1, Trial: id, Params: params, Validation: res[r][id], ValidationN: t.Sizes[r]})
+		}
+	}
+	return out
 }
 
 // WriteBestSpec writes best.spec.json and returns its path.
@@ -675,6 +710,7 @@ func (t *Study) WriteStudy(test *float64) error {
 	if id, n, params, v, ok := t.Best(); ok {
 		f.Best = &BestInfo{Trial: id, Params: params, Validation: v, ValidationN: n, Test: test, N: t.RefitN, Compared: len(ids)}
 	}
+	f.Top = t.top
 	return store.WriteStudy(t.Dir, &f)
 }
 
