@@ -12,7 +12,7 @@ import (
 	"gitui/core/tune"
 )
 
-// Samplers and pruners a tune block can name.
+// Samplers, pruners and scores a tune block can name.
 var (
 	TuneSamplers = []string{"tpe", "random", "quasi", "grid"}
 	TunePruners  = []string{"asha", "sh", "hyperband", "none"}

@@ -273,6 +273,9 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 		maxN = min(train.Len(), t.RefitN)
 	}
 	if maxN > train.Len() {
+		if t.LOO {
+			return &model.InputError{Err: fmt.Errorf("tune.max_n %d is larger than the pool of %d samples: use at most %d", maxN, train.Len(), train.Len())}
+		}
 		return &model.InputError{Err: fmt.Errorf("tune.max_n %d is larger than the %d training samples left beside the validation split of %d: use at most %d, or a smaller tune.validation", maxN, train.Len(), t.Validation, train.Len())}
 	}
 	minN := tb.MinN

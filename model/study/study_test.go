@@ -422,4 +422,15 @@ func TestLOOScoreIsLeaveOneOut(t *testing.T) {
 	if len(seen) < 2 {
 		t.Errorf("the three gammas scored alike (%v): the test cannot tell a score from a constant", seen)
 	}
+	// Every pool sample can train under leave-one-out: max_n above the pool names it.
+	big := spec.Clone()
+	big.Tune.MaxN = n + 1
+	st2, err := Open(filepath.Join(dir, "big"), big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	if err := st2.Search(context.Background(), Options{}); err == nil || !strings.Contains(err.Error(), "tune.max_n 151 is larger than the pool of 150 samples: use at most 150") {
+		t.Errorf("max_n above the pool under leave-one-out: %v", err)
+	}
 }
