@@ -1,6 +1,7 @@
 package study
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 
@@ -26,15 +27,33 @@ type Job struct {
 // fail their CRC-32C (a torn last line being written) are left out; a journal of another
 // format is an error; a study with no journal yet has no jobs (no error).
 func ReadJobs(dir string) ([]Job, error) {
+	jobs, _, err := ReadJournal(dir)
+	return jobs, err
+}
+
+// ReadJournal is ReadJobs that also returns the study's tune.score, read from the spec
+// in the journal's header (the same read): model.TuneLOO for a study scored by
+// leave-one-out, "" for one scored on a validation split or a journal with no header.
+func ReadJournal(dir string) (jobs []Job, score string, err error) {
 	j, err := store.ReadTrials(filepath.Join(dir, TrialsFile))
 	if err != nil {
-		return nil, fmt.Errorf("read the study journal: %w", err)
+		return nil, "", fmt.Errorf("read the study journal: %w", err)
 	}
-	out := make([]Job, 0, len(j.Trials))
+	jobs = make([]Job, 0, len(j.Trials))
 	for _, r := range j.Trials {
-		out = append(out, Job{Trial: r.Trial, Rung: r.Rung, N: r.N, Params: r.Params, Validation: r.Validation, Seconds: r.Seconds, Error: r.Error})
+		jobs = append(jobs, Job{Trial: r.Trial, Rung: r.Rung, N: r.N, Params: r.Params, Validation: r.Validation, Seconds: r.Seconds, Error: r.Error})
 	}
-	return out, nil
+	if j.Header != nil {
+		var h struct {
+			Tune *struct {
+				Score string `json:"score"`
+			} `json:"tune"`
+		}
+		if json.Unmarshal(j.Header.Spec, &h) == nil && h.Tune != nil {
+			score = h.Tune.Score
+		}
+	}
+	return jobs, score, nil
 }
 
 // ReadFile returns dir/study.json (written when a search finishes): store.ReadStudy.

@@ -21,23 +21,20 @@ type Snapshot struct {
 	// BestSpec is the path of best.spec.json ("" while it is not written).
 	BestSpec string
 	// LOO is set when the study scores its trials by leave-one-out (tune.score loo in
-	// its spec.json): the scores are leave-one-out accuracies, not a split's.
+	// the spec of its journal's header): the scores are leave-one-out accuracies.
 	LOO bool
 }
 
-// Load reads the study directory dir: its journal (study.ReadJobs) and, when present,
+// Load reads the study directory dir: its journal (study.ReadJournal) and, when present,
 // study.json and best.spec.json. A directory without a journal yet is an empty
 // snapshot. This is the workbench's one reader of study directories: when they move
 // into the run store (model/store), it is the function to re-point.
 func Load(dir string) (Snapshot, error) {
-	jobs, err := study.ReadJobs(dir)
+	jobs, score, err := study.ReadJournal(dir)
 	if err != nil {
 		return Snapshot{}, err
 	}
-	s := Snapshot{Jobs: jobs}
-	if sp, err := model.LoadSpec(filepath.Join(dir, study.SpecFile)); err == nil && sp.Tune != nil {
-		s.LOO = sp.Tune.Score == model.TuneLOO
-	}
+	s := Snapshot{Jobs: jobs, LOO: score == model.TuneLOO}
 	if _, err := os.Stat(filepath.Join(dir, study.StudyFile)); err == nil {
 		if s.File, err = study.ReadFile(dir); err != nil {
 			return s, err

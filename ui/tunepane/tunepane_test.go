@@ -1,10 +1,10 @@
 package tunepane
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"gitui/model"
 	"gitui/model/study"
 	"gitui/ui/internal/uitest"
 )
@@ -327,9 +328,15 @@ func TestLeaveOneOutStudy(t *testing.T) {
 	dir := t.TempDir()
 	spec := `{"name":"s","data":{"name":"xperm"},"protocol":"sample-complexity","sizes":[100],"group":{"kind":"permutation"},` +
 		`"methods":[{"features":"raw"}],"tune":{"params":{"methods.0.lambda":"log:1e-6..1"},"score":"loo"}}`
-	if err := os.WriteFile(filepath.Join(dir, study.SpecFile), []byte(spec), 0o644); err != nil {
+	var sp model.Spec
+	if err := json.Unmarshal([]byte(spec), &sp); err != nil {
 		t.Fatal(err)
 	}
+	st, err := study.Open(dir, &sp) // writes spec.json and the journal's header
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
 	if s, err := Load(dir); err != nil || !s.LOO {
 		t.Fatalf("Load of a leave-one-out study: LOO %v, %v; want true", s.LOO, err)
 	}
