@@ -279,7 +279,7 @@ func studyFixture() tunepane.Snapshot {
 		}
 		f.Trials = append(f.Trials, ti)
 	}
-	f.Best = &study.BestInfo{Trial: 1, Params: s.Jobs[1].Params, Validation: 0.81, ValidationN: 12, N: 90, Compared: 3}
+	f.Best = &study.BestInfo{Refit: study.Refit{Trial: 1, Params: s.Jobs[1].Params, Validation: 0.81, ValidationN: 12}, N: 90, Compared: 3}
 	s.File, s.BestSpec = f, "STORE/20261123-120000-xperm-tiny-tune/best.spec.json"
 	return s
 }

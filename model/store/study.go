@@ -322,20 +322,20 @@ func claimStale(path, host string) bool {
 // Study is study.json (schema gitui.study/v1), derived from the journal: the search's
 // settings, every trial with its rungs and state, and the best configuration.
 type Study struct {
-	Schema     string `json:"schema"`
-	Sampler    string `json:"sampler"`
-	Pruner     string `json:"pruner"`
-	Eta        int    `json:"eta"`
-	Rungs      []int  `json:"rungs"`
-	Validation int    `json:"validation_size"`
-	// Score is "loo" when the trials' validation figures are leave-one-out accuracies on
-	// their own training samples (tune.score loo; validation_size 0), empty for a split.
-	Score         string      `json:"score,omitempty"`
+	Schema        string      `json:"schema"`
+	Sampler       string      `json:"sampler"`
+	Pruner        string      `json:"pruner"`
+	Eta           int         `json:"eta"`
+	Rungs         []int       `json:"rungs"`
+	Validation    int         `json:"validation_size"`
 	Pool          int         `json:"pool"`
 	Workers       int         `json:"workers,omitempty"` // tune.workers: jobs decided ahead of results
 	SearchSeconds float64     `json:"search_seconds,omitempty"`
 	Trials        []TrialInfo `json:"trials"`
 	Best          *BestInfo   `json:"best,omitempty"`
+	// Score is "loo" when the trials' validation figures are leave-one-out accuracies on
+	// their own training samples (tune.score loo; validation_size 0), empty for a split.
+	Score string `json:"score,omitempty"`
 	// Top lists the refits of the top trials, the best first, when tune.refit_top asks
 	// for more than the best (absent otherwise).
 	Top []TopInfo `json:"top,omitempty"`
@@ -356,30 +356,33 @@ type RungInfo struct {
 	Validation float64 `json:"validation"`
 }
 
-// BestInfo is the best configuration: its validation accuracy at the highest rung it
-// reached (trained on ValidationN samples), the test accuracy of its refit at N samples
-// (nil until the refit ran), and how many configurations were compared.
-type BestInfo struct {
+// Refit is a trial refit and tested: its configuration, its validation accuracy at the
+// highest rung it reached (trained on ValidationN samples) and the test accuracy of its
+// refit (nil until the refit ran). BestInfo and TopInfo embed it (its fields appear
+// directly in their JSON).
+type Refit struct {
 	Trial       int            `json:"trial"`
 	Params      map[string]any `json:"params"`
 	Validation  float64        `json:"validation"`
 	ValidationN int            `json:"validation_n"`
 	Test        *float64       `json:"test,omitempty"`
-	N           int            `json:"n"`
-	Compared    int            `json:"compared"`
+}
+
+// BestInfo is the best configuration (Refit), the refit's training size N, and how many
+// configurations were compared.
+type BestInfo struct {
+	Refit
+	N        int `json:"n"`
+	Compared int `json:"compared"`
 }
 
 // TopInfo is one of the top trials refit and tested (tune.refit_top): its rank by
-// validation (1 is the best, study.json's "best"), its validation at the highest rung it
-// reached, and the test accuracy of its refit. The test accuracies are reported, never
-// used to choose: the best stays the best by validation.
+// validation (1 is the best, study.json's "best"), the trial and its refit (Refit), and
+// the refit's run directory. The test accuracies are reported, never used to choose: the
+// best stays the best by validation.
 type TopInfo struct {
-	Rank        int            `json:"rank"`
-	Trial       int            `json:"trial"`
-	Params      map[string]any `json:"params"`
-	Validation  float64        `json:"validation"`
-	ValidationN int            `json:"validation_n"`
-	Test        *float64       `json:"test,omitempty"`
+	Rank int `json:"rank"`
+	Refit
 	// Dir is the refit's run directory, relative to the study directory.
 	Dir string `json:"dir,omitempty"`
 }

@@ -166,7 +166,7 @@ func TestLoadListsStudies(t *testing.T) {
 	test := 0.91
 	want := &Study{Schema: StudySchema, Sampler: "tpe", Pruner: "asha", Eta: 3, Rungs: []int{20},
 		Trials: []TrialInfo{{ID: 0, Rungs: []RungInfo{{N: 20, Validation: 0.7}}, State: "complete"}},
-		Best:   &BestInfo{Trial: 0, Validation: 0.7, ValidationN: 20, Test: &test, N: 20, Compared: 1}}
+		Best:   &BestInfo{Refit: Refit{Trial: 0, Validation: 0.7, ValidationN: 20, Test: &test}, N: 20, Compared: 1}}
 	if err := WriteStudy(dir, want); err != nil {
 		t.Fatal(err)
 	}

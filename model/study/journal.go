@@ -35,6 +35,9 @@ type BestInfo = store.BestInfo
 // TopInfo is one refit of the study's top trials (store.TopInfo).
 type TopInfo = store.TopInfo
 
+// Refit is a trial refit and tested (store.Refit), embedded in BestInfo and TopInfo.
+type Refit = store.Refit
+
 // SpecHash returns the hex SHA-256 of the study spec's canonical JSON
 // (store.CanonicalSpec), as trials.jsonl's header records it; "" if it cannot be encoded.
 func SpecHash(s *model.Spec) string {

@@ -660,12 +660,15 @@ func (t *Study) Top(k int) []TopInfo {
 	seen := map[int]bool{}
 	for r := len(res) - 1; r >= 0 && len(out) < k; r-- {
 		for _, id := range tune.Ranked(res[r]) {
-			if seen[id] || t.errs[id] != "" || len(out) >= k {
+			if len(out) >= k {
+				break
+			}
+			if seen[id] || t.errs[id] != "" {
 				continue
 			}
 			seen[id] = true
 			_, params, _ := t.Spec.TrialSpec(t.Params, t.configs[id])
-			out = append(out, TopInfo{Rank: len(out) + 1, Trial: id, Params: params, Validation: res[r][id], ValidationN: t.Sizes[r]})
+			out = append(out, TopInfo{Rank: len(out) + 1, Refit: Refit{Trial: id, Params: params, Validation: res[r][id], ValidationN: t.Sizes[r]}})
 		}
 	}
 	return out
@@ -711,7 +714,7 @@ func (t *Study) WriteStudy(test *float64) error {
 		f.Trials = append(f.Trials, ti)
 	}
 	if id, n, params, v, ok := t.Best(); ok {
-		f.Best = &BestInfo{Trial: id, Params: params, Validation: v, ValidationN: n, Test: test, N: t.RefitN, Compared: len(ids)}
+		f.Best = &BestInfo{Refit: Refit{Trial: id, Params: params, Validation: v, ValidationN: n, Test: test}, N: t.RefitN, Compared: len(ids)}
 	}
 	f.Top = t.top
 	return store.WriteStudy(t.Dir, &f)

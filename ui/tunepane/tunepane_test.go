@@ -71,7 +71,7 @@ func fixture(finished bool) Snapshot {
 		}
 		f.Trials = append(f.Trials, ti)
 	}
-	f.Best = &study.BestInfo{Trial: 5, Params: params(5), Validation: score(5, 2), ValidationN: 180, N: 500, Compared: 9}
+	f.Best = &study.BestInfo{Refit: study.Refit{Trial: 5, Params: params(5), Validation: score(5, 2), ValidationN: 180}, N: 500, Compared: 9}
 	s.File, s.BestSpec = f, "/store/xperm-tune/best.spec.json"
 	return s
 }
