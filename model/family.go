@@ -185,6 +185,26 @@ func (f *MethodField) isUnset(m Method) bool {
 	return v.IsZero()
 }
 
+// DropInapplicable sets to zero every field of m that is set (not zero or its default)
+// where it does not apply (after m.Defaults()), except those keep reports, until none
+// is left (dropping one can make another inapplicable), and returns their keys in the
+// order dropped. A study's trial (Spec.TrialSpec) uses it: a configuration that turns
+// thresholds to theory drops the spec's range_sample instead of being refused.
+func (m *Method) DropInapplicable(keep func(key string) bool) []string {
+	var dropped []string
+	for again, round := true, 0; again && round <= len(MethodFields); round++ {
+		again = false
+		for _, f := range MethodFields {
+			if f.isUnset(*m) || f.Applies(*m) || keep(f.Key) {
+				continue
+			}
+			m.value(f.Key).SetZero()
+			dropped, again = append(dropped, f.Key), true
+		}
+	}
+	return dropped
+}
+
 // zeroLiteral returns the JSON value that unsets the field with --set.
 func (f *MethodField) zeroLiteral() string { return f.Kind.zeroLiteral() }
 
@@ -422,6 +442,16 @@ func methodFields() []*MethodField {
 				}
 				return notFeatures(m)
 			}},
+		{Key: "range_sample", Decides: DecidesFeatures, Label: "range sample", Kind: KindInt, Min: 0, Max: MaxSize, Step: 500, Zero: "the whole pool", AppliesTo: "features cdf with thresholds range",
+			Help:    "fit the range thresholds (and standardize) on a seeded sample of this many training-pool rows, not all of them: one projection pass over the sample instead of the pool (the pass a study's first rung pays in full); the sample is drawn from the spec's seed, without labels",
+			applies: func(m Method) bool { return m.IsCDF() && m.Thresholds == "range" },
+			not: func(m Method) string {
+				if m.IsCDF() {
+					return "thresholds " + m.Thresholds
+				}
+				return notFeatures(m)
+			},
+			message: fmt.Sprintf("range_sample %%v is out of range: use 0 (the whole pool) to %d rows", MaxSize)},
 		{Key: "preprocess", Decides: DecidesFeatures, Label: "preprocess", Kind: KindEnum, Choices: PreprocessKinds, Zero: "none: the images as they are", AppliesTo: "features raw, cdf and moments",
 			Help:    "deskew: shear every image (pool and test) upright by its second moments and centre its mass first, the classic MNIST deskewing (the canonical form under slant); each image keeps its norm",
 			applies: func(m Method) bool { return m.Features == "raw" || m.Pooled() }, not: notFeatures},
@@ -556,6 +586,9 @@ func featureName(m Method) string {
 	var quals []string
 	if m.Thresholds == "range" {
 		quals = append(quals, "range thresholds")
+	}
+	if m.Thresholds == "range" && m.RangeSample > 0 {
+		quals[len(quals)-1] += fmt.Sprintf(" from %d rows", m.RangeSample)
 	}
 	if m.Standardize != "" {
 		quals = append(quals, "standardize "+m.Standardize)

@@ -181,6 +181,9 @@ type Method struct {
 	FeatureKernel string `json:"feature_kernel,omitempty" yaml:"feature_kernel,omitempty"`
 
 	Standardize string `json:"standardize,omitempty" yaml:"standardize,omitempty"` // "" | "mean" | "spread" (CDF projections)
+	// RangeSample > 0 fits range thresholds (and standardize) on a seeded sample of that
+	// many training-pool rows instead of every row (0: the whole pool).
+	RangeSample int `json:"range_sample,omitempty" yaml:"range_sample,omitempty"`
 	// Preprocess "deskew" shears every image of the pool and the test set upright and
 	// centres its mass before the features (data.Deskew); "": the images as they are.
 	Preprocess string `json:"preprocess,omitempty" yaml:"preprocess,omitempty"`
@@ -684,7 +687,7 @@ var optionalKeys = []string{
 	"description", "sizes", "repeats", "sampling", "grid", "group_sizes", "approx",
 	"path", "test_path", "label_column", "pool", "test_size", "normalize", "radius", "angles", "shears", "scales", "size",
 	"name", "features", "kernel", "base", "gamma", "learner", "lambda", "bins", "templates",
-	"template_kind", "eps", "thresholds", "standardize", "feature_kernel", "preprocess", "from", "to", "count", "pairs", "antithetic",
+	"template_kind", "eps", "thresholds", "standardize", "range_sample", "feature_kernel", "preprocess", "from", "to", "count", "pairs", "antithetic",
 	"pd", "sweep", "classes", "holdout", "fallback", "c", "degree", "invariance", "fit", "translation",
 	"rotations", "polar", "shifts", "locality", "tangents", "inv_gamma", "smooth", "k2", "d3",
 	"scale", "scale2", "psd", "nested", "kernel_norm", "test_transform", "kind",

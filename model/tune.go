@@ -205,6 +205,9 @@ func (s *Spec) tuneParam(key, text string) (TuneParam, error) {
 		if err := c.Set(key + "=" + lit); err != nil {
 			return fmt.Errorf("%s=%s: %w", key, text, err)
 		}
+		for i := range c.Methods { // as TrialSpec does
+			c.Methods[i].DropInapplicable(func(k string) bool { return fmt.Sprintf("methods.%d.%s", i, k) == key })
+		}
 		if err := c.Validate(); err != nil {
 			return fmt.Errorf("%s=%s: with %s=%s the spec does not validate: %s", key, text, key, lit, strings.ReplaceAll(err.Error(), "\n", "; "))
 		}
@@ -257,14 +260,19 @@ func (s *Spec) methodIndex(v string) (int, error) {
 
 // TrialSpec returns the plain spec of one configuration x of the space ps: a clone of s
 // without its tune block, each key set as `--set` sets it, and with a "method" key only
-// the chosen method kept. It also returns the configuration's values by key.
+// the chosen method kept. A method field the spec sets that the configuration makes
+// inapplicable (range_sample when thresholds becomes theory, say) is dropped from that
+// trial's spec, as it would be refused there and means nothing; a tuned field never is.
+// It also returns the configuration's values by key.
 func (s *Spec) TrialSpec(ps []TuneParam, x []float64) (*Spec, map[string]any, error) {
 	c := s.Clone()
 	c.Tune = nil
 	params := map[string]any{}
+	tuned := map[string]bool{}
 	keep := -1
 	for i, p := range ps {
 		params[p.Key] = p.Value(x[i])
+		tuned[p.Key] = true
 		if p.Key == TuneMethodKey {
 			k, err := c.methodIndex(p.Values[int(x[i])])
 			if err != nil {
@@ -276,6 +284,9 @@ func (s *Spec) TrialSpec(ps []TuneParam, x []float64) (*Spec, map[string]any, er
 		if err := c.Set(p.Key + "=" + p.Literal(x[i])); err != nil {
 			return nil, nil, err
 		}
+	}
+	for i := range c.Methods {
+		c.Methods[i].DropInapplicable(func(key string) bool { return tuned[fmt.Sprintf("methods.%d.%s", i, key)] })
 	}
 	if keep >= 0 {
 		c.Methods = []Method{c.Methods[keep]}

@@ -112,3 +112,58 @@ func TestTuneSpaceValidation(t *testing.T) {
 		t.Fatalf("two methods: %v", err)
 	}
 }
+
+// TestTrialSpecDropsInapplicable: a field the spec sets that a configuration makes
+// inapplicable (range_sample and standardize once thresholds is theory) is dropped from
+// that trial's spec, which then validates; a configuration where it applies keeps it;
+// and a tuned field is never dropped (an inapplicable tuned value stays refused).
+func TestTrialSpecDropsInapplicable(t *testing.T) {
+	s := tuneSpec(map[string]string{"methods.0.thresholds": "theory,range"})
+	s.Methods = s.Methods[:1]
+	s.Methods[0].Thresholds, s.Methods[0].RangeSample, s.Methods[0].Standardize = "range", 500, "mean"
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	ps, err := s.TuneSpace()
+	if err != nil {
+		t.Fatal(err)
+	}
+	theory, _, err := s.TrialSpec(ps, []float64{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := theory.Methods[0]; m.Thresholds != "theory" || m.RangeSample != 0 || m.Standardize != "" {
+		t.Errorf("theory trial: thresholds %q, range_sample %d, standardize %q; want theory, 0, none", m.Thresholds, m.RangeSample, m.Standardize)
+	}
+	if err := theory.Validate(); err != nil {
+		t.Errorf("theory trial refused: %v", err)
+	}
+	rng, _, err := s.TrialSpec(ps, []float64{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := rng.Methods[0]; m.RangeSample != 500 || m.Standardize != "mean" {
+		t.Errorf("range trial: range_sample %d, standardize %q; want 500, mean", m.RangeSample, m.Standardize)
+	}
+	if s.Methods[0].RangeSample != 500 {
+		t.Error("TrialSpec changed the study's own spec")
+	}
+	// A tuned key stays as the configuration sets it.
+	both := tuneSpec(map[string]string{"methods.0.thresholds": "theory,range", "methods.0.range_sample": "100,200"})
+	both.Methods = both.Methods[:1]
+	both.Methods[0].Thresholds = "range"
+	ps, err = both.TuneSpace()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _, err := both.TrialSpec(ps, []float64{1, 0}) // key order: range_sample, thresholds
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := tr.Methods[0]; m.RangeSample != 200 || m.Thresholds != "theory" {
+		t.Fatalf("trial %+v: want range_sample 200 with thresholds theory", m)
+	}
+	if err := tr.Validate(); err == nil || !strings.Contains(err.Error(), "range_sample applies to features cdf with thresholds range") {
+		t.Errorf("tuned range_sample with theory thresholds: %v, want the refusal", err)
+	}
+}

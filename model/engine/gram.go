@@ -59,7 +59,7 @@ func SampleGram(ctx context.Context, spec *model.Spec, dataDir string, n int) (b
 				return base, invariant, err
 			}
 			if c, ok := fm.(*feature.CDF); ok { // range thresholds, standardisation (else a no-op)
-				if err := c.Fit(ctx, sub.X, nil); err != nil {
+				if err := c.Fit(ctx, fitInputs(m, sub, s.Seed), nil); err != nil {
 					return base, invariant, err
 				}
 			}

@@ -18,7 +18,7 @@ import (
 // TestFeatureKeyTellsFeaturesApart: add a value for it.
 var altValues = map[string]string{
 	"features": "moments", "bins": "3", "templates": "4", "template_kind": "sphere", "eps": "0.5",
-	"thresholds": "range", "standardize": "mean", "preprocess": "deskew",
+	"thresholds": "range", "standardize": "mean", "range_sample": "10", "preprocess": "deskew",
 	"group":   `{"kind": "local-shift", "radius": 2}`,
 	"learner": "1nn", "lambda": "0.01", "feature_kernel": "rbf", "gamma": "0.5",
 	"name": "other name",
@@ -85,7 +85,7 @@ func TestFeatureKeyTellsFeaturesApart(t *testing.T) {
 			t.Fatalf("%s: %v", f.Key, err)
 		}
 		switch f.Key {
-		case "standardize": // applies with range thresholds only
+		case "standardize", "range_sample": // apply with range thresholds only
 			s.Methods[0].Thresholds = "range"
 		case "features": // moments have no bins
 			s.Methods[0].Bins = 0

@@ -186,7 +186,7 @@ func methodGram(ctx context.Context, m model.Method, shape []int, g group.Action
 				return nil, err
 			}
 			if c, ok := fm.(*feature.CDF); ok { // range thresholds, standardisation (else a no-op)
-				if err := c.Fit(ctx, sub.X, nil); err != nil {
+				if err := c.Fit(ctx, fitInputs(m, sub, seed), nil); err != nil {
 					return nil, err
 				}
 			}

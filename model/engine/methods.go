@@ -113,7 +113,7 @@ func buildFeatures(b *builder, m model.Method, g group.Action) (eval.Method, err
 		seed := b.spec.Seed
 		key := featureKey(m)
 		b.feats.use(key)
-		fm := &featureMethod{spec: m, key: key, cache: &b.feats, build: func(pool *data.Dataset) (feature.Map, error) {
+		fm := &featureMethod{spec: m, key: key, cache: &b.feats, seed: seed, build: func(pool *data.Dataset) (feature.Map, error) {
 			return poolingMap(m, g, pool, seed)
 		}}
 		if b.shared != nil {
@@ -337,6 +337,27 @@ type featureMethod struct {
 	// rows, with shared and CDF features, lists the pool rows the run's draws use: only
 	// they are transformed (lazyFeatures), once per study.
 	rows []int
+	// seed is the spec's seed (pooled features): it draws the templates and the rows of
+	// range_sample (fitInputs).
+	seed uint64
+}
+
+// rangeSampleStream is the PCG stream of the rows a CDF method's range thresholds are
+// fitted on (fitInputs), apart from the templates' streams (poolingMap).
+const rangeSampleStream = 0x72616e67655f7377 // "range_sw"
+
+// fitInputs returns the rows of d a pooling map of m is fitted on (range thresholds,
+// standardisation): every row, or with 0 < m.RangeSample < d.Len() a sample of that many
+// rows drawn without replacement from seed (the first m.RangeSample entries of a seeded
+// permutation of 0..d.Len()-1, kept in pool order). No labels are read.
+func fitInputs(m model.Method, d *data.Dataset, seed uint64) *mat.Dense {
+	n := d.Len()
+	if m.RangeSample <= 0 || m.RangeSample >= n {
+		return d.X
+	}
+	idx := rand.New(rand.NewPCG(seed, rangeSampleStream)).Perm(n)[:m.RangeSample]
+	slices.Sort(idx)
+	return d.Subset(idx).X
 }
 
 // poolRows reads the features of the pool rows need (transformed alone) by pool row:
@@ -426,7 +447,7 @@ func (f *featureMethod) lazy(ctx context.Context, pool, test *data.Dataset) (*la
 		return nil, fmt.Errorf("internal error (please report): %s: row-by-row features need a CDF map", f.spec.Name)
 	}
 	c.FixSupport(pool.X)
-	if err := c.Fit(ctx, pool.X, nil); err != nil {
+	if err := c.Fit(ctx, fitInputs(f.spec, pool, f.seed), nil); err != nil {
 		return nil, err
 	}
 	ft, err := c.TransformCounts(ctx, test.X, nil)
@@ -461,7 +482,7 @@ func (f *featureMethod) compute(ctx context.Context, pool, test *data.Dataset, c
 	if c, ok := fm.(*feature.CDF); ok {
 		// Range thresholds and standardisation come from the projections of the pool (no
 		// labels used); Fit does nothing when neither is asked for.
-		if err := c.Fit(ctx, pool.X, nil); err != nil {
+		if err := c.Fit(ctx, fitInputs(f.spec, pool, f.seed), nil); err != nil {
 			return nil, nil, err
 		}
 	}
