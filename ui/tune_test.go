@@ -209,6 +209,26 @@ func TestTuneMarks(t *testing.T) {
 	}
 }
 
+// TestDefaultDistZeroInt: a whole number at 0 meaning "every row" (range_sample) gets a
+// log range around its step, not 1..3 rows.
+func TestDefaultDistZeroInt(t *testing.T) {
+	s := &model.Spec{Name: "z", Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "embedded"}, Seed: 1,
+		Group: model.GroupSpec{Kind: "cyclic-shift"}, Sizes: []int{500},
+		Methods: []model.Method{{Features: "cdf", Bins: 5, Templates: 20, Thresholds: "range"}}}
+	s.Defaults()
+	for _, f := range methodpane.Fields(s, 0) {
+		if f.Key != "methods.0.range_sample" {
+			continue
+		}
+		d, err := methodpane.DefaultDist(s, f)
+		if err != nil || d != "log:500..5000" {
+			t.Fatalf("range_sample at 0 ~ %q, %v; want log:500..5000", d, err)
+		}
+		return
+	}
+	t.Fatal("no range_sample field on a CDF method with range thresholds")
+}
+
 // TestDefaultDistBounds: every default distribution of every numeric or choice field
 // of the method families of the presets' quick specs parses and validates on its spec
 // (DefaultDist checks it with TuneSpace; a refusal must name a reason).

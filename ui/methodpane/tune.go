@@ -76,7 +76,8 @@ func (m *Model) tuneNote(key string) string {
 //     current value v, within the registry's stepping range (UIMin..UIMax); around the
 //     geometric middle of that range when v is 0 (automatic or unset);
 //   - a whole number (bins, templates): ⌈v/3⌉..3v within the registry's range, on a log
-//     scale when it spans a decade or more;
+//     scale when it spans a decade or more; at 0 (the whole pool, for range_sample) with
+//     a step above 1: step..10·step, on a log scale;
 //   - another real: v/2..2v (0..10 steps when v is 0), within the registry's range;
 //   - a choice: every option that validates with the rest of the spec; a switch: both.
 //
@@ -107,13 +108,16 @@ func DefaultDist(s *model.Spec, f form.Field) (string, error) {
 	case form.Int:
 		v := math.Max(1, cur)
 		lo, hi := math.Max(math.Max(1, f.Min), math.Ceil(v/3)), 3*v
+		if cur == 0 && f.Step > 1 { // 0 means "all" or "automatic" (range_sample): around its step
+			lo, hi = f.Step, 10*f.Step
+		}
 		if f.Max > 0 {
 			hi = math.Min(hi, f.Max)
 		}
 		if hi <= lo {
 			return "", fmt.Errorf("%s has no room to tune around %s: edit it first, or give --param to `gitui tune`", f.Label, g(v))
 		}
-		dist = g(lo) + ".." + g(hi)
+		dist = strconv.Itoa(int(lo)) + ".." + strconv.Itoa(int(hi))
 		if hi/lo >= 10 {
 			dist = "log:" + dist
 		}
