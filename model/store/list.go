@@ -93,6 +93,26 @@ func Status(dir string) string {
 	if IsStudyDir(dir) {
 		return StudyStatus(dir)
 	}
+	return runStatus(dir, func() (partial bool, errText string, ok bool) {
+		b, err := os.ReadFile(filepath.Join(dir, ResultFile))
+		if err != nil {
+			return false, "", false
+		}
+		var r struct {
+			Partial bool   `json:"partial"`
+			Error   string `json:"error"`
+		}
+		if json.Unmarshal(b, &r) != nil {
+			return false, "", false
+		}
+		return r.Partial, r.Error, true
+	})
+}
+
+// runStatus is Status of the run directory dir, with result telling what its
+// result.json says (ok false: there is none, or it does not parse); it is asked only
+// when no live process on this host holds the run.
+func runStatus(dir string, result func() (partial bool, errText string, ok bool)) string {
 	pid, host := readLock(dir)
 	if pid > 0 {
 		me, _ := os.Hostname()
@@ -103,14 +123,8 @@ func Status(dir string) string {
 			host = ""
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, ResultFile)); err == nil {
-		var r struct {
-			Partial bool   `json:"partial"`
-			Error   string `json:"error"`
-		}
-		if json.Unmarshal(b, &r) == nil {
-			return ResultStatus(r.Partial, r.Error)
-		}
+	if partial, errText, ok := result(); ok {
+		return ResultStatus(partial, errText)
 	}
 	if pid > 0 && host != "" {
 		// another machine (a shared file system): its process cannot be checked from here
@@ -192,7 +206,7 @@ func loadDir(dir string) (Entry, error) {
 	if IsStudyDir(dir) {
 		return loadStudyDir(dir)
 	}
-	e := Entry{ID: filepath.Base(dir), Path: dir, Status: Status(dir), Acc: nan, Label: ReadRunMeta(dir).Label}
+	e := Entry{ID: filepath.Base(dir), Path: dir, Acc: nan, Label: ReadRunMeta(dir).Label}
 	var specRaw json.RawMessage
 	if b, err := os.ReadFile(filepath.Join(dir, SpecFile)); err == nil {
 		specRaw = b
@@ -201,6 +215,7 @@ func loadDir(dir string) (Entry, error) {
 	if _, err := os.Stat(filepath.Join(dir, ResultFile)); err == nil {
 		r, err := model.ReadResult(filepath.Join(dir, ResultFile))
 		if err != nil {
+			e.Status = Status(dir)
 			return e, fmt.Errorf("run %s: %w", dir, err)
 		}
 		res = r
@@ -208,6 +223,13 @@ func loadDir(dir string) (Entry, error) {
 			specRaw = r.Spec
 		}
 	}
+	// The status from the result just read, not from a second read of result.json.
+	e.Status = runStatus(dir, func() (bool, string, bool) {
+		if res == nil {
+			return false, "", false
+		}
+		return res.Partial, res.Error, true
+	})
 	shards := shardDirs(dir)
 	for _, sd := range shards {
 		if specRaw != nil {
