@@ -290,6 +290,19 @@ func notFeatures(m Method) string {
 	}
 	return m.Features
 }
+
+// rangeThresholds reports whether m is a CDF method with range thresholds (where
+// standardize and range_sample apply).
+func rangeThresholds(m Method) bool { return m.IsCDF() && m.Thresholds == "range" }
+
+// notRangeThresholds says what m is instead of a CDF method with range thresholds.
+func notRangeThresholds(m Method) string {
+	if m.IsCDF() {
+		return "thresholds " + m.Thresholds
+	}
+	return notFeatures(m)
+}
+
 func notKernel(m Method) string {
 	if m.Kernel == "" {
 		return "features " + m.Features
@@ -435,22 +448,10 @@ func methodFields() []*MethodField {
 			Help: "theory grid s k/n, or fitted to the projections' range (no labels used)", applies: Method.IsCDF, not: notFeatures},
 		{Key: "standardize", Decides: DecidesFeatures, Label: "standardize", Kind: KindEnum, Choices: StandardizeKinds, Zero: "none", AppliesTo: "features cdf with thresholds range",
 			Help:    "per transformed template g_i t_j, fitted on the pool with the range thresholds (no labels used): mean subtracts the projections' mean (centres the inputs); spread also scales them to the template's mean spread. A diagnostic: on the speech rate split both lose 4-9 points (docs/speech.md)",
-			applies: func(m Method) bool { return m.IsCDF() && m.Thresholds == "range" },
-			not: func(m Method) string {
-				if m.IsCDF() {
-					return "thresholds " + m.Thresholds
-				}
-				return notFeatures(m)
-			}},
+			applies: rangeThresholds, not: notRangeThresholds},
 		{Key: "range_sample", Decides: DecidesFeatures, Label: "range sample", Kind: KindInt, Min: 0, Max: MaxSize, Step: 500, Zero: "the whole pool", AppliesTo: "features cdf with thresholds range",
 			Help:    "fit the range thresholds (and standardize) on a seeded sample of this many training-pool rows, not all of them: one projection pass over the sample instead of the pool (the pass a study's first rung pays in full); the sample is drawn from the spec's seed, without labels",
-			applies: func(m Method) bool { return m.IsCDF() && m.Thresholds == "range" },
-			not: func(m Method) string {
-				if m.IsCDF() {
-					return "thresholds " + m.Thresholds
-				}
-				return notFeatures(m)
-			},
+			applies: rangeThresholds, not: notRangeThresholds,
 			message: fmt.Sprintf("range_sample %%v is out of range: use 0 (the whole pool) to %d rows", MaxSize)},
 		{Key: "preprocess", Decides: DecidesFeatures, Label: "preprocess", Kind: KindEnum, Choices: PreprocessKinds, Zero: "none: the images as they are", AppliesTo: "features raw, cdf and moments",
 			Help:    "deskew: shear every image (pool and test) upright by its second moments and centre its mass first, the classic MNIST deskewing (the canonical form under slant); each image keeps its norm",

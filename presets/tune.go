@@ -52,7 +52,7 @@ func MNISTCDFTune(quick bool) *model.Spec {
 		Protocol:    model.ProtocolCurve,
 		Data:        model.DataSpec{Name: "mnist"},
 		Group:       mnistGroup,
-		Methods:     []model.Method{{Features: "cdf", Bins: 5, Templates: 1500, TemplateOf: "gaussian", FeatureKernel: "rbf", Thresholds: "range", Preprocess: "deskew"}},
+		Methods:     []model.Method{{Features: "cdf", Bins: 5, Templates: 1500, TemplateOf: "gaussian", FeatureKernel: "rbf", Thresholds: "range", RangeSample: 1000, Preprocess: "deskew"}},
 		Sizes:       []int{10000},
 		Seed:        1,
 		Tune: &model.TuneSpec{
