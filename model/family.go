@@ -187,11 +187,10 @@ func (f *MethodField) isUnset(m Method) bool {
 
 // DropInapplicable sets to zero every field of m that is set (not zero or its default)
 // where it does not apply (after m.Defaults()), except those keep reports, until none
-// is left (dropping one can make another inapplicable), and returns their keys in the
-// order dropped. A study's trial (Spec.TrialSpec) uses it: a configuration that turns
-// thresholds to theory drops the spec's range_sample instead of being refused.
-func (m *Method) DropInapplicable(keep func(key string) bool) []string {
-	var dropped []string
+// is left (dropping one can make another inapplicable). A study's trial
+// (Spec.TrialSpec) uses it: a configuration that turns thresholds to theory drops the
+// spec's range_sample instead of being refused.
+func (m *Method) DropInapplicable(keep func(key string) bool) {
 	for again, round := true, 0; again && round <= len(MethodFields); round++ {
 		again = false
 		for _, f := range MethodFields {
@@ -199,10 +198,9 @@ func (m *Method) DropInapplicable(keep func(key string) bool) []string {
 				continue
 			}
 			m.value(f.Key).SetZero()
-			dropped, again = append(dropped, f.Key), true
+			again = true
 		}
 	}
-	return dropped
 }
 
 // zeroLiteral returns the JSON value that unsets the field with --set.
@@ -586,10 +584,11 @@ func featureName(m Method) string {
 	name := head + " " + LearnerName(m.Learner)
 	var quals []string
 	if m.Thresholds == "range" {
-		quals = append(quals, "range thresholds")
-	}
-	if m.Thresholds == "range" && m.RangeSample > 0 {
-		quals[len(quals)-1] += fmt.Sprintf(" from %d rows", m.RangeSample)
+		q := "range thresholds"
+		if m.RangeSample > 0 {
+			q += fmt.Sprintf(" from %d rows", m.RangeSample)
+		}
+		quals = append(quals, q)
 	}
 	if m.Standardize != "" {
 		quals = append(quals, "standardize "+m.Standardize)

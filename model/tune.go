@@ -268,11 +268,9 @@ func (s *Spec) TrialSpec(ps []TuneParam, x []float64) (*Spec, map[string]any, er
 	c := s.Clone()
 	c.Tune = nil
 	params := map[string]any{}
-	tuned := map[string]bool{}
 	keep := -1
 	for i, p := range ps {
 		params[p.Key] = p.Value(x[i])
-		tuned[p.Key] = true
 		if p.Key == TuneMethodKey {
 			k, err := c.methodIndex(p.Values[int(x[i])])
 			if err != nil {
@@ -286,7 +284,10 @@ func (s *Spec) TrialSpec(ps []TuneParam, x []float64) (*Spec, map[string]any, er
 		}
 	}
 	for i := range c.Methods {
-		c.Methods[i].DropInapplicable(func(key string) bool { return tuned[fmt.Sprintf("methods.%d.%s", i, key)] })
+		c.Methods[i].DropInapplicable(func(key string) bool {
+			_, tuned := params[fmt.Sprintf("methods.%d.%s", i, key)]
+			return tuned
+		})
 	}
 	if keep >= 0 {
 		c.Methods = []Method{c.Methods[keep]}

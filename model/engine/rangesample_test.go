@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"slices"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -16,10 +15,7 @@ import (
 // named in the method's derived name, and refused with one line naming the field and
 // the fix elsewhere or out of range.
 func TestRangeSampleField(t *testing.T) {
-	spec := func(m model.Method) *model.Spec {
-		return &model.Spec{Name: "t", Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "xperm", TestSize: 100},
-			Group: model.GroupSpec{Kind: "permutation"}, Methods: []model.Method{m}, Sizes: []int{20}, Seed: 1}
-	}
+	spec := xpermSpec
 	ok := model.Method{Features: "cdf", Bins: 5, Templates: 5, Thresholds: "range", RangeSample: 500, Standardize: "mean"}
 	if err := spec(ok).Validate(); err != nil {
 		t.Fatalf("range thresholds with range_sample 500 refused: %v", err)
@@ -41,10 +37,7 @@ func TestRangeSampleField(t *testing.T) {
 		{model.Method{Features: "cdf", Bins: 5, Templates: 5, RangeSample: 100}, "range_sample applies to features cdf with thresholds range, not thresholds theory"},
 		{model.Method{Features: "cdf", Bins: 5, Templates: 5, Thresholds: "range", RangeSample: -3}, "range_sample -3 is out of range"},
 	} {
-		err := spec(c.m).Validate()
-		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%+v: got %v, want one line with %q", c.m, err, c.want)
-		}
+		checkRefused(t, c.m, c.want)
 	}
 }
 

@@ -7,13 +7,27 @@ import (
 	"gitui/model"
 )
 
+// xpermSpec is a small curve on X_perm under permutations with the one method m, for the
+// tests of a method field's validation.
+func xpermSpec(m model.Method) *model.Spec {
+	return &model.Spec{Name: "t", Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "xperm", TestSize: 100},
+		Group: model.GroupSpec{Kind: "permutation"}, Methods: []model.Method{m}, Sizes: []int{20}, Seed: 1}
+}
+
+// checkRefused fails t unless the spec with method m is refused with one line that
+// holds want.
+func checkRefused(t *testing.T, m model.Method, want string) {
+	t.Helper()
+	err := xpermSpec(m).Validate()
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("%+v: got %v, want one line with %q", m, err, want)
+	}
+}
+
 // TestStandardizeField: standardize is accepted on a CDF method with range thresholds and
 // refused, with one line naming the field and what to change, elsewhere or unknown.
 func TestStandardizeField(t *testing.T) {
-	spec := func(m model.Method) *model.Spec {
-		return &model.Spec{Name: "t", Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "xperm", TestSize: 100},
-			Group: model.GroupSpec{Kind: "permutation"}, Methods: []model.Method{m}, Sizes: []int{20}, Seed: 1}
-	}
+	spec := xpermSpec
 	ok := model.Method{Features: "cdf", Bins: 5, Templates: 5, Thresholds: "range", Standardize: "spread"}
 	if err := spec(ok).Validate(); err != nil {
 		t.Fatalf("range thresholds with standardize spread refused: %v", err)
@@ -44,9 +58,6 @@ func TestStandardizeField(t *testing.T) {
 		{model.Method{Features: "cdf", Bins: 5, Templates: 5, Thresholds: "range", Standardize: "median"}, `standardize "median" is unknown: use one of mean, spread`},
 	}
 	for _, c := range cases {
-		err := spec(c.m).Validate()
-		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%+v: got %v, want one line with %q", c.m, err, c.want)
-		}
+		checkRefused(t, c.m, c.want)
 	}
 }
