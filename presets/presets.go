@@ -30,7 +30,7 @@ func All() []model.Preset {
 		{Name: "graphs-perm-relabelled", Summary: "graphs-perm on graphs whose node order is random (arbitrary numbering): only invariant information is left", Build: GraphsPermRelabelled},
 		{Name: "svc-halving", Summary: "gitui tune against scikit-learn's HalvingRandomSearchCV: RBF SVC on 5,000 MNIST digits, C x gamma log-uniform, 81 candidates, factor 3", Build: SVCHalving},
 		{Name: "liu-tiri-tune", Summary: "gitui tune over liu-table2's TI-RI-SVM: shifts and rotation range (from, to, count) on a validation split, refit at 500 digits", Build: LiuTIRITune},
-		{Name: "mnist-cdf-tune", Summary: "gitui tune over mnist-cdf's space (bins, templates, thresholds, linear or RBF RLS, deskew) on a validation split of the pool", Build: MNISTCDFTune},
+		{Name: "mnist-cdf-tune", Summary: "gitui tune over mnist-cdf's space (bins, templates, thresholds, linear or RBF RLS, deskew), its group with 5 scales, on a validation split of the pool", Build: MNISTCDFTune},
 		{Name: "kernel-approx", Summary: "Mroueh et al. Theorem 1/2: <Phi(x),Phi(z)> vs s - d_G(x,z), error vs templates m", Build: KernelApprox},
 	}
 	ps = append(ps, speechPresets...)
@@ -136,6 +136,11 @@ func XPermBinsTemplates(quick bool) *model.Spec {
 // mnistGroup is 9 rotations in [-20, 20] degrees times the 49 shifts of at most 3 pixels
 // (zero fill): |G| = 441, acting on the templates (Mroueh et al. Sec. 5, MNIST).
 var mnistGroup = model.GroupSpec{Kind: model.GroupRotationShift, Radius: 3, Angles: &model.AngleSpec{From: -20, To: 20, Count: 9}}
+
+// mnistScaleGroup is mnistGroup times 5 isotropic scales about the centre in [0.8, 1.2]
+// (0.8, 0.9, 1, 1.1, 1.2): |G| = 2205.
+var mnistScaleGroup = model.GroupSpec{Kind: model.GroupRotationShift, Radius: 3, Angles: &model.AngleSpec{From: -20, To: 20, Count: 9},
+	Scales: &model.AngleSpec{From: 0.8, To: 1.2, Count: 5}}
 
 // MNISTCDF is Fig. 2 of Mroueh et al.: MNIST accuracy vs training size (up to 1000 digits
 // per class) for raw pixels and CDF features, tested on the 10,000 official test digits;
