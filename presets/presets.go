@@ -139,8 +139,11 @@ var mnistGroup = model.GroupSpec{Kind: model.GroupRotationShift, Radius: 3, Angl
 
 // mnistScaleGroup is mnistGroup times 5 isotropic scales about the centre in [0.8, 1.2]
 // (0.8, 0.9, 1, 1.1, 1.2): |G| = 2205.
-var mnistScaleGroup = model.GroupSpec{Kind: model.GroupRotationShift, Radius: 3, Angles: &model.AngleSpec{From: -20, To: 20, Count: 9},
-	Scales: &model.AngleSpec{From: 0.8, To: 1.2, Count: 5}}
+var mnistScaleGroup = func() model.GroupSpec {
+	g := mnistGroup
+	g.Scales = &model.AngleSpec{From: 0.8, To: 1.2, Count: 5}
+	return g
+}()
 
 // MNISTCDF is Fig. 2 of Mroueh et al.: MNIST accuracy vs training size (up to 1000 digits
 // per class) for raw pixels and CDF features, tested on the 10,000 official test digits;
