@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// profileFlags are the hidden profiling flags of `gitui run` (for developers; not in
+// profileFlags are the hidden profiling flags of `gitui run` and `gitui tune` (for developers; not in
 // its help): --cpuprofile FILE writes a CPU profile of the whole run, --memprofile FILE
 // a heap profile taken when the live heap was largest (its inuse_space view is the
 // memory held at that peak, its alloc_space view everything allocated until then).

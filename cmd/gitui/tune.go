@@ -33,6 +33,10 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var sets, params multiFlag
 	fs.Var(&sets, "set", "override a spec field: key=value (repeatable)")
 	fs.Var(&params, "param", "tune a field: KEY=DIST, DIST a list 5,10,25 or a range LOW..HIGH, log:LOW..HIGH (repeatable)")
+	args, prof, err := splitProfileFlags(args)
+	if err != nil {
+		return err
+	}
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -89,7 +93,16 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return asUsage(err)
 	}
-	return runStudy(ctx, st, dir, *workers, stdout, stderr)
+	stopProfiles, err := prof.start(stderr)
+	if err != nil {
+		st.Close()
+		return usageError{err}
+	}
+	err = runStudy(ctx, st, dir, *workers, stdout, stderr)
+	if perr := stopProfiles(); err == nil {
+		err = perr
+	}
+	return err
 }
 
 // resumeStudy continues the study in dir (gitui resume DIR on a study directory).
