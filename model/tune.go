@@ -16,11 +16,15 @@ import (
 var (
 	TuneSamplers = []string{"tpe", "random", "quasi", "grid"}
 	TunePruners  = []string{"asha", "sh", "hyperband", "none"}
-	TuneScores   = []string{"validation", "loo"}
+	TuneScores   = []string{"validation", "loo", "validation+loo"}
 )
 
 // TuneLOO is the Score of a study scored by leave-one-out.
 const TuneLOO = "loo"
+
+// TunePooled is the Score of a study scored on its validation split, whose last rung
+// pools the split's predictions with the fit's own leave-one-out predictions.
+const TunePooled = "validation+loo"
 
 // TuneSpec is a spec's search space and the settings of its study (`gitui tune`).
 //
@@ -66,6 +70,16 @@ type TuneSpec struct {
 	//
 	// computed in closed form by the fit itself (core/learn's LOOPath), so every pool
 	// sample trains and no validation split is carved. Only RLS methods have it.
+	// "validation+loo" scores on the validation split, and at the last rung (n = the top
+	// rung's training size) pools the split's n_v predictions with the fit's n
+	// leave-one-out predictions:
+	//
+	//	score = (n_v·validation + n·loo) / (n_v + n),
+	//
+	// so the few trials that reach the top, usually a digit or two apart on the split
+	// alone, are ranked on n_v + n held-out predictions instead of n_v. Lower rungs keep
+	// the split alone: leave-one-out at a lambda chosen by leave-one-out is optimistic
+	// at small n, and more so for wide linear features (docs/tune.md (a2)). RLS only.
 	Score string `json:"score,omitempty" yaml:"score,omitempty"`
 }
 
@@ -309,15 +323,15 @@ func (s *Spec) validateTune(bad func(string, ...any)) {
 		bad("tune.pruner %q is unknown: use one of %s", t.Pruner, strings.Join(TunePruners, ", "))
 	}
 	if t.Score != "" && !slices.Contains(TuneScores, t.Score) {
-		bad("tune.score %q is unknown: use validation (a split of the pool) or loo (leave-one-out, RLS only)", t.Score)
+		bad("tune.score %q is unknown: use validation (a split of the pool), loo (leave-one-out, RLS only) or validation+loo (the split, pooled with leave-one-out at the last rung; RLS only)", t.Score)
 	}
-	if t.Score == TuneLOO {
-		if t.Validation > 0 {
-			bad("tune.validation %d with tune.score loo: leave-one-out carves no validation split; set tune.validation to 0", t.Validation)
-		}
+	if t.Score == TuneLOO && t.Validation > 0 {
+		bad("tune.validation %d with tune.score loo: leave-one-out carves no validation split; set tune.validation to 0", t.Validation)
+	}
+	if t.Score == TuneLOO || t.Score == TunePooled {
 		for i, m := range s.Methods {
 			if !m.IsRLS() {
-				bad("tune.score loo: methods.%d (%s) is not an RLS fit and has no leave-one-out accuracy: use tune.score validation, or an RLS method", i, m.DisplayName())
+				bad("tune.score %s: methods.%d (%s) is not an RLS fit and has no leave-one-out accuracy: use tune.score validation, or an RLS method", t.Score, i, m.DisplayName())
 			}
 		}
 	}

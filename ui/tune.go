@@ -348,8 +348,11 @@ func (a *App) finishStudy(m studyDoneMsg) {
 		msg := "study done"
 		if f := m.snap.File; f != nil && f.Best != nil {
 			score := "validation"
-			if f.Score == model.TuneLOO {
+			switch f.Score {
+			case model.TuneLOO:
 				score = "leave-one-out"
+			case model.TunePooled:
+				score = "validation+loo"
 			}
 			msg = fmt.Sprintf("study done: best %s %.4f at n %d (trial %d); b in the Tune view opens its spec", score, f.Best.Validation, f.Best.ValidationN, f.Best.Trial)
 		}

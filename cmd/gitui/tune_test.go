@@ -126,6 +126,7 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"--set", "tune.score=kfold"}, `tune.score "kfold" is unknown: use validation`},
 		{[]string{"--set", "tune.score=loo", "--set", "tune.validation=0"}, "tune.score loo: methods.0 (SVM) is not an RLS fit"},
 		{[]string{"--set", "tune.score=loo"}, "tune.validation 150 with tune.score loo: leave-one-out carves no validation split"},
+		{[]string{"--set", "tune.score=validation+loo"}, "tune.score validation+loo: methods.0 (SVM) is not an RLS fit"},
 	} {
 		var out, errb bytes.Buffer
 		out.Reset()

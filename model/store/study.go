@@ -33,13 +33,20 @@ const (
 // (training size N) with its parameters, its validation accuracy, the seconds it took,
 // when it ended, and an error when it failed (Validation is 0 then).
 type TrialRecord struct {
-	Kind       string         `json:"kind"` // "job"
-	Trial      int            `json:"trial"`
-	Rung       int            `json:"rung"`
-	N          int            `json:"n"`
-	Params     map[string]any `json:"params"`
-	Validation float64        `json:"validation"`
-	Seconds    float64        `json:"seconds"`
+	Kind   string         `json:"kind"` // "job"
+	Trial  int            `json:"trial"`
+	Rung   int            `json:"rung"`
+	N      int            `json:"n"`
+	Params map[string]any `json:"params"`
+	// Validation is the job's score: its accuracy on the validation split, or under
+	// tune.score loo its leave-one-out accuracy, or under validation+loo at the last
+	// rung the two pooled (model.TuneSpec.Score).
+	Validation float64 `json:"validation"`
+	// LOO is the fit's leave-one-out accuracy on its n training samples when it enters
+	// a pooled score (validation+loo at the last rung; the split's accuracy is then
+	// ((n_v+n)·Validation - n·LOO)/n_v), else 0 and absent.
+	LOO     float64 `json:"loo,omitempty"`
+	Seconds float64 `json:"seconds"`
 	// End is when the job ended, in Unix seconds (to the millisecond): with Seconds, when
 	// it ran, so best-so-far curves can be drawn against wall time (several jobs run at
 	// once). 0 in journals written before it was recorded.
@@ -334,7 +341,9 @@ type Study struct {
 	Trials        []TrialInfo `json:"trials"`
 	Best          *BestInfo   `json:"best,omitempty"`
 	// Score is "loo" when the trials' validation figures are leave-one-out accuracies on
-	// their own training samples (tune.score loo; validation_size 0), empty for a split.
+	// their own training samples (tune.score loo; validation_size 0), "validation+loo"
+	// when the last rung's figures pool the split with each fit's leave-one-out
+	// (model.TuneSpec.Score), empty for a split alone.
 	Score string `json:"score,omitempty"`
 	// Top lists the refits of the top trials, the best first, when tune.refit_top asks
 	// for more than the best (absent otherwise).
@@ -354,6 +363,9 @@ type TrialInfo struct {
 type RungInfo struct {
 	N          int     `json:"n"`
 	Validation float64 `json:"validation"`
+	// LOO is the fit's leave-one-out accuracy when Validation pools it with the split
+	// (TrialRecord.LOO), else absent.
+	LOO float64 `json:"loo,omitempty"`
 }
 
 // Refit is a trial refit and tested: its configuration, its validation accuracy at the

@@ -33,6 +33,7 @@ func ReadJobs(dir string) ([]Job, error) {
 
 // ReadJournal is ReadJobs that also returns the study's tune.score, read from the spec
 // in the journal's header (the same read): model.TuneLOO for a study scored by
+// leave-one-out, model.TunePooled for one whose last rung pools the split with
 // leave-one-out, "" for one scored on a validation split or a journal with no header.
 func ReadJournal(dir string) (jobs []Job, score string, err error) {
 	j, err := store.ReadTrials(filepath.Join(dir, TrialsFile))

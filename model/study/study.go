@@ -45,6 +45,7 @@ type Study struct {
 	Trials     int   // configurations compared
 	Validation int   // validation samples (0 under leave-one-out)
 	LOO        bool  // trials are scored by leave-one-out (tune.score loo), not on a validation split
+	Pooled     bool  // the last rung pools the split with each fit's leave-one-out (tune.score validation+loo)
 	RefitN     int   // training size of the final refit
 	PoolN      int   // the training pool (training part + validation)
 	// Lag is tune.workers (0: DefaultWorkers): job i is decided on the results of jobs
@@ -232,6 +233,7 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 	}
 	t.PoolN = pool.Len()
 	t.LOO = tb.Score == model.TuneLOO
+	t.Pooled = tb.Score == model.TunePooled
 	var train, val *data.Dataset
 	valIdx := []int{}
 	if t.LOO {
@@ -478,14 +480,20 @@ func checkJob(rec store.TrialRecord, done bool, p pendingJob) error {
 func (t *Study) score(ctx context.Context, p pendingJob, opts Options, loaded *engine.LoadedData) (*store.TrialRecord, error) {
 	job := p.job
 	t0 := time.Now()
-	v, err := runTrial(ctx, p.spec, job.N, opts.DataDir, loaded, t.cache, t.LOO)
+	pooled := t.Pooled && job.Rung == len(t.Sizes)-1
+	v, loo, err := runTrial(ctx, p.spec, job.N, opts.DataDir, loaded, t.cache, t.LOO || pooled)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	rec := store.TrialRecord{Trial: job.Trial, Rung: job.Rung, N: job.N, Params: p.params, Validation: v, Seconds: time.Since(t0).Seconds(),
 		End: float64(time.Now().UnixMilli()) / 1000}
-	if err != nil {
+	switch {
+	case err != nil:
 		rec.Error, rec.Validation = oneLine(err.Error()), 0
+	case t.LOO:
+		rec.Validation = loo
+	case pooled:
+		rec.Validation, rec.LOO = PooledScore(v, loaded.Test.Len(), loo, job.N), loo
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -495,6 +503,9 @@ func (t *Study) score(ctx context.Context, p pendingJob, opts Options, loaded *e
 	t.jobs[[2]int{job.Trial, job.Rung}] = rec
 	if opts.Log != nil {
 		state := fmt.Sprintf("validation %.4f", rec.Validation)
+		if rec.LOO != 0 {
+			state = fmt.Sprintf("validation+loo %.4f (leave-one-out %.4f)", rec.Validation, rec.LOO)
+		}
 		if rec.Error != "" {
 			state = "failed: " + rec.Error
 		}
@@ -573,11 +584,18 @@ func (t *Study) history(startup int) []tune.Observation {
 	return obs
 }
 
+// PooledScore is the accuracy over two sets of held-out predictions: nv predictions of
+// accuracy validation and n of accuracy loo, (nv·validation + n·loo) / (nv + n)
+// (tune.score validation+loo at the last rung).
+func PooledScore(validation float64, nv int, loo float64, n int) float64 {
+	return (float64(nv)*validation + float64(n)*loo) / float64(nv+n)
+}
+
 // runTrial scores one configuration (spec, a plain spec with one method) trained on n
-// samples of loaded.Pool: its accuracy on loaded.Test (the validation split), or with
-// loo the leave-one-out accuracy of its RLS fit on those n samples. Pooled features come
-// from cache when an earlier trial computed them (engine.FeatureCache).
-func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, loaded *engine.LoadedData, cache *engine.FeatureCache, loo bool) (float64, error) {
+// samples of loaded.Pool: its accuracy on loaded.Test (the validation split) and, with
+// loo, the leave-one-out accuracy of its RLS fit on those n samples (else 0). Pooled
+// features come from cache when an earlier trial computed them (engine.FeatureCache).
+func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, loaded *engine.LoadedData, cache *engine.FeatureCache, loo bool) (validation, looAccuracy float64, err error) {
 	looAcc := func() (float64, bool) { return 0, false }
 	if loo {
 		ctx, looAcc = engine.WithLOOScore(ctx)
@@ -586,26 +604,26 @@ func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, load
 	s.Protocol, s.Sizes, s.Repeats, s.Nested = model.ProtocolCurve, []int{n}, 1, false
 	s.Grid, s.Sweep, s.PD, s.Approx, s.GroupSizes, s.TestTransform = nil, nil, nil, nil, nil, nil
 	var out *eval.Outcome
-	var err error
 	for e := range engine.Start(ctx, s, engine.RunOptions{DataDir: dataDir, Loaded: loaded, NoMatrices: true, Features: cache}) {
 		if d, ok := e.(eval.Done); ok {
 			out, err = d.Outcome, d.Err
 		}
 	}
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if out == nil || len(out.Series) == 0 || len(out.Series[0].Points) == 0 {
-		return 0, errors.New("the trial produced no accuracy")
+		return 0, 0, errors.New("the trial produced no accuracy")
 	}
+	validation = out.Series[0].Points[0].Mean
 	if loo {
 		acc, ok := looAcc()
 		if !ok {
-			return 0, fmt.Errorf("%s gave no leave-one-out accuracy: tune.score loo needs an RLS fit (learner rls); use tune.score validation", s.Methods[0].DisplayName())
+			return 0, 0, fmt.Errorf("%s gave no leave-one-out accuracy: tune.score loo and validation+loo need an RLS fit (learner rls); use tune.score validation", s.Methods[0].DisplayName())
 		}
-		return acc, nil
+		return validation, acc, nil
 	}
-	return out.Series[0].Points[0].Mean, nil
+	return validation, 0, nil
 }
 
 // Best returns the best trial: the highest validation accuracy at the highest rung
@@ -686,8 +704,11 @@ func (t *Study) WriteBestSpec(s *model.Spec) (string, error) {
 func (t *Study) WriteStudy(test *float64) error {
 	sampler, pruner, eta := t.settings()
 	f := File{Schema: StudySchema, Sampler: sampler, Pruner: pruner, Eta: eta, Rungs: t.Sizes, Workers: t.Lag, Validation: t.Validation, Pool: t.PoolN, SearchSeconds: t.searchWall}
-	if t.LOO {
+	switch {
+	case t.LOO:
 		f.Score = model.TuneLOO
+	case t.Pooled:
+		f.Score = model.TunePooled
 	}
 	res := t.sched.Results()
 	ids := make([]int, 0, len(t.configs))
@@ -700,7 +721,7 @@ func (t *Study) WriteStudy(test *float64) error {
 		ti := TrialInfo{ID: id, Params: params, State: "running"}
 		for k, r := range res {
 			if v, ok := r[id]; ok {
-				ti.Rungs = append(ti.Rungs, RungInfo{N: t.Sizes[k], Validation: v})
+				ti.Rungs = append(ti.Rungs, RungInfo{N: t.Sizes[k], Validation: v, LOO: t.jobs[[2]int{id, k}].LOO})
 			}
 		}
 		switch {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -432,5 +433,102 @@ func TestLOOScoreIsLeaveOneOut(t *testing.T) {
 	defer st2.Close()
 	if err := st2.Search(context.Background(), Options{}); err == nil || !strings.Contains(err.Error(), "tune.max_n 151 is larger than the pool of 150 samples: use at most 150") {
 		t.Errorf("max_n above the pool under leave-one-out: %v", err)
+	}
+}
+
+// TestPooledScore checks tune.score validation+loo against the same study scored on the
+// split alone (grid sampler, successive halving: the same jobs): below the last rung the
+// records are the split's accuracies, equal to the other study's; at the last rung the
+// record pools the split's accuracy with the fit's leave-one-out accuracy, weighted by
+// their numbers of predictions, and journals the leave-one-out part.
+func TestPooledScore(t *testing.T) {
+	dir := t.TempDir()
+	const n, nv = 300, 100
+	writeBlobs(t, filepath.Join(dir, "train.csv"), n, 7)
+	spec := func(score string) *model.Spec {
+		return &model.Spec{
+			Name: "blobs-pooled", Protocol: model.ProtocolCurve, Seed: 3,
+			Data:    model.DataSpec{Name: "file", Path: filepath.Join(dir, "train.csv"), TestPath: filepath.Join(dir, "absent.csv")},
+			Methods: []model.Method{{Kernel: "rbf", Learner: "rls", Lambda: 1e-3}},
+			Sizes:   []int{n},
+			Tune: &model.TuneSpec{Params: map[string]string{"methods.0.gamma": "0.05,0.1,0.2,0.3,0.5,1,2,5,10"},
+				Sampler: "grid", Pruner: "sh", MinN: 66, MaxN: 198, Validation: nv, Score: score},
+		}
+	}
+	search := func(score string) []Job {
+		sdir := filepath.Join(dir, "study-"+score)
+		st, err := Open(sdir, spec(score))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		if err := st.Search(context.Background(), Options{}); err != nil {
+			t.Fatalf("search (%s): %v", score, err)
+		}
+		if !reflect.DeepEqual(st.Sizes, []int{66, 198}) {
+			t.Fatalf("rungs %v, want [66 198]", st.Sizes)
+		}
+		jobs, err := ReadJobs(sdir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return jobs
+	}
+	plain, pooled := search("validation"), search(model.TunePooled)
+	if len(plain) != len(pooled) || len(plain) < 4 {
+		t.Fatalf("%d jobs on the split, %d pooled: want the same jobs, at least 4", len(plain), len(pooled))
+	}
+	j, err := store.ReadTrials(filepath.Join(dir, "study-"+model.TunePooled, TrialsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[[2]float64]bool{}
+	byJob := map[[2]int]int{} // the journal's lines are in the order the jobs ended
+	for i, q := range pooled {
+		byJob[[2]int{q.Trial, q.Rung}] = i
+	}
+	last := 0
+	for _, p := range plain {
+		i, ok := byJob[[2]int{p.Trial, p.Rung}]
+		if !ok {
+			t.Fatalf("trial %d rung %d was scored on the split, not pooled", p.Trial, p.Rung)
+		}
+		q, rec := pooled[i], j.Trials[i]
+		if p.N != q.N || p.Error != "" || q.Error != "" {
+			t.Fatalf("trial %d rung %d: n %d (%q) on the split, n %d (%q) pooled", p.Trial, p.Rung, p.N, p.Error, q.N, q.Error)
+		}
+		if p.Rung == 0 {
+			if q.Validation != p.Validation || rec.LOO != 0 {
+				t.Errorf("trial %d below the last rung: pooled %v (loo %v), want the split's %v and no loo", p.Trial, q.Validation, rec.LOO, p.Validation)
+			}
+			continue
+		}
+		last++
+		if rec.LOO <= 0 || rec.LOO > 1 {
+			t.Fatalf("trial %d at the last rung: leave-one-out %v, want an accuracy in (0, 1]", p.Trial, rec.LOO)
+		}
+		want := (nv*p.Validation + float64(p.N)*rec.LOO) / float64(nv+p.N)
+		if math.Abs(q.Validation-want) > 1e-12 {
+			t.Errorf("trial %d at n %d: pooled %v, want (%d·%v + %d·%v)/%d = %v", p.Trial, p.N, q.Validation, nv, p.Validation, p.N, rec.LOO, nv+p.N, want)
+		}
+		t.Logf("trial %d at n %d: split %.4f, leave-one-out %.4f, pooled %.4f", p.Trial, p.N, p.Validation, rec.LOO, q.Validation)
+		seen[[2]float64{p.Validation, rec.LOO}] = true
+	}
+	if len(seen) < 2 {
+		t.Errorf("the last rung's trials pooled alike (%v): the test cannot tell the weights apart", seen)
+	}
+	if last != 3 {
+		t.Fatalf("%d jobs at the last rung, want 3 (9 configurations, eta 3)", last)
+	}
+	f := readStudy(t, filepath.Join(dir, "study-"+model.TunePooled))
+	if f.Score != model.TunePooled || f.Validation != nv {
+		t.Errorf("study.json: score %q, validation_size %d; want %q, %d", f.Score, f.Validation, model.TunePooled, nv)
+	}
+	for _, tr := range f.Trials {
+		for k, r := range tr.Rungs {
+			if (k == len(f.Rungs)-1) != (r.LOO != 0) {
+				t.Errorf("study.json trial %d rung %d: loo %v (only the last rung pools)", tr.ID, k, r.LOO)
+			}
+		}
 	}
 }

@@ -419,8 +419,11 @@ func (m *Model) table(w, h int) string {
 		hdr.WriteString(cellText(sn[k], cw[i], false) + " ")
 	}
 	score := "valid."
-	if m.snap.LOO {
+	switch m.snap.Score {
+	case model.TuneLOO:
 		score = "loo"
+	case model.TunePooled:
+		score = "v+loo"
 	}
 	hdr.WriteString(fmt.Sprintf("%4s %6s %6s  %s", "rung", "n", score, "state"))
 	out := []string{m.st.Muted.Render(ansi.Truncate(hdr.String(), w, "…"))}
@@ -672,11 +675,14 @@ func fmtAny(v any) string {
 	return string(b)
 }
 
-// scoreName names the trials' score: "validation", or "leave-one-out" for a study that
-// scores by it.
+// scoreName names the trials' score: "validation", "leave-one-out" or "validation+loo",
+// as the study scores them.
 func (m *Model) scoreName() string {
-	if m.snap.LOO {
+	switch m.snap.Score {
+	case model.TuneLOO:
 		return "leave-one-out"
+	case model.TunePooled:
+		return "validation+loo"
 	}
 	return "validation"
 }
@@ -684,8 +690,11 @@ func (m *Model) scoreName() string {
 // scoredOn says how the study's trials were scored: on a validation split of the pool,
 // or by leave-one-out on their own training samples.
 func scoredOn(f *study.File) string {
-	if f.Score == model.TuneLOO {
+	switch f.Score {
+	case model.TuneLOO:
 		return fmt.Sprintf(" · leave-one-out, pool %d", f.Pool)
+	case model.TunePooled:
+		return fmt.Sprintf(" · validation %d + leave-one-out at the last rung, pool %d", f.Validation, f.Pool)
 	}
 	return fmt.Sprintf(" · validation %d, pool %d", f.Validation, f.Pool)
 }

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 
-	"gitui/model"
 	"gitui/model/study"
 )
 
@@ -20,9 +19,10 @@ type Snapshot struct {
 	File *study.File // nil while the search runs (study.json is written at its end)
 	// BestSpec is the path of best.spec.json ("" while it is not written).
 	BestSpec string
-	// LOO is set when the study scores its trials by leave-one-out (tune.score loo in
-	// the spec of its journal's header): the scores are leave-one-out accuracies.
-	LOO bool
+	// Score is the study's tune.score, from the spec of its journal's header: "" (a
+	// validation split), model.TuneLOO (the scores are leave-one-out accuracies) or
+	// model.TunePooled (the last rung's scores pool the split with leave-one-out).
+	Score string
 }
 
 // Load reads the study directory dir: its journal (study.ReadJournal) and, when present,
@@ -34,7 +34,7 @@ func Load(dir string) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	s := Snapshot{Jobs: jobs, LOO: score == model.TuneLOO}
+	s := Snapshot{Jobs: jobs, Score: score}
 	if _, err := os.Stat(filepath.Join(dir, study.StudyFile)); err == nil {
 		if s.File, err = study.ReadFile(dir); err != nil {
 			return s, err

@@ -312,7 +312,7 @@ func TestLeaveOneOutStudy(t *testing.T) {
 	m := New(uitest.Styles())
 	m.SetSize(120, 40)
 	snap := fixture(true)
-	snap.LOO = true
+	snap.Score = model.TuneLOO
 	snap.File.Score, snap.File.Validation = "loo", 0
 	m.Set(status(false), snap)
 	v := ansi.Strip(m.View())
@@ -337,7 +337,7 @@ func TestLeaveOneOutStudy(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Close()
-	if s, err := Load(dir); err != nil || !s.LOO {
-		t.Fatalf("Load of a leave-one-out study: LOO %v, %v; want true", s.LOO, err)
+	if s, err := Load(dir); err != nil || s.Score != model.TuneLOO {
+		t.Fatalf("Load of a leave-one-out study: score %q, %v; want %q", s.Score, err, model.TuneLOO)
 	}
 }
