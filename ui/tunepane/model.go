@@ -688,13 +688,14 @@ func (m *Model) scoreName() string {
 }
 
 // scoredOn says how the study's trials were scored: on a validation split of the pool,
-// or by leave-one-out on their own training samples.
+// by leave-one-out on their own training samples, or on the split pooled at the last
+// rung with leave-one-out.
 func scoredOn(f *study.File) string {
 	switch f.Score {
 	case model.TuneLOO:
 		return fmt.Sprintf(" · leave-one-out, pool %d", f.Pool)
 	case model.TunePooled:
-		return fmt.Sprintf(" · validation %d + leave-one-out at the last rung, pool %d", f.Validation, f.Pool)
+		return fmt.Sprintf(" · validation %d + loo at the last rung, pool %d", f.Validation, f.Pool)
 	}
 	return fmt.Sprintf(" · validation %d, pool %d", f.Validation, f.Pool)
 }

@@ -341,3 +341,20 @@ func TestLeaveOneOutStudy(t *testing.T) {
 		t.Fatalf("Load of a leave-one-out study: score %q, %v; want %q", s.Score, err, model.TuneLOO)
 	}
 }
+
+// A study whose last rung pools the split with leave-one-out says so: the score column
+// is "v+loo", the best line names the pooled score and the header the split it pools.
+func TestPooledStudy(t *testing.T) {
+	m := New(uitest.Styles())
+	m.SetSize(120, 40)
+	snap := fixture(true)
+	snap.Score = model.TunePooled
+	snap.File.Score = model.TunePooled
+	m.Set(status(false), snap)
+	v := ansi.Strip(m.View())
+	for _, want := range []string{"v+loo  state", "best: trial 5, validation+loo 0.", "validation 400 + loo at the last rung, pool 2000"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the view lacks %q:\n%s", want, v)
+		}
+	}
+}
