@@ -44,9 +44,9 @@ type TrialRecord struct {
 	Validation float64 `json:"validation"`
 	// LOO is the fit's leave-one-out accuracy on its n training samples when it enters
 	// a pooled score (validation+loo at the last rung; the split's accuracy is then
-	// ((n_v+n)·Validation - n·LOO)/n_v), else 0 and absent.
-	LOO     float64 `json:"loo,omitempty"`
-	Seconds float64 `json:"seconds"`
+	// ((n_v+n)·Validation - n·LOO)/n_v), else nil and absent.
+	LOO     *float64 `json:"loo,omitempty"`
+	Seconds float64  `json:"seconds"`
 	// End is when the job ended, in Unix seconds (to the millisecond): with Seconds, when
 	// it ran, so best-so-far curves can be drawn against wall time (several jobs run at
 	// once). 0 in journals written before it was recorded.
@@ -364,8 +364,8 @@ type RungInfo struct {
 	N          int     `json:"n"`
 	Validation float64 `json:"validation"`
 	// LOO is the fit's leave-one-out accuracy when Validation pools it with the split
-	// (TrialRecord.LOO), else absent.
-	LOO float64 `json:"loo,omitempty"`
+	// (TrialRecord.LOO), else nil and absent.
+	LOO *float64 `json:"loo,omitempty"`
 }
 
 // Refit is a trial refit and tested: its configuration, its validation accuracy at the

@@ -493,7 +493,7 @@ func (t *Study) score(ctx context.Context, p pendingJob, opts Options, loaded *e
 	case t.LOO:
 		rec.Validation = loo
 	case pooled:
-		rec.Validation, rec.LOO = PooledScore(v, loaded.Test.Len(), loo, job.N), loo
+		rec.Validation, rec.LOO = PooledScore(v, loaded.Test.Len(), loo, job.N), &loo
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -503,8 +503,8 @@ func (t *Study) score(ctx context.Context, p pendingJob, opts Options, loaded *e
 	t.jobs[[2]int{job.Trial, job.Rung}] = rec
 	if opts.Log != nil {
 		state := fmt.Sprintf("validation %.4f", rec.Validation)
-		if rec.LOO != 0 {
-			state = fmt.Sprintf("validation+loo %.4f (leave-one-out %.4f)", rec.Validation, rec.LOO)
+		if rec.LOO != nil {
+			state = fmt.Sprintf("validation+loo %.4f (leave-one-out %.4f)", rec.Validation, *rec.LOO)
 		}
 		if rec.Error != "" {
 			state = "failed: " + rec.Error

@@ -498,21 +498,22 @@ func TestPooledScore(t *testing.T) {
 			t.Fatalf("trial %d rung %d: n %d (%q) on the split, n %d (%q) pooled", p.Trial, p.Rung, p.N, p.Error, q.N, q.Error)
 		}
 		if p.Rung == 0 {
-			if q.Validation != p.Validation || rec.LOO != 0 {
+			if q.Validation != p.Validation || rec.LOO != nil {
 				t.Errorf("trial %d below the last rung: pooled %v (loo %v), want the split's %v and no loo", p.Trial, q.Validation, rec.LOO, p.Validation)
 			}
 			continue
 		}
 		last++
-		if rec.LOO <= 0 || rec.LOO > 1 {
+		if rec.LOO == nil || *rec.LOO <= 0 || *rec.LOO > 1 {
 			t.Fatalf("trial %d at the last rung: leave-one-out %v, want an accuracy in (0, 1]", p.Trial, rec.LOO)
 		}
-		want := (nv*p.Validation + float64(p.N)*rec.LOO) / float64(nv+p.N)
+		loo := *rec.LOO
+		want := (nv*p.Validation + float64(p.N)*loo) / float64(nv+p.N)
 		if math.Abs(q.Validation-want) > 1e-12 {
-			t.Errorf("trial %d at n %d: pooled %v, want (%d·%v + %d·%v)/%d = %v", p.Trial, p.N, q.Validation, nv, p.Validation, p.N, rec.LOO, nv+p.N, want)
+			t.Errorf("trial %d at n %d: pooled %v, want (%d·%v + %d·%v)/%d = %v", p.Trial, p.N, q.Validation, nv, p.Validation, p.N, loo, nv+p.N, want)
 		}
-		t.Logf("trial %d at n %d: split %.4f, leave-one-out %.4f, pooled %.4f", p.Trial, p.N, p.Validation, rec.LOO, q.Validation)
-		seen[[2]float64{p.Validation, rec.LOO}] = true
+		t.Logf("trial %d at n %d: split %.4f, leave-one-out %.4f, pooled %.4f", p.Trial, p.N, p.Validation, loo, q.Validation)
+		seen[[2]float64{p.Validation, loo}] = true
 	}
 	if len(seen) < 2 {
 		t.Errorf("the last rung's trials pooled alike (%v): the test cannot tell the weights apart", seen)
@@ -526,7 +527,7 @@ func TestPooledScore(t *testing.T) {
 	}
 	for _, tr := range f.Trials {
 		for k, r := range tr.Rungs {
-			if (k == len(f.Rungs)-1) != (r.LOO != 0) {
+			if (k == len(f.Rungs)-1) != (r.LOO != nil) {
 				t.Errorf("study.json trial %d rung %d: loo %v (only the last rung pools)", tr.ID, k, r.LOO)
 			}
 		}
