@@ -26,6 +26,18 @@ const TuneLOO = "loo"
 // pools the split's predictions with the fit's own leave-one-out predictions.
 const TunePooled = "validation+loo"
 
+// TuneScoreName is how a study's trials' scores are named to a reader, by its
+// tune.score: "leave-one-out" (loo), "validation+loo", else "validation".
+func TuneScoreName(score string) string {
+	switch score {
+	case TuneLOO:
+		return "leave-one-out"
+	case TunePooled:
+		return TunePooled
+	}
+	return "validation"
+}
+
 // TuneSpec is a spec's search space and the settings of its study (`gitui tune`).
 //
 // Params maps a key to a distribution. A key is a registry field as `--set` names it

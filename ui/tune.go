@@ -347,14 +347,7 @@ func (a *App) finishStudy(m studyDoneMsg) {
 	default:
 		msg := "study done"
 		if f := m.snap.File; f != nil && f.Best != nil {
-			score := "validation"
-			switch f.Score {
-			case model.TuneLOO:
-				score = "leave-one-out"
-			case model.TunePooled:
-				score = "validation+loo"
-			}
-			msg = fmt.Sprintf("study done: best %s %.4f at n %d (trial %d); b in the Tune view opens its spec", score, f.Best.Validation, f.Best.ValidationN, f.Best.Trial)
+			msg = fmt.Sprintf("study done: best %s %.4f at n %d (trial %d); b in the Tune view opens its spec", model.TuneScoreName(f.Score), f.Best.Validation, f.Best.ValidationN, f.Best.Trial)
 		}
 		a.setStatus(msg, false)
 	}

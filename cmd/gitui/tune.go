@@ -174,13 +174,14 @@ func runStudy(ctx context.Context, st *study.Study, dataDir string, workers int,
 		return err
 	}
 	trial, valN, params, val, _ := st.Best()
-	on, score := fmt.Sprintf("on %d validation samples", st.Validation), "validation"
+	on := fmt.Sprintf("on %d validation samples", st.Validation)
 	switch {
 	case st.LOO:
-		on, score = "by leave-one-out on their training samples", "leave-one-out"
+		on = "by leave-one-out on their training samples"
 	case st.Pooled:
-		on, score = fmt.Sprintf("on %d validation samples, pooled at the last rung with each fit's leave-one-out", st.Validation), "validation+loo"
+		on += ", pooled at the last rung with each fit's leave-one-out"
 	}
+	score := model.TuneScoreName(st.Spec.Tune.Score)
 	fmt.Fprintf(stderr, "search: %d configurations compared %s, rungs %v (%.2f s, %d at once, tune.workers %d; %s); best trial %d, %s %.4f (n %d), %s\n",
 		st.Trials, on, st.Sizes, st.SearchSeconds(), st.Workers, st.Lag, st.CacheStats(), trial, score, val, valN, fmtJSON(params))
 	best, err := st.BestSpec()

@@ -349,7 +349,7 @@ func (m *Model) header() []string {
 	}
 	lines := []string{line, m.st.Muted.Render(info)}
 	if id, k, v, ok := best(m.trials); ok {
-		b := fmt.Sprintf("best: trial %d, %s %.4f at n %d", id, m.scoreName(), v, m.sizes[k])
+		b := fmt.Sprintf("best: trial %d, %s %.4f at n %d", id, model.TuneScoreName(m.snap.Score), v, m.sizes[k])
 		if f := m.snap.File; f != nil && f.Best != nil && f.Best.Test != nil {
 			b += fmt.Sprintf(", test %.4f at n %d", *f.Best.Test, f.Best.N)
 		}
@@ -673,18 +673,6 @@ func (m *Model) importance(w, h int) string {
 func fmtAny(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-// scoreName names the trials' score: "validation", "leave-one-out" or "validation+loo",
-// as the study scores them.
-func (m *Model) scoreName() string {
-	switch m.snap.Score {
-	case model.TuneLOO:
-		return "leave-one-out"
-	case model.TunePooled:
-		return "validation+loo"
-	}
-	return "validation"
 }
 
 // scoredOn says how the study's trials were scored: on a validation split of the pool,
