@@ -22,7 +22,7 @@ import (
 // cmdTune is `gitui tune PRESET|SPEC [--quick] [--out DIR] [--data DIR] [--seed N]
 // [--set key=value]... [--param KEY=DIST]...`: an honest search (model/study), then one
 // refit of the best configuration through the ordinary run path.
-func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
 	quick := fs.Bool("quick", false, "the quick variant of a preset (a small study, under a minute)")
 	out := fs.String("out", "", "study directory (default runs/TIME-NAME-tune)")
@@ -41,6 +41,15 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	stopProfiles, err := prof.start(stderr)
+	if err != nil {
+		return usageError{err}
+	}
+	defer func() {
+		if perr := stopProfiles(); err == nil {
+			err = perr
+		}
+	}()
 	if *join != "" {
 		if len(pos) != 0 || len(params) > 0 || len(sets) > 0 || *workers != 0 {
 			return usagef("tune --join DIR takes no SPEC, --param, --set or --workers: the study's spec is DIR/spec.json")
@@ -93,16 +102,7 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return asUsage(err)
 	}
-	stopProfiles, err := prof.start(stderr)
-	if err != nil {
-		st.Close()
-		return usageError{err}
-	}
-	err = runStudy(ctx, st, dir, *workers, stdout, stderr)
-	if perr := stopProfiles(); err == nil {
-		err = perr
-	}
-	return err
+	return runStudy(ctx, st, dir, *workers, stdout, stderr)
 }
 
 // resumeStudy continues the study in dir (gitui resume DIR on a study directory).
