@@ -70,6 +70,9 @@ type Env struct {
 	Go         string `json:"go"`
 	GOMAXPROCS int    `json:"gomaxprocs"`
 	BLAS       string `json:"blas,omitempty"`
+	// BLASCore is the OpenBLAS version and kernel set (linalg.BLASCore), absent in the
+	// pure-Go build: the low-order bits of the products depend on it.
+	BLASCore string `json:"blas_core,omitempty"`
 }
 
 // WriteFile writes r as indented JSON to path atomically (see WriteFileAtomic), so a

@@ -8,6 +8,15 @@ var blasName = "gonum (pure Go)"
 // build: "gonum (pure Go)" or "OpenBLAS (cgo)".
 func BLAS() string { return blasName }
 
+// blasCore and blasCoreNote are set by the openblas build (blas_openblas.go).
+var blasCore, blasCoreNote string
+
+// BLASCore names the OpenBLAS version and the kernel set it runs on this CPU, for example
+// "OpenBLAS 0.3.21, core SkylakeX", followed by a note when gitui chose the kernel set
+// because OpenBLAS did not know the CPU (see the package doc); "" in the pure-Go build.
+// Low-order bits of float32 and float64 products depend on the kernel set.
+func BLASCore() string { return blasCore + blasCoreNote }
+
 // setThreads is replaced by the openblas build; the pure-Go BLAS has no thread setting.
 var setThreads = func(n int) int { return 0 }
 

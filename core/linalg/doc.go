@@ -14,6 +14,19 @@
 // gonum mat product — through OpenBLAS via cgo (gonum.org/v1/netlib/blas/netlib), about
 // 7-8x faster per core on this hardware. [BLAS] names the implementation in use.
 //
+// Kernel set. Debian's OpenBLAS is built with DYNAMIC_ARCH: it picks its kernels from the
+// CPU model when the library loads, and falls back to its SSE3 "Prescott" kernels for a
+// model it does not know. OpenBLAS 0.3.21 (Debian 12) does not know Sapphire or Emerald
+// Rapids Xeons, whose float32 GEMM then runs at 64 GFLOP/s on two cores instead of 300
+// with the AVX-512 kernels. The openblas build checks at start-up: when OpenBLAS has
+// fallen back to Prescott on a CPU with AVX2 and FMA, and OPENBLAS_CORETYPE is not set, it
+// re-executes the program with OPENBLAS_CORETYPE naming the kernel set the CPU's
+// instruction sets allow (Cooperlake, SkylakeX or Haswell), and the re-executed process
+// removes the variable again so that the programs it starts detect their own CPU.
+// [BLASCore] names the version and kernel set, with a note when gitui chose it; result.json
+// records it (the low-order bits of products depend on it). A user's OPENBLAS_CORETYPE
+// is always kept.
+//
 // Threads. Debian's libopenblas0-pthread starts its own thread pool, and the engine already
 // runs GOMAXPROCS goroutines over row blocks, each calling GEMM on its own block. Letting
 // both layers spawn threads oversubscribes the cores (two goroutines × two OpenBLAS
