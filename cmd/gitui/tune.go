@@ -175,10 +175,10 @@ func runStudy(ctx context.Context, st *study.Study, dataDir string, workers int,
 	}
 	trial, valN, params, val, _ := st.Best()
 	on := fmt.Sprintf("on %d validation samples", st.Validation)
-	switch {
-	case st.LOO:
+	switch st.Score {
+	case model.TuneLOO:
 		on = "by leave-one-out on their training samples"
-	case st.Pooled:
+	case model.TunePooled:
 		on += ", pooled at the last rung with each fit's leave-one-out"
 	}
 	score := model.TuneScoreName(st.Spec.Tune.Score)

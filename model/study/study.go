@@ -44,10 +44,12 @@ type Study struct {
 	Sizes      []int // the rungs' training sizes
 	Trials     int   // configurations compared
 	Validation int   // validation samples (0 under leave-one-out)
-	LOO        bool  // trials are scored by leave-one-out (tune.score loo), not on a validation split
-	Pooled     bool  // the last rung pools the split with each fit's leave-one-out (tune.score validation+loo)
-	RefitN     int   // training size of the final refit
-	PoolN      int   // the training pool (training part + validation)
+	// Score is the spec's tune.score: "" or "validation" (the split), model.TuneLOO
+	// (leave-one-out, no split) or model.TunePooled (the split, pooled at the last rung
+	// with each fit's leave-one-out).
+	Score  string
+	RefitN int // training size of the final refit
+	PoolN  int // the training pool (training part + validation)
 	// Lag is tune.workers (0: DefaultWorkers): job i is decided on the results of jobs
 	// 0..i-Lag. Workers is how many jobs this process runs at once (at most Lag).
 	Lag, Workers int
@@ -232,11 +234,10 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 		return err
 	}
 	t.PoolN = pool.Len()
-	t.LOO = tb.Score == model.TuneLOO
-	t.Pooled = tb.Score == model.TunePooled
+	t.Score = tb.Score
 	var train, val *data.Dataset
 	valIdx := []int{}
-	if t.LOO {
+	if t.Score == model.TuneLOO {
 		// Leave-one-out: every pool sample may train, and each fit scores itself. The
 		// engine's cell still predicts a test set: one pool row stands in for it, and that
 		// prediction is never used.
@@ -275,7 +276,7 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 		maxN = min(train.Len(), t.RefitN)
 	}
 	if maxN > train.Len() {
-		if t.LOO {
+		if t.Score == model.TuneLOO {
 			return &model.InputError{Err: fmt.Errorf("tune.max_n %d is larger than the pool of %d samples: use at most %d", maxN, train.Len(), train.Len())}
 		}
 		return &model.InputError{Err: fmt.Errorf("tune.max_n %d is larger than the %d training samples left beside the validation split of %d: use at most %d, or a smaller tune.validation", maxN, train.Len(), t.Validation, train.Len())}
@@ -480,8 +481,8 @@ func checkJob(rec store.TrialRecord, done bool, p pendingJob) error {
 func (t *Study) score(ctx context.Context, p pendingJob, opts Options, loaded *engine.LoadedData) (*store.TrialRecord, error) {
 	job := p.job
 	t0 := time.Now()
-	pooled := t.Pooled && job.Rung == len(t.Sizes)-1
-	v, loo, err := runTrial(ctx, p.spec, job.N, opts.DataDir, loaded, t.cache, t.LOO || pooled)
+	pooled := t.Score == model.TunePooled && job.Rung == len(t.Sizes)-1
+	v, loo, err := runTrial(ctx, p.spec, job.N, opts.DataDir, loaded, t.cache, t.Score == model.TuneLOO || pooled)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -490,7 +491,7 @@ func (t *Study) score(ctx context.Context, p pendingJob, opts Options, loaded *e
 	switch {
 	case err != nil:
 		rec.Error, rec.Validation = oneLine(err.Error()), 0
-	case t.LOO:
+	case t.Score == model.TuneLOO:
 		rec.Validation = loo
 	case pooled:
 		rec.Validation, rec.LOO = PooledScore(v, loaded.Test.Len(), loo, job.N), &loo
@@ -704,11 +705,8 @@ func (t *Study) WriteBestSpec(s *model.Spec) (string, error) {
 func (t *Study) WriteStudy(test *float64) error {
 	sampler, pruner, eta := t.settings()
 	f := File{Schema: StudySchema, Sampler: sampler, Pruner: pruner, Eta: eta, Rungs: t.Sizes, Workers: t.Lag, Validation: t.Validation, Pool: t.PoolN, SearchSeconds: t.searchWall}
-	switch {
-	case t.LOO:
-		f.Score = model.TuneLOO
-	case t.Pooled:
-		f.Score = model.TunePooled
+	if t.Score == model.TuneLOO || t.Score == model.TunePooled {
+		f.Score = t.Score
 	}
 	res := t.sched.Results()
 	ids := make([]int, 0, len(t.configs))

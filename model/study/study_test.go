@@ -368,8 +368,8 @@ func TestLOOScoreIsLeaveOneOut(t *testing.T) {
 	if err := st.Search(context.Background(), Options{}); err != nil {
 		t.Fatalf("search: %v", err)
 	}
-	if !st.LOO || st.Validation != 0 || st.PoolN != n || !reflect.DeepEqual(st.Sizes, []int{n}) {
-		t.Fatalf("loo %v, validation %d, pool %d, rungs %v; want true, 0, %d, [%d]", st.LOO, st.Validation, st.PoolN, st.Sizes, n, n)
+	if st.Score != model.TuneLOO || st.Validation != 0 || st.PoolN != n || !reflect.DeepEqual(st.Sizes, []int{n}) {
+		t.Fatalf("loo %v, validation %d, pool %d, rungs %v; want loo, 0, %d, [%d]", st.Score, st.Validation, st.PoolN, st.Sizes, n, n)
 	}
 	if f := readStudy(t, sdir); f.Score != model.TuneLOO || f.Validation != 0 {
 		t.Fatalf("study.json: score %q, validation_size %d", f.Score, f.Validation)
