@@ -42,15 +42,14 @@ func SVCHalving(quick bool) *model.Spec {
 // scales were chosen on validation: the best configuration scores 0.9865 with them and
 // 0.985 without (with templates up to 1500; docs/tune.md (a4)); on test, CDF(10,300) RBF with range thresholds on
 // deskewed digits gives 98.97-99.00 with them against 98.87 without (docs/results.md).
-// Scored on the split alone (2026-11-29, a machine whose feature path is 2.4x slower than
-// 2026-11-28's), the search chose CDF(10,267) RBF with theory thresholds on deskewed
+// Scored on the split alone (2026-11-29), the search chose CDF(10,267) RBF with theory thresholds on deskewed
 // digits by one validation digit over two range-threshold configurations (test 98.86;
 // mean 98.89 over template seeds): 2,000 validation digits cannot tell these apart (a
 // digit is 0.05 points, the standard error about 0.26). So the top rung is scored by
 // tune.score validation+loo: the split's 2,000 predictions pooled with the fit's 7,992
 // leave-one-out predictions, which the RLS fit computes anyway to choose lambda. With it
 // (docs/tune.md (a5)): CDF(10,215) RBF, range thresholds, deskewed, test 99.07 / 99.01 /
-// 98.96 over template seeds 1-3 (mean 99.01), 34 min 6 s in all on that machine.
+// 98.96 over template seeds 1-3 (mean 99.01), 12 min 50 s in all on 2 cores (docs/tune.md (a6)).
 // Range thresholds are fitted on 1,000 rows of the training part (range_sample), not all
 // 8,000: that pass was most of a first job. The first rung is 888: 296 digits rank
 // configurations poorly (docs/tune.md). The quick study keeps mnist-cdf's group (441
