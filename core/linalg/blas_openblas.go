@@ -10,6 +10,7 @@ package linalg
 import "C"
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"syscall"
@@ -24,7 +25,10 @@ func init() {
 	fixCoreType()
 	blas64.Use(netlib.Implementation{})
 	blas32.Use(netlib.Implementation{})
-	version, _, _ := strings.Cut(C.GoString(C.openblas_get_config()), " NO_")
+	version := "OpenBLAS"
+	if f := strings.Fields(C.GoString(C.openblas_get_config())); len(f) >= 2 { // "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ..."
+		version = f[0] + " " + f[1]
+	}
 	blasName = "OpenBLAS (cgo)"
 	blasCore = version + ", core " + C.GoString(C.openblas_get_corename())
 	setThreads = func(n int) int {
@@ -42,7 +46,8 @@ func init() {
 // process must start again; syscall.Exec keeps its PID, arguments, open files and
 // terminal. In the re-executed process it removes the variable (and gitui's marker) so
 // that the programs it starts detect their own CPU, and notes the fix in [BLASCore]. If
-// the re-execution fails, the program goes on with the detected kernels.
+// the re-execution fails, the program goes on with the detected kernels and [BLASCore]
+// says why.
 func fixCoreType() {
 	if detected, ok := os.LookupEnv(coreFixEnv); ok {
 		os.Unsetenv(coreFixEnv)
@@ -60,9 +65,9 @@ func fixCoreType() {
 		return
 	}
 	exe, err := os.Executable()
-	if err != nil {
-		return
+	if err == nil {
+		env := append(os.Environ(), coreTypeEnv+"="+want, coreFixEnv+"="+C.GoString(C.openblas_get_corename()))
+		err = syscall.Exec(exe, os.Args, env) // returns only on failure
 	}
-	env := append(os.Environ(), coreTypeEnv+"="+want, coreFixEnv+"="+C.GoString(C.openblas_get_corename()))
-	_ = syscall.Exec(exe, os.Args, env) // returns only on failure
+	blasCoreNote = fmt.Sprintf("; gitui could not restart with %s=%s (%v): set it yourself for speed", coreTypeEnv, want, err)
 }
