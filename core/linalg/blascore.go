@@ -22,7 +22,7 @@ const coreFixEnv = "GITUI_OPENBLAS_DETECTED"
 // coreTypeFor returns the OpenBLAS core type to ask for with OPENBLAS_CORETYPE, or "" to
 // keep the detected one. It asks only when OpenBLAS fell back to "Prescott" (its SSE3
 // kernels, the fallback of a DYNAMIC_ARCH build for a CPU model it does not know: OpenBLAS
-// 0.3.21, Debian 12's, takes Sapphire and Emerald Rapids Xeons for Prescott and multiplies
+// 0.3.21, Debian 12's, takes Emerald Rapids Xeons (model 207) for Prescott and multiplies
 // at a fifth of their speed) on a CPU that has what a newer kernel set needs: AVX-512
 // F/BW/DQ/VL/CD for "SkylakeX" ("Cooperlake" with AVX512_BF16 as well), else AVX2 and FMA
 // for "Haswell". userSet reports that OPENBLAS_CORETYPE is already in the environment: the

@@ -18,7 +18,7 @@ func TestCoreTypeFor(t *testing.T) {
 		f        cpuFeatures
 		want     string
 	}{
-		{"Prescott", false, bf16, "Cooperlake"}, // Sapphire / Emerald Rapids under OpenBLAS 0.3.21
+		{"Prescott", false, bf16, "Cooperlake"}, // Emerald Rapids under OpenBLAS 0.3.21
 		{"PRESCOTT", false, avx512, "SkylakeX"},
 		{"Prescott", false, partial, "Haswell"},
 		{"Prescott", false, avx2, "Haswell"},

@@ -16,8 +16,8 @@
 //
 // Kernel set. Debian's OpenBLAS is built with DYNAMIC_ARCH: it picks its kernels from the
 // CPU model when the library loads, and falls back to its SSE3 "Prescott" kernels for a
-// model it does not know. OpenBLAS 0.3.21 (Debian 12) does not know Sapphire or Emerald
-// Rapids Xeons, whose float32 GEMM then runs at 64 GFLOP/s on two cores instead of 300
+// model it does not know. OpenBLAS 0.3.21 (Debian 12) does not know Emerald Rapids Xeons
+// (family 6, model 207), whose float32 GEMM then runs at 64 GFLOP/s on two cores instead of 300
 // with the AVX-512 kernels. The openblas build checks at start-up: when OpenBLAS has
 // fallen back to Prescott on a CPU with AVX2 and FMA, and OPENBLAS_CORETYPE is not set, it
 // re-executes the program with OPENBLAS_CORETYPE naming the kernel set the CPU's
