@@ -73,6 +73,9 @@ type Env struct {
 	// BLASCore is the OpenBLAS version and kernel set (linalg.BLASCore), absent in the
 	// pure-Go build: the low-order bits of the products depend on it.
 	BLASCore string `json:"blas_core,omitempty"`
+	// Sgemm is the float32 GEMM of the projection (linalg.SgemmImpl: avx512, avx2 or
+	// blas32 (...)): with the assembly kernels too, the low-order bits depend on it.
+	Sgemm string `json:"sgemm,omitempty"`
 }
 
 // WriteFile writes r as indented JSON to path atomically (see WriteFileAtomic), so a

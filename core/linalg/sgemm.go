@@ -54,6 +54,35 @@ func kernelGo(kc int, a, b, c []float32, ldc int, acc bool) {
 	}
 }
 
+// kernelGoSplit is the Go twin of the AVX-512 micro-kernel: kernelGo's sums with the even
+// and the odd k indices accumulated apart, then added (even + odd).
+func kernelGoSplit(kc int, a, b, c []float32, ldc int, acc bool) {
+	var t [2][mr][nr]float32
+	a = a[:kc*mr]
+	b = b[:kc*nr]
+	for p := range kc {
+		ap := a[p*mr : p*mr+mr : p*mr+mr]
+		bp := b[p*nr : p*nr+nr : p*nr+nr]
+		tp := &t[p&1]
+		for i, av := range ap {
+			ti := &tp[i]
+			for j, bv := range bp {
+				ti[j] += av * bv
+			}
+		}
+	}
+	for i := range mr {
+		row := c[i*ldc : i*ldc+nr : i*ldc+nr]
+		for j := range row {
+			v := t[0][i][j] + t[1][i][j]
+			if acc {
+				v += row[j]
+			}
+			row[j] = v
+		}
+	}
+}
+
 // PackedB is the right-hand operand B (n×k, row-major) of the products C = A·Bᵀ, prepared
 // once by [PackB] and then multiplied by any number of left-hand operands, concurrently.
 type PackedB struct {
@@ -255,9 +284,13 @@ func SgemmNT(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float3
 }
 
 // SgemmImpl names the implementation behind [PackB] and [PackedB.MulNT] in this build and
-// on this CPU: "avx2" (the packed AVX2+FMA Go assembly, on amd64 CPUs with both, unless
-// built with -tags purego or -tags openblas) or "blas32 (" + [BLAS]() + ")".
+// on this CPU: "avx512" or "avx2" (the packed Go-assembly GEMM with its AVX-512 or its
+// AVX2+FMA micro-kernel, on amd64 CPUs with AVX2 and FMA, unless built with -tags purego
+// or -tags openblas) or "blas32 (" + [BLAS]() + ")".
 func SgemmImpl() string {
+	if useAsmSgemm && useAVX512 {
+		return "avx512"
+	}
 	if useAsmSgemm {
 		return "avx2"
 	}

@@ -37,10 +37,11 @@ func reportGFLOPS(b *testing.B, products int, cpu0 float64) {
 
 // BenchmarkSgemmProjection measures GFLOP/s at the projection shape:
 //
-//	avx2/1       one MulNT on a PackB'd B (the packed AVX2+FMA path), calling goroutine
-//	avx2/workers GOMAXPROCS goroutines, each its own 256-row MulNT on the shared packed B
+//	K/1          one MulNT on a PackB'd B (the packed path with micro-kernel K: avx2, or
+//	             avx512 where the CPU has it), calling goroutine
+//	K/workers    GOMAXPROCS goroutines, each its own 256-row MulNT on the shared packed B
 //	             (what the projection workers do); flops of all of them per op
-//	avx2/split   one 256-row product split by rows over GOMAXPROCS goroutines
+//	K/split      one 256-row product split by rows over GOMAXPROCS goroutines
 //	blas32       blas32.Gemm (gonum's pure Go, itself parallel over GOMAXPROCS; OpenBLAS
 //	             with one thread under -tags openblas)
 //	blas32/workers GOMAXPROCS goroutines, each its own blas32.Gemm
@@ -55,16 +56,16 @@ func BenchmarkSgemmProjection(b *testing.B) {
 		as[i] = benchData(uint64(10+i), benchM*benchK)
 		cs[i] = make([]float32, benchM*benchN)
 	}
-	if useAsmSgemm {
-		pb := packB(benchN, benchK, append([]float32(nil), bm...), benchK, true, kernelAsm)
-		b.Run("avx2/1", func(b *testing.B) {
+	for _, kc := range asmKernels() {
+		pb := packB(benchN, benchK, append([]float32(nil), bm...), benchK, true, kc.kern)
+		b.Run(kc.name+"/1", func(b *testing.B) {
 			cpu0 := cpuSeconds()
 			for b.Loop() {
 				pb.MulNT(benchM, as[0], benchK, cs[0], benchN)
 			}
 			reportGFLOPS(b, 1, cpu0)
 		})
-		b.Run("avx2/workers", func(b *testing.B) {
+		b.Run(kc.name+"/workers", func(b *testing.B) {
 			cpu0 := cpuSeconds()
 			for b.Loop() {
 				var wg sync.WaitGroup
@@ -75,7 +76,7 @@ func BenchmarkSgemmProjection(b *testing.B) {
 			}
 			reportGFLOPS(b, w, cpu0)
 		})
-		b.Run("avx2/split", func(b *testing.B) {
+		b.Run(kc.name+"/split", func(b *testing.B) {
 			cpu0 := cpuSeconds()
 			rows := (benchM + w - 1) / w
 			for b.Loop() {
@@ -126,13 +127,41 @@ func BenchmarkSgemmKernel(b *testing.B) {
 	}
 	const kc = 256
 	a, bp, c := benchData(3, kc*mr), benchData(4, kc*nr), make([]float32, mr*nr)
-	cpu0 := cpuSeconds()
-	for b.Loop() {
-		kernelAsm(kc, a, bp, c, nr, true)
+	for _, k := range asmKernels() {
+		b.Run(k.name, func(b *testing.B) {
+			cpu0 := cpuSeconds()
+			for b.Loop() {
+				k.kern(kc, a, bp, c, nr, true)
+			}
+			flops := 2 * mr * nr * kc * float64(b.N)
+			b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			if cpu1 := cpuSeconds(); cpu0 >= 0 && cpu1 > cpu0 {
+				b.ReportMetric(flops/(cpu1-cpu0)/1e9, "GFLOP/cpu-s")
+			}
+		})
 	}
-	flops := 2 * mr * nr * kc * float64(b.N)
-	b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-	if cpu1 := cpuSeconds(); cpu0 >= 0 && cpu1 > cpu0 {
-		b.ReportMetric(flops/(cpu1-cpu0)/1e9, "GFLOP/cpu-s")
+}
+
+// asmKernels are the assembly micro-kernels this build and CPU can run, by name.
+func asmKernels() []struct {
+	name string
+	kern kernelFunc
+} {
+	var ks []struct {
+		name string
+		kern kernelFunc
 	}
+	if useAsmSgemm {
+		ks = append(ks, struct {
+			name string
+			kern kernelFunc
+		}{"avx2", kernelAVX2})
+	}
+	if useAVX512 {
+		ks = append(ks, struct {
+			name string
+			kern kernelFunc
+		}{"avx512", kernelAVX512})
+	}
+	return ks
 }

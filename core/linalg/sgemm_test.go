@@ -87,13 +87,20 @@ func paths() []struct {
 		name   string
 		packed bool
 		kern   kernelFunc
-	}{{"go-kernel", true, kernelGo}, {"blas32", false, nil}}
+	}{{"go-kernel", true, kernelGo}, {"go-kernel-split", true, kernelGoSplit}, {"blas32", false, nil}}
 	if useAsmSgemm {
 		ps = append(ps, struct {
 			name   string
 			packed bool
 			kern   kernelFunc
-		}{"avx2", true, kernelAsm})
+		}{"avx2", true, kernelAVX2})
+	}
+	if useAVX512 {
+		ps = append(ps, struct {
+			name   string
+			packed bool
+			kern   kernelFunc
+		}{"avx512", true, kernelAVX512})
 	}
 	return ps
 }
@@ -149,26 +156,47 @@ func TestMulNTKZero(t *testing.T) {
 // the Go compiler does not fuse a·b + c into one FMA. The tolerance 4e-7·Σ|A||B| is about
 // 7 units of float32 rounding (2⁻²⁴ ≈ 6e-8); this case differs by at most 6e-8·Σ|A||B|,
 // 3500 entries, 829 of them bit-identical.
+// The AVX-512 kernel is checked the same way against its own twin, kernelGoSplit, on k
+// = 301 (odd, so the last k block ends on an even index).
 func TestAsmMatchesGoTwin(t *testing.T) {
 	if !useAsmSgemm {
 		t.Skip("no AVX2+FMA assembly in this build or on this CPU")
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
-	g := newGemmCase(rng, 50, 70, 300)
-	run := func(kern kernelFunc) []float32 {
-		pb := packB(g.n, g.k, slices.Clone(g.b), g.ldb, true, kern)
-		c := make([]float32, g.m*g.ldc)
-		pb.MulNT(g.m, g.a, g.lda, c, g.ldc)
-		return c
-	}
-	ca, cg := run(kernelAsm), run(kernelGo)
-	for i := range g.m {
-		for j := range g.n {
-			x, y := ca[i*g.ldc+j], cg[i*g.ldc+j]
-			if tol := 4e-7 * g.scale[i*g.n+j]; math.Abs(float64(x-y)) > tol {
-				t.Fatalf("C[%d][%d]: asm %g, Go twin %g (tolerance %g)", i, j, x, y, tol)
+	for _, c := range []struct {
+		name      string
+		asm, twin kernelFunc
+		k         int
+		run       bool
+	}{
+		{"avx2", kernelAVX2, kernelGo, 300, true},
+		{"avx512", kernelAVX512, kernelGoSplit, 301, useAVX512},
+	} {
+		if !c.run {
+			t.Logf("%s: not on this CPU", c.name)
+			continue
+		}
+		g := newGemmCase(rng, 50, 70, c.k)
+		run := func(kern kernelFunc) []float32 {
+			pb := packB(g.n, g.k, slices.Clone(g.b), g.ldb, true, kern)
+			out := make([]float32, g.m*g.ldc)
+			pb.MulNT(g.m, g.a, g.lda, out, g.ldc)
+			return out
+		}
+		ca, cg := run(c.asm), run(c.twin)
+		same := 0
+		for i := range g.m {
+			for j := range g.n {
+				x, y := ca[i*g.ldc+j], cg[i*g.ldc+j]
+				if tol := 4e-7 * g.scale[i*g.n+j]; math.Abs(float64(x-y)) > tol {
+					t.Fatalf("%s: C[%d][%d]: asm %g, Go twin %g (tolerance %g)", c.name, i, j, x, y, tol)
+				}
+				if x == y {
+					same++
+				}
 			}
 		}
+		t.Logf("%s: %d of %d entries bit-identical to the Go twin", c.name, same, g.m*g.n)
 	}
 }
 
