@@ -11,6 +11,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/core/group"
+	"gitui/core/linalg"
 	"gitui/model"
 )
 
@@ -54,12 +55,15 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 	if used != spec.Data.Name {
 		logf("data %s is not in the data directory: using its fallback %s instead", spec.Data.Name, used)
 	}
-	memLine, err := checkRunMemory(spec, pool, test)
+	memLine, est, err := checkRunMemory(spec, pool, test)
 	if err != nil {
 		return nil, err
 	}
 	logf("data %s: pool %d, test %d, %d classes, shape %v (%.1f s)", used, pool.Len(), test.Len(), len(pool.Classes), pool.Shape, time.Since(t0).Seconds())
 	logf("%s", memLine)
+	if hint := buildHint(est, linalg.BLAS()); hint != "" && opts.Loaded == nil { // not per trial of a study
+		logf("%s", hint)
+	}
 	g, err := BuildGroup(spec.Group, pool.Shape, spec.Seed)
 	if err != nil {
 		return nil, err

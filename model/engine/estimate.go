@@ -734,8 +734,8 @@ func memAvailable() (int64, bool) { return data.MeminfoBytes("MemAvailable:") }
 // checkRunMemory estimates the memory of spec on the loaded pool and test set and
 // refuses (an *InputError, before the group or anything large is built) a run that
 // does not fit MemoryLimit or whose largest kernel matrix exceeds kernel.MaxGramBytes.
-// On success it returns a log line with the estimate and the limit.
-func checkRunMemory(spec *model.Spec, pool, test *data.Dataset) (string, error) {
+// On success it returns a log line with the estimate and the limit, and the estimate.
+func checkRunMemory(spec *model.Spec, pool, test *data.Dataset) (string, Estimate, error) {
 	nt := test.Len()
 	if spec.TestTransform != nil {
 		nt *= 2
@@ -743,12 +743,27 @@ func checkRunMemory(spec *model.Spec, pool, test *data.Dataset) (string, error) 
 	est := EstimateBytes(spec, DataSize{Pool: pool.Len(), Test: nt, Shape: pool.Shape, Classes: len(pool.Classes)})
 	limit, source, err := MemoryLimit()
 	if err != nil {
-		return "", err
+		return "", est, err
 	}
 	if err := CheckMemory(est, limit, source); err != nil {
-		return "", err
+		return "", est, err
 	}
-	return fmt.Sprintf("memory: about %s estimated, %s available (%s)", human(est.Bytes), human(float64(limit)), source), nil
+	return fmt.Sprintf("memory: about %s estimated, %s available (%s)", human(est.Bytes), human(float64(limit)), source), est, nil
+}
+
+// slowBLASGram is the kernel matrix (bytes: 5,000 x 5,000 float64) from which
+// buildHint points a run of the pure-Go build to the OpenBLAS build.
+const slowBLASGram = 8 * 5000 * 5000
+
+// buildHint returns a log line for a run whose largest kernel matrix (est.Gram) is at
+// least 5,000 x 5,000 when this build multiplies in float64 with gonum's pure-Go BLAS:
+// its fits are the run's bulk, and the OpenBLAS build does them many times faster. "" otherwise.
+func buildHint(est Estimate, blas string) string {
+	if blas != "gonum (pure Go)" || est.Gram < slowBLASGram {
+		return ""
+	}
+	n := int(math.Sqrt(est.Gram / 8))
+	return fmt.Sprintf("note: this build does its float64 products (here a %dx%d kernel matrix and its fits) with gonum's pure-Go BLAS; the OpenBLAS build does them many times faster: go install -tags openblas ./cmd/gitui (Debian: libopenblas-dev; docs/performance.md)", n, n)
 }
 
 // checkGroupMemory refuses (an *InputError) a group whose element tables alone exceed

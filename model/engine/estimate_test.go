@@ -244,3 +244,25 @@ func TestEstimateLiuLocality(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildHint: the pure-Go build points a run with a kernel matrix of 5,000 x 5,000 or
+// more to the OpenBLAS build, naming the matrix; smaller runs and the OpenBLAS build get
+// no line.
+func TestBuildHint(t *testing.T) {
+	big := Estimate{Gram: 8 * 10000 * 10000}
+	if h := buildHint(big, "gonum (pure Go)"); !strings.Contains(h, "10000x10000") || !strings.Contains(h, "-tags openblas") {
+		t.Errorf("10,000 x 10,000 in the pure-Go build: %q, want the matrix and the openblas build named", h)
+	}
+	for _, c := range []struct {
+		est  Estimate
+		blas string
+	}{
+		{big, "OpenBLAS (cgo)"},
+		{Estimate{Gram: 8 * 4999 * 4999}, "gonum (pure Go)"},
+		{Estimate{}, "gonum (pure Go)"},
+	} {
+		if h := buildHint(c.est, c.blas); h != "" {
+			t.Errorf("Gram %.0f bytes, %s: %q, want no line", c.est.Gram, c.blas, h)
+		}
+	}
+}
