@@ -56,7 +56,8 @@ func fixCoreType() {
 		return
 	}
 	_, userSet := os.LookupEnv(coreTypeEnv)
-	want := coreTypeFor(C.GoString(C.openblas_get_corename()), userSet, cpuFeatures{
+	detected := C.GoString(C.openblas_get_corename())
+	want := coreTypeFor(detected, userSet, cpuFeatures{
 		AVX2: cpu.X86.HasAVX2, FMA: cpu.X86.HasFMA,
 		AVX512F: cpu.X86.HasAVX512F, AVX512BW: cpu.X86.HasAVX512BW, AVX512DQ: cpu.X86.HasAVX512DQ,
 		AVX512VL: cpu.X86.HasAVX512VL, AVX512CD: cpu.X86.HasAVX512CD, AVX512BF16: cpu.X86.HasAVX512BF16,
@@ -66,7 +67,7 @@ func fixCoreType() {
 	}
 	exe, err := os.Executable()
 	if err == nil {
-		env := append(os.Environ(), coreTypeEnv+"="+want, coreFixEnv+"="+C.GoString(C.openblas_get_corename()))
+		env := append(os.Environ(), coreTypeEnv+"="+want, coreFixEnv+"="+detected)
 		err = syscall.Exec(exe, os.Args, env) // returns only on failure
 	}
 	blasCoreNote = fmt.Sprintf("; gitui could not restart with %s=%s (%v): set it yourself for speed", coreTypeEnv, want, err)

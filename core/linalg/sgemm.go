@@ -26,44 +26,26 @@ var sgemmKC = 256
 // overwriting C when acc is false, adding to it when acc is true. kc >= 1, ldc >= nr.
 type kernelFunc func(kc int, a, b, c []float32, ldc int, acc bool)
 
-// kernelGo is the Go twin of the assembly micro-kernel (sgemm_amd64.s): the same sums in
+// kernelGo is the Go twin of the AVX2 micro-kernel (sgemm_amd64.s): the same sums in
 // the same order, one k index at a time.
-func kernelGo(kc int, a, b, c []float32, ldc int, acc bool) {
-	var t [mr][nr]float32
-	a = a[:kc*mr]
-	b = b[:kc*nr]
-	for p := range kc {
-		ap := a[p*mr : p*mr+mr : p*mr+mr]
-		bp := b[p*nr : p*nr+nr : p*nr+nr]
-		for i, av := range ap {
-			ti := &t[i]
-			for j, bv := range bp {
-				ti[j] += av * bv
-			}
-		}
-	}
-	for i := range mr {
-		row := c[i*ldc : i*ldc+nr : i*ldc+nr]
-		if acc {
-			for j := range row {
-				row[j] += t[i][j]
-			}
-		} else {
-			copy(row, t[i][:])
-		}
-	}
-}
+func kernelGo(kc int, a, b, c []float32, ldc int, acc bool) { kernelGoSets(kc, a, b, c, ldc, acc, 1) }
 
 // kernelGoSplit is the Go twin of the AVX-512 micro-kernel: kernelGo's sums with the even
 // and the odd k indices accumulated apart, then added (even + odd).
 func kernelGoSplit(kc int, a, b, c []float32, ldc int, acc bool) {
+	kernelGoSets(kc, a, b, c, ldc, acc, 2)
+}
+
+// kernelGoSets is the micro-kernel contract in Go with the k indices accumulated in sets
+// (1 or 2) interleaved sums, p mod sets, added in order at the end and then to C when acc.
+func kernelGoSets(kc int, a, b, c []float32, ldc int, acc bool, sets int) {
 	var t [2][mr][nr]float32
 	a = a[:kc*mr]
 	b = b[:kc*nr]
 	for p := range kc {
 		ap := a[p*mr : p*mr+mr : p*mr+mr]
 		bp := b[p*nr : p*nr+nr : p*nr+nr]
-		tp := &t[p&1]
+		tp := &t[p%sets]
 		for i, av := range ap {
 			ti := &tp[i]
 			for j, bv := range bp {
@@ -74,7 +56,10 @@ func kernelGoSplit(kc int, a, b, c []float32, ldc int, acc bool) {
 	for i := range mr {
 		row := c[i*ldc : i*ldc+nr : i*ldc+nr]
 		for j := range row {
-			v := t[0][i][j] + t[1][i][j]
+			v := t[0][i][j]
+			if sets == 2 {
+				v += t[1][i][j]
+			}
 			if acc {
 				v += row[j]
 			}
@@ -288,7 +273,7 @@ func SgemmNT(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float3
 // AVX2+FMA micro-kernel, on amd64 CPUs with AVX2 and FMA, unless built with -tags purego
 // or -tags openblas) or "blas32 (" + [BLAS]() + ")".
 func SgemmImpl() string {
-	if useAsmSgemm && useAVX512 {
+	if useAVX512 {
 		return "avx512"
 	}
 	if useAsmSgemm {

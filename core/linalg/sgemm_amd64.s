@@ -7,6 +7,18 @@
 // two loads of packed B (16 floats: Y12, Y13), six broadcasts of packed A (Y14, Y15) and
 // twelve FMAs. Go operand order: the destination is last.
 
+// CROWS loads the addresses of the tile's six rows of C into DX, R9, R10, R11, R12, R13
+// (c + i·ldc·4), from the arguments c and ldc.
+#define CROWS \
+	MOVQ c+24(FP), DX; \
+	MOVQ ldc+32(FP), R8; \
+	SHLQ $2, R8; \
+	LEAQ (DX)(R8*1), R9; \
+	LEAQ (DX)(R8*2), R10; \
+	LEAQ (R9)(R8*2), R11; \
+	LEAQ (DX)(R8*4), R12; \
+	LEAQ (R12)(R8*1), R13
+
 // STEP does one k index: B at B0(DI), B1(DI); A at A0..A5(SI).
 #define STEP(B0, B1, A0, A1, A2, A3, A4, A5) \
 	VMOVUPS B0(DI), Y12; \
@@ -78,14 +90,7 @@ loop1:
 	JNE  loop1
 
 done:
-	MOVQ c+24(FP), DX
-	MOVQ ldc+32(FP), R8
-	SHLQ $2, R8
-	LEAQ (DX)(R8*1), R9
-	LEAQ (DX)(R8*2), R10
-	LEAQ (R9)(R8*2), R11
-	LEAQ (DX)(R8*4), R12
-	LEAQ (R12)(R8*1), R13
+	CROWS
 	MOVQ acc+40(FP), AX
 	TESTQ AX, AX
 	JEQ   store
@@ -187,14 +192,7 @@ done512:
 	VADDPS Z9, Z3, Z3
 	VADDPS Z10, Z4, Z4
 	VADDPS Z11, Z5, Z5
-	MOVQ c+24(FP), DX
-	MOVQ ldc+32(FP), R8
-	SHLQ $2, R8
-	LEAQ (DX)(R8*1), R9
-	LEAQ (DX)(R8*2), R10
-	LEAQ (R9)(R8*2), R11
-	LEAQ (DX)(R8*4), R12
-	LEAQ (R12)(R8*1), R13
+	CROWS
 	MOVQ acc+40(FP), AX
 	TESTQ AX, AX
 	JEQ   store512

@@ -141,27 +141,3 @@ func BenchmarkSgemmKernel(b *testing.B) {
 		})
 	}
 }
-
-// asmKernels are the assembly micro-kernels this build and CPU can run, by name.
-func asmKernels() []struct {
-	name string
-	kern kernelFunc
-} {
-	var ks []struct {
-		name string
-		kern kernelFunc
-	}
-	if useAsmSgemm {
-		ks = append(ks, struct {
-			name string
-			kern kernelFunc
-		}{"avx2", kernelAVX2})
-	}
-	if useAVX512 {
-		ks = append(ks, struct {
-			name string
-			kern kernelFunc
-		}{"avx512", kernelAVX512})
-	}
-	return ks
-}

@@ -76,33 +76,30 @@ func (g gemmCase) check(t *testing.T, name string, packed bool, kern kernelFunc)
 	}
 }
 
-// paths lists the GEMM paths of this build: the Go twin of the micro-kernel, the
-// assembly where the CPU has it, and the blas32 fallback.
-func paths() []struct {
+// gemmPath is a GEMM path under test: a micro-kernel on packed operands, or (packed
+// false, kern nil) the blas32 fallback.
+type gemmPath struct {
 	name   string
 	packed bool
 	kern   kernelFunc
-} {
-	ps := []struct {
-		name   string
-		packed bool
-		kern   kernelFunc
-	}{{"go-kernel", true, kernelGo}, {"go-kernel-split", true, kernelGoSplit}, {"blas32", false, nil}}
+}
+
+// paths lists the GEMM paths of this build: the Go twins of the micro-kernels, the
+// assembly kernels where the CPU has them, and the blas32 fallback.
+func paths() []gemmPath {
+	return append([]gemmPath{{"go-kernel", true, kernelGo}, {"go-kernel-split", true, kernelGoSplit}, {"blas32", false, nil}}, asmKernels()...)
+}
+
+// asmKernels are the assembly micro-kernels this build and CPU can run.
+func asmKernels() []gemmPath {
+	var ks []gemmPath
 	if useAsmSgemm {
-		ps = append(ps, struct {
-			name   string
-			packed bool
-			kern   kernelFunc
-		}{"avx2", true, kernelAVX2})
+		ks = append(ks, gemmPath{"avx2", true, kernelAVX2})
 	}
 	if useAVX512 {
-		ps = append(ps, struct {
-			name   string
-			packed bool
-			kern   kernelFunc
-		}{"avx512", true, kernelAVX512})
+		ks = append(ks, gemmPath{"avx512", true, kernelAVX512})
 	}
-	return ps
+	return ks
 }
 
 // TestMulNTEdges covers every m, n in 1..17 (partial 6-row panels, partial 16-column
