@@ -181,7 +181,7 @@ func runStudy(ctx context.Context, st *study.Study, dataDir string, workers int,
 	case model.TunePooled:
 		on += ", pooled at the last rung with each fit's leave-one-out"
 	}
-	score := model.TuneScoreName(st.Spec.Tune.Score)
+	score := model.TuneScoreName(st.Score)
 	fmt.Fprintf(stderr, "search: %d configurations compared %s, rungs %v (%.2f s, %d at once, tune.workers %d; %s); best trial %d, %s %.4f (n %d), %s\n",
 		st.Trials, on, st.Sizes, st.SearchSeconds(), st.Workers, st.Lag, st.CacheStats(), trial, score, val, valN, fmtJSON(params))
 	best, err := st.BestSpec()

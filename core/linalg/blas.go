@@ -1,8 +1,11 @@
 package linalg
 
-// blasName is set by the build: "gonum (pure Go)" by default, "OpenBLAS (cgo)" under
-// the openblas build tag.
-var blasName = "gonum (pure Go)"
+// PureGoBLAS is what [BLAS] returns in the default build: gonum's pure-Go BLAS.
+const PureGoBLAS = "gonum (pure Go)"
+
+// blasName is set by the build: PureGoBLAS by default, "OpenBLAS (cgo)" under the
+// openblas build tag.
+var blasName = PureGoBLAS
 
 // BLAS returns the name of the BLAS implementation that blas64 and blas32 use in this
 // build: "gonum (pure Go)" or "OpenBLAS (cgo)".

@@ -14,6 +14,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/feature"
 	"gitui/core/kernel"
+	"gitui/core/linalg"
 	"gitui/model"
 )
 
@@ -759,7 +760,7 @@ const slowBLASGram = 8 * 5000 * 5000
 // least 5,000 x 5,000 when this build multiplies in float64 with gonum's pure-Go BLAS:
 // its fits are the run's bulk, and the OpenBLAS build does them many times faster. "" otherwise.
 func buildHint(est Estimate, blas string) string {
-	if blas != "gonum (pure Go)" || est.Gram < slowBLASGram {
+	if blas != linalg.PureGoBLAS || est.Gram < slowBLASGram {
 		return ""
 	}
 	n := int(math.Sqrt(est.Gram / 8))

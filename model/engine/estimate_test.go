@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"gitui/core/kernel"
+	"gitui/core/linalg"
 	"gitui/model"
 )
 
@@ -250,7 +251,7 @@ func TestEstimateLiuLocality(t *testing.T) {
 // no line.
 func TestBuildHint(t *testing.T) {
 	big := Estimate{Gram: 8 * 10000 * 10000}
-	if h := buildHint(big, "gonum (pure Go)"); !strings.Contains(h, "10000x10000") || !strings.Contains(h, "-tags openblas") {
+	if h := buildHint(big, linalg.PureGoBLAS); !strings.Contains(h, "10000x10000") || !strings.Contains(h, "-tags openblas") {
 		t.Errorf("10,000 x 10,000 in the pure-Go build: %q, want the matrix and the openblas build named", h)
 	}
 	for _, c := range []struct {
@@ -258,8 +259,8 @@ func TestBuildHint(t *testing.T) {
 		blas string
 	}{
 		{big, "OpenBLAS (cgo)"},
-		{Estimate{Gram: 8 * 4999 * 4999}, "gonum (pure Go)"},
-		{Estimate{}, "gonum (pure Go)"},
+		{Estimate{Gram: 8 * 4999 * 4999}, linalg.PureGoBLAS},
+		{Estimate{}, linalg.PureGoBLAS},
 	} {
 		if h := buildHint(c.est, c.blas); h != "" {
 			t.Errorf("Gram %.0f bytes, %s: %q, want no line", c.est.Gram, c.blas, h)
