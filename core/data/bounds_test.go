@@ -156,7 +156,7 @@ func TestAvailableChecksIDXClaims(t *testing.T) {
 	liar := gz(append(idxHeader(1000, 2, 2), make([]byte, 12)...))
 	os.WriteFile(filepath.Join(m, "t10k-images-idx3-ubyte.gz"), liar, 0o644)
 	os.WriteFile(filepath.Join(m, "t10k-labels-idx1-ubyte.gz"), gz(labels(1000)), 0o644)
-	srcs := Available(dir)
+	srcs := Locations{Dir: dir}.Available()
 	var train, test *Source
 	for i := range srcs {
 		if srcs[i].Name == "mnist" && srcs[i].Split == "train" {
@@ -175,7 +175,7 @@ func TestAvailableChecksIDXClaims(t *testing.T) {
 	// A consistent pair lists its count.
 	os.WriteFile(filepath.Join(m, "t10k-images-idx3-ubyte.gz"), gz(append(idxHeader(3, 2, 2), make([]byte, 12)...)), 0o644)
 	os.WriteFile(filepath.Join(m, "t10k-labels-idx1-ubyte.gz"), gz(labels(3)), 0o644)
-	for _, s := range Available(dir) {
+	for _, s := range (Locations{Dir: dir}).Available() {
 		if s.Name == "mnist" && s.Split == "test" && (s.Err != nil || s.N != 3) {
 			t.Errorf("consistent pair: %+v, want 3 images", s)
 		}

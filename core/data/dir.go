@@ -39,11 +39,24 @@ var Names = []string{"mnist", "fashion-mnist"}
 // fashionClasses are the ten Fashion-MNIST class names in label order (Xiao et al. 2017).
 var fashionClasses = []string{"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"}
 
-// systemDirs are directories outside the data directory where a distribution installs a
-// data set (Debian's dataset-fashion-mnist). A variable so that tests can redirect it.
-var systemDirs = map[string][]string{
-	"fashion-mnist": {"/usr/share/datasets/fashion-mnist"},
+// SystemDirs returns, by data set name, the directories outside the data directory where a
+// distribution installs a data set: Debian's dataset-fashion-mnist puts Fashion-MNIST in
+// /usr/share/datasets/fashion-mnist. A new map on every call.
+func SystemDirs() map[string][]string {
+	return map[string][]string{"fashion-mnist": {"/usr/share/datasets/fashion-mnist"}}
 }
+
+// Locations says where Open and Available look for a data set name: Dir/<name>/ first,
+// then each of System[name] in order. The zero System looks in Dir alone, which is what a
+// hermetic test wants; In(dir) adds the machine's SystemDirs.
+type Locations struct {
+	Dir    string              // the data directory, holding mnist/, fashion-mnist/, ...
+	System map[string][]string // directories outside Dir, by data set name
+}
+
+// In returns the Locations of the data directory dir together with this machine's
+// SystemDirs: where the CLI and the workbench look.
+func In(dir string) Locations { return Locations{Dir: dir, System: SystemDirs()} }
 
 // Source is one pair of IDX files found on disk.
 type Source struct {
@@ -68,10 +81,10 @@ func prefixes(split string) []string {
 	return []string{"t10k"}
 }
 
-// searchDirs returns the directories searched for name under dir, in order.
-func searchDirs(dir, name string) []string {
-	dirs := []string{filepath.Join(dir, name)}
-	return append(dirs, systemDirs[name]...)
+// searchDirs returns the directories searched for name, in order: Dir/<name>, then System[name].
+func (l Locations) searchDirs(name string) []string {
+	dirs := []string{filepath.Join(l.Dir, name)}
+	return append(dirs, l.System[name]...)
 }
 
 // findFile returns the first of base+".gz" and base that exists in dir.
@@ -98,11 +111,15 @@ func find(dir, prefix string) (images, labels string) {
 //	t10k-images-idx3-ubyte[.gz]   t10k-labels-idx1-ubyte[.gz]    split "test"
 //
 // For fashion-mnist it then looks in /usr/share/datasets/fashion-mnist (Debian's
-// dataset-fashion-mnist). The Dataset is named "<name>-<prefix>" ("mnist-train10k",
+// dataset-fashion-mnist): Open(dir, ...) is In(dir).Open(...). The Dataset is named "<name>-<prefix>" ("mnist-train10k",
 // "fashion-mnist-t10k"); MNIST classes are "0".."9", Fashion-MNIST's are its class
 // names. An unknown name or split is an error; missing files give an error wrapping
 // ErrNotFound that lists the paths looked in and how to get the data.
-func Open(dir, name, split string) (*Dataset, error) {
+func Open(dir, name, split string) (*Dataset, error) { return In(dir).Open(name, split) }
+
+// Open loads split of the data set name from l's directories, as the package's Open
+// describes, looking in l.Dir/<name>/ and then l.System[name] only.
+func (l Locations) Open(name, split string) (*Dataset, error) {
 	if !knownName(name) {
 		return nil, fmt.Errorf("unknown data set %q: use one of %s", name, strings.Join(Names, ", "))
 	}
@@ -114,7 +131,7 @@ func Open(dir, name, split string) (*Dataset, error) {
 		classes = fashionClasses
 	}
 	var looked []string
-	for _, d := range searchDirs(dir, name) {
+	for _, d := range l.searchDirs(name) {
 		for _, p := range prefixes(split) {
 			img, lab := find(d, p)
 			if img != "" && lab != "" {
@@ -150,17 +167,22 @@ func knownName(name string) bool {
 	return false
 }
 
+// Available lists what In(dir).Available lists: the data sets in dir and in this machine's
+// SystemDirs.
+func Available(dir string) []Source { return In(dir).Available() }
+
 // Available lists the IDX file pairs present for every known data set, searching as
-// Open does (dir/<name>/, then the system directories), then EMNIST Letters' pairs in
+// Open does (l.Dir/<name>/, then l.System[name]), then EMNIST Letters' pairs in
 // dir/emnist-letters/ and the USPS files that OpenUSPS reads (dir/usps/; Images and
 // Labels are the one file, N its number of non-blank lines, Note the pixel scaling).
 // For each name and split the first Source listed is the one Open loads. Only headers are read, so it is fast even
 // for gzipped files; a pair whose header is unreadable is listed with Err set.
-func Available(dir string) []Source {
+func (l Locations) Available() []Source {
+	dir := l.Dir
 	var out []Source
 	for _, name := range Names {
 		for _, split := range []string{"train", "test"} {
-			for _, d := range searchDirs(dir, name) {
+			for _, d := range l.searchDirs(name) {
 				for _, p := range prefixes(split) {
 					img, lab := find(d, p)
 					if img == "" || lab == "" {

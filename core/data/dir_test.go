@@ -47,10 +47,8 @@ func TestOpen(t *testing.T) {
 	mn := filepath.Join(root, "mnist")
 	writeSet(t, mn, "train10k", 6, true)
 	writeSet(t, mn, "t10k", 4, false)
-	systemDirs = map[string][]string{"fashion-mnist": {filepath.Join(root, "sys")}}
-	t.Cleanup(func() { systemDirs = map[string][]string{"fashion-mnist": {"/usr/share/datasets/fashion-mnist"}} })
-
-	ds, err := Open(root, "mnist", "train")
+	loc := Locations{Dir: root, System: map[string][]string{"fashion-mnist": {filepath.Join(root, "sys")}}}
+	ds, err := loc.Open("mnist", "train")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,15 +57,15 @@ func TestOpen(t *testing.T) {
 	}
 	// The full training files win over the 10k pool once present.
 	writeSet(t, mn, "train", 9, false)
-	if ds, err = Open(root, "mnist", "train"); err != nil || ds.Len() != 9 || ds.Name != "mnist-train" {
+	if ds, err = loc.Open("mnist", "train"); err != nil || ds.Len() != 9 || ds.Name != "mnist-train" {
 		t.Fatalf("full train: %v", err)
 	}
-	if ds, err = Open(root, "mnist", "test"); err != nil || ds.Len() != 4 {
+	if ds, err = loc.Open("mnist", "test"); err != nil || ds.Len() != 4 {
 		t.Fatalf("test: %v", err)
 	}
 
 	// Fashion-MNIST: absent everywhere, then found in the system directory.
-	_, err = Open(root, "fashion-mnist", "test")
+	_, err = loc.Open("fashion-mnist", "test")
 	if !errors.Is(err, ErrNotFound) {
 		t.Fatalf("err = %v, want ErrNotFound", err)
 	}
@@ -77,12 +75,12 @@ func TestOpen(t *testing.T) {
 		}
 	}
 	writeSet(t, filepath.Join(root, "sys"), "t10k", 3, true)
-	ds, err = Open(root, "fashion-mnist", "test")
+	ds, err = loc.Open("fashion-mnist", "test")
 	if err != nil || ds.Len() != 3 || ds.Classes[9] != "Ankle boot" {
 		t.Fatalf("fashion: %v", err)
 	}
 
-	src := Available(root)
+	src := loc.Available()
 	var got []string
 	for _, s := range src {
 		if s.Err != nil {

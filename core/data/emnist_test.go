@@ -76,7 +76,7 @@ func TestEMNISTLettersTransposedUpright(t *testing.T) {
 	if pool.Shape[0] != 28 || pool.Shape[1] != 28 {
 		t.Errorf("shape %v", pool.Shape)
 	}
-	av := Available(dir)
+	av := Locations{Dir: dir}.Available()
 	if len(av) != 2 || av[0].Name != EMNISTLettersName || av[0].N != 2 || av[1].N != 1 {
 		t.Errorf("Available = %+v", av)
 	}

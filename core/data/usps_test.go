@@ -119,7 +119,7 @@ func TestOpenUSPSFindsFilesAndBinary(t *testing.T) {
 	if test.Y[0] != 1 || test.Y[1] != 0 {
 		t.Errorf("LIBSVM test labels %v, want [1 0] (digits 9 and 0)", test.Y)
 	}
-	av := Available(dir)
+	av := Locations{Dir: dir}.Available()
 	if len(av) != 2 || av[0].Name != "usps" || av[0].N != 10 || av[1].N != 2 || av[0].Note == "" {
 		t.Errorf("Available = %+v", av)
 	}
