@@ -275,6 +275,20 @@ func (s *Spec) Clone() *Spec {
 
 // LoadSpec reads a spec from a .json, .yaml or .yml file and validates it (ParseSpec).
 func LoadSpec(path string) (*Spec, error) {
+	s, err := ReadSpec(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("spec %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// ReadSpec reads a spec from a .json, .yaml or .yml file and decodes it as DecodeSpec
+// does, without validating it: for a caller that edits it first (the CLI's --set and
+// --param) and then calls Validate.
+func ReadSpec(path string) (*Spec, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read spec: %w", err)
@@ -284,18 +298,30 @@ func LoadSpec(path string) (*Spec, error) {
 	case ".yaml", ".yml":
 		yml = true
 	}
-	s, err := ParseSpec(b, yml)
+	s, err := DecodeSpec(b, yml)
 	if err != nil {
 		return nil, fmt.Errorf("spec %s: %w", path, err)
 	}
 	return s, nil
 }
 
-// ParseSpec decodes a spec from JSON (yaml false) or YAML and validates it. It refuses
-// unknown fields, duplicate keys, anything after the spec (JSON trailing data, a second
-// YAML document), and a fraction or non-finite number in a whole-number field, aliases
-// resolved. Errors are one line naming the problem.
+// ParseSpec decodes a spec as DecodeSpec does and validates it.
 func ParseSpec(b []byte, yml bool) (*Spec, error) {
+	s, err := DecodeSpec(b, yml)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// DecodeSpec decodes a spec from JSON (yaml false) or YAML without validating it. It
+// refuses unknown fields, duplicate keys, anything after the spec (JSON trailing data, a
+// second YAML document), and a fraction or non-finite number in a whole-number field,
+// aliases resolved. Errors are one line naming the problem.
+func DecodeSpec(b []byte, yml bool) (*Spec, error) {
 	var s Spec
 	var err error
 	if yml {
@@ -305,9 +331,6 @@ func ParseSpec(b []byte, yml bool) (*Spec, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("does not parse (%v): see `gitui presets -v` and README for the format", err)
-	}
-	if err := s.Validate(); err != nil {
-		return nil, err
 	}
 	return &s, nil
 }

@@ -239,12 +239,12 @@ int:LOW..HIGH. The spec's tune block sets the sampler (tpe, random, quasi, grid)
 pruner (asha, sh, hyperband, none), eta, trials, min_n, max_n, validation, refit_n,
 refit_top (k: the k best refit and tested, reported beside the best, never chosen by test),
 score (validation, or loo: each RLS fit's leave-one-out accuracy, no split) and
-workers (2: jobs decided ahead of results; the outcome depends on it and the seed only).
---workers N runs at most N jobs at once and changes no result. Trials that share their
+workers (default 2: jobs decided ahead of results). --workers N sets tune.workers to N:
+N jobs in flight; the trials and the best depend on N and the seed, never on timing, so the
+same N gives the same study.json. Trials that share their
 features (every field deciding them) compute them once. The study directory holds spec.json, trials.jsonl (the journal), study.json,
 best.spec.json and the refit's result.json and predictions.csv; gitui resume DIR
 continues a study, and gitui run DIR/best.spec.json reproduces its test accuracy.
---workers N keeps N jobs in flight (tune.workers: the trials depend on N, not on timing);
 --join DIR is one task of gitui slurm's array over a study (docs/runs.md).`,
 		Run: cmdTune, Complete: completePresetOrFile})
 	register(command{Name: "resume", Order: 20, Synopsis: "resume DIR [--data DIR]",

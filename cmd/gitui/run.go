@@ -26,10 +26,12 @@ import (
 )
 
 // loadSpec turns PRESET or a spec file name into a validated spec with the overrides applied.
-func loadSpec(name string, quick bool, seed int64, sets []string) (*model.Spec, error) {
+func loadSpec(name string, quick bool, seed int64, sets []string, edits ...func(*model.Spec) error) (*model.Spec, error) {
 	var spec *model.Spec
-	if ext := strings.ToLower(filepath.Ext(name)); ext == ".json" || ext == ".yaml" || ext == ".yml" {
-		s, err := model.LoadSpec(name)
+	ext := strings.ToLower(filepath.Ext(name))
+	isPreset := ext != ".json" && ext != ".yaml" && ext != ".yml"
+	if !isPreset {
+		s, err := model.ReadSpec(name)
 		if err != nil {
 			return nil, usageError{err}
 		}
@@ -49,7 +51,15 @@ func loadSpec(name string, quick bool, seed int64, sets []string) (*model.Spec, 
 			return nil, usageError{err}
 		}
 	}
+	for _, edit := range edits {
+		if err := edit(spec); err != nil {
+			return nil, err
+		}
+	}
 	if err := spec.Validate(); err != nil {
+		if !isPreset {
+			err = fmt.Errorf("spec %s: %w", name, err)
+		}
 		return nil, usageError{err}
 	}
 	return spec, nil

@@ -62,27 +62,17 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if *workers < 0 {
 		return usagef("--workers %d is negative: give 1 or more (the jobs in flight, tune.workers), or 0 for the spec's", *workers)
 	}
-	spec, err := loadSpec(pos[0], *quick, *seed, sets)
+	spec, err := loadSpec(pos[0], *quick, *seed, sets, func(spec *model.Spec) error {
+		if err := mergeParams(spec, params); err != nil {
+			return err
+		}
+		if spec.Tune == nil {
+			return usagef("%s has no tune block: give --param KEY=DIST, e.g. --param methods.0.c=log:0.1..1000", pos[0])
+		}
+		return nil
+	})
 	if err != nil {
 		return err
-	}
-	if len(params) > 0 {
-		if spec.Tune == nil {
-			spec.Tune = &model.TuneSpec{}
-		}
-		if spec.Tune.Params == nil {
-			spec.Tune.Params = map[string]string{}
-		}
-		for _, p := range params {
-			k, v, ok := strings.Cut(p, "=")
-			if !ok || k == "" || v == "" {
-				return usagef("--param %q: want KEY=DIST, e.g. --param methods.0.c=log:0.1..1000", p)
-			}
-			spec.Tune.Params[k] = v
-		}
-	}
-	if spec.Tune == nil {
-		return usagef("%s has no tune block: give --param KEY=DIST, e.g. --param methods.0.c=log:0.1..1000", pos[0])
 	}
 	if *workers > 0 {
 		spec.Tune.Workers = *workers
@@ -103,6 +93,37 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		return asUsage(err)
 	}
 	return runStudy(ctx, st, dir, *workers, stdout, stderr)
+}
+
+// mergeParams adds the --param entries KEY=DIST to spec's tune block (creating it), before
+// the spec is validated: they merge with the block's own params and with --set tune.*
+// keys. A key given twice, twice by --param or by --param and by the block, is refused.
+func mergeParams(spec *model.Spec, params []string) error {
+	if len(params) == 0 {
+		return nil
+	}
+	if spec.Tune == nil {
+		spec.Tune = &model.TuneSpec{}
+	}
+	if spec.Tune.Params == nil {
+		spec.Tune.Params = map[string]string{}
+	}
+	given := map[string]bool{}
+	for _, p := range params {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || k == "" || v == "" {
+			return usagef("--param %q: want KEY=DIST, e.g. --param methods.0.c=log:0.1..1000", p)
+		}
+		if given[k] {
+			return usagef("--param %s is given twice: keep one", k)
+		}
+		if old, ok := spec.Tune.Params[k]; ok {
+			return usagef("--param %s=%s: the spec's tune block already tunes %s (%s): drop one of them", k, v, k, old)
+		}
+		given[k] = true
+		spec.Tune.Params[k] = v
+	}
+	return nil
 }
 
 // resumeStudy continues the study in dir (gitui resume DIR on a study directory).

@@ -101,6 +101,48 @@ func TestTuneBestSpecReproduces(t *testing.T) {
 	}
 }
 
+// --param merges with the spec's tune block and with --set tune.* keys: the study tunes
+// both the block's key and the flag's, with the trials --set asks for.
+func TestTuneParamMergesWithBlock(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeTuneBlobs(t, dir, 9)
+	var out, errb bytes.Buffer
+	args := []string{"tune", spec, "--out", filepath.Join(dir, "s"), "--set", "tune.trials=4", "--param", "methods.0.c=log:0.1..100"}
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, errb.String())
+	}
+	f := readStudyFile(t, filepath.Join(dir, "s"))
+	if len(f.Trials) != 4 {
+		t.Fatalf("%d trials, want the 4 of --set tune.trials=4", len(f.Trials))
+	}
+	for _, tr := range f.Trials {
+		_, c := tr.Params["methods.0.c"]
+		_, g := tr.Params["methods.0.gamma"]
+		if !c || !g {
+			t.Fatalf("trial params %v: want both the block's methods.0.gamma and --param's methods.0.c", tr.Params)
+		}
+	}
+	// A tune block without params (or one --set makes) takes its params from --param:
+	// the spec is validated after the merge, not before.
+	b, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := filepath.Join(dir, "bare.json")
+	if err := os.WriteFile(bare, []byte(strings.Replace(string(b), `"params": {"methods.0.gamma": "log:0.001..10"}, `, "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errb.Reset()
+	args = []string{"tune", bare, "--out", filepath.Join(dir, "bare"), "--set", "tune.trials=3", "--param", "methods.0.c=log:0.1..100"}
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("tune of a block without params: exit %d: %s", code, errb.String())
+	}
+	if f := readStudyFile(t, filepath.Join(dir, "bare")); len(f.Trials) != 3 {
+		t.Fatalf("%d trials, want 3", len(f.Trials))
+	}
+}
+
 // Bad input is refused with exit 2, one line naming the field and the fix, and leaves
 // no study directory behind.
 func TestTuneBadInput(t *testing.T) {
@@ -118,6 +160,8 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"--set", "tune.eta=1"}, "tune.eta 1 is below 2"},
 		{[]string{"--set", "tune.min_n=200"}, "tune.max_n 540 is smaller than one rung above tune.min_n 200"},
 		{[]string{"--param", "methods.0.c"}, "want KEY=DIST"},
+		{[]string{"--param", "methods.0.gamma=log:0.01..1"}, "the spec's tune block already tunes methods.0.gamma (log:0.001..10): drop one of them"},
+		{[]string{"--param", "methods.0.c=1,10", "--param", "methods.0.c=1,100"}, "--param methods.0.c is given twice: keep one"},
 		{[]string{"--set", "tune.validation=750"}, "tune.validation 750 does not fit the pool of 750 samples"},
 		{[]string{"--set", "tune.max_n=700"}, "tune.max_n 700 is larger than the 600 training samples"},
 		{[]string{"--set", "tune.workers=-1"}, "tune.workers -1 is negative"},
