@@ -45,10 +45,11 @@ func (f *Filter) Match(e Entry) bool {
 }
 
 // IsExpr reports whether s is a filter expression rather than plain words: it holds
-// a comparison (== != < <= > >= ~) or a boolean operator (&& ||). A single "=" alone
-// ("lambda=0.1") keeps the plain meaning: a substring of a key=value.
+// a comparison (= == != < <= > >= ~) or a boolean operator (&& ||). A single "=" is
+// "==", so "data=mnist", "status=done" and "lambda=0.1" compare the field (a field no
+// run has is an error naming close ones) instead of matching nothing as a substring.
 func IsExpr(s string) bool {
-	for _, op := range []string{"==", "!=", "<", ">", "~", "&&", "||"} {
+	for _, op := range []string{"=", "!=", "<", ">", "~", "&&", "||"} {
 		if strings.Contains(s, op) {
 			return true
 		}

@@ -56,7 +56,13 @@ func TestFilterExpressions(t *testing.T) {
 	for _, c := range []struct{ f, want string }{
 		{"", "a,b,c"},
 		{"xperm", "a,b"},                         // plain words: substring, as before
-		{"lambda=0.1", "b,c"},                    // plain key=value substring (0.10 holds 0.1)
+		{"lambda=0.1", "b,c"},                    // a lone = is ==: 0.10 equals 0.1 as numbers
+		{"data=xperm", "a,b"},                    // the first filters a user types: columns by =
+		{"status=done", "a,c"},                   //
+		{"group=permutation", "a,b"},             // (c has no group)
+		{"data=xperm status=done", "a"},          // side by side is &&
+		{"data.name=fmnist", "c"},                // a spec key by =
+		{"lambda=0.01", "a"},                     // not a substring of 0.1 or 0.10 any more
 		{"templates>=100", "a,c"},                // suffix of methods.0.templates, numeric
 		{"templates>=100 && acc@1000>0.95", "a"}, // the example
 		{"acc@1000>0", "a,b"},                    // c has no x=1000: never matches

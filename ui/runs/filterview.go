@@ -14,7 +14,7 @@ func (m *Model) syntaxLines() []string {
 		return nil
 	}
 	if m.h < len(FilterSyntax)+8 {
-		return []string{m.st.Muted.Render(ansi.Truncate("words, or field op value (== != < <= > >= ~, acc@X), && || ! ( )", m.w, "…"))}
+		return []string{m.st.Muted.Render(ansi.Truncate("words, or field op value (= != < <= > >= ~, acc@X), && || ! ( )", m.w, "…"))}
 	}
 	out := []string{m.st.Muted.Render(strings.Repeat("─", min(m.w, 60)))}
 	for _, l := range FilterSyntax {
