@@ -84,6 +84,21 @@ func TestPickerFilter(t *testing.T) {
 	}
 }
 
+// TestPickerModeOnlyByF: the picker's quick/full mode changes only when f is pressed,
+// not when a full spec (a study's best.spec.json after b) was loaded in between.
+func TestPickerModeOnlyByF(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	a.quick = false // what b (openBest) leaves: a full spec in the panes
+	press(t, a, "p")
+	if !a.picker.quick {
+		t.Fatal("the picker opened in full mode after a full spec was loaded; only f changes it")
+	}
+	press(t, a, "f", "esc", "p")
+	if a.picker.quick {
+		t.Fatal("f's full mode was not kept when the picker opened again")
+	}
+}
+
 // TestMouseFocusAndSuspend: a left click on a grid pane or a header tab focuses it;
 // ctrl+z returns Bubble Tea's suspend command.
 func TestMouseFocusAndSuspend(t *testing.T) {

@@ -91,8 +91,9 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	case k.String() == "r":
 		a.refuse(a.blocker())
 	case key.Matches(k, a.keys.Presets):
+		// The picker's quick/full mode is its own: only f changes it, so opening a
+		// study's best spec (a full spec) does not make the next preset a full run.
 		a.picker.open = true
-		a.picker.quick = a.quick
 		a.picker.filter, a.picker.filtering = "", false
 		for i, p := range a.opts.Presets {
 			if p.Name == a.preset {
