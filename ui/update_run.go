@@ -13,6 +13,7 @@ import (
 	"gitui/model"
 	"gitui/model/engine"
 	"gitui/model/store"
+	"gitui/ui/form"
 )
 
 // startRun starts a new run of a copy of the spec (edits made while it runs do not
@@ -25,7 +26,9 @@ func (a *App) startRun() tea.Cmd {
 	}
 	id := a.r.id + 1
 	spec := a.spec.Clone()
-	label := fmt.Sprintf("run %d %s", id, a.preset)
+	// A run of an edited preset is named after what it is, not after the preset alone.
+	spec.Name = form.RunName(a.base, spec)
+	label := fmt.Sprintf("run %d %s", id, spec.Name)
 	now := a.now()
 	a.r = runState{id: id, label: label, spec: spec, running: true, started: now}
 	*a.partial = partial{spec: spec, started: now}

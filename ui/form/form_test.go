@@ -230,3 +230,32 @@ func TestClickRows(t *testing.T) {
 		t.Error("a click outside the rows selected a field")
 	}
 }
+
+// TestRunName: a run of an edited spec is named after its base and what differs; a name
+// the user gave wins; an unedited spec keeps its name.
+func TestRunName(t *testing.T) {
+	base := spec()
+	base.Name = "xperm-curve"
+	if got := RunName(base, base.Clone()); got != "xperm-curve" {
+		t.Errorf("unedited: %q", got)
+	}
+	cur := base.Clone()
+	cur.Data.Name = "mnist"
+	cur.Group.Kind = "cyclic-shift"
+	if got, want := RunName(base, cur), "xperm-curve · mnist · cyclic-shift"; got != want {
+		t.Errorf("edited: %q, want %q", got, want)
+	}
+	cur.Methods[0].Lambda = 1e-6
+	cur.Repeats = 5
+	cur.Seed = 9
+	if got, want := RunName(base, cur), "xperm-curve · mnist · cyclic-shift · lambda=0.000001 · +2 more"; got != want {
+		t.Errorf("many edits: %q, want %q", got, want)
+	}
+	cur.Name = "my mnist try"
+	if got := RunName(base, cur); got != "my mnist try" {
+		t.Errorf("the user's name: %q", got)
+	}
+	if got := RunName(nil, cur); got != "my mnist try" {
+		t.Errorf("no base: %q", got)
+	}
+}

@@ -189,6 +189,46 @@ func CommandLine(preset string, quick bool, base, cur *model.Spec) string {
 	return strings.Join(parts, " ")
 }
 
+// RunName names a run of cur started from base, the spec of the preset (or file) it was
+// loaded from: cur.Name when the user changed it from base.Name, else base.Name followed by
+// what differs (SetArgs), joined by " · ": the value alone for data.name, group.kind and
+// protocol, the key's last part=value for the rest, at most three such parts and then
+// "+N more" ("xperm-curve · mnist · cyclic-shift", "mnist-cdf · lambda=1e-06"). A whole
+// list of methods replaced reads "N methods". With base nil or nothing changed it is
+// cur.Name.
+func RunName(base, cur *model.Spec) string {
+	if base == nil || cur.Name != base.Name {
+		return cur.Name
+	}
+	b, c := base.Clone(), cur.Clone()
+	b.Defaults()
+	c.Defaults()
+	var parts []string
+	for _, a := range SetArgs(b, c) {
+		k, v, _ := strings.Cut(a, "=")
+		switch {
+		case k == "name":
+			continue
+		case k == "data.name" || k == "group.kind" || k == "protocol":
+			parts = append(parts, v)
+		case k == "methods":
+			parts = append(parts, fmt.Sprintf("%d methods", len(c.Methods)))
+		default:
+			if i := strings.LastIndexByte(k, '.'); i >= 0 {
+				k = k[i+1:]
+			}
+			if len(v) > 24 {
+				v = v[:23] + "…"
+			}
+			parts = append(parts, k+"="+v)
+		}
+	}
+	if len(parts) > 3 {
+		parts = append(parts[:3], fmt.Sprintf("+%d more", len(parts)-3))
+	}
+	return strings.Join(append([]string{cur.Name}, parts...), " · ")
+}
+
 // Apply applies "key=value" assignments to s in order with Spec.Set.
 func Apply(s *model.Spec, args []string) error {
 	for _, a := range args {

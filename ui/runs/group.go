@@ -136,7 +136,9 @@ func CommonXs(es []Entry) []float64 {
 }
 
 // Varying returns the flattened spec keys whose value is not the same in every run
-// of es (a key some runs lack varies), sorted; none for fewer than two runs.
+// of es (a key some runs lack varies), sorted; none for fewer than two runs. The labels
+// name and description are left out: they are not settings (a workbench run's name says
+// what it changed, form.RunName), so they neither differ in compare nor explain anything.
 func Varying(es []Entry) []string {
 	if len(es) < 2 {
 		return nil
@@ -145,7 +147,13 @@ func Varying(es []Entry) []string {
 	for i, e := range es {
 		ps[i] = e.Params
 	}
-	return Diff(ps...)
+	var out []string
+	for _, k := range Diff(ps...) {
+		if k != "name" && k != "description" {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // Group columns for SortGroups: the value, the number of runs, the headline mean,
