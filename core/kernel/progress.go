@@ -16,8 +16,9 @@ type progressKey struct{}
 // [CyclicSymGram], and through them [HaarGram] and [HaarSymGram] over a full cyclic
 // group and Liu et al.'s TI kernels) call fn(done, total) after every block of rows they
 // finish, with total the rows of their result and done increasing to total; the calls
-// come from the builders' worker goroutines, one at a time. fn must return quickly and
-// must not block (throttle or drop events in it). A nil fn returns ctx unchanged.
+// come from the builders' worker goroutines, one at a time, so the other workers wait
+// while fn runs: fn should return quickly (throttle its events). A nil fn returns ctx
+// unchanged.
 func WithProgress(ctx context.Context, fn Progress) context.Context {
 	if fn == nil {
 		return ctx
