@@ -14,7 +14,7 @@ type progressKey struct{}
 
 // WithProgress returns ctx carrying fn. The FFT Gram builders ([CyclicGram],
 // [CyclicSymGram], and through them [HaarGram] and [HaarSymGram] over a full cyclic
-// group and Liu et al.'s TI kernels) call fn(done, total) after every block of rows they
+// group and Liu et al.'s TI kernels, [Liu.SymGram] and [Liu.Gram]) call fn(done, total) after every block of rows they
 // finish, with total the rows of their result and done increasing to total; the calls
 // come from the builders' worker goroutines, one at a time, so the other workers wait
 // while fn runs: fn should return quickly (throttle its events). A nil fn returns ctx
@@ -52,4 +52,15 @@ func (c *rowCounter) add(k int) {
 	defer c.mu.Unlock()
 	c.done = min(c.total, c.done+k)
 	c.fn(c.done, c.total)
+}
+
+// offsetProgress returns ctx whose Progress receives done+off of total, reporting to
+// ctx's Progress (for a builder that fills rows [off, off+k) of a result of total rows
+// block by block); ctx unchanged if it carries none.
+func offsetProgress(ctx context.Context, off, total int) context.Context {
+	fn, ok := ctx.Value(progressKey{}).(Progress)
+	if !ok {
+		return ctx
+	}
+	return WithProgress(ctx, func(done, _ int) { fn(off+done, total) })
 }

@@ -177,3 +177,35 @@ func TestHaarFFTRunLogsAndProgress(t *testing.T) {
 		}
 	}
 }
+
+// gramEvents runs s and returns its progress events of stage "gram".
+func gramEvents(t *testing.T, s *model.Spec) []eval.Progress {
+	t.Helper()
+	var gram []eval.Progress
+	for e := range Start(context.Background(), s, RunOptions{NoMatrices: true}) {
+		switch e := e.(type) {
+		case eval.Progress:
+			if e.Stage == "gram" {
+				gram = append(gram, e)
+			}
+		case eval.Done:
+			if e.Err != nil {
+				t.Fatal(e.Err)
+			}
+		}
+	}
+	return gram
+}
+
+// TestLiuTIGramProgress: Liu et al.'s TI kernel (the FFT path) reports its Gram's rows
+// too: the union's rows and the test rows, ending at done = total.
+func TestLiuTIGramProgress(t *testing.T) {
+	gram := gramEvents(t, liuSpec(poly("TI", "")))
+	if len(gram) == 0 {
+		t.Fatal("no gram progress events")
+	}
+	last := gram[len(gram)-1]
+	if last.Done != last.Total || last.Total <= 100 {
+		t.Errorf("last gram progress %d/%d, want done = total > 100 test rows", last.Done, last.Total)
+	}
+}

@@ -40,8 +40,9 @@ type builder struct {
 	gamma  float64 // the median heuristic's gamma, once computed (autoGamma)
 	// logf, when set, reports a line in the run's log (the automatic gamma).
 	logf func(format string, a ...any)
-	// progress, when set, reports the rows done of a long Gram matrix (the Haar kernel
-	// through the FFT) as eval.Progress events of stage "gram" (gramProgress).
+	// progress, when set, reports the rows done of a long Gram matrix (the FFT paths: the
+	// Haar kernel over cyclic shifts, Liu et al.'s TI kernels) as eval.Progress events of
+	// stage "gram" (gramProgress).
 	progress func(done, total int)
 	// noMatrices turns off the heatmap's sample Gram matrices (startMatrices), heat
 	// runs them.
@@ -150,7 +151,7 @@ func buildLiu(b *builder, m model.Method, g group.Action) (eval.Method, error) {
 		return nil, err
 	}
 	b.grams.expect(m)
-	return &gramMethod{spec: m, k: k, draws: d, cache: &b.grams}, nil
+	return &gramMethod{spec: m, k: k, draws: d, cache: &b.grams, progress: b.progress}, nil
 }
 
 // buildKernel is the builder of kernel RLS and 1-NN (linear, rbf, and the Haar kernel
