@@ -116,6 +116,9 @@ func (g *Shifts2D) Len() int { return len(g.shifts) }
 // Dim returns h·w.
 func (g *Shifts2D) Dim() int { return g.h * g.w }
 
+// Size returns the image height h and width w the shifts act on.
+func (g *Shifts2D) Size() (h, w int) { return g.h, g.w }
+
 // Cyclic reports whether the shifts wrap around (true) or fill with zeros (false).
 func (g *Shifts2D) Cyclic() bool { return g.cyclic }
 

@@ -274,7 +274,8 @@ func (f *forward) transform(dst []complex128, x []float64) {
 //
 // Work per pair: |T| products of h·(w/2+1) complex numbers and |T| inverse real
 // transforms of h·w points (about 15·h·w·log2(h·w) flops); the pairs run in parallel
-// row blocks over GOMAXPROCS goroutines, ctx checked once per block. CyclicGram returns
+// row blocks over GOMAXPROCS goroutines, ctx checked once per block, and the rows done
+// reported to ctx's [Progress] ([WithProgress]) after each block. CyclicGram returns
 // k0.Validate()'s error, an error wrapping [ErrGramTooLarge] or ctx.Err(); it panics
 // if A and B differ in image size or mode, or fit is unknown.
 func CyclicGram(ctx context.Context, k0 Base, fit Fit, A, B *Spectra) (*mat.Dense, error) {
@@ -360,7 +361,8 @@ func choosePool(k0 Base, fit Fit) poolKind {
 	return poolAll
 }
 
-// cyclicFill writes the kernel into out; with sym only entries j >= i. Work goes in
+// cyclicFill writes the kernel into out; with sym only entries j >= i, reporting the
+// rows of A done to ctx's Progress (progressFor) after each block. Work goes in
 // blocks of rows of A; within a block the loop over B is outside the loop over the
 // block's rows, so each spectrum of B is read from memory once per block and then
 // stays in L1 while the block's (L2-resident) spectra of A meet it.
@@ -376,9 +378,12 @@ func cyclicFill(ctx context.Context, k0 Base, fit Fit, A, B *Spectra, sym bool, 
 	if !sym {
 		bs = max(1, min(bs, n/(4*workers())))
 	}
+	rep := progressFor(ctx, n)
 	return parallelBlocks(ctx, (n+bs-1)/bs, func(b int) {
 		e := newCorrEngine(A)
-		e.block(k0, pool, fit, A, B, b*bs, min((b+1)*bs, n), sym, out)
+		i0, i1 := b*bs, min((b+1)*bs, n)
+		e.block(k0, pool, fit, A, B, i0, i1, sym, out)
+		rep.add(i1 - i0)
 	})
 }
 

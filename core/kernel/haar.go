@@ -59,11 +59,24 @@ func checkHaar(fn string, k0 Base, G group.Action, X, Z *mat.Dense, needGroup bo
 // and HaarGram computes the orbit means ([OrbitMeans]) and their linear Gram matrix
 // instead (n·|G|·d + 2·n·m·d flops).
 //
+// For the full cyclic groups of the FFT path ([CyclicGroupOf]: all 2-D cyclic shifts of
+// images, or all cyclic shifts of their columns) HaarGram skips the orbits: it is the
+// average-fit kernel mean_s k0(S_s·x_i, z_j) of [CyclicGram], all |G| inner products of
+// a pair from one product of spectra and one inverse FFT (about 15·|G|·log2|G| flops
+// and |G| evaluations of k0 per pair instead of 2·|G|·d), equal to the definition up to
+// rounding.
+//
 // HaarGram returns an error if k0 is not Linear and G fails [group.CheckGroup] (it is not closed, as local
 // shifts, rotations and subsets are not: use [HaarGramExact]), k0.Validate()'s error,
 // an error wrapping [ErrGramTooLarge], or ctx.Err(). It panics if X, Z and G disagree on d.
 // Work: about 2·u·v·|G|·d flops for u and v distinct orbits, plus n·|G| + m·|G| actions.
 func HaarGram(ctx context.Context, k0 Base, G group.Action, X, Z *mat.Dense) (*mat.Dense, error) {
+	if h, w, mode, ok := CyclicGroupOf(G); ok {
+		if err := checkHaar("HaarGram", k0, G, X, Z, false); err != nil {
+			return nil, err
+		}
+		return haarCyclicGram(ctx, k0, h, w, mode, X, Z)
+	}
 	if _, ok := k0.(Linear); ok {
 		if err := checkHaar("HaarGram", k0, G, X, Z, false); err != nil {
 			return nil, err
@@ -124,11 +137,18 @@ func HaarGram(ctx context.Context, k0 Base, G group.Action, X, Z *mat.Dense) (*m
 // finite group G (see [HaarGram]), computed once per pair of distinct orbits (upper
 // triangle) and mirrored, so RawSymmetric().Data holds the full matrix. It is
 // NewOrbitTable(ctx, k0, G, X).SymGram(0..n-1), except for a [Linear] k0, which takes
-// the orbit-mean path of [HaarGram] for any set G. Errors and panics as in [HaarGram].
+// the orbit-mean path of [HaarGram] for any set G, and for a full cyclic group the FFT
+// path of [HaarGram] ([CyclicSymGram], average fit). Errors and panics as in [HaarGram].
 func HaarSymGram(ctx context.Context, k0 Base, G group.Action, X *mat.Dense) (*mat.SymDense, error) {
 	n, _ := X.Dims()
 	if err := checkSize(n, n); err != nil {
 		return nil, err
+	}
+	if h, w, mode, ok := CyclicGroupOf(G); ok {
+		if err := checkHaar("HaarSymGram", k0, G, X, nil, false); err != nil {
+			return nil, err
+		}
+		return haarCyclicSymGram(ctx, k0, h, w, mode, X)
 	}
 	if _, ok := k0.(Linear); ok {
 		if err := checkHaar("HaarSymGram", k0, G, X, nil, false); err != nil {

@@ -420,8 +420,8 @@ const liuBlock = 2000
 // Gram returns the n×m matrix K(x_i, z_j) between the rows of X (transformed: the test
 // samples) and the rows of Z (the training samples), in blocks of 2000 rows of X (the
 // locality kernels: φ(Z) once, then blocks of 256 rows of X, or of the transformed
-// copies of fewer rows). It
-// returns an error wrapping [ErrGramTooLarge] if the result exceeds [MaxGramBytes]
+// copies of fewer rows). On the FFT path the rows of X done are reported to ctx's
+// [Progress] ([WithProgress]) out of n. It returns an error wrapping [ErrGramTooLarge] if the result exceeds [MaxGramBytes]
 // (before allocating), or ctx.Err(); it panics if X and Z do not have H·W columns (with
 // an invariance or locality).
 func (k *Liu) Gram(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, error) {
@@ -464,7 +464,7 @@ func (k *Liu) Gram(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, error) {
 		case k.fft():
 			var A *Spectra
 			if A, err = k.spectra(ctx, Xb, true); err == nil {
-				Kb, err = CyclicGram(ctx, k.base, k.o.Fit, A, B)
+				Kb, err = CyclicGram(offsetProgress(ctx, r0, n), k.base, k.o.Fit, A, B)
 			}
 		case k.rot != nil:
 			var Xc *mat.Dense

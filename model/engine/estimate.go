@@ -410,11 +410,32 @@ func estimateKernel(e *estimator, m model.Method, st stage, name string, held []
 	if m.Learner == "1nn" {
 		mult = 1
 	}
-	if m.Kernel == "haar" {
+	switch {
+	case m.Kernel == "haar" && e.haarFFT(m):
+		// The FFT route (haarFFT): the spectra of the draws' union and the test set, the
+		// union's Gram matrix and the test × union matrix.
+		u := e.union()
+		h, w := float64(e.ds.Shape[0]), float64(e.ds.Shape[1])
+		e.noteGram(u, u, m.Name)
+		e.noteGram(nt, u, m.Name)
+		held = append(held, EstimateItem{What: fmt.Sprintf("%s kernel of %.0f training and %.0f test samples (FFT) and their spectra", m.Name, u, nt),
+			Bytes: 8*(u*u+nt*u) + 16*h*(math.Floor(w/2)+1)*(u+nt), Fix: "use fewer sizes or repeats, or data.test_size"})
+	case m.Kernel == "haar":
 		held = append(held, EstimateItem{What: m.Name + " orbit table", Bytes: 8 * 2 * rows * e.d, Fix: "use data.pool or data.test_size"})
 	}
 	cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples (a %.0f x %.0f Gram matrix and its factors, and the %.0f x %.0f test kernel)", m.Name, n, n, n, nt, n), Bytes: 8 * (mult*n*n + nt*n), Fix: "use smaller sizes or data.test_size, or random features (cdf)"}
 	return held, trans, cell
+}
+
+// haarFFT reports whether the Haar kernel of m takes the FFT route (kernel.CyclicGroupOf):
+// its group (the method's own, else the spec's) is all the cyclic shifts of 2-D samples.
+func (e *estimator) haarFFT(m model.Method) bool {
+	g := e.spec.Group
+	if m.Group != nil {
+		g = *m.Group
+	}
+	sh := e.ds.Shape
+	return g.Kind == model.GroupCyclicShift && len(sh) == 2 && (g.Size <= 0 || g.Size >= sh[0]*sh[1])
 }
 
 // union returns the number of distinct pool samples in the run's training draws (an

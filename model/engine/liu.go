@@ -144,6 +144,9 @@ type gramMethod struct {
 	k     *liuKernel
 	draws [][]int
 	cache *gramCache // shared by the methods of a run (nil: none)
+	// progress, when set, receives the rows done of the two matrices (FFT paths only:
+	// kernel.WithProgress), throttled.
+	progress func(done, total int)
 }
 
 func (g *gramMethod) Name() string { return g.spec.Name }
@@ -196,14 +199,15 @@ func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk 
 	if err := checkKernelScale(ctx, self, xu, test.X); err != nil {
 		return nil, err
 	}
-	ktr, err := g.k.sym(ctx, xu)
+	rep := throttle(g.progress, len(union)+nt)
+	ktr, err := g.k.sym(kernel.WithProgress(ctx, func(d, _ int) { rep(d) }), xu)
 	if err != nil {
 		return nil, gramErr(g.spec.Name, err)
 	}
 	if err := checkGramFinite(ktr, self); err != nil {
 		return nil, err
 	}
-	kte, err := g.k.cross(ctx, test.X, xu)
+	kte, err := g.k.cross(kernel.WithProgress(ctx, func(d, _ int) { rep(len(union) + d) }), test.X, xu)
 	if err != nil {
 		return nil, gramErr(g.spec.Name, err)
 	}

@@ -40,6 +40,10 @@ type builder struct {
 	gamma  float64 // the median heuristic's gamma, once computed (autoGamma)
 	// logf, when set, reports a line in the run's log (the automatic gamma).
 	logf func(format string, a ...any)
+	// progress, when set, reports the rows done of a long Gram matrix (the FFT paths: the
+	// Haar kernel over cyclic shifts, Liu et al.'s TI kernels) as eval.Progress events of
+	// stage "gram" (gramProgress).
+	progress func(done, total int)
 	// noMatrices turns off the heatmap's sample Gram matrices (startMatrices), heat
 	// runs them.
 	noMatrices bool
@@ -147,7 +151,7 @@ func buildLiu(b *builder, m model.Method, g group.Action) (eval.Method, error) {
 		return nil, err
 	}
 	b.grams.expect(m)
-	return &gramMethod{spec: m, k: k, draws: d, cache: &b.grams}, nil
+	return &gramMethod{spec: m, k: k, draws: d, cache: &b.grams, progress: b.progress}, nil
 }
 
 // buildKernel is the builder of kernel RLS and 1-NN (linear, rbf, and the Haar kernel
@@ -163,9 +167,12 @@ func buildKernel(b *builder, m model.Method, g group.Action) (eval.Method, error
 	if err := haarGroupCheck(m, g); err != nil {
 		return nil, err
 	}
-	km := &kernelMethod{spec: m, base: base}
+	km := &kernelMethod{spec: m, base: base, logf: b.logf, progress: b.progress}
 	if m.Kernel == "haar" {
 		km.group = g
+		if km.fft, err = newHaarFFT(b, g); err != nil {
+			return nil, err
+		}
 	}
 	return km, nil
 }
@@ -671,13 +678,19 @@ func rlsOptions(m model.Method) learn.RLSOptions {
 }
 
 // kernelMethod fits a kernel learner on the Gram matrix of each training draw. For the
-// Haar kernel the kernel between every pair of orbits of pool and test samples is
+// Haar kernel over a full cyclic-shift group (fft) the kernel of the union of the draws
+// and of the test set against it is computed once through the FFT (haarFFT); over any
+// other group the kernel between every pair of orbits of pool and test samples is
 // tabulated once (exact, and cheap when the data fall into few orbits, as X_perm's
 // 32,768 sequences fall into 792 orbits of S_5); otherwise Gram matrices are computed per draw.
 type kernelMethod struct {
 	spec  model.Method
 	base  kernel.Base
 	group group.Action
+	fft   *haarFFT // the Haar kernel's FFT route, nil: the direct orbit path
+	// logf (the route's log line) and progress (the FFT Gram's rows) may be nil.
+	logf     func(format string, a ...any)
+	progress func(done, total int)
 }
 
 func (k *kernelMethod) Name() string { return k.spec.Name }
@@ -692,6 +705,18 @@ func (k *kernelMethod) Prepare(ctx context.Context, pool, test *data.Dataset, cl
 		return nil, err
 	}
 	kf := &kernelFitter{spec: k.spec, base: k.base, group: k.group, pool: pool, test: test}
+	if k.group != nil && k.logf != nil {
+		k.logf("%s", haarRouteLine(k.spec.Name, k.group, k.fft, pool.Len(), test.Len()))
+	}
+	if k.fft != nil {
+		t0 := time.Now()
+		var err error
+		if kf.ktrU, kf.kteU, kf.pos, err = k.fft.prepare(ctx, k.spec.Name, k.base, pool, test, k.progress); err != nil {
+			return nil, err
+		}
+		clk.Since("gram", t0)
+		return kf, nil
+	}
 	if k.group != nil {
 		t0 := time.Now()
 		np, _ := pool.X.Dims()
@@ -772,6 +797,11 @@ type kernelFitter struct {
 	pool, test *data.Dataset
 	table      *kernel.OrbitTable
 	testIdx    []int
+	// ktrU and kteU, with the Haar kernel's FFT route, are the kernel of the union of the
+	// draws and of the test set against it; pos maps a pool row to its union row.
+	ktrU *mat.SymDense
+	kteU *mat.Dense
+	pos  map[int]int
 }
 
 func (k *kernelFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
@@ -794,9 +824,14 @@ func (k *kernelFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *
 	var ktr *mat.SymDense
 	var kte *mat.Dense
 	var err error
-	if k.table != nil {
+	switch {
+	case k.ktrU != nil:
+		if ktr, kte, err = sliceUnion(k.ktrU, k.kteU, k.pos, idx); err != nil {
+			return nil, nil, err
+		}
+	case k.table != nil:
 		ktr, kte = k.table.SymGram(idx), k.table.Gram(k.testIdx, idx)
-	} else {
+	default:
 		xtr := k.pool.Subset(idx).X
 		if ktr, err = kernel.SymGram(ctx, k.base, xtr); err != nil {
 			return nil, nil, err
