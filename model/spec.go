@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -692,31 +693,51 @@ func setPath(node any, path []string, v any, full string) error {
 	return fmt.Errorf("--set %s: %q is not a field that holds fields", full, path[0])
 }
 
-// knownKey reports whether key is a field of the JSON object (present, or a known optional name).
+// knownKey reports whether key is a field of the JSON object (present, or a field name
+// of any struct a spec holds, which encoding may omit).
 func knownKey(n map[string]any, key string) bool {
 	if _, ok := n[key]; ok {
 		return true
 	}
-	for _, k := range optionalKeys {
-		if k == key {
-			return true
-		}
-	}
-	return false
+	return specFieldNames()[key]
 }
 
-// optionalKeys are the omitempty JSON names that may be absent from an encoded spec.
-var optionalKeys = []string{
-	"description", "sizes", "repeats", "sampling", "grid", "group_sizes", "approx",
-	"path", "test_path", "label_column", "pool", "test_size", "normalize", "radius", "angles", "shears", "scales", "size",
-	"name", "features", "kernel", "base", "gamma", "learner", "lambda", "bins", "templates",
-	"template_kind", "eps", "thresholds", "standardize", "range_sample", "feature_kernel", "preprocess", "from", "to", "count", "pairs", "antithetic",
-	"pd", "sweep", "classes", "holdout", "fallback", "c", "degree", "invariance", "fit", "translation",
-	"rotations", "polar", "shifts", "locality", "tangents", "inv_gamma", "smooth", "k2", "d3",
-	"scale", "scale2", "psd", "nested", "kernel_norm", "test_transform", "kind",
-	"audio", "split", "test_speakers", "test_fraction", "train_gender", "train_speed", "test_corpus",
-	"test_process", "representation", "rate", "frame_ms", "hop_ms", "bands", "min_hz", "bands_per_octave",
-	"frames", "floor_db", "group",
-	"generators", "generators_path", "axis",
-	"tune", "params", "sampler", "pruner", "eta", "trials", "min_n", "max_n", "validation", "refit_n", "grid_points", "startup", "workers", "score", "refit_top",
-}
+// specFieldNames returns the JSON names of every field of Spec and of the structs it
+// holds (through pointers, slices and maps), read from their json tags: the names --set
+// may create in an encoded spec that omitted them (omitempty). Derived from the types,
+// so a new field is known to --set without a hand list.
+var specFieldNames = sync.OnceValue(func() map[string]bool {
+	names := map[string]bool{}
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || seen[t] {
+			return
+		}
+		seen[t] = true
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" {
+				continue
+			}
+			if name == "" && f.Anonymous {
+				walk(f.Type)
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			names[name] = true
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeOf(Spec{}))
+	return names
+})
