@@ -248,14 +248,13 @@ func WriteSlurmStudy(dir, name string, o SlurmOptions, prefix string) (*SlurmSta
 	return st, NodeLocal(dir), nil
 }
 
-// ShellLine joins argv into one shell command line, quoting the arguments that need it.
+// ShellLine joins argv into one shell command line, each argument through
+// model.ShellQuote (the one shell quoting: a path with a backtick or a parenthesis is
+// quoted too).
 func ShellLine(argv []string) string {
 	q := make([]string, len(argv))
 	for i, a := range argv {
-		if strings.ContainsAny(a, " '\"$<>&;|*?") {
-			a = model.ShellQuote(a)
-		}
-		q[i] = a
+		q[i] = model.ShellQuote(a)
 	}
 	return strings.Join(q, " ")
 }
