@@ -76,7 +76,7 @@ type timer struct {
 
 func (t *timer) run() TimeEstimate {
 	s, ds := t.est.spec, t.est.ds
-	order, _, _ := groupCost(s.Group, ds.Shape)
+	order := t.order(s.Group)
 	out := TimeEstimate{Calibrated: t.r.Calibrated}
 	out.Load = (float64(ds.Pool)+float64(ds.Test))*t.est.d/5e7 + 0.15
 	items := map[string]*TimeItem{}
@@ -156,13 +156,16 @@ func (t *timer) run() TimeEstimate {
 		}
 	case model.ProtocolPD:
 		if p := s.PD; p != nil {
+			mx := 0
+			for _, n := range p.Sizes {
+				mx = max(mx, n)
+			}
+			nn := math.Min(float64(mx), float64(ds.Pool))
 			for _, m := range s.Methods {
-				for _, n := range p.Sizes {
-					nn := math.Min(float64(n), float64(ds.Pool))
-					// Each draw's Gram matrix and its smallest eigenvalue (8/3·n³ without vectors).
-					c := nn*(nn+1)/2*t.pairCost(m, order) + 4.0/3*nn*nn*nn/1e9/t.r.Reduce
-					add(t.name(m), 0, repeats*c)
-				}
+				// Per draw the Gram matrix of the largest size and its Cholesky
+				// factorisation (n³/3).
+				c := float64(max(p.Draws, 1)) * (nn*(nn+1)/2*t.pairCost(m, order) + nn*nn*nn/3/1e9/t.r.Dgemm)
+				add(t.name(m), 0, c)
 			}
 		}
 	case model.ProtocolApprox:
@@ -231,7 +234,7 @@ func (t *timer) Method(m model.Method, g float64) Work {
 // methodRows is Method with rows samples to transform when m has features.
 func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 	if m.Group != nil {
-		if o, _, _ := groupCost(*m.Group, t.est.ds.Shape); o > 0 {
+		if o := t.order(*m.Group); o > 0 {
 			g = o
 		}
 	}
@@ -252,9 +255,17 @@ func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 			D = 3 * float64(m.Templates)
 			prep = t.projection(float64(m.Templates), g, rows)
 		}
+		// Invariant features of data in few orbits (X_perm under the full group) repeat
+		// rows: RLS's grouped form fits the u distinct rows (learn.FitRLS).
+		u := 0.0
+		if m.Features != "raw" {
+			u = t.haarOrbits(g)
+		}
 		cell := func(ni int) float64 {
 			n := float64(ni)
 			switch {
+			case m.Learner != "1nn" && m.FeatureKernel != "rbf" && u > 0 && u < 0.7*math.Min(D, n-1):
+				return gemm(2*u*u*D+n*D+2*nt*D*k) + (8.0/3*u*u*u+100*u*u*k)/1e9/r.Reduce
 			case m.Learner == "1nn":
 				return gemm(2 * nt * n * D)
 			case m.FeatureKernel == "rbf":
@@ -293,10 +304,18 @@ func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 				nv := n * (1 + 2*float64(max(chapelleTangents(m), 1)))
 				return gram + smo + gemm(nv*nv*d+2*nt*nv*d) + (nv*nv/2+nt*nv)/r.Kernel + bench.SMOUnits(int(nv), int(k))/r.SMO
 			case "invariant-svm":
-				// Kernel PCA of the training Gram (eigenvectors), the map of the points
-				// and their tangent vectors, then a linear SVM on them.
+				// One model per pair of classes (k(k-1)/2 of them, 2n/k samples each: n for
+				// two classes): the kernel PCA of its Gram (eigenvectors), the map of its
+				// points and tangent vectors, a linear SVM; each test row is mapped by
+				// every pair's model.
 				tv := float64(max(chapelleTangents(m), 1))
-				return gram + 16.0/3*n*n*n/1e9/r.Reduce + gemm(2*n*n*n*(1+tv)) + smo
+				pairs, mp := 1.0, n
+				if k > 2 {
+					pairs, mp = k*(k-1)/2, 2*n/k
+				}
+				fit := pairs * (16.0/3*mp*mp*mp/1e9/r.Reduce + gemm(2*mp*mp*mp*(1+tv)) + gemm(2*mp*mp*d*(1+tv)))
+				pred := pairs * (gemm(2*nt*mp*d+2*nt*mp*mp) + nt*mp/r.Kernel)
+				return gram + fit + pred + smo
 			}
 			return gram + smo
 		}}
@@ -326,6 +345,19 @@ func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 		}
 		return c
 	}}
+}
+
+// order returns the order of group g on the data (groupCost's), with the spectrogram
+// sets of pitch shifts × tempo warps (25 elements, or group.size of them).
+func (t *timer) order(g model.GroupSpec) float64 {
+	if g.Kind == model.GroupPitchTempo || g.Kind == model.GroupPitchTempoPaper {
+		if g.Size > 0 && g.Size < 25 {
+			return float64(g.Size)
+		}
+		return 25
+	}
+	o, _, _ := groupCost(g, t.est.ds.Shape)
+	return o
 }
 
 // chapelleTangents is the number of tangent directions (or transformation sets) of a
@@ -365,7 +397,11 @@ func (t *timer) pairCost(m model.Method, g float64) float64 {
 	dot := 2*d/1e9/r.Dgemm + 1/r.Kernel
 	fft := func(points float64) float64 {
 		ref := 784 * math.Log2(784)
-		return points * math.Log2(math.Max(points, 2)) / ref / r.FFT
+		c := points * math.Log2(math.Max(points, 2)) / ref / r.FFT
+		if points != 784 { // the general transform: about 2.5 times the 28×28 one's time per point
+			c *= 2.5
+		}
+		return c
 	}
 	if m.Kernel == "haar" {
 		if t.est.spec.Group.Kind == "cyclic-shift" && g >= d {
@@ -389,9 +425,17 @@ func (t *timer) pairCost(m model.Method, g float64) float64 {
 		if l.D1 > 2 || l.K2 > 0 { // evaluated pair by pair
 			c = 10 * d * float64(l.K1*l.K1) / 1e9 / r.Dgemm
 		}
-		if inv != "" { // its invariant composition: over the local shifts
-			sh := float64(2*max(m.Shifts, 3)+1) * float64(2*max(m.Shifts, 3)+1)
-			c *= sh * nrot
+		// Its invariant compositions: the maps of every transformed copy (local shifts
+		// of radius shifts, 0 meaning 3, for L-TI; the rotations for L-RI).
+		if strings.Contains(inv, "TI") {
+			r := m.Shifts
+			if r == 0 {
+				r = 3
+			}
+			c *= float64(2*r+1) * float64(2*r+1)
+		}
+		if strings.Contains(inv, "RI") {
+			c *= nrot
 		}
 		return c
 	}
@@ -422,8 +466,7 @@ func (t *timer) projection(m, g, rows float64) float64 {
 // with the spec's group: what the run's progress weighs m's preparation and cells by.
 func MethodWork(spec *model.Spec, ds DataSize, r bench.Rates, m model.Method) Work {
 	t := timer{est: estimator{spec: spec, ds: ds, d: ds.dim(), workers: 1}, r: r}
-	order, _, _ := groupCost(spec.Group, ds.Shape)
-	return t.Method(m, order)
+	return t.Method(m, t.order(spec.Group))
 }
 
 // Duration formats seconds for an estimate: "12 s", "4 min", "3 h 10 min", "2.5 days";
@@ -434,6 +477,8 @@ func Duration(s float64) string {
 		return "unknown"
 	case s < 1:
 		return "under 1 s"
+	case s < 9.95:
+		return fmt.Sprintf("%.1f s", s)
 	case s < 90:
 		return fmt.Sprintf("%.0f s", s)
 	case s < 3600:
@@ -454,6 +499,9 @@ func Duration(s float64) string {
 // built-in defaults.
 func TimeLine(t TimeEstimate) string {
 	line := "time estimate: about " + Duration(t.Seconds)
+	if t.Seconds < 1 {
+		line = "time estimate: " + Duration(t.Seconds)
+	}
 	if len(t.Items) > 0 && t.Items[0].Seconds() >= 1 {
 		line += fmt.Sprintf(" (%s %s)", t.Items[0].What, Duration(t.Items[0].Seconds()))
 	}
@@ -471,4 +519,83 @@ func runSize(spec *model.Spec, pool, test *data.Dataset) DataSize {
 		nt *= 2
 	}
 	return DataSize{Pool: pool.Len(), Test: nt, Shape: pool.Shape, Classes: len(pool.Classes)}
+}
+
+// StudyPlan is what a study's time estimate needs of its schedule: the rungs (training
+// sizes), the trials started at the first rung, eta (a rung keeps 1/eta of the trials
+// of the one below; eta 0: every trial runs every rung), the training part and
+// validation split sizes, and the refit's training size.
+type StudyPlan struct {
+	Rungs            []int
+	Trials, Eta      int
+	Train, Val       int
+	RefitN, RefitTop int
+}
+
+// EstimateStudy returns the time estimate of a study of spec (its tune block) on data
+// of size ds (pool and test) with the rates r: at rung i (size n_i), ceil(trials/eta^i)
+// trials, each the spec's first method on n_i training samples scored on the validation
+// split (its preparation with the rows it needs, n_i + validation, and one cell), then
+// the refit of the best (of RefitTop) at RefitN on the test set. Items are "trials at
+// n = N" per rung and "refit".
+func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates) TimeEstimate {
+	out := TimeEstimate{Calibrated: r.Calibrated}
+	if len(spec.Methods) == 0 {
+		return out
+	}
+	m := spec.Methods[0]
+	vs := ds
+	vs.Pool, vs.Test = plan.Train, plan.Val
+	out.Load = (float64(ds.Pool)+float64(ds.Test))*ds.dim()/5e7 + 0.15
+	for i, n := range plan.Rungs {
+		k := float64(max(plan.Trials, 1))
+		if plan.Eta >= 2 {
+			k = math.Ceil(k / math.Pow(float64(plan.Eta), float64(i)))
+		}
+		// A trial is one draw of n training samples (its kernel is of those n alone).
+		ts := spec.Clone()
+		ts.Sizes, ts.Repeats, ts.Nested, ts.Protocol = []int{n}, 1, false, model.ProtocolCurve
+		t := timer{est: estimator{spec: ts, ds: vs, d: vs.dim(), workers: 1}, r: r}
+		w := t.methodRows(m, t.order(spec.Group), float64(n+plan.Val))
+		out.Items = append(out.Items, TimeItem{What: fmt.Sprintf("%.0f trials at n = %d", k, n), Prepare: k * w.Prepare, Cells: k * w.Cell(n)})
+	}
+	rs := spec.Clone()
+	rs.Tune = nil
+	rs.Protocol, rs.Sizes, rs.Repeats, rs.Nested = model.ProtocolCurve, []int{plan.RefitN}, 1, false
+	rs.Grid, rs.Sweep, rs.PD, rs.Approx, rs.GroupSizes = nil, nil, nil, nil, nil
+	rs.Methods = spec.Methods[:1]
+	refit := EstimateTime(rs, ds, r)
+	out.Items = append(out.Items, TimeItem{What: "refit", Prepare: float64(max(plan.RefitTop, 1)) * (refit.Seconds - refit.Load)})
+	sort.SliceStable(out.Items, func(i, j int) bool { return out.Items[i].Seconds() > out.Items[j].Seconds() })
+	out.Seconds = out.Load
+	for _, it := range out.Items {
+		out.Seconds += it.Seconds()
+	}
+	return out
+}
+
+// ListingDataSize is KnownDataSize, plus the sizes a listing assumes for the data sets
+// whose files vary (ok false for others): xperm (30,768 + 2,000 sequences of 5×8, 2
+// classes) and mnist (the data directory's mnist/: 10,000 + 10,000 digits of 28×28), after
+// data.pool and data.test_size. `gitui presets -v` estimates a preset's time from it.
+func ListingDataSize(d model.DataSpec) (DataSize, bool) {
+	if ds, ok := KnownDataSize(d); ok {
+		return ds, true
+	}
+	var ds DataSize
+	switch {
+	case d.Name == "xperm" && len(d.Classes) == 0:
+		ds = DataSize{Pool: 30768, Test: 2000, Shape: []int{5, 8}, Classes: 2}
+	case d.Name == "mnist" && len(d.Classes) == 0 && d.Holdout == 0:
+		ds = DataSize{Pool: 10000, Test: 10000, Shape: []int{28, 28}, Classes: 10}
+	default:
+		return DataSize{}, false
+	}
+	if d.Pool > 0 && d.Pool < ds.Pool {
+		ds.Pool = d.Pool
+	}
+	if d.TestSize > 0 && d.TestSize < ds.Test {
+		ds.Test = d.TestSize
+	}
+	return ds, true
 }
