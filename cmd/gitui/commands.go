@@ -86,6 +86,9 @@ func cmdPresets(args []string, stdout io.Writer) error {
 			if ds, ok := engine.KnownDataSize(spec.Data); ok {
 				fmt.Fprintf(stdout, "  %s\n", engine.EstimateLine(engine.EstimateBytes(spec, ds), ds))
 			}
+			if ds, ok := engine.ListingDataSize(spec.Data); ok && spec.Tune == nil {
+				fmt.Fprintf(stdout, "  %s (%d training and %d test samples)\n", engine.TimeLine(engine.EstimateTime(spec, ds, bench.LoadRatesOnce())), ds.Pool, ds.Test)
+			}
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -193,9 +196,16 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	gram := fs.String("gram", "", "smo: train on this LIBSVM precomputed-kernel file (svm_precomputed.sh's gram-N.libsvm)")
 	dataFlag := fs.String("data", "", "data directory holding mnist/")
 	asJSON := fs.Bool("json", false, "one JSON object per line")
+	calibrate := fs.Bool("calibrate", false, "measure the rates of the time estimate (a few seconds, no data needed) and cache them for this machine and build")
 	names, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
+	}
+	if *calibrate {
+		if len(names) > 0 {
+			return usagef("bench --calibrate takes no benchmark names: drop %s", strings.Join(names, " "))
+		}
+		return benchCalibrate(ctx, stdout, *asJSON)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -253,19 +263,44 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		if *asJSON {
-			b, _ := json.Marshal(r)
-			fmt.Fprintln(stdout, string(b))
-		} else {
-			var ps []string
-			for k, v := range r.Params {
-				ps = append(ps, fmt.Sprintf("%s=%v", k, v))
-			}
-			sort.Strings(ps)
-			fmt.Fprintf(stdout, "%-10s %8.3f s  %10.1f %s  %s\n", r.Name, r.Seconds, r.Throughput, r.Unit, strings.Join(ps, " "))
-		}
+		printBench(stdout, r, *asJSON)
 	}
 	return nil
+}
+
+// benchCalibrate measures the time estimate's rates (bench.Calibrate), prints one line
+// (or one JSON object) per rate as the benchmarks do, and caches them (bench.SaveRates).
+func benchCalibrate(ctx context.Context, stdout io.Writer, asJSON bool) error {
+	r, results, err := bench.Calibrate(ctx, 0)
+	if err != nil {
+		return err
+	}
+	for _, res := range results {
+		printBench(stdout, res, asJSON)
+	}
+	path, err := bench.SaveRates(r)
+	if err != nil {
+		return err
+	}
+	if !asJSON {
+		fmt.Fprintf(stdout, "rates cached in %s\n", path)
+	}
+	return nil
+}
+
+// printBench prints one benchmark result: a line, or with asJSON one JSON object.
+func printBench(stdout io.Writer, r bench.Result, asJSON bool) {
+	if asJSON {
+		b, _ := json.Marshal(r)
+		fmt.Fprintln(stdout, string(b))
+		return
+	}
+	var ps []string
+	for k, v := range r.Params {
+		ps = append(ps, fmt.Sprintf("%s=%v", k, v))
+	}
+	sort.Strings(ps)
+	fmt.Fprintf(stdout, "%-10s %8.3f s  %10.1f %s  %s\n", r.Name, r.Seconds, r.Throughput, r.Unit, strings.Join(ps, " "))
 }
 
 // benchDefault is what `gitui bench` without names runs: all four. features dominates

@@ -262,7 +262,7 @@ moved to DIR/cells.damaged.jsonl (a study's to trials.damaged.jsonl) and only it
 	register(command{Name: "data", Order: 40, Synopsis: "data list | fetch NAME [--url URL] | synth spoken-digits [--full] [--data DIR]",
 		Summary: "the data sets available and where; download one with SHA-256 checks; make the synthetic spoken digits (espeak-ng)",
 		Run:     cmdData, Complete: completeData})
-	register(command{Name: "bench", Order: 50, Synopsis: "bench [NAME...] [--n N] [--m M] [--g G] [--group FILE] [--bins B] [--test T] [--gram FILE] [--data DIR] [--json]",
+	register(command{Name: "bench", Order: 50, Synopsis: "bench [NAME...] [--n N] [--m M] [--g G] [--group FILE] [--bins B] [--test T] [--gram FILE] [--data DIR] [--json] [--calibrate]",
 		Summary: "time the hot paths on this machine: " + strings.Join(benchDefault, ", ") + " (no NAME: all)",
 		Run:     cmdBench,
 		Complete: func(int, []string) []string {

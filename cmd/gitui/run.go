@@ -349,9 +349,9 @@ func (p *progress) progress(e eval.Progress) {
 	if e.Total <= 0 {
 		return
 	}
-	frac := float64(e.Done) / float64(e.Total)
+	frac := e.Fraction() // by estimated work when the protocol knows its cells' costs
 	eta := ""
-	if e.Done > 0 && e.Stage == "cells" {
+	if frac > 0 && frac < 1 && e.Stage == "cells" {
 		el := now.Sub(p.start)
 		eta = fmt.Sprintf(" eta %s", (time.Duration(float64(el)/frac) - el).Round(time.Second))
 	}

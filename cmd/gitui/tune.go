@@ -184,7 +184,8 @@ func runStudy(ctx context.Context, st *study.Study, dataDir string, workers int,
 		fmt.Fprintf(stderr, "continuing %s: %d scored jobs already in its journal\n", st.Dir, st.Resumed)
 	}
 	prog := newProgress(stderr)
-	err := st.Search(ctx, study.Options{DataDir: dataDir, Log: prog.log, Workers: workers})
+	err := st.Search(ctx, study.Options{DataDir: dataDir, Log: prog.log, Workers: workers,
+		Estimate: func(e engine.TimeEstimate) { prog.log("study " + engine.TimeLine(e)) }})
 	prog.finish()
 	var ie *model.InputError
 	if errors.As(err, &ie) {

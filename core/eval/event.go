@@ -6,10 +6,27 @@ import "time"
 // Progress, Point, Matrix, Log or Done.
 type Event interface{ event() }
 
-// Progress reports that Done of Total units of a stage are finished.
+// Progress reports that Done of Total units of a stage are finished. For the "cells"
+// stage of a protocol whose arms carry costs (Arm.Cost, Arm.PrepareCost), Work of
+// WorkTotal estimated seconds are done as well: the cells and method preparations
+// finished, each weighted by its estimated cost, so that a progress bar and its ETA
+// follow the work rather than the cell count (WorkTotal 0: no costs known).
 type Progress struct {
-	Stage       string // e.g. "features", "cells", "gram"
-	Done, Total int
+	Stage           string // e.g. "features", "cells", "gram"
+	Done, Total     int
+	Work, WorkTotal float64
+}
+
+// Fraction returns the part of the stage that is done, in [0, 1]: Work/WorkTotal when
+// costs are known, else Done/Total (0 when Total is 0).
+func (p Progress) Fraction() float64 {
+	switch {
+	case p.WorkTotal > 0:
+		return min(max(p.Work/p.WorkTotal, 0), 1)
+	case p.Total > 0:
+		return min(max(float64(p.Done)/float64(p.Total), 0), 1)
+	}
+	return 0
 }
 
 // Point reports the current mean and standard deviation over the finished repeats of

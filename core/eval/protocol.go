@@ -64,6 +64,10 @@ type Arm struct {
 	// Keep asks for the predictions of this arm's cells in Cell.Pred (for per-sample
 	// output: predictions.csv and confusion matrices at the largest training size).
 	Keep bool
+	// Cost is the estimated seconds of one of this arm's cells, PrepareCost those of
+	// preparing its Method (counted once per method of a stage: the largest of its
+	// arms'); they weigh the run's progress (Progress.Work). Zero: unknown.
+	Cost, PrepareCost float64
 }
 
 // Stage is a group of arms that share prepared methods. The methods are taken one at a
@@ -198,12 +202,13 @@ func (p *Protocol) Run(ctx context.Context, ev chan<- Event) (*Outcome, error) {
 			}
 		}
 	}
+	w := p.workTotal()
 	if done > 0 {
 		send(ctx, ev, Log{Time: time.Now(), Line: fmt.Sprintf("resuming: %d of %d cells already done", done, totalCells)})
 		for _, pt := range agg.points() {
 			send(ctx, ev, pt)
 		}
-		send(ctx, ev, Progress{Stage: "cells", Done: done, Total: totalCells})
+		send(ctx, ev, Progress{Stage: "cells", Done: done, Total: totalCells, WorkTotal: w.total})
 	}
 	if err := p.check(ctx); err != nil {
 		out := agg.outcome()
@@ -228,7 +233,11 @@ stages:
 				runErr = err
 				break stages
 			}
-			n, err := p.runCells(ctx, st, arms[i], f, clk, agg, ev, done, totalCells)
+			if w.total > 0 {
+				w.done += prepareCost(st, arms[i])
+				send(ctx, ev, Progress{Stage: "cells", Done: done, Total: totalCells, Work: w.done, WorkTotal: w.total})
+			}
+			n, err := p.runCells(ctx, st, arms[i], f, clk, agg, ev, done, totalCells, w)
 			done += n
 			if err != nil {
 				runErr = err
@@ -240,6 +249,47 @@ stages:
 	out.Stages = clk.Snapshot()
 	out.Missing = missing
 	return out, runErr
+}
+
+// workTally is the estimated work of a run (Arm.Cost, Arm.PrepareCost): its total over
+// the cells and preparations still to run, and the part done.
+type workTally struct{ done, total float64 }
+
+// workTotal returns the tally of the pending work: every pending cell's Cost and the
+// PrepareCost of every method with a pending cell (total 0 when no arm has a cost).
+func (p *Protocol) workTotal() *workTally {
+	w := &workTally{}
+	for _, st := range p.Stages {
+		if p.stageDone(st) {
+			continue
+		}
+		ms, arms := methodsOf(st)
+		for i := range ms {
+			if p.armsDone(st, arms[i]) {
+				continue
+			}
+			w.total += prepareCost(st, arms[i])
+			for _, a := range arms[i] {
+				arm := st.Arms[a]
+				for r := range p.repeatsOf(arm) {
+					if p.pending(CellKey{st.Name, arm.Series, arm.X, r}) {
+						w.total += arm.Cost
+					}
+				}
+			}
+		}
+	}
+	return w
+}
+
+// prepareCost returns the preparation cost of the method of the arms sel of st: the
+// largest PrepareCost among them.
+func prepareCost(st Stage, sel []int) float64 {
+	c := 0.0
+	for _, a := range sel {
+		c = max(c, st.Arms[a].PrepareCost)
+	}
+	return c
 }
 
 // pending reports whether cell k is to be run now: not done, and accepted by Only.
@@ -408,7 +458,7 @@ const cancelGrace = 400 * time.Millisecond
 // runCells runs every (repeat, arm) cell of the arms sel of a stage (which share the
 // method prepared as f) on a pool of workers, repeats outermost.
 func (p *Protocol) runCells(ctx context.Context, st Stage, sel []int, f Fitter, clk *Clock,
-	agg *aggregator, ev chan<- Event, done0, total int) (int, error) {
+	agg *aggregator, ev chan<- Event, done0, total int, w *workTally) (int, error) {
 	workers := p.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -485,7 +535,8 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, sel []int, f Fitter, 
 		for _, pt := range agg.add(r.cell) {
 			send(ctx, ev, pt)
 		}
-		send(ctx, ev, Progress{Stage: "cells", Done: done0 + got, Total: total})
+		w.done += st.Arms[r.arm].Cost
+		send(ctx, ev, Progress{Stage: "cells", Done: done0 + got, Total: total, Work: w.done, WorkTotal: w.total})
 		return nil
 	}
 	var grace <-chan time.Time

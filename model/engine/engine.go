@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"gitui/core/bench"
 	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/core/group"
@@ -61,6 +62,11 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 	}
 	logf("data %s: pool %d, test %d, %d classes, shape %v (%.1f s)", used, pool.Len(), test.Len(), len(pool.Classes), pool.Shape, time.Since(t0).Seconds())
 	logf("%s", memLine)
+	rates := bench.LoadRatesOnce()
+	size := runSize(spec, pool, test)
+	if opts.Loaded == nil { // not per trial of a study: the study says its own
+		logf("%s", TimeLine(EstimateTime(spec, size, rates)))
+	}
 	if hint := buildHint(est, linalg.BLAS()); hint != "" && opts.Loaded == nil { // not per trial of a study
 		logf("%s", hint)
 	}
@@ -71,7 +77,8 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 	if g != nil {
 		logf("%s", groupLine(g))
 	}
-	r := &runState{spec: spec, opts: opts, pool: pool, test: test, group: g, logf: logf, ch: ch}
+	r := &runState{spec: spec, opts: opts, pool: pool, test: test, group: g, logf: logf, ch: ch,
+		timer: &timer{est: estimator{spec: spec, ds: size, d: size.dim(), workers: 1}, r: rates}}
 	pr, ok := protocols[spec.Protocol]
 	if !ok { // Validate refuses an unknown protocol first
 		return nil, inputErr(fmt.Errorf("protocol %q is unknown: use one of %s", spec.Protocol, strings.Join(model.Protocols, ", ")))
@@ -167,6 +174,19 @@ type runState struct {
 	ch         chan<- eval.Event
 	b          *builder
 	p          *eval.Protocol
+	timer      *timer // the time estimate's cost model: the arms' costs (eval.Arm.Cost)
+}
+
+// arm returns a with the estimated costs of method m (acting with g) at training size n:
+// a cell's seconds and the method's preparation (eval.Arm.Cost, PrepareCost).
+func (r *runState) arm(a eval.Arm, m model.Method, g group.Action, n int) eval.Arm {
+	order := 0.0
+	if g != nil {
+		order = float64(g.Len())
+	}
+	w := r.timer.Method(m, order)
+	a.Cost, a.PrepareCost = w.Cell(n), w.Prepare
+	return a
 }
 
 // protocolRunner runs one protocol (model.Protocols). A protocol of cells (learning
@@ -215,7 +235,7 @@ func curveStages(r *runState) ([]*eval.Protocol, error) {
 		}
 		largest := slices.Max(spec.Sizes)
 		for _, n := range spec.Sizes {
-			st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: float64(n), Size: n, Method: em, Keep: n == largest && r.opts.Dir != nil})
+			st.Arms = append(st.Arms, r.arm(eval.Arm{Series: m.Name, X: float64(n), Size: n, Method: em, Keep: n == largest && r.opts.Dir != nil}, m, r.group, n))
 		}
 	}
 	p.Stages = append(p.Stages, st)
@@ -225,7 +245,7 @@ func curveStages(r *runState) ([]*eval.Protocol, error) {
 	gp := *p
 	gp.XLabel = "bins n"
 	var err error
-	if gp.Stages, err = b.gridStages(spec.Grid, r.group); err != nil {
+	if gp.Stages, err = b.gridStages(spec.Grid, r.group, r.timer); err != nil {
 		return nil, err
 	}
 	return []*eval.Protocol{p, &gp}, nil
@@ -256,7 +276,7 @@ func sweepStages(r *runState) ([]*eval.Protocol, error) {
 			if err != nil {
 				return nil, err
 			}
-			st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: v, Size: spec.Sweep.Size, Method: em})
+			st.Arms = append(st.Arms, r.arm(eval.Arm{Series: m.Name, X: v, Size: spec.Sweep.Size, Method: em}, mv, r.group, spec.Sweep.Size))
 		}
 	}
 	p.Stages = append(p.Stages, st)
@@ -267,7 +287,7 @@ func sweepStages(r *runState) ([]*eval.Protocol, error) {
 func gridProtocol(r *runState) ([]*eval.Protocol, error) {
 	r.p.XLabel = "bins n"
 	var err error
-	if r.p.Stages, err = r.b.gridStages(r.spec.Grid, r.group); err != nil {
+	if r.p.Stages, err = r.b.gridStages(r.spec.Grid, r.group, r.timer); err != nil {
 		return nil, err
 	}
 	return []*eval.Protocol{r.p}, nil
@@ -297,7 +317,7 @@ func groupSizeStages(r *runState) ([]*eval.Protocol, error) {
 			if err != nil {
 				return nil, err
 			}
-			st.Arms = append(st.Arms, eval.Arm{Series: m.Name, X: float64(sub.Len()), Size: spec.Sizes[0], Method: em})
+			st.Arms = append(st.Arms, r.arm(eval.Arm{Series: m.Name, X: float64(sub.Len()), Size: spec.Sizes[0], Method: em}, m, sub, spec.Sizes[0]))
 		}
 		p.Stages = append(p.Stages, st)
 	}
@@ -356,8 +376,9 @@ func (b *builder) runWith(ctx context.Context, p *eval.Protocol, ch chan<- eval.
 }
 
 // gridStages builds one stage per templates count m, with an arm per bins count n, from
-// the first CDF method of the spec (its learner, template kind and thresholds).
-func (b *builder) gridStages(grid *model.GridSpec, g group.Action) ([]eval.Stage, error) {
+// the first CDF method of the spec (its learner, template kind and thresholds), each arm
+// with its estimated costs from tm.
+func (b *builder) gridStages(grid *model.GridSpec, g group.Action, tm *timer) ([]eval.Stage, error) {
 	first := -1
 	for i, m := range b.spec.Methods {
 		if m.IsCDF() {
@@ -396,7 +417,12 @@ func (b *builder) gridStages(grid *model.GridSpec, g group.Action) ([]eval.Stage
 				fm.need, fm.cache = need, nil
 			}
 			series := fmt.Sprintf("CDF(n,%d) %s", m, model.LearnerName(meth.Learner))
-			st.Arms = append(st.Arms, eval.Arm{Series: series, X: float64(n), Size: grid.Size, Method: em})
+			order := 0.0
+			if g != nil {
+				order = float64(g.Len())
+			}
+			w := tm.methodRows(meth, order, float64(len(need)+b.proto.Test.Len()))
+			st.Arms = append(st.Arms, eval.Arm{Series: series, X: float64(n), Size: grid.Size, Method: em, Cost: w.Cell(grid.Size), PrepareCost: w.Prepare})
 		}
 		stages = append(stages, st)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"gitui/core/bench"
 	"math"
 	"os"
 	"path/filepath"
@@ -193,6 +194,10 @@ type Options struct {
 	DataDir string
 	// Log, if set, receives one line per scored job.
 	Log func(string)
+	// Estimate, if set, receives the time estimate of the whole study (its rungs ×
+	// trials and the refit, engine.EstimateStudy) once the schedule is known, before
+	// the first job.
+	Estimate func(engine.TimeEstimate)
 	// Workers, if > 0, caps the jobs run at once (below tune.workers, the memory estimate
 	// and GOMAXPROCS); it changes no result.
 	Workers int
@@ -331,6 +336,14 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 		t.sched = tune.NewASHA(rungs, eta, t.Trials)
 	}
 	t.Sizes = rungs
+	if opts.Estimate != nil && !t.worker {
+		plan := engine.StudyPlan{Rungs: rungs, Trials: t.Trials, Eta: eta, Train: train.Len(), Val: val.Len(), RefitN: t.RefitN, RefitTop: tb.RefitTop}
+		if pruner == "none" || pruner == "hyperband" {
+			plan.Eta = 0 // every trial at every rung it is given: an upper bound for hyperband
+		}
+		ds := engine.DataSize{Pool: pool.Len(), Test: t.testRows(), Shape: pool.Shape, Classes: len(pool.Classes)}
+		opts.Estimate(engine.EstimateStudy(t.Spec, ds, plan, bench.LoadRatesOnce()))
+	}
 	t.configs, t.errs = map[int][]float64{}, map[int]string{}
 	startup := tb.Startup
 	if startup == 0 {
@@ -760,4 +773,17 @@ func oneLine(s string) string {
 		out = append(out, r)
 	}
 	return string(out)
+}
+
+// testRows returns the test rows the refit will score, for the study's time estimate
+// before the test set is loaded: data.test_size, else the official count of a data set
+// of fixed size (engine.KnownDataSize), else the validation split's size as a guess.
+func (t *Study) testRows() int {
+	if n := t.Spec.Data.TestSize; n > 0 {
+		return n
+	}
+	if ds, ok := engine.KnownDataSize(t.Spec.Data); ok {
+		return ds.Test
+	}
+	return max(t.Validation, 1)
 }

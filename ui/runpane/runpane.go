@@ -24,6 +24,9 @@ type stage struct {
 	name        string
 	done, total int
 	first, last time.Time // when the stage was first and last reported
+	// work and workTotal are the estimated seconds done and in all (eval.Progress.Work);
+	// workTotal 0: the stage is counted by its units.
+	work, workTotal float64
 }
 
 // KeyMap lists the run pane's keys.
@@ -94,10 +97,17 @@ func (m *Model) Progress(p eval.Progress, now time.Time) {
 	for i := range m.stages {
 		if m.stages[i].name == p.Stage {
 			m.stages[i].done, m.stages[i].total, m.stages[i].last = p.Done, p.Total, now
+			m.stages[i].work, m.stages[i].workTotal = p.Work, p.WorkTotal
 			return
 		}
 	}
-	m.stages = append(m.stages, stage{name: p.Stage, done: p.Done, total: p.Total, first: now, last: now})
+	// A stage weighed by work counts its time from the run's start: its work includes
+	// the preparations before its first event.
+	first := now
+	if p.WorkTotal > 0 && !m.started.IsZero() {
+		first = m.started
+	}
+	m.stages = append(m.stages, stage{name: p.Stage, done: p.Done, total: p.Total, first: first, last: now, work: p.Work, workTotal: p.WorkTotal})
 }
 
 // Stage returns done and total of the named stage (ok false if never reported).
@@ -205,6 +215,20 @@ func ETA(done, total int, first, now time.Time) time.Duration {
 	return time.Duration(float64(now.Sub(first)) * float64(total-done) / float64(done))
 }
 
+// WorkETA estimates the time left from the estimated work done (eval.Progress.Work of
+// WorkTotal seconds of estimated cost):
+//
+//	eta = (now - first) · (total - done) / done
+//
+// so that a cell that costs ten times another counts ten times. It returns -1 when no
+// work is done yet or all of it is.
+func WorkETA(done, total float64, first, now time.Time) time.Duration {
+	if done <= 0 || done >= total {
+		return -1
+	}
+	return time.Duration(float64(now.Sub(first)) * (total - done) / done)
+}
+
 // View renders the status line, one progress line per stage and the log tail.
 func (m *Model) View() string {
 	var out []string
@@ -237,14 +261,15 @@ func (m *Model) View() string {
 }
 
 func (m *Model) bar(s stage) string {
-	frac := 0.0
-	if s.total > 0 {
-		frac = float64(s.done) / float64(s.total)
-	}
+	frac := eval.Progress{Done: s.done, Total: s.total, Work: s.work, WorkTotal: s.workTotal}.Fraction()
 	label := fmt.Sprintf("%-9s", s.name)
 	count := fmt.Sprintf(" %d/%d", s.done, s.total)
 	eta := ""
-	if e := ETA(s.done, s.total, s.first, m.now); e >= 0 && m.running {
+	e := ETA(s.done, s.total, s.first, m.now)
+	if s.workTotal > 0 {
+		e = WorkETA(s.work, s.workTotal, s.first, m.now)
+	}
+	if e >= 0 && m.running {
 		eta = " ETA " + dur(e)
 	}
 	bw := max(4, m.w-len(label)-len(count)-len(eta)-2)

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"gitui/core/bench"
+	"gitui/model"
+	"gitui/model/engine"
+	"gitui/presets"
+)
+
+// fixedRates are rates of a plausible 2-core machine, so that the estimates below do
+// not depend on the machine the tests run on.
+var fixedRates = bench.Rates{Sgemm: 70, Pool: 4.6e8, Dgemm: 16, Kernel: 1e8, FFT: 1.3e6, Reduce: 4.5, SMO: 1.9e8, Calibrated: true}
+
+// TestEstimateTimeQuickPresets checks the time estimate of every quick preset whose data
+// size a listing knows (X_perm, MNIST's 10k/10k, USPS): it lies between 0.1 s and 120 s
+// (a quick preset takes seconds to a minute on 2 cores; an estimate of hours or of
+// nothing is a broken cost model), and it is work divided by rate: with every rate
+// doubled, all but the fixed data-load term halves, to 1e-9.
+func TestEstimateTimeQuickPresets(t *testing.T) {
+	fast := fixedRates
+	fast.Sgemm, fast.Pool, fast.Dgemm, fast.Kernel, fast.FFT, fast.Reduce, fast.SMO = 2*fast.Sgemm, 2*fast.Pool, 2*fast.Dgemm, 2*fast.Kernel, 2*fast.FFT, 2*fast.Reduce, 2*fast.SMO
+	seen := 0
+	for _, p := range presets.All() {
+		s := p.Build(true)
+		ds, ok := engine.ListingDataSize(s.Data)
+		if !ok {
+			continue
+		}
+		if s.Data.TestSize == 0 && ds.Test == 10000 && s.Data.Name == "mnist" {
+			ds.Test = 2000 // the quick presets' test subsets are at most this
+		}
+		seen++
+		e := engine.EstimateTime(s, ds, fixedRates)
+		if e.Seconds < 0.1 || e.Seconds > 120 {
+			t.Errorf("%s: quick estimate %.3g s, want within [0.1, 120] s: %+v", p.Name, e.Seconds, e.Items)
+		}
+		f := engine.EstimateTime(s, ds, fast)
+		if got, want := f.Seconds-f.Load, (e.Seconds-e.Load)/2; math.Abs(got-want) > 1e-9*math.Max(1, want) {
+			t.Errorf("%s: with every rate doubled the work takes %.6g s, want half of %.6g", p.Name, got, 2*want)
+		}
+	}
+	if seen < 3 {
+		t.Fatalf("only %d quick presets with a known data size: the test checks nothing", seen)
+	}
+}
+
+// TestEstimateTimeProjectionReference checks one method's term against the formula
+// computed by hand: CDF(25,25) RLS on X_perm (d = 40, |G| = 5! = 120), whose preparation
+// is the projection of 30,768 + 2,000 rows, 2·rows·d·m·|G| / Sgemm + rows·m·|G| / Pool.
+func TestEstimateTimeProjectionReference(t *testing.T) {
+	s := presets.XPermCurve(true)
+	ds := engine.DataSize{Pool: 30768, Test: 2000, Shape: []int{5, 8}, Classes: 2}
+	var m model.Method
+	for _, mm := range s.Methods {
+		if mm.Features == "cdf" && mm.Bins == 25 && mm.Templates == 25 {
+			m = mm
+		}
+	}
+	if m.Features == "" {
+		t.Fatal("xperm-curve --quick has no CDF(25,25) method")
+	}
+	w := engine.MethodWork(s, ds, fixedRates, m)
+	rows := 30768.0 + 2000
+	want := 2*rows*40*25*120/1e9/fixedRates.Sgemm + rows*25*120/fixedRates.Pool
+	if math.Abs(w.Prepare-want) > 1e-12*want {
+		t.Fatalf("CDF(25,25) preparation %.9g s, want %.9g s", w.Prepare, want)
+	}
+	// Cells grow with the training size.
+	if a, b := w.Cell(100), w.Cell(500); !(b > a && a > 0) {
+		t.Fatalf("cell cost at n = 100: %g s, at 500: %g s; want 0 < first < second", a, b)
+	}
+}
+
+// TestTimeLine checks the one-line form: the total, the largest method, and the
+// uncalibrated hint only without calibration.
+func TestTimeLine(t *testing.T) {
+	e := engine.TimeEstimate{Seconds: 11400, Items: []engine.TimeItem{{What: "Haar RLS", Prepare: 10800}}, Calibrated: true}
+	if got, want := engine.TimeLine(e), "time estimate: about 3 h 10 min (Haar RLS 3 h)"; got != want {
+		t.Fatalf("TimeLine = %q, want %q", got, want)
+	}
+	e.Calibrated = false
+	if got := engine.TimeLine(e); !strings.Contains(got, "uncalibrated: `gitui bench --calibrate`") {
+		t.Fatalf("TimeLine without calibration = %q: want the calibrate hint", got)
+	}
+	for s, want := range map[float64]string{0.2: "under 1 s", 4.24: "4.2 s", 40: "40 s", 600: "10 min", 2.5 * 86400: "2.5 days"} {
+		if got := engine.Duration(s); got != want {
+			t.Errorf("Duration(%g) = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -1,0 +1,601 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"gitui/core/bench"
+	"gitui/core/data"
+	"gitui/model"
+)
+
+// TimeItem is one method's part of a time estimate: its series name, the seconds of its
+// preparation (features, the kernel of the training union) and of all its cells.
+type TimeItem struct {
+	What    string
+	Prepare float64
+	Cells   float64
+}
+
+// Seconds returns the item's total, Prepare + Cells.
+func (t TimeItem) Seconds() float64 { return t.Prepare + t.Cells }
+
+// TimeEstimate is the wall time a run is expected to take on this machine: Seconds in
+// all (the data load, every method's preparation and cells), Items per method, largest
+// first, and whether the rates were measured here (Calibrated) or are the built-in
+// defaults.
+type TimeEstimate struct {
+	Seconds    float64
+	Load       float64
+	Items      []TimeItem
+	Calibrated bool
+}
+
+// Work is the cost model of one method: the seconds of its preparation, and of one of
+// its cells at a training size. The run's progress weighs its cells by Cell.
+type Work struct {
+	Prepare float64
+	Cell    func(n int) float64
+}
+
+// EstimateTime returns the time estimate of spec (after Validate) on data of size ds
+// with the rates r (bench.LoadRates: calibrated by `gitui bench --calibrate`, else
+// bench.DefaultRates). It counts what the engine computes, stage by stage and method by
+// method as the protocols run them, and divides each count by its rate:
+//
+//	data load                (pool + test)·d / 5e7 s + 0.15 s
+//	CDF/moment features      2·rows·d·m·|G| / Sgemm + rows·m·|G| / Pool   (rows = pool + test)
+//	feature RLS per cell     primal (n > D): n·D² / Dgemm + 8/3·D³ / Reduce;
+//	                         dual: n²·D / Dgemm + (8/3·n³ + 100·n²·k) / Reduce; scoring 2·t·D·k
+//	feature 1-NN per cell    2·t·n·D / Dgemm
+//	kernel Gram (n×m pairs)  dot products: 2·n·m·d / Dgemm + n·m / Kernel;
+//	                         TI (all cyclic shifts): n·m·c(d) / FFT, c(d) = d·log2 d / (784·log2 784),
+//	                         times the rotations for TI-RI, plus |T|·n·m / Kernel for average fit;
+//	                         a finite set G (best fit, RI by copies, Haar): |G|·(2·n·m·d / Dgemm + n·m / Kernel);
+//	                         Haar over the full cyclic-shift group: as TI average fit
+//	kernel RLS per cell      (8/3·n³ + 100·n²·k) / Reduce, after the Gram of n² / 2 + t·n pairs
+//	SVM per cell             SMO: k(k-1)/2·(2n/k)² / SMO (bench.SMOUnits)
+//	Liu kernels (prepared)   the Gram of the training union U: U²/2 + t·U pairs, once per method
+//
+// with t the test rows, k the classes, |G| the group order and d the dimension. It is an
+// estimate (within about a factor of 2 of the measured time on the presets when
+// calibrated), for the user to decide before a run; it bounds nothing.
+func EstimateTime(spec *model.Spec, ds DataSize, r bench.Rates) TimeEstimate {
+	e := timer{est: estimator{spec: spec, ds: ds, d: ds.dim(), workers: 1}, r: r}
+	return e.run()
+}
+
+// timer walks a spec as the estimator does, counting seconds instead of bytes.
+type timer struct {
+	est estimator
+	r   bench.Rates
+}
+
+func (t *timer) run() TimeEstimate {
+	s, ds := t.est.spec, t.est.ds
+	order := t.order(s.Group)
+	out := TimeEstimate{Calibrated: t.r.Calibrated}
+	out.Load = (float64(ds.Pool)+float64(ds.Test))*t.est.d/5e7 + 0.15
+	items := map[string]*TimeItem{}
+	var names []string
+	add := func(name string, prep, cells float64) {
+		it, ok := items[name]
+		if !ok {
+			it = &TimeItem{What: name}
+			items[name] = it
+			names = append(names, name)
+		}
+		it.Prepare += prep
+		it.Cells += cells
+	}
+	repeats := float64(max(s.Repeats, 1))
+	reps := func(n int) float64 {
+		if n >= ds.Pool {
+			return 1
+		}
+		return repeats
+	}
+	cells := func(m model.Method, g float64, sizes []int) {
+		w := t.Method(m, g)
+		c := 0.0
+		for _, n := range sizes {
+			if n > ds.Pool {
+				continue
+			}
+			c += reps(n) * w.Cell(n)
+		}
+		add(t.name(m), w.Prepare, c)
+	}
+	switch s.Protocol {
+	case model.ProtocolCurve:
+		for _, m := range s.Methods {
+			cells(m, order, s.Sizes)
+		}
+		if s.Grid != nil {
+			t.grid(order, add, reps)
+		}
+	case model.ProtocolGrid:
+		if s.Grid != nil {
+			t.grid(order, add, reps)
+		}
+	case model.ProtocolSweep:
+		if sw := s.Sweep; sw != nil {
+			for _, m := range s.Methods {
+				values := sw.Values
+				if s.SweepReference(m) {
+					values = values[:min(1, len(values))]
+				}
+				f := model.MethodFieldOf(sw.Field)
+				for _, v := range values {
+					mv := m
+					if f != nil {
+						_ = f.SetNumber(&mv, v)
+					}
+					w := t.Method(mv, order)
+					add(t.name(m), w.Prepare, reps(sw.Size)*w.Cell(sw.Size))
+				}
+			}
+		}
+	case model.ProtocolGroupSize:
+		n := 0
+		if len(s.Sizes) > 0 {
+			n = s.Sizes[0]
+		}
+		for _, k := range s.GroupSizes {
+			g := float64(k)
+			if order > 0 {
+				g = math.Min(g, order)
+			}
+			for _, m := range s.Methods {
+				w := t.Method(m, g)
+				add(t.name(m), w.Prepare, reps(n)*w.Cell(n))
+			}
+		}
+	case model.ProtocolPD:
+		if p := s.PD; p != nil {
+			mx := 0
+			for _, n := range p.Sizes {
+				mx = max(mx, n)
+			}
+			nn := math.Min(float64(mx), float64(ds.Pool))
+			for _, m := range s.Methods {
+				// Per draw the Gram matrix of the largest size and its Cholesky
+				// factorisation (n³/3).
+				c := float64(max(p.Draws, 1)) * (nn*(nn+1)/2*t.pairCost(m, order) + nn*nn*nn/3/1e9/t.r.Dgemm)
+				add(t.name(m), 0, c)
+			}
+		}
+	case model.ProtocolApprox:
+		if a := s.Approx; a != nil {
+			rows := math.Min(2*float64(a.Pairs), float64(ds.Pool))
+			g := math.Max(order, 1)
+			for _, m := range a.Templates {
+				add(fmt.Sprintf("CDF m=%d", m), t.projection(float64(m), g, rows), 0)
+			}
+			// The orbit distances d_G(x, z) of every pair: |G| shifted copies against |G|.
+			add("orbit distances", 2*float64(a.Pairs)*g*g*t.est.d/1e9/t.r.Dgemm, 0)
+		}
+	}
+	for _, n := range names {
+		out.Items = append(out.Items, *items[n])
+	}
+	sort.SliceStable(out.Items, func(i, j int) bool { return out.Items[i].Seconds() > out.Items[j].Seconds() })
+	out.Seconds = out.Load
+	for _, it := range out.Items {
+		out.Seconds += it.Seconds()
+	}
+	return out
+}
+
+// grid adds the bins × templates grid: one CDF feature map per (bins, templates), each
+// with its cells at grid.size.
+func (t *timer) grid(order float64, add func(string, float64, float64), reps func(int) float64) {
+	s := t.est.spec
+	var first *model.Method
+	for i := range s.Methods {
+		if s.Methods[i].IsCDF() {
+			first = &s.Methods[i]
+			break
+		}
+	}
+	if first == nil {
+		return
+	}
+	// The grid's features transform only the rows its draws use, and the test set.
+	rows := math.Min(float64(t.est.ds.Pool), float64(s.Grid.Size)*float64(max(s.Repeats, 1)))
+	for _, m := range s.Grid.Templates {
+		for _, b := range s.Grid.Bins {
+			mm := *first
+			mm.Bins, mm.Templates = b, m
+			w := t.methodRows(mm, order, rows+float64(t.est.ds.Test))
+			add(fmt.Sprintf("CDF(n,%d) %s", m, model.LearnerName(mm.Learner)), w.Prepare, reps(s.Grid.Size)*w.Cell(s.Grid.Size))
+		}
+	}
+}
+
+// name is the series name of m the estimate prints (derived from its fields now).
+func (t *timer) name(m model.Method) string {
+	if m.Name != "" && m.Features != "cdf" && m.Features != "moments" {
+		return m.Name
+	}
+	mm := m
+	mm.Name = ""
+	return model.MethodName(mm)
+}
+
+// Method returns the cost model of method m of the spec on groups of order g.
+func (t *timer) Method(m model.Method, g float64) Work {
+	return t.methodRows(m, g, float64(t.est.ds.Pool)+float64(t.est.ds.Test))
+}
+
+// methodRows is Method with rows samples to transform when m has features.
+func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
+	if m.Group != nil {
+		if o := t.order(*m.Group); o > 0 {
+			g = o
+		}
+	}
+	r, d := t.r, t.est.d
+	nt := float64(t.est.ds.Test)
+	k := float64(max(t.est.ds.Classes, 2))
+	gemm := func(flops float64) float64 { return flops / 1e9 / r.Dgemm }
+	rlsKernel := func(n float64) float64 { return (8.0/3*n*n*n + 100*n*n*k) / 1e9 / r.Reduce }
+	switch model.FamilyOf(m) {
+	case model.FamilyFeatures:
+		D := d
+		prep := 0.0
+		switch m.Features {
+		case "cdf":
+			D = float64(m.Templates) * float64(2*m.Bins+1)
+			prep = t.projection(float64(m.Templates), g, rows)
+		case "moments":
+			D = 3 * float64(m.Templates)
+			prep = t.projection(float64(m.Templates), g, rows)
+		}
+		// Invariant features of data in few orbits (X_perm under the full group) repeat
+		// rows: RLS's grouped form fits the u distinct rows (learn.FitRLS).
+		u := 0.0
+		if m.Features != "raw" {
+			u = t.haarOrbits(g)
+		}
+		cell := func(ni int) float64 {
+			n := float64(ni)
+			switch {
+			case m.Learner != "1nn" && m.FeatureKernel != "rbf" && u > 0 && u < 0.7*math.Min(D, n-1):
+				return gemm(2*u*u*D+n*D+2*nt*D*k) + (8.0/3*u*u*u+100*u*u*k)/1e9/r.Reduce
+			case m.Learner == "1nn":
+				return gemm(2 * nt * n * D)
+			case m.FeatureKernel == "rbf":
+				return gemm(n*n*D+2*nt*n*D) + (n*n/2+nt*n)/r.Kernel + rlsKernel(n)
+			case n > D: // primal: the D×D covariance and its reduction
+				return gemm(n*D*D+2*nt*D*k) + (8.0/3*D*D*D+100*n*D*k)/1e9/r.Reduce
+			}
+			return gemm(n*n*D+2*nt*D*k) + rlsKernel(n)
+		}
+		return Work{Prepare: prep, Cell: cell}
+	case model.FamilyLiu:
+		u := t.est.union()
+		pairs := u*(u+1)/2 + nt*u
+		prep := pairs * t.pairCost(m, g)
+		cell := func(ni int) float64 {
+			n := float64(ni)
+			c := 0.0
+			if m.Learner == "rls" {
+				c = rlsKernel(n)
+			} else {
+				c = bench.SMOUnits(ni, int(k)) / r.SMO
+			}
+			if m.PSD != "" {
+				c += (8.0 / 3 * n * n * n) / 1e9 / r.Reduce
+			}
+			return c
+		}
+		return Work{Prepare: prep, Cell: cell}
+	case model.FamilyChapelle:
+		return Work{Cell: func(ni int) float64 {
+			n := float64(ni)
+			gram := gemm(n*n*d+2*nt*n*d) + (n*n/2+nt*n)/r.Kernel
+			smo := bench.SMOUnits(ni, int(k)) / r.SMO
+			switch m.Learner {
+			case "vsv": // train, add the support vectors' transformed copies, retrain
+				nv := n * (1 + 2*float64(max(chapelleTangents(m), 1)))
+				return gram + smo + gemm(nv*nv*d+2*nt*nv*d) + (nv*nv/2+nt*nv)/r.Kernel + bench.SMOUnits(int(nv), int(k))/r.SMO
+			case "invariant-svm":
+				// One model per pair of classes (k(k-1)/2 of them, 2n/k samples each: n for
+				// two classes): the kernel PCA of its Gram (eigenvectors), the map of its
+				// points and tangent vectors, a linear SVM; each test row is mapped by
+				// every pair's model.
+				tv := float64(max(chapelleTangents(m), 1))
+				pairs, mp := 1.0, n
+				if k > 2 {
+					pairs, mp = k*(k-1)/2, 2*n/k
+				}
+				fit := pairs * (16.0/3*mp*mp*mp/1e9/r.Reduce + gemm(2*mp*mp*mp*(1+tv)) + gemm(2*mp*mp*d*(1+tv)))
+				pred := pairs * (gemm(2*nt*mp*d+2*nt*mp*mp) + nt*mp/r.Kernel)
+				return gram + fit + pred + smo
+			}
+			return gram + smo
+		}}
+	}
+	// The kernel family: Gram matrices per cell (the Haar kernel's of its group).
+	if m.Kernel == "haar" && t.haarOrbits(g) > 0 {
+		// Few orbits (permutations of one-hot blocks, X_perm): the table of the u orbits
+		// once, then primal RLS on u exact features.
+		u := math.Min(t.haarOrbits(g), rows)
+		prep := u*(u+1)/2*t.pairCost(m, g) + 16.0/3*u*u*u/1e9/r.Reduce
+		return Work{Prepare: prep, Cell: func(ni int) float64 {
+			n := float64(ni)
+			if m.Learner == "1nn" {
+				return (n*n + nt*n) / 1e8
+			}
+			if n > u {
+				return gemm(n*u*u+2*nt*u*k) + (8.0/3*u*u*u+100*n*u*k)/1e9/r.Reduce
+			}
+			return gemm(n*n*u) + rlsKernel(n)
+		}}
+	}
+	return Work{Cell: func(ni int) float64 {
+		n := float64(ni)
+		c := (n*(n+1)/2 + nt*n) * t.pairCost(m, g)
+		if m.Learner != "1nn" {
+			c += rlsKernel(n)
+		}
+		return c
+	}}
+}
+
+// order returns the order of group g on the data (groupCost's), with the spectrogram
+// sets of pitch shifts × tempo warps (25 elements, or group.size of them).
+func (t *timer) order(g model.GroupSpec) float64 {
+	if g.Kind == model.GroupPitchTempo || g.Kind == model.GroupPitchTempoPaper {
+		if g.Size > 0 && g.Size < 25 {
+			return float64(g.Size)
+		}
+		return 25
+	}
+	o, _, _ := groupCost(g, t.est.ds.Shape)
+	return o
+}
+
+// chapelleTangents is the number of tangent directions (or transformation sets) of a
+// Chapelle and Schoelkopf method.
+func chapelleTangents(m model.Method) int {
+	return len(m.Tangents)
+}
+
+// haarOrbits returns the number of orbits of the data under the spec's group when it is
+// small and known from the shape alone: the full permutation group of L one-hot blocks
+// over A symbols (X_perm) has C(L+A-1, L) orbits, the multisets. 0 otherwise.
+func (t *timer) haarOrbits(g float64) float64 {
+	s := t.est.spec
+	sh := t.est.ds.Shape
+	if s.Group.Kind != "permutation" || len(sh) != 2 || s.Data.Name != "xperm" {
+		return 0
+	}
+	L, A := sh[0], sh[1]
+	full := 1.0
+	for i := 2; i <= L; i++ {
+		full *= float64(i)
+	}
+	if g < full {
+		return 0
+	}
+	c := 1.0 // C(L+A-1, L)
+	for i := 1; i <= L; i++ {
+		c = c * float64(A-1+i) / float64(i)
+	}
+	return c
+}
+
+// pairCost returns the seconds of one kernel value of m between two samples, with the
+// spec's group of order g where m takes one.
+func (t *timer) pairCost(m model.Method, g float64) float64 {
+	r, d := t.r, t.est.d
+	dot := 2*d/1e9/r.Dgemm + 1/r.Kernel
+	fft := func(points float64) float64 {
+		ref := 784 * math.Log2(784)
+		c := points * math.Log2(math.Max(points, 2)) / ref / r.FFT
+		if points != 784 { // the general transform: about 2.5 times the 28×28 one's time per point
+			c *= 2.5
+		}
+		return c
+	}
+	if m.Kernel == "haar" {
+		if t.est.spec.Group.Kind == "cyclic-shift" && g >= d {
+			return fft(d) + g/r.Kernel // all |G| correlations from one FFT product
+		}
+		return math.Max(g, 1) * dot
+	}
+	inv := m.Invariance
+	nrot := 1.0
+	if m.Rotations != nil && strings.Contains(inv, "RI") {
+		nrot = float64(max(m.Rotations.Count, 1))
+	}
+	canvas := d
+	if m.Translation == "zero-fill" {
+		canvas = 4 * d
+	}
+	c := dot
+	if l := m.Locality; l != nil {
+		w := float64(2*l.K1 - 1)
+		c = 2*d*(1+(w*w+1)/2)/1e9/r.Dgemm + 1/r.Kernel
+		if l.D1 > 2 || l.K2 > 0 { // evaluated pair by pair
+			c = 10 * d * float64(l.K1*l.K1) / 1e9 / r.Dgemm
+		}
+		// Its invariant compositions: the maps of every transformed copy (local shifts
+		// of radius shifts, 0 meaning 3, for L-TI; the rotations for L-RI).
+		if strings.Contains(inv, "TI") {
+			r := m.Shifts
+			if r == 0 {
+				r = 3
+			}
+			c *= float64(2*r+1) * float64(2*r+1)
+		}
+		if strings.Contains(inv, "RI") {
+			c *= nrot
+		}
+		return c
+	}
+	switch {
+	case inv == model.InvarianceGroup:
+		c = math.Max(g, 1) * dot
+	case strings.Contains(inv, "TI"):
+		c = nrot * fft(canvas)
+		if m.Fit == "average" {
+			c += nrot * canvas / r.Kernel
+		}
+	case strings.Contains(inv, "RI") && m.Polar != nil:
+		c = fft(float64(m.Polar.Annuli*m.Polar.Sectors)) + float64(m.Polar.Sectors)/r.Kernel
+	case strings.Contains(inv, "RI"):
+		c = nrot * dot
+	}
+	return c
+}
+
+// projection returns the seconds of m templates' CDF projections of rows samples under
+// a group of order g: the float32 GEMM and the pooling.
+func (t *timer) projection(m, g, rows float64) float64 {
+	g = math.Max(g, 1)
+	return 2*rows*t.est.d*m*g/1e9/t.r.Sgemm + rows*m*g/t.r.Pool
+}
+
+// MethodWork returns the cost model of method m of spec on data of size ds with rates r,
+// with the spec's group: what the run's progress weighs m's preparation and cells by.
+func MethodWork(spec *model.Spec, ds DataSize, r bench.Rates, m model.Method) Work {
+	t := timer{est: estimator{spec: spec, ds: ds, d: ds.dim(), workers: 1}, r: r}
+	return t.Method(m, t.order(spec.Group))
+}
+
+// Duration formats seconds for an estimate: "12 s", "4 min", "3 h 10 min", "2.5 days";
+// below a second "under 1 s".
+func Duration(s float64) string {
+	switch {
+	case math.IsNaN(s) || math.IsInf(s, 0):
+		return "unknown"
+	case s < 1:
+		return "under 1 s"
+	case s < 9.95:
+		return fmt.Sprintf("%.1f s", s)
+	case s < 90:
+		return fmt.Sprintf("%.0f s", s)
+	case s < 3600:
+		return fmt.Sprintf("%.0f min", s/60)
+	case s < 48*3600:
+		d := time.Duration(s * float64(time.Second)).Round(time.Minute)
+		h, m := int(d.Hours()), int(d.Minutes())%60
+		if m == 0 {
+			return fmt.Sprintf("%d h", h)
+		}
+		return fmt.Sprintf("%d h %d min", h, m)
+	}
+	return fmt.Sprintf("%.1f days", s/86400)
+}
+
+// TimeLine is the one-line form for logs and listings: "time estimate: about 40 s (Haar
+// RLS 35 s)", with ", uncalibrated: `gitui bench --calibrate`" when the rates are the
+// built-in defaults.
+func TimeLine(t TimeEstimate) string {
+	line := "time estimate: about " + Duration(t.Seconds)
+	if t.Seconds < 1 {
+		line = "time estimate: " + Duration(t.Seconds)
+	}
+	if len(t.Items) > 0 && t.Items[0].Seconds() >= 1 {
+		line += fmt.Sprintf(" (%s %s)", t.Items[0].What, Duration(t.Items[0].Seconds()))
+	}
+	if !t.Calibrated {
+		line += "; uncalibrated: `gitui bench --calibrate`"
+	}
+	return line
+}
+
+// runSize is the DataSize of a run of spec on the loaded pool and test set (2N test rows
+// with test_transform).
+func runSize(spec *model.Spec, pool, test *data.Dataset) DataSize {
+	nt := test.Len()
+	if spec.TestTransform != nil {
+		nt *= 2
+	}
+	return DataSize{Pool: pool.Len(), Test: nt, Shape: pool.Shape, Classes: len(pool.Classes)}
+}
+
+// StudyPlan is what a study's time estimate needs of its schedule: the rungs (training
+// sizes), the trials started at the first rung, eta (a rung keeps 1/eta of the trials
+// of the one below; eta 0: every trial runs every rung), the training part and
+// validation split sizes, and the refit's training size.
+type StudyPlan struct {
+	Rungs            []int
+	Trials, Eta      int
+	Train, Val       int
+	RefitN, RefitTop int
+}
+
+// EstimateStudy returns the time estimate of a study of spec (its tune block) on data
+// of size ds (pool and test) with the rates r: at rung i (size n_i), ceil(trials/eta^i)
+// trials, each the spec's first method on n_i training samples scored on the validation
+// split (its preparation with the rows it needs, n_i + validation, and one cell), then
+// the refit of the best (of RefitTop) at RefitN on the test set. Items are "trials at
+// n = N" per rung and "refit".
+func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates) TimeEstimate {
+	out := TimeEstimate{Calibrated: r.Calibrated}
+	if len(spec.Methods) == 0 {
+		return out
+	}
+	m := spec.Methods[0]
+	vs := ds
+	vs.Pool, vs.Test = plan.Train, plan.Val
+	out.Load = (float64(ds.Pool)+float64(ds.Test))*ds.dim()/5e7 + 0.15
+	for i, n := range plan.Rungs {
+		k := float64(max(plan.Trials, 1))
+		if plan.Eta >= 2 {
+			k = math.Ceil(k / math.Pow(float64(plan.Eta), float64(i)))
+		}
+		// A trial is one draw of n training samples (its kernel is of those n alone).
+		ts := spec.Clone()
+		ts.Sizes, ts.Repeats, ts.Nested, ts.Protocol = []int{n}, 1, false, model.ProtocolCurve
+		t := timer{est: estimator{spec: ts, ds: vs, d: vs.dim(), workers: 1}, r: r}
+		w := t.methodRows(m, t.order(spec.Group), float64(n+plan.Val))
+		out.Items = append(out.Items, TimeItem{What: fmt.Sprintf("%.0f trials at n = %d", k, n), Prepare: k * w.Prepare, Cells: k * w.Cell(n)})
+	}
+	rs := spec.Clone()
+	rs.Tune = nil
+	rs.Protocol, rs.Sizes, rs.Repeats, rs.Nested = model.ProtocolCurve, []int{plan.RefitN}, 1, false
+	rs.Grid, rs.Sweep, rs.PD, rs.Approx, rs.GroupSizes = nil, nil, nil, nil, nil
+	rs.Methods = spec.Methods[:1]
+	refit := EstimateTime(rs, ds, r)
+	out.Items = append(out.Items, TimeItem{What: "refit", Prepare: float64(max(plan.RefitTop, 1)) * (refit.Seconds - refit.Load)})
+	sort.SliceStable(out.Items, func(i, j int) bool { return out.Items[i].Seconds() > out.Items[j].Seconds() })
+	out.Seconds = out.Load
+	for _, it := range out.Items {
+		out.Seconds += it.Seconds()
+	}
+	return out
+}
+
+// ListingDataSize is KnownDataSize, plus the sizes a listing assumes for the data sets
+// whose files vary (ok false for others): xperm (30,768 + 2,000 sequences of 5×8, 2
+// classes) and mnist (the data directory's mnist/: 10,000 + 10,000 digits of 28×28), after
+// data.pool and data.test_size. `gitui presets -v` estimates a preset's time from it.
+func ListingDataSize(d model.DataSpec) (DataSize, bool) {
+	if ds, ok := KnownDataSize(d); ok {
+		return ds, true
+	}
+	var ds DataSize
+	switch {
+	case d.Name == "xperm" && len(d.Classes) == 0:
+		ds = DataSize{Pool: 30768, Test: 2000, Shape: []int{5, 8}, Classes: 2}
+	case d.Name == "mnist" && len(d.Classes) == 0 && d.Holdout == 0:
+		ds = DataSize{Pool: 10000, Test: 10000, Shape: []int{28, 28}, Classes: 10}
+	default:
+		return DataSize{}, false
+	}
+	if d.Pool > 0 && d.Pool < ds.Pool {
+		ds.Pool = d.Pool
+	}
+	if d.TestSize > 0 && d.TestSize < ds.Test {
+		ds.Test = d.TestSize
+	}
+	return ds, true
+}
