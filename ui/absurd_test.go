@@ -43,6 +43,10 @@ func TestAbsurdValuesRefusedInTUI(t *testing.T) {
 	if !a.keys.Run.Enabled() {
 		t.Fatalf("run disabled: these values are within the fields' ranges (%v)", a.issues)
 	}
+	press(t, a, "r") // its time estimate asks first
+	if a.confirm != confirmLong || !strings.Contains(ansi.Strip(a.View()), "r again to start") {
+		t.Fatalf("r on CDF(1000, 100000) did not ask about its time (confirm %v)", a.confirm)
+	}
 	press(t, a, "r") // the real engine: exec pumps the run to its end
 	if a.r.running || a.r.err == nil || !strings.Contains(a.r.err.Error(), "memory") {
 		t.Fatalf("run running=%v err=%v, want a memory refusal", a.r.running, a.r.err)

@@ -53,6 +53,10 @@ import (
 // or a tab and selects the form field or run under it, the wheel scrolls the pane under
 // the pointer (see handleMouse; it is off by default, as capture stops the terminal's
 // own text selection).
+//
+// AskAbove is the time estimate (engine.EstimateTime, on the data sizes a listing knows)
+// above which r asks before it starts a run: 0 means 10 minutes, a negative value never
+// asks.
 type Options struct {
 	DataDir   string
 	Presets   []model.Preset
@@ -63,6 +67,7 @@ type Options struct {
 	Open      []string
 	StartRuns bool
 	Mouse     bool
+	AskAbove  time.Duration
 }
 
 // runState is the engine side of the current run, as the UI sees it.
@@ -92,6 +97,7 @@ const (
 	confirmDelete
 	confirmCancel
 	confirmStudy // x in the Tune view: cancel the study
+	confirmLong  // r on a run estimated above Options.AskAbove: r again starts it
 )
 
 type picker struct {
@@ -154,6 +160,7 @@ type App struct {
 	pins    []*model.Result
 	gramTag int
 	confirm confirmKind
+	longWhy string // confirmLong's estimate: "about 3 h 10 min (Haar RLS 3 h)"
 	picker  picker
 	// helpOpen: the full help (?) fills the body, at page helpPage (helpview.go).
 	helpOpen bool

@@ -456,3 +456,40 @@ func TestCommandLineNamesDataDir(t *testing.T) {
 		t.Fatalf("with GITUI_DATA=%s the command still names it: %s", dir, got)
 	}
 }
+
+// TestLongRunAsks: r on a spec whose time estimate is above Options.AskAbove asks
+// first ("r again to start, esc to edit"); esc backs out without starting, r again
+// starts. Below the threshold (the default 10 minutes for the tiny test spec) r starts
+// at once.
+func TestLongRunAsks(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	started := 0
+	a.start = func(ctx context.Context, spec *model.Spec, _ engine.RunOptions) <-chan eval.Event {
+		started++
+		ch := make(chan eval.Event)
+		close(ch)
+		return ch
+	}
+	a.opts.AskAbove = time.Nanosecond
+	press(t, a, "r")
+	if a.confirm != confirmLong || started != 0 {
+		t.Fatalf("r on a long run: confirm %v, started %d: want the question and no run", a.confirm, started)
+	}
+	if v := ansi.Strip(a.View()); !strings.Contains(v, "This run takes about") || !strings.Contains(v, "r again to start, esc to edit") {
+		t.Fatalf("no time question in the footer:\n%s", v)
+	}
+	press(t, a, "esc")
+	if a.confirm != confirmNone || started != 0 {
+		t.Fatalf("esc: confirm %v, started %d", a.confirm, started)
+	}
+	press(t, a, "r", "r")
+	if started != 1 {
+		t.Fatalf("r, r started %d runs, want 1", started)
+	}
+	b := newTestApp(t, 120, 40)
+	b.start = a.start
+	press(t, b, "r")
+	if b.confirm != confirmNone || started != 2 {
+		t.Fatalf("a run under 10 minutes asked (confirm %v) or did not start (%d)", b.confirm, started)
+	}
+}

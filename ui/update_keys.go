@@ -1,11 +1,15 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"gitui/core/bench"
+	"gitui/model/engine"
 	"gitui/ui/internal/lineedit"
 )
 
@@ -87,6 +91,10 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 			a.confirm = confirmRestart
 			return nil
 		}
+		if why := a.longRun(); why != "" && a.blocker() == "" {
+			a.confirm, a.longWhy = confirmLong, why
+			return nil
+		}
 		return a.startRun()
 	case k.String() == "r":
 		a.refuse(a.blocker())
@@ -110,6 +118,34 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// longRun returns the time estimate of the spec in the panes when it is above
+// Options.AskAbove (default 10 minutes), "" when it is below, when asking is off, or when
+// the data's size is not known before loading (a file): "about 3 h 10 min (Haar RLS 3 h)".
+func (a *App) longRun() string {
+	limit := a.opts.AskAbove
+	if limit == 0 {
+		limit = 10 * time.Minute
+	}
+	if limit < 0 || a.spec == nil {
+		return ""
+	}
+	s := a.spec.Clone()
+	s.Defaults()
+	ds, ok := engine.ListingDataSize(s.Data)
+	if !ok {
+		return ""
+	}
+	est := engine.EstimateTime(s, ds, bench.LoadRatesOnce())
+	if est.Seconds <= limit.Seconds() {
+		return ""
+	}
+	why := "about " + engine.Duration(est.Seconds)
+	if len(est.Items) > 0 {
+		why += fmt.Sprintf(" (%s: %s)", est.Items[0].What, engine.Duration(est.Items[0].Seconds()))
+	}
+	return why
+}
+
 // toFocused hands a key to the focused pane.
 func (a *App) toFocused(k tea.KeyMsg) tea.Cmd {
 	_, cmd := a.focused().Update(k)
@@ -128,6 +164,16 @@ func (a *App) focusTo(p paneID) tea.Cmd {
 
 func (a *App) handleConfirm(k tea.KeyMsg) tea.Cmd {
 	what := a.confirm
+	if what == confirmLong {
+		switch {
+		case key.Matches(k, a.keys.Run), key.Matches(k, a.keys.Yes):
+			a.confirm = confirmNone
+			return a.startRun()
+		case key.Matches(k, a.keys.No):
+			a.confirm = confirmNone
+		}
+		return nil
+	}
 	switch {
 	case key.Matches(k, a.keys.Yes):
 		a.confirm = confirmNone

@@ -255,6 +255,8 @@ func (a *App) footerView() string {
 		return a.st.Warn.Render("A run is going. Cancel it and start a new one? ") + a.st.Bold.Render("y/n")
 	case confirmCancel:
 		return a.st.Warn.Render("Cancel the run? Its finished cells are kept. ") + a.st.Bold.Render("y/n")
+	case confirmLong:
+		return a.st.Warn.Render("This run takes "+a.longWhy+": ") + a.st.Bold.Render("r again to start, esc to edit")
 	case confirmDelete:
 		return a.st.Warn.Render(fmt.Sprintf("Delete method %d of %d? ", a.method.Method()+1, len(a.spec.Methods))) + a.st.Bold.Render("y/n")
 	}
