@@ -130,6 +130,7 @@ type Compare struct {
 	keys      KeyMap
 	runs      []Entry
 	diff      []string
+	ident     identityDiff
 	rows      []Row
 	chart     curves.Model
 	w, h      int
@@ -140,7 +141,8 @@ type Compare struct {
 // NewCompare returns the compare view of runs (the first is the reference).
 func NewCompare(st theme.Styles, runs []Entry) *Compare {
 	c := &Compare{st: st, keys: DefaultKeyMap(), runs: runs, chart: curves.New(st)}
-	c.diff = Varying(runs)
+	c.ident = diffByIdentity(runs)
+	c.diff = c.ident.keys
 	c.rows = Rows(runs)
 	for k, r := range runs {
 		c.chart.AddRun(curves.Run{Label: RunLabel(k, r), Series: r.Series})
@@ -151,7 +153,8 @@ func NewCompare(st theme.Styles, runs []Entry) *Compare {
 // Runs returns the compared runs.
 func (c *Compare) Runs() []Entry { return c.runs }
 
-// DiffKeys returns the dotted spec keys whose values differ between the runs.
+// DiffKeys returns the dotted spec keys whose values differ between the runs, methods
+// matched by identity (diffByIdentity): methods.I.field names method I of the first run.
 func (c *Compare) DiffKeys() []string { return c.diff }
 
 // Rows returns the accuracy table.
@@ -234,7 +237,10 @@ func (c *Compare) Lines() []string {
 		}
 	}
 	out = append(out, st.Bold.Render(fmt.Sprintf("parameters that differ (%d of %d)", len(c.diff), len(total))))
-	if len(c.diff) == 0 {
+	for _, m := range c.ident.missing {
+		out = append(out, " "+st.Warn.Render(m))
+	}
+	if len(c.diff) == 0 && len(c.ident.missing) == 0 {
 		out = append(out, st.Muted.Render(" none: the specs are the same"))
 	} else {
 		kw := 3
@@ -245,7 +251,7 @@ func (c *Compare) Lines() []string {
 		for i, r := range c.runs {
 			vw[i] = 1
 			for _, k := range c.diff {
-				vw[i] = max(vw[i], min(24, ansi.StringWidth(value(r, k))))
+				vw[i] = max(vw[i], min(24, ansi.StringWidth(c.value(i, r, k))))
 			}
 		}
 		hdr := " " + cell("key", kw, false)
@@ -256,7 +262,7 @@ func (c *Compare) Lines() []string {
 		for _, k := range c.diff {
 			l := " " + cell(k, kw, false)
 			for i, r := range c.runs {
-				l += "  " + cell(value(r, k), vw[i], false)
+				l += "  " + cell(c.value(i, r, k), vw[i], false)
 			}
 			out = append(out, l)
 		}
@@ -307,12 +313,14 @@ func (c *Compare) Lines() []string {
 // value returns the value of key k in run e's flattened spec; for a method's lambda or
 // gamma the spec left to the fit (unset or 0), what the fit chose ("LOO: 2.5e-07",
 // "median: 0.031"), read from the run's result; else "(unset)".
-func value(e Entry, k string) string {
-	v, ok := e.Params[k]
+// value is run i's value of the identity key k (its own positional key for the values
+// its fits chose).
+func (c *Compare) value(i int, e Entry, k string) string {
+	v, ok := c.ident.params[i][k]
 	if ok && v != "0" {
 		return v
 	}
-	if c := chosenOf(e, k); c != "" {
+	if c := chosenOf(e, c.ident.localKey(i, k)); c != "" {
 		return c
 	}
 	if ok {
@@ -320,6 +328,7 @@ func value(e Entry, k string) string {
 	}
 	return "(unset)"
 }
+
 
 // chosenOf returns what the fits of run e chose for the method field k
 // (methods.N.lambda: "LOO: x"; methods.N.gamma: "median: x"), or "".
