@@ -329,7 +329,6 @@ func (c *Compare) value(i int, e Entry, k string) string {
 	return "(unset)"
 }
 
-
 // chosenOf returns what the fits of run e chose for the method field k
 // (methods.N.lambda: "LOO: x"; methods.N.gamma: "median: x"), or "".
 func chosenOf(e Entry, k string) string {
