@@ -3,6 +3,7 @@ package runs
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"gitui/core/eval"
@@ -133,6 +134,33 @@ func TestImportances(t *testing.T) {
 	flat := seedRuns([3]float64{1, 1, 0.7}, [3]float64{2, 1, 0.7}, [3]float64{3, 1, 0.7})
 	if imps, why := Importances(flat, ""); len(imps) != 0 || why == "" {
 		t.Errorf("no variance gave %+v", imps)
+	}
+}
+
+// TestImportanceIncomparable: over runs of different data sets (or protocols) the
+// importances are refused with the reason and the filter that fixes it; Eta2 gives the
+// same bits whatever the order its groups are met in.
+func TestImportanceIncomparable(t *testing.T) {
+	es := seedRuns([3]float64{1, 1, 0.70}, [3]float64{0.1, 1, 0.90}, [3]float64{1, 2, 0.80}, [3]float64{0.1, 2, 0.94})
+	for i := range es {
+		es[i].Params["data.name"] = []string{"mnist", "xperm"}[i%2]
+	}
+	imps, why := Importances(es, "")
+	if len(imps) != 0 || !strings.Contains(why, "2 data sets (mnist, xperm)") || !strings.Contains(why, "/data=mnist") {
+		t.Fatalf("importances over two data sets: %+v, %q", imps, why)
+	}
+	for i := range es {
+		es[i].Params["data.name"] = "mnist"
+	}
+	if imps, why := Importances(es, ""); why != "" || len(imps) == 0 {
+		t.Fatalf("one data set: %+v, %q", imps, why)
+	}
+	y := []float64{0.1, 0.7, 0.3, 0.9, 0.2, 0.55, 0.8}
+	first, _ := Eta2(y, []int{0, 1, 2, 3, 4, 5, 6})
+	for range 20 {
+		if e, _ := Eta2(y, []int{0, 1, 2, 3, 4, 5, 6}); e != first {
+			t.Fatalf("Eta2 %v then %v on the same input", first, e)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // MaxBins is the number of quantile bins a numeric field with more distinct values
@@ -56,9 +57,14 @@ func Eta2(y []float64, labels []int) (float64, int) {
 	if tot == 0 {
 		return math.NaN(), len(cnt)
 	}
+	groups := make([]int, 0, len(sum))
+	for g := range sum {
+		groups = append(groups, g)
+	}
+	sort.Ints(groups) // a fixed order of the sum, so the same runs give the same digits
 	var between float64
-	for g, s := range sum {
-		m := s / cnt[g]
+	for _, g := range groups {
+		m := sum[g] / cnt[g]
 		between += cnt[g] * (m - mean) * (m - mean)
 	}
 	return min(1, between/tot), len(cnt)
@@ -67,6 +73,37 @@ func Eta2(y []float64, labels []int) (float64, int) {
 // quantileLabels labels each value of vs (all numbers) with its quantile bin among
 // MaxBins: the bin of v is ⌊MaxBins · r / n⌋, r being the rank of v's first
 // occurrence in vs sorted (so equal values share a bin).
+// incomparable says why the accuracies of runs cannot be explained by their settings:
+// they were measured on different data sets, protocols or test sets, so any field that
+// goes with those "explains" a difference of tasks, not of settings ("" when they agree).
+func incomparable(runs []Entry) string {
+	for _, c := range []struct{ key, what string }{{"data.name", "data sets"}, {"protocol", "protocols"}, {"data.test_size", "test sizes"}, {"data.test_path", "test files"}} {
+		seen := map[string]bool{}
+		var vals []string
+		for _, e := range runs {
+			v := e.Params[c.key]
+			if !seen[v] {
+				seen[v] = true
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) > 1 {
+			sort.Strings(vals)
+			for i, v := range vals {
+				if v == "" {
+					vals[i] = "(unset)"
+				}
+			}
+			hint := ""
+			if c.key == "data.name" {
+				hint = fmt.Sprintf(" (/data=%s)", vals[0])
+			}
+			return fmt.Sprintf("the %d runs are on %d %s (%s): their accuracies measure different tasks, so no field's importance means anything; filter to one%s", len(runs), len(vals), c.what, strings.Join(vals, ", "), hint)
+		}
+	}
+	return ""
+}
+
 func quantileLabels(vs []float64) []int {
 	n := len(vs)
 	s := append([]float64(nil), vs...)
@@ -105,6 +142,9 @@ func Importances(es []Entry, kind string) ([]Importance, string) {
 	}
 	if same {
 		return nil, fmt.Sprintf("the accuracy is %.4f in all %d runs: nothing to explain", y[0], len(runs))
+	}
+	if why := incomparable(runs); why != "" {
+		return nil, why
 	}
 	fields := Varying(runs)
 	if len(fields) == 0 {

@@ -632,11 +632,10 @@ func (m *Model) importance(w, h int) string {
 		lines = append(lines, theme.WrapLines(m.st.Muted.Render, why, w, 0)...)
 		return theme.Clip(strings.Join(lines, "\n"), w, h)
 	}
-	// η² sums over map groups in random order: its last bits vary from call to call.
-	// Rank on 9 digits (ties by name) so that equal shares keep one order.
-	r9 := func(x float64) float64 { return math.Round(x*1e9) / 1e9 }
+	// η² sums its groups in a fixed order (runs.Eta2), so equal shares are equal to the
+	// last bit: rank by η², ties by name.
 	sort.SliceStable(imps, func(i, j int) bool {
-		a, b := r9(imps[i].Eta2), r9(imps[j].Eta2)
+		a, b := imps[i].Eta2, imps[j].Eta2
 		if a != b {
 			return a > b || math.IsNaN(b)
 		}
