@@ -61,6 +61,12 @@ type Entry struct {
 	Chosen []map[string]float64
 	// series names spec method i's series (Method.DisplayName), to read Chosen.
 	seriesOfMethod []string
+	// Seconds is the run's wall time (result.json's timing; a study's search plus its
+	// refit), 0 while unknown (a run still going: its duration is the time since Time).
+	Seconds float64
+	// BestValidation is a study's best validation score so far (study.json's best, else the
+	// best job journaled at its highest rung), NaN for runs and studies without a job.
+	BestValidation float64
 	// Study is set for a study directory (gitui tune: DIR/trials.jsonl): its study.json
 	// (ReadStudy), or an empty Study while the search runs or was interrupted (Status
 	// then counts the jobs journaled). Acc is the refit's test accuracy once it ran.
@@ -206,7 +212,7 @@ func loadDir(dir string) (Entry, error) {
 	if IsStudyDir(dir) {
 		return loadStudyDir(dir)
 	}
-	e := Entry{ID: filepath.Base(dir), Path: dir, Acc: nan, Label: ReadRunMeta(dir).Label}
+	e := Entry{ID: filepath.Base(dir), Path: dir, Acc: nan, BestValidation: nan, Label: ReadRunMeta(dir).Label}
 	var specRaw json.RawMessage
 	if b, err := os.ReadFile(filepath.Join(dir, SpecFile)); err == nil {
 		specRaw = b
@@ -251,6 +257,7 @@ func loadDir(dir string) (Entry, error) {
 	case res != nil:
 		e.Series = seriesOf(res)
 		e.setChosen(res)
+		e.Seconds = res.Timing.WallSeconds
 	case e.Sharded:
 		journals := make([]string, len(shards))
 		for i, sd := range shards {
@@ -451,7 +458,7 @@ func loadResultFile(path string) (Entry, error) {
 	if id == ResultFile {
 		id = filepath.Base(filepath.Dir(path))
 	}
-	e := Entry{ID: id, Path: path, Status: ResultStatus(r.Partial, r.Error), Acc: nan}
+	e := Entry{ID: id, Path: path, Status: ResultStatus(r.Partial, r.Error), Acc: nan, BestValidation: nan, Seconds: r.Timing.WallSeconds}
 	if err := e.setSpec(r.Spec); err != nil {
 		return e, fmt.Errorf("%s: its spec: %w", path, err)
 	}

@@ -459,7 +459,7 @@ func StudyStatus(dir string) string {
 // (Study; nil before the search ends, when the jobs journaled so far are counted), and
 // the refit's curve and test accuracy when it ran.
 func loadStudyDir(dir string) (Entry, error) {
-	e := Entry{ID: filepath.Base(dir), Path: dir, Status: StudyStatus(dir), Acc: nan}
+	e := Entry{ID: filepath.Base(dir), Path: dir, Status: StudyStatus(dir), Acc: nan, BestValidation: nan}
 	b, err := os.ReadFile(filepath.Join(dir, SpecFile))
 	if err != nil {
 		return e, fmt.Errorf("study %s holds no readable %s: it is not a gitui study directory", dir, SpecFile)
@@ -477,10 +477,24 @@ func loadStudyDir(dir string) (Entry, error) {
 			trials[r.Trial] = true
 		}
 		e.Status += fmt.Sprintf(" (%s, %s)", plural(len(j.Trials), "job"), plural(len(trials), "trial"))
+		top := 0
+		for _, r := range j.Trials {
+			if r.Error != "" {
+				continue
+			}
+			if r.N > top || r.N == top && !(r.Validation <= e.BestValidation) {
+				top, e.BestValidation = r.N, r.Validation
+			}
+		}
 	}
+	if e.Study.Best != nil {
+		e.BestValidation = e.Study.Best.Validation
+	}
+	e.Seconds = e.Study.SearchSeconds
 	if _, err := os.Stat(filepath.Join(dir, ResultFile)); err == nil {
 		if r, err := model.ReadResult(filepath.Join(dir, ResultFile)); err == nil {
 			e.Series = seriesOf(r)
+			e.Seconds += r.Timing.WallSeconds
 		}
 	}
 	e.finish() // the headline of the refit's curve, when it ran

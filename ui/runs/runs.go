@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -49,6 +50,7 @@ const (
 	colName column = iota
 	colTime
 	colStatus
+	colTook
 	colData
 	colGroup
 	colMethods
@@ -56,7 +58,7 @@ const (
 	numCols
 )
 
-var colNames = [numCols]string{"name", "started", "status", "data", "group", "methods", "acc"}
+var colNames = [numCols]string{"name", "started", "status", "took", "data", "group", "methods", "acc"}
 
 // KeyMap lists the Runs pane's keys.
 type KeyMap struct {
@@ -119,11 +121,12 @@ type Model struct {
 	name, namePath string
 	nameErr        error
 	distinct       map[string]string // run path → what tells it from runs of its name (distinguish)
+	now            func() time.Time  // the clock of the took column of runs still going
 }
 
 // New returns an empty Runs pane, sorted by start time, newest first.
 func New(st theme.Styles) Model {
-	return Model{st: st, keys: DefaultKeyMap(), marked: map[string]bool{}, sortCol: colTime, desc: true}
+	return Model{st: st, keys: DefaultKeyMap(), marked: map[string]bool{}, sortCol: colTime, desc: true, now: time.Now}
 }
 
 // SetSize sets the size of the pane's content area.
@@ -237,6 +240,8 @@ func (m *Model) refresh() {
 			return strings.Compare(a.Group, b.Group)
 		case colMethods:
 			return strings.Compare(strings.Join(a.Methods, ","), strings.Join(b.Methods, ","))
+		case colTook:
+			return cmp.Compare(a.Seconds, b.Seconds)
 		case colAcc:
 			return cmp.Compare(a.Acc, b.Acc) // a NaN (no accuracy) first
 		}
@@ -578,7 +583,7 @@ func (m *Model) View() string {
 // widths returns the width of each column for the pane's width (0: column hidden).
 func (m *Model) widths() [numCols]int {
 	var w [numCols]int
-	w[colName], w[colTime], w[colStatus], w[colAcc] = 4, 16, 6, 5
+	w[colName], w[colTime], w[colStatus], w[colTook], w[colAcc] = 4, 16, 6, 4, 5
 	w[colData], w[colGroup] = 4, 5
 	for _, k := range m.shown {
 		e := m.all[k]
@@ -586,6 +591,10 @@ func (m *Model) widths() [numCols]int {
 		w[colStatus] = max(w[colStatus], min(11, ansi.StringWidth(e.Status)))
 		w[colData] = max(w[colData], min(12, ansi.StringWidth(e.Data)))
 		w[colGroup] = max(w[colGroup], min(12, ansi.StringWidth(e.Group)))
+		w[colTook] = max(w[colTook], len(took(e, m.now())))
+		if math.IsNaN(e.Acc) && e.Study != nil && !math.IsNaN(e.BestValidation) {
+			w[colAcc] = 6 // v0.972
+		}
 	}
 	fixed := func() int {
 		s := 2 // cursor and mark
@@ -596,7 +605,7 @@ func (m *Model) widths() [numCols]int {
 		}
 		return s
 	}
-	for _, drop := range []column{colGroup, colData, colStatus} {
+	for _, drop := range []column{colGroup, colTook, colData, colStatus} {
 		if m.w-fixed() >= 12 {
 			break
 		}
@@ -710,12 +719,15 @@ func (m *Model) lines() []string {
 		case m.distinct[e.Path] != "":
 			what = m.distinct[e.Path] + " · " + what
 		}
-		vals := [numCols]string{e.Name, "", e.Status, e.Data, e.Group, what, "—"}
+		vals := [numCols]string{e.Name, "", e.Status, took(e, m.now()), e.Data, e.Group, what, "—"}
 		if !e.Time.IsZero() {
 			vals[colTime] = e.Time.Format("2006-01-02 15:04")
 		}
-		if !math.IsNaN(e.Acc) {
+		switch {
+		case !math.IsNaN(e.Acc):
 			vals[colAcc] = fmt.Sprintf("%.3f", e.Acc)
+		case e.Study != nil && !math.IsNaN(e.BestValidation):
+			vals[colAcc] = fmt.Sprintf("v%.3f", e.BestValidation) // a study's best validation before its test
 		}
 		for c := colName; c < numCols; c++ {
 			if w[c] > 0 {
@@ -735,6 +747,26 @@ func (m *Model) lines() []string {
 		out = append(out, syntax...)
 	}
 	return out
+}
+
+// took is the duration column: the run's wall time (e.Seconds), or for a run still
+// going the time since it started, "" when unknown.
+func took(e Entry, now time.Time) string {
+	sec := e.Seconds
+	if sec <= 0 && strings.HasPrefix(e.Status, "running") && !e.Time.IsZero() {
+		sec = now.Sub(e.Time).Seconds()
+	}
+	if sec <= 0 {
+		return ""
+	}
+	d := time.Duration(sec * float64(time.Second))
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%.0fs", math.Max(1, math.Round(sec)))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 }
 
 // plural returns "n thing" or "n things".

@@ -166,7 +166,7 @@ func TestFilterSortMarkCompare(t *testing.T) {
 	if len(m.Entries()) != 3 {
 		t.Fatal("esc did not clear the filter")
 	}
-	send(runes("o"), runes("o"), runes("o"), runes("o"), runes("o")) // time → status → data → group → methods → acc
+	send(runes("o"), runes("o"), runes("o"), runes("o"), runes("o"), runes("o")) // time → status → took → data → group → methods → acc
 	if m.sortCol != colAcc {
 		t.Fatalf("sort column %v", m.sortCol)
 	}
@@ -237,5 +237,36 @@ func TestGolden(t *testing.T) {
 				golden.RequireEqual(t, []byte(ansi.Strip(v)))
 			})
 		}
+	}
+}
+
+// TestTookAndStudyScore: the took column gives a run's wall time, a running run's time
+// since it started, and a study without its test yet shows its best validation (v…)
+// where a run shows its accuracy.
+func TestTookAndStudyScore(t *testing.T) {
+	now := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		e    Entry
+		want string
+	}{
+		{Entry{Seconds: 456.2}, "7m36s"},
+		{Entry{Seconds: 0.3}, "1s"},
+		{Entry{Seconds: 3*3600 + 600}, "3h10m"},
+		{Entry{Status: "running (process 7)", Time: now.Add(-90 * time.Second)}, "1m30s"},
+		{Entry{Status: "interrupted"}, ""},
+	} {
+		if got := took(c.e, now); got != c.want {
+			t.Errorf("took(%+v) = %q, want %q", c.e, got, c.want)
+		}
+	}
+	m := New(uitest.Styles())
+	m.now = func() time.Time { return now }
+	m.SetSize(120, 10)
+	st := Entry{ID: "s", Path: "/s", Name: "svc (tune)", Status: "running (process 9)", Time: now.Add(-125 * time.Second),
+		Acc: math.NaN(), BestValidation: 0.97194, Study: &store.Study{}}
+	m, _ = m.Update(LoadedMsg{Entries: []Entry{st}})
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "v0.972") || !strings.Contains(v, "2m05s") {
+		t.Errorf("the study's row lacks its best validation v0.972 or its 2m05s:\n%s", v)
 	}
 }
