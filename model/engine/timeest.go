@@ -421,7 +421,8 @@ func (t *timer) pairCost(m model.Method, g float64) float64 {
 	c := dot
 	if l := m.Locality; l != nil {
 		w := float64(2*l.K1 - 1)
-		c = 2*d*(1+(w*w+1)/2)/1e9/r.Dgemm + 1/r.Kernel
+		// The explicit map's products run in float32 (kernel.FitLocalityGram: Sgemm).
+		c = 2*d*(1+(w*w+1)/2)/1e9/r.Sgemm + 1/r.Kernel
 		if l.D1 > 2 || l.K2 > 0 { // evaluated pair by pair
 			c = 10 * d * float64(l.K1*l.K1) / 1e9 / r.Dgemm
 		}
