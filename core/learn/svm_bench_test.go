@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"gitui/core/kernel"
 )
 
 // BenchmarkTrainSVC trains a 10-class C-SVC (C = 1000) on an n×n precomputed Gram of the
@@ -144,4 +146,41 @@ func readPrecomputed(path string, n int) (*mat.SymDense, []int, error) {
 		return nil, nil, fmt.Errorf("%s: %d lines, want %d", path, len(y), n)
 	}
 	return k, y, sc.Err()
+}
+
+// BenchmarkSVCKernelRows times FeatureKernel's rows, the row path's hot loop: full rows
+// of a subproblem of l points of MNIST's size (d = 784, values in [0, 1), random rows
+// from a fixed seed), the RBF map, float32 and float64 products, and reports kernel
+// entries/s (l per row).
+func BenchmarkSVCKernelRows(b *testing.B) {
+	for _, c := range []struct {
+		l   int
+		f32 bool
+	}{{4000, true}, {4000, false}} {
+		b.Run(fmt.Sprintf("l=%d/d=784/f32=%v", c.l, c.f32), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 1))
+			X := mat.NewDense(c.l, 784, nil)
+			for i := range c.l {
+				for j := range 784 {
+					X.Set(i, j, rng.Float64())
+				}
+			}
+			fk, err := NewFeatureKernel(kernel.RBF{Gamma: 0.02}, X, nil, nil, c.f32)
+			if err != nil {
+				b.Fatal(err)
+			}
+			idx := make([]int, c.l)
+			for i := range idx {
+				idx[i] = i
+			}
+			s := fk.Sub(idx)
+			row := make([]float64, c.l)
+			i := 0
+			for b.Loop() {
+				s.Row(row, i%c.l, 0)
+				i++
+			}
+			b.ReportMetric(float64(c.l)*float64(b.N)/b.Elapsed().Seconds(), "entries/s")
+		})
+	}
 }
