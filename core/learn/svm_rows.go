@@ -377,3 +377,31 @@ func (m *SVC) svKernel(ctx context.Context, kg *mat.Dense, k *FeatureKernel, T *
 		return nil
 	})
 }
+
+// PredictFeatures returns the one-vs-one vote ([SVC.Vote]) on the decision values of
+// [SVC.DecisionValuesFeatures] for the rows of T: svm-predict's labels, without a test
+// × training kernel. Panics and errors as in DecisionValuesFeatures.
+func (m *SVC) PredictFeatures(ctx context.Context, k *FeatureKernel, T *mat.Dense, tscale []float64) ([]int, error) {
+	dec, err := m.DecisionValuesFeatures(ctx, k, T, tscale)
+	if err != nil {
+		return nil, err
+	}
+	if r, _ := dec.Dims(); r == 0 {
+		return []int{}, nil
+	}
+	return m.Vote(dec), nil
+}
+
+// DecisionFeatures returns the class scores of [SVC.Decision] (votes plus the tie
+// break) for the rows of T from [SVC.DecisionValuesFeatures]. It returns an error if the
+// labels are not 0..k-1, and otherwise as DecisionValuesFeatures.
+func (m *SVC) DecisionFeatures(ctx context.Context, k *FeatureKernel, T *mat.Dense, tscale []float64) (*mat.Dense, error) {
+	if err := m.checkScoreLabels(); err != nil {
+		return nil, err
+	}
+	dec, err := m.DecisionValuesFeatures(ctx, k, T, tscale)
+	if err != nil {
+		return nil, err
+	}
+	return m.scores(dec), nil
+}
