@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -44,6 +45,50 @@ type SVCOptions struct {
 
 	// Workers is the number of binary subproblems trained at once. 0 means GOMAXPROCS.
 	Workers int
+
+	// Progress, when set, is called with the pairs finished so far and the SMO iterations
+	// of all pairs so far: every min(l, 1000) iterations of a pair (when it also checks
+	// ctx) and when a pair finishes. It is called from the pairs' goroutines, one call at
+	// a time (a mutex orders them), and must return quickly.
+	Progress func(SVCProgress)
+}
+
+// SVCProgress is a report of [SVCOptions.Progress]: PairsDone of Pairs binary problems
+// are solved, and Iter SMO iterations were taken in all pairs together (those running
+// included).
+type SVCProgress struct {
+	PairsDone, Pairs int
+	Iter             int
+}
+
+// svcReporter sums the pairs' progress for SVCOptions.Progress.
+type svcReporter struct {
+	fn          func(SVCProgress)
+	mu          sync.Mutex
+	pairs, done int
+	iter        int
+}
+
+// iterations adds d SMO iterations of one pair and reports.
+func (r *svcReporter) iterations(d int) {
+	if r.fn == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.iter += d
+	r.fn(SVCProgress{PairsDone: r.done, Pairs: r.pairs, Iter: r.iter})
+}
+
+// pairDone counts a finished pair and reports.
+func (r *svcReporter) pairDone() {
+	if r.fn == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done++
+	r.fn(SVCProgress{PairsDone: r.done, Pairs: r.pairs, Iter: r.iter})
 }
 
 // SVCPair describes the binary C-SVC that separates class Labels[I] (positive, y = +1)
@@ -140,6 +185,13 @@ func TrainSVC(ctx context.Context, k mat.Symmetric, y []int, C float64, opts *SV
 	if k.SymmetricDim() != n {
 		panic(fmt.Sprintf("learn: TrainSVC: Gram matrix is %d×%d but there are %d labels", k.SymmetricDim(), k.SymmetricDim(), n))
 	}
+	g := newGramReader(k)
+	return trainSVC(ctx, &g, y, C, opts)
+}
+
+// trainSVC is TrainSVC and TrainSVCRows on the kernel k (k.Len() == len(y)).
+func trainSVC(ctx context.Context, k SVCKernel, y []int, C float64, opts *SVCOptions) (*SVC, error) {
+	n := len(y)
 	var o SVCOptions
 	if opts != nil {
 		o = *opts
@@ -191,9 +243,8 @@ func TrainSVC(ctx context.Context, k mat.Symmetric, y []int, C float64, opts *SV
 			return nil, fmt.Errorf("learn: SVC weight given for class %d, which is not among the training labels %v: remove it or fix the label", lab, labels)
 		}
 	}
-	g := newGramReader(k)
 	for i := range n {
-		if d := g.at(i, i); math.IsNaN(d) || math.IsInf(d, 0) {
+		if d := k.Diag(i); math.IsNaN(d) || math.IsInf(d, 0) {
 			return nil, fmt.Errorf("learn: SVC Gram diagonal K[%d][%d] = %g is not finite: fix the kernel computation (overflow of a high-degree polynomial?) or rescale the data", i, i, d)
 		}
 	}
@@ -206,6 +257,7 @@ func TrainSVC(ctx context.Context, k mat.Symmetric, y []int, C float64, opts *SV
 		}
 	}
 	results := make([]smoResult, np)
+	rep := &svcReporter{fn: o.Progress, pairs: np}
 	cacheBytes := int64(o.CacheMB * (1 << 20))
 	train := func(p int) error {
 		ci, cj := jobs[p][0], jobs[p][1]
@@ -220,9 +272,12 @@ func TrainSVC(ctx context.Context, k mat.Symmetric, y []int, C float64, opts *SV
 				ys[t] = +1
 			}
 		}
-		q := newSVCQ(&g, idx, ys, cacheBytes)
-		r, err := solveSVC(ctx, q, cw[ci], cw[cj], o.Eps, !o.NoShrinking, o.MaxIter)
+		q := newSVCQ(k, idx, ys, cacheBytes)
+		r, err := solveSVC(ctx, q, cw[ci], cw[cj], o.Eps, !o.NoShrinking, o.MaxIter, rep.iterations)
 		results[p] = r
+		if err == nil {
+			rep.pairDone()
+		}
 		return err
 	}
 	if err := runPairs(ctx, np, o.Workers, train); err != nil {

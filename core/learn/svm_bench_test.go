@@ -8,11 +8,15 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"gitui/core/kernel"
 )
 
 // BenchmarkTrainSVC trains a 10-class C-SVC (C = 1000) on an n×n precomputed Gram of the
@@ -144,4 +148,99 @@ func readPrecomputed(path string, n int) (*mat.SymDense, []int, error) {
 		return nil, nil, fmt.Errorf("%s: %d lines, want %d", path, len(y), n)
 	}
 	return k, y, sc.Err()
+}
+
+// BenchmarkSVCKernelRows times FeatureKernel's rows, the row path's hot loop: full rows
+// of a subproblem of l points of MNIST's size (d = 784, values in [0, 1), random rows
+// from a fixed seed), the RBF map, float32 and float64 products, and reports kernel
+// entries/s (l per row).
+func BenchmarkSVCKernelRows(b *testing.B) {
+	for _, c := range []struct {
+		l   int
+		f32 bool
+	}{{4000, true}, {4000, false}} {
+		b.Run(fmt.Sprintf("l=%d/d=784/f32=%v", c.l, c.f32), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 1))
+			X := mat.NewDense(c.l, 784, nil)
+			for i := range c.l {
+				for j := range 784 {
+					X.Set(i, j, rng.Float64())
+				}
+			}
+			fk, err := NewFeatureKernel(kernel.RBF{Gamma: 0.02}, X, nil, nil, c.f32)
+			if err != nil {
+				b.Fatal(err)
+			}
+			idx := make([]int, c.l)
+			for i := range idx {
+				idx[i] = i
+			}
+			s := fk.Sub(idx)
+			row := make([]float64, c.l)
+			i := 0
+			for b.Loop() {
+				s.Row(row, i%c.l, 0)
+				i++
+			}
+			b.ReportMetric(float64(c.l)*float64(b.N)/b.Elapsed().Seconds(), "entries/s")
+		})
+	}
+}
+
+// BenchmarkTrainSVCRowsMNIST is the row path's side of the comparison with LIBSVM's
+// svm-train -t 2 (RBF) on raw MNIST pixels in [0, 1]: the first $SVM_ROWS_N (default
+// 5000) digits of $GITUI_DATA/mnist/$SVM_ROWS_PREFIX-* (default train10k; with
+// GITUI_DATA=.../mnist-full and SVM_ROWS_PREFIX=train, the official 60,000), C = 10,
+// gamma = 0.02, a 1 GiB cache over GOMAXPROCS pairs at once, float32 products; then the
+// 10,000 test digits (t10k) from the test × SV kernel. Run with -benchtime 1x. It
+// reports train_s, predict_s, test accuracy (%) and the support vectors.
+func BenchmarkTrainSVCRowsMNIST(b *testing.B) {
+	n := 5000
+	if s := os.Getenv("SVM_ROWS_N"); s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil {
+			b.Fatalf("SVM_ROWS_N=%q: %v", s, err)
+		}
+	}
+	prefix := "train10k"
+	if s := os.Getenv("SVM_ROWS_PREFIX"); s != "" {
+		prefix = s
+	}
+	x, y := mnist(b, prefix, n)
+	xt, yt := mnist(b, "t10k", 10000)
+	X, T := mat.NewDense(n, 784, nil), mat.NewDense(len(xt), 784, nil)
+	for i := range x {
+		X.SetRow(i, x[i])
+	}
+	for i := range xt {
+		T.SetRow(i, xt[i])
+	}
+	w := runtime.GOMAXPROCS(0)
+	for b.Loop() {
+		t0 := time.Now()
+		fk, err := NewFeatureKernel(kernel.RBF{Gamma: 0.02}, X, nil, nil, true)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, err := TrainSVCRows(context.Background(), fk, y, 10, &SVCOptions{Workers: w, CacheMB: 1024 / float64(w)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		train := time.Since(t0).Seconds()
+		t0 = time.Now()
+		pred, err := m.PredictFeatures(context.Background(), fk, T, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		right := 0
+		for i, p := range pred {
+			if p == yt[i] {
+				right++
+			}
+		}
+		b.ReportMetric(train, "train_s")
+		b.ReportMetric(time.Since(t0).Seconds(), "predict_s")
+		b.ReportMetric(100*float64(right)/float64(len(yt)), "test_%")
+		b.ReportMetric(float64(len(m.SV)), "SVs")
+	}
 }

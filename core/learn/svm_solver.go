@@ -13,7 +13,8 @@ import (
 const tau = 1e-12
 
 // gramReader reads kernel values K(a, b) by training index, with a direct path for
-// *mat.SymDense. It is read-only and safe for concurrent use when the source is.
+// *mat.SymDense. It is read-only and safe for concurrent use when the source is. It is
+// the [SVCKernel] of a precomputed Gram matrix.
 type gramReader struct {
 	sym    mat.Symmetric
 	raw    []float64 // non-nil for *mat.SymDense
@@ -40,53 +41,82 @@ func (g *gramReader) at(a, b int) float64 {
 	return g.raw[a*g.stride+b]
 }
 
+// Len returns n.
+func (g *gramReader) Len() int { return g.sym.SymmetricDim() }
+
+// Diag returns K(a, a).
+func (g *gramReader) Diag(a int) float64 { return g.at(a, a) }
+
+// Sub returns the Gram matrix's rows restricted to idx.
+func (g *gramReader) Sub(idx []int) SVCSubKernel {
+	return &gramSub{k: g, idx: append([]int(nil), idx...)}
+}
+
+// gramSub is a precomputed Gram matrix seen through a subproblem's (permuted) indices.
+type gramSub struct {
+	k   *gramReader
+	idx []int // position -> training index
+}
+
+func (s *gramSub) Row(dst []float64, i, start int) {
+	a, k := s.idx[i], s.k
+	idx := s.idx[start : start+len(dst)]
+	if k.raw == nil {
+		for t, b := range idx {
+			dst[t] = k.sym.At(a, b)
+		}
+		return
+	}
+	for t, b := range idx {
+		if (a <= b) == k.upper {
+			dst[t] = k.raw[a*k.stride+b]
+		} else {
+			dst[t] = k.raw[b*k.stride+a]
+		}
+	}
+}
+
+func (s *gramSub) Swap(i, j int) { s.idx[i], s.idx[j] = s.idx[j], s.idx[i] }
+
 // svcQ is LIBSVM's SVC_Q for a two-class subproblem: Q_ij = y_i y_j K(idx_i, idx_j) in
 // float32 rows from an LRU cache, the diagonal QD_i = K(idx_i, idx_i) in float64, and
-// swap, which the solver's shrinking uses to permute the variables.
+// swap, which the solver's shrinking uses to permute the variables. The kernel values
+// come from an [SVCSubKernel] (a precomputed Gram matrix or rows computed on demand).
 type svcQ struct {
-	k     *gramReader
-	idx   []int // position -> training index
+	k     SVCSubKernel
 	y     []int8
 	qd    []float64
 	cache *rowCache
+	buf   []float64 // one row of kernel values before the float32 rounding
 }
 
-func newSVCQ(k *gramReader, idx []int, y []int8, cacheBytes int64) *svcQ {
+func newSVCQ(k SVCKernel, idx []int, y []int8, cacheBytes int64) *svcQ {
 	l := len(idx)
 	q := &svcQ{
-		k:     k,
-		idx:   append([]int(nil), idx...),
+		k:     k.Sub(idx),
 		y:     append([]int8(nil), y...),
 		qd:    make([]float64, l),
 		cache: newRowCache(l, cacheBytes),
+		buf:   make([]float64, l),
 	}
-	for i, a := range q.idx {
-		q.qd[i] = k.at(a, a)
+	for i, a := range idx {
+		q.qd[i] = k.Diag(a)
 	}
 	return q
 }
 
 // row returns Q[i][0:n) (SVC_Q::get_Q): y_i y_j K rounded to float32, as LIBSVM's Qfloat.
+// Only the part not cached, [start, n), is asked of the kernel.
 func (q *svcQ) row(i, n int) []float32 {
 	data, start := q.cache.get(i, n)
 	if start < n {
-		a, yi := q.idx[i], float64(q.y[i])
-		k := q.k
-		if k.raw != nil {
-			for j := start; j < n; j++ {
-				b := q.idx[j]
-				var v float64
-				if (a <= b) == k.upper {
-					v = k.raw[a*k.stride+b]
-				} else {
-					v = k.raw[b*k.stride+a]
-				}
-				data[j] = float32(yi * float64(q.y[j]) * v)
-			}
-		} else {
-			for j := start; j < n; j++ {
-				data[j] = float32(yi * float64(q.y[j]) * k.sym.At(a, q.idx[j]))
-			}
+		b := q.buf[start:n]
+		q.k.Row(b, i, start)
+		yi := float64(q.y[i])
+		y := q.y[start:n]
+		d := data[start:n]
+		for t, v := range b {
+			d[t] = float32(yi * float64(y[t]) * v)
 		}
 	}
 	return data[:n]
@@ -94,7 +124,7 @@ func (q *svcQ) row(i, n int) []float32 {
 
 func (q *svcQ) swap(i, j int) {
 	q.cache.swap(i, j)
-	q.idx[i], q.idx[j] = q.idx[j], q.idx[i]
+	q.k.Swap(i, j)
 	q.y[i], q.y[j] = q.y[j], q.y[i]
 	q.qd[i], q.qd[j] = q.qd[j], q.qd[i]
 }
@@ -156,8 +186,8 @@ func (s *smoSolver) updateStatus(i int) {
 
 // solveSVC runs Solver::Solve on the subproblem held by q with p = -1, a = 0 to start.
 // It returns ctx.Err() if ctx is cancelled (checked every min(l, 1000) iterations).
-func solveSVC(ctx context.Context, q *svcQ, cp, cn, eps float64, shrinking bool, maxIter int) (smoResult, error) {
-	l := len(q.idx)
+func solveSVC(ctx context.Context, q *svcQ, cp, cn, eps float64, shrinking bool, maxIter int, progress func(iters int)) (smoResult, error) {
+	l := len(q.y)
 	s := &smoSolver{
 		l: l, active: l, q: q, qd: q.qd,
 		y:      append([]int8(nil), q.y...),
@@ -178,13 +208,17 @@ func solveSVC(ctx context.Context, q *svcQ, cp, cn, eps float64, shrinking bool,
 	if maxIter <= 0 {
 		maxIter = max(10_000_000, 100*l)
 	}
-	iter := 0
+	iter, reported := 0, 0
 	counter := min(l, 1000) + 1
 	for iter < maxIter {
 		if counter--; counter == 0 {
 			counter = min(l, 1000)
 			if err := ctx.Err(); err != nil {
 				return smoResult{}, err
+			}
+			if progress != nil && iter > reported {
+				progress(iter - reported)
+				reported = iter
 			}
 			if shrinking {
 				s.doShrinking()
@@ -201,6 +235,9 @@ func solveSVC(ctx context.Context, q *svcQ, cp, cn, eps float64, shrinking bool,
 		}
 		iter++
 		s.step(i, j)
+	}
+	if progress != nil && iter > reported {
+		progress(iter - reported)
 	}
 	res := smoResult{iter: iter, nonPosCurv: s.nonPosCurv}
 	if iter >= maxIter {

@@ -281,3 +281,57 @@ func SgemmImpl() string {
 	}
 	return "blas32 (" + BLAS() + ")"
 }
+
+// Slice returns the operand of rows j0..j1-1 of B (j1-j0 rows, k columns), sharing B's
+// storage, so that MulNT with it computes the columns j0..j1-1 of A·Bᵀ. j0 must be a
+// multiple of 16 in [0, n], and j1 a multiple of 16 or n, with j0 <= j1 <= n (the packed
+// panels are whole groups of 16 rows): it panics (programming error) otherwise.
+func (pb *PackedB) Slice(j0, j1 int) PackedB {
+	if j1 < j0 || j1 > pb.n || (j1%nr != 0 && j1 != pb.n) {
+		panic(fmt.Sprintf("linalg: Slice(%d, %d) of a %d-row operand: need j0 <= j1 <= %d, j1 a multiple of %d or %d", j0, j1, pb.n, pb.n, nr, pb.n))
+	}
+	t := pb.Tail(j0)
+	t.n = j1 - j0
+	return t
+}
+
+// at returns the position in pb.b of B[j][p], packed or not.
+func (pb *PackedB) at(j, p int) int {
+	if pb.kern != nil && j < pb.n/nr*nr {
+		return (j/nr)*nr*pb.ldb + p*nr + j%nr
+	}
+	return j*pb.ldb + p
+}
+
+// Row copies row j of B (k values) into dst, which must have length k. It panics
+// (programming error) if j is outside [0, n) or dst has the wrong length.
+func (pb *PackedB) Row(dst []float32, j int) {
+	if j < 0 || j >= pb.n || len(dst) != pb.k {
+		panic(fmt.Sprintf("linalg: Row(%d) of a %d×%d operand into %d values", j, pb.n, pb.k, len(dst)))
+	}
+	if pb.kern == nil || j >= pb.n/nr*nr {
+		copy(dst, pb.b[j*pb.ldb:j*pb.ldb+pb.k])
+		return
+	}
+	base := (j/nr)*nr*pb.ldb + j%nr
+	for p := range dst {
+		dst[p] = pb.b[base+p*nr]
+	}
+}
+
+// SwapRows exchanges rows i and j of B in place (in its packed layout, if packed), so
+// that later products see B with the two rows exchanged. It panics (programming error)
+// if i or j is outside [0, n). Work: k swaps.
+func (pb *PackedB) SwapRows(i, j int) {
+	if i < 0 || i >= pb.n || j < 0 || j >= pb.n {
+		panic(fmt.Sprintf("linalg: SwapRows(%d, %d) of a %d-row operand", i, j, pb.n))
+	}
+	if i == j {
+		return
+	}
+	b := pb.b
+	for p := range pb.k {
+		a, c := pb.at(i, p), pb.at(j, p)
+		b[a], b[c] = b[c], b[a]
+	}
+}

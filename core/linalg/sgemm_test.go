@@ -328,3 +328,68 @@ func TestPackedBTail(t *testing.T) {
 		t.Fatalf("an empty Tail wrote C: %v", c)
 	}
 }
+
+// TestPackedBSliceRowSwap checks, on every path, that Row returns B's rows, that SwapRows
+// exchanges two rows (one in a full panel, one in the partial tail: n = 45) so that Row
+// and MulNT then see the swapped B exactly, and that MulNT with Slice(j0, j1) gives the
+// columns j0..j1-1 of the full product bit for bit (the same sums: a slice shares the
+// panels); bad slices panic.
+func TestPackedBSliceRowSwap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	g := newGemmCase(rng, 3, 45, 19)
+	for _, p := range paths() {
+		pb := packB(g.n, g.k, slices.Clone(g.b), g.ldb, p.packed, p.kern)
+		row := make([]float32, g.k)
+		for j := range g.n {
+			pb.Row(row, j)
+			if !slices.Equal(row, g.b[j*g.ldb:j*g.ldb+g.k]) {
+				t.Fatalf("%s Row(%d) = %v, want B's row", p.name, j, row)
+			}
+		}
+		swapped := slices.Clone(g.b)
+		for _, s := range [][2]int{{3, 40}, {17, 5}, {44, 41}, {9, 9}} {
+			i, j := s[0], s[1]
+			pb.SwapRows(i, j)
+			for q := range g.k {
+				swapped[i*g.ldb+q], swapped[j*g.ldb+q] = swapped[j*g.ldb+q], swapped[i*g.ldb+q]
+			}
+		}
+		for j := range g.n {
+			pb.Row(row, j)
+			if !slices.Equal(row, swapped[j*g.ldb:j*g.ldb+g.k]) {
+				t.Fatalf("%s after SwapRows, Row(%d) differs from the swapped B", p.name, j)
+			}
+		}
+		ref := packB(g.n, g.k, slices.Clone(swapped), g.ldb, p.packed, p.kern)
+		full := make([]float32, g.m*g.n)
+		ref.MulNT(g.m, g.a, g.lda, full, g.n)
+		got := make([]float32, g.m*g.n)
+		pb.MulNT(g.m, g.a, g.lda, got, g.n)
+		if !slices.Equal(got, full) {
+			t.Fatalf("%s MulNT after SwapRows differs from the product with the swapped B", p.name)
+		}
+		for _, r := range [][2]int{{0, 16}, {16, 32}, {16, 45}, {32, 45}, {0, 45}, {32, 32}} {
+			s := pb.Slice(r[0], r[1])
+			w := r[1] - r[0]
+			c := make([]float32, g.m*max(w, 1))
+			s.MulNT(g.m, g.a, g.lda, c, max(w, 1))
+			for i := range g.m {
+				for j := range w {
+					if c[i*max(w, 1)+j] != full[i*g.n+r[0]+j] {
+						t.Fatalf("%s Slice(%d, %d): C[%d][%d] = %g, want %g", p.name, r[0], r[1], i, j, c[i*w+j], full[i*g.n+r[0]+j])
+					}
+				}
+			}
+		}
+		for _, r := range [][2]int{{8, 16}, {0, 40}, {32, 16}, {0, 48}} {
+			func() {
+				defer func() {
+					if rec := recover(); rec == nil || !strings.Contains(fmt.Sprint(rec), "Slice") && !strings.Contains(fmt.Sprint(rec), "Tail") {
+						t.Errorf("%s Slice(%d, %d): panic %v, want a Slice or Tail panic", p.name, r[0], r[1], rec)
+					}
+				}()
+				pb.Slice(r[0], r[1])
+			}()
+		}
+	}
+}

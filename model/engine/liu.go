@@ -147,6 +147,10 @@ type gramMethod struct {
 	// progress, when set, receives the rows done of the two matrices (FFT paths only:
 	// kernel.WithProgress), throttled.
 	progress func(done, total int)
+	// smoProgress, when set, receives the pairs done of a row-path SVM (svmRowPath);
+	// logf the route's log line.
+	smoProgress func(done, total int)
+	logf        func(format string, a ...any)
 }
 
 func (g *gramMethod) Name() string { return g.spec.Name }
@@ -175,6 +179,9 @@ func (g *gramMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk 
 		pos[i] = a
 	}
 	nt := test.Len()
+	if svmRowPath(g.spec, float64(len(union)), float64(nt)) {
+		return g.prepareRows(pool, test, len(union))
+	}
 	need := 8 * (int64(len(union))*int64(len(union)) + int64(nt)*int64(len(union)))
 	if need > kernel.MaxGramBytes {
 		return nil, inputErr(fmt.Errorf("%s: the kernel of %d training and %d test samples needs %.1f GiB, above the limit of %.1f GiB: use fewer test samples (data.test_size), sizes or repeats, or random features",

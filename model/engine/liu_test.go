@@ -186,7 +186,10 @@ func TestChapelleToyMachinery(t *testing.T) {
 // TestGramLimit checks the memory estimate: a kernel larger than kernel.MaxGramBytes is an
 // input error that names the fix, before anything is allocated.
 func TestGramLimit(t *testing.T) {
-	s := liuSpec(poly("", ""))
+	// RLS: an SVM on a plain base kernel would take the row path (svmRowPath) instead.
+	m := poly("", "")
+	m.Learner, m.C = "rls", 0
+	s := liuSpec(m)
 	s.Data.TestSize = 0
 	old := setMaxGram(1000)
 	defer setMaxGram(old)

@@ -44,6 +44,9 @@ type builder struct {
 	// Haar kernel over cyclic shifts, Liu et al.'s TI kernels) as eval.Progress events of
 	// stage "gram" (gramProgress).
 	progress func(done, total int)
+	// smoProgress, when set, reports the pairs done of a row-path SVM as eval.Progress
+	// events of stage "smo" (smoProgress).
+	smoProgress func(done, total int)
 	// noMatrices turns off the heatmap's sample Gram matrices (startMatrices), heat
 	// runs them.
 	noMatrices bool
@@ -151,7 +154,7 @@ func buildLiu(b *builder, m model.Method, g group.Action) (eval.Method, error) {
 		return nil, err
 	}
 	b.grams.expect(m)
-	return &gramMethod{spec: m, k: k, draws: d, cache: &b.grams, progress: b.progress}, nil
+	return &gramMethod{spec: m, k: k, draws: d, cache: &b.grams, progress: b.progress, smoProgress: b.smoProgress, logf: b.logf}, nil
 }
 
 // buildKernel is the builder of kernel RLS and 1-NN (linear, rbf, and the Haar kernel
