@@ -56,6 +56,9 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 	if used != spec.Data.Name {
 		logf("data %s is not in the data directory: using its fallback %s instead", spec.Data.Name, used)
 	}
+	if err := checkTrainingSizes(spec, pool.Len()); err != nil {
+		return nil, err
+	}
 	memLine, est, err := checkRunMemory(spec, pool, test)
 	if err != nil {
 		return nil, err

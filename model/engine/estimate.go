@@ -867,3 +867,37 @@ func EstimateLine(est Estimate, ds DataSize) string {
 	}
 	return line
 }
+
+// checkTrainingSizes refuses a spec whose largest training size (the curve's sizes, the
+// grid's or sweep's size, group-size's first size) is above the pool, with data.Draw's
+// message, before any estimate is logged or any method prepares: the memory and time
+// estimates of such a run would describe a run that never starts. The pd protocol
+// refuses its own sizes (liu.go).
+func checkTrainingSizes(s *model.Spec, pool int) error {
+	largest := 0
+	switch s.Protocol {
+	case model.ProtocolCurve:
+		for _, n := range s.Sizes {
+			largest = max(largest, n)
+		}
+		if s.Grid != nil {
+			largest = max(largest, s.Grid.Size)
+		}
+	case model.ProtocolGrid:
+		if s.Grid != nil {
+			largest = s.Grid.Size
+		}
+	case model.ProtocolSweep:
+		if s.Sweep != nil {
+			largest = s.Sweep.Size
+		}
+	case model.ProtocolGroupSize:
+		if len(s.Sizes) > 0 {
+			largest = s.Sizes[0]
+		}
+	}
+	if largest > pool {
+		return inputErr(fmt.Errorf("training size %d is larger than the pool of %d: lower it or add data", largest, pool))
+	}
+	return nil
+}
