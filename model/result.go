@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"gitui/internal/printable"
 )
 
 // ResultSchema is the schema tag of result.json files written by this version.
@@ -120,14 +122,17 @@ func WriteFileAtomic(path string, b []byte) error {
 	return nil
 }
 
-// ReadResult reads and checks a result.json file.
+// ReadResult reads and checks a result.json file. Every string in it comes back with
+// its control characters as visible escapes (printable.JSON).
 func ReadResult(path string) (*Result, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read result: %w", err)
 	}
 	var r Result
-	if err := json.Unmarshal(b, &r); err != nil {
+	// A result shared by a colleague is text from a file: its names reach tables, panes
+	// and exports, so control characters become visible escapes first.
+	if err := json.Unmarshal(printable.JSON(b), &r); err != nil {
 		return nil, fmt.Errorf("%s is not a result.json (%v): pass a file written by gitui run", path, err)
 	}
 	if r.Schema != ResultSchema {

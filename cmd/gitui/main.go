@@ -37,6 +37,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"gitui/internal/printable"
 	"gitui/model/engine"
 	"gitui/ui"
 )
@@ -204,7 +205,7 @@ func exitCode(err error, stderr io.Writer) int {
 }
 
 // oneLine joins a multi-line error (errors.Join) with "; " so stderr gets one line, and
-// escapes every other control character (see printable).
+// escapes every other control character (printable.String).
 func oneLine(s string) string {
-	return printable(strings.ReplaceAll(s, "\n", "; "))
+	return printable.String(strings.ReplaceAll(s, "\n", "; "))
 }

@@ -13,12 +13,12 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
 
 	"golang.org/x/term"
 
 	"gitui/core/data"
 	"gitui/core/eval"
+	"gitui/internal/printable"
 	"gitui/model"
 	"gitui/model/engine"
 	"gitui/model/store"
@@ -255,13 +255,13 @@ func printSummary(w io.Writer, r *model.Result) {
 		}
 		sort.Float64s(xs)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "%s (%s)\t", printable(ss[0].YLabel), printable(ss[0].XLabel))
+		fmt.Fprintf(tw, "%s (%s)\t", printable.String(ss[0].YLabel), printable.String(ss[0].XLabel))
 		for _, x := range xs {
 			fmt.Fprintf(tw, "%s\t", fmtNum(x))
 		}
 		fmt.Fprintln(tw)
 		for _, s := range ss {
-			fmt.Fprintf(tw, "%s\t", printable(s.Name))
+			fmt.Fprintf(tw, "%s\t", printable.String(s.Name))
 			byX := map[float64]model.Point{}
 			for _, p := range s.Points {
 				byX[p.X] = p
@@ -283,10 +283,10 @@ func printSummary(w io.Writer, r *model.Result) {
 			continue // in result.json; the accuracy table above is the summary
 		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(w, printable(t.Name))
+		fmt.Fprintln(w, printable.String(t.Name))
 		cols := make([]string, len(t.Columns))
 		for i, c := range t.Columns {
-			cols[i] = printable(c)
+			cols[i] = printable.String(c)
 		}
 		fmt.Fprintln(tw, strings.Join(cols, "\t")+"\t")
 		for _, row := range t.Rows {
@@ -294,7 +294,7 @@ func printSummary(w io.Writer, r *model.Result) {
 				if f, ok := c.(float64); ok {
 					fmt.Fprintf(tw, "%s\t", fmtNum(f))
 				} else {
-					fmt.Fprintf(tw, "%s\t", printable(fmt.Sprint(c)))
+					fmt.Fprintf(tw, "%s\t", printable.String(fmt.Sprint(c)))
 				}
 			}
 			fmt.Fprintln(tw)
@@ -303,7 +303,7 @@ func printSummary(w io.Writer, r *model.Result) {
 		fmt.Fprintln(w)
 	}
 	if r.Partial {
-		fmt.Fprintf(w, "partial result (%s): finished cells only\n", printable(r.Error))
+		fmt.Fprintf(w, "partial result (%s): finished cells only\n", printable.String(r.Error))
 	}
 }
 
@@ -376,25 +376,7 @@ func (p *progress) log(line string) {
 	if p.tty && p.drawn {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
-	fmt.Fprintln(p.w, printable(line))
-}
-
-// printable returns s with every control character (ESC, CR, tab, C1 codes, ...)
-// written as a visible escape such as \x1b, so that a method or series name taken from
-// a spec cannot move the cursor, recolour or clear the terminal, or break the table.
-func printable(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			fmt.Fprintf(&b, "\\x%02x", r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	fmt.Fprintln(p.w, printable.String(line))
 }
 
 func (p *progress) finish() {

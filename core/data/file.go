@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"gitui/internal/printable"
 )
 
 // ParseError reports a problem at a place in a text file (CSV, LIBSVM). Line is
@@ -60,7 +62,7 @@ func checkFinite(v float64) string {
 // baseName returns the file name of path without directory and without the extensions
 // .gz, .csv, .tsv, .npy, .npz, .libsvm, .svm, .svmlight and .txt.
 func baseName(path string) string {
-	b := filepath.Base(path)
+	b := printable.String(filepath.Base(path))
 	for {
 		ext := strings.ToLower(filepath.Ext(b))
 		switch ext {
@@ -74,7 +76,8 @@ func baseName(path string) string {
 
 // classIndex maps label strings to class indices in order of first appearance. Labels
 // are matched by value (LabelKey: "7" and "7.0" are one class), and a class is named as
-// its first occurrence is written.
+// its first occurrence is written, its control characters as visible escapes
+// (printable.String: a label is shown in panes and tables, never obeyed).
 type classIndex struct {
 	idx     map[string]int
 	classes []string
@@ -89,7 +92,7 @@ func (c *classIndex) add(s string) int {
 	if !ok {
 		k = len(c.classes)
 		c.idx[key] = k
-		c.classes = append(c.classes, s)
+		c.classes = append(c.classes, printable.String(s)) // shown in panes and tables
 	}
 	return k
 }

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"gitui/core/eval"
+	"gitui/internal/printable"
 	"gitui/model"
 )
 
@@ -302,7 +303,8 @@ func readJournal(path, format string) (*Journal, error) {
 		var rec CellRecord
 		var job TrialRecord
 		if reason == "" {
-			dec := json.NewDecoder(bytes.NewReader(body))
+			// The checksum covers body as written; what decodes from it is shown.
+			dec := json.NewDecoder(bytes.NewReader(printable.JSON(body)))
 			if format == TrialsFormat {
 				if err := dec.Decode(&job); err != nil || job.Kind != "job" || job.N <= 0 || dec.More() {
 					reason = "not a trial"

@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"gitui/internal/printable"
 	"gitui/model"
 )
 
@@ -115,7 +116,7 @@ func readMeta(path string) (RunMeta, error) {
 	if err != nil {
 		return m, err
 	}
-	return m, json.Unmarshal(b, &m)
+	return m, json.Unmarshal(printable.JSON(b), &m) // its label is shown
 }
 
 // StoreDir returns the run store, where the TUI saves every run: $XDG_DATA_HOME/gitui/runs,

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"gitui/core/eval"
+	"gitui/internal/printable"
 	"gitui/model"
 )
 
@@ -108,7 +109,7 @@ func Status(dir string) string {
 			Partial bool   `json:"partial"`
 			Error   string `json:"error"`
 		}
-		if json.Unmarshal(b, &r) != nil {
+		if json.Unmarshal(printable.JSON(b), &r) != nil {
 			return false, "", false
 		}
 		return r.Partial, r.Error, true
@@ -215,7 +216,7 @@ func loadDir(dir string) (Entry, error) {
 	e := Entry{ID: filepath.Base(dir), Path: dir, Acc: nan, BestValidation: nan, Label: ReadRunMeta(dir).Label}
 	var specRaw json.RawMessage
 	if b, err := os.ReadFile(filepath.Join(dir, SpecFile)); err == nil {
-		specRaw = b
+		specRaw = printable.JSON(b) // its names reach the Runs pane
 	}
 	var res *model.Result
 	if _, err := os.Stat(filepath.Join(dir, ResultFile)); err == nil {
@@ -242,7 +243,7 @@ func loadDir(dir string) (Entry, error) {
 			break
 		}
 		if b, err := os.ReadFile(filepath.Join(sd, SpecFile)); err == nil {
-			specRaw = b
+			specRaw = printable.JSON(b)
 		}
 	}
 	if specRaw == nil {

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"gitui/internal/printable"
 	"gitui/model"
 )
 
@@ -419,7 +420,7 @@ func ReadStudy(dir string) (*Study, error) {
 		return nil, err
 	}
 	var s Study
-	if err := json.Unmarshal(b, &s); err != nil || s.Schema != StudySchema {
+	if err := json.Unmarshal(printable.JSON(b), &s); err != nil || s.Schema != StudySchema {
 		return nil, fmt.Errorf("%s is not a %s file: it was not written by this gitui", path, StudySchema)
 	}
 	return &s, nil
@@ -464,7 +465,7 @@ func loadStudyDir(dir string) (Entry, error) {
 	if err != nil {
 		return e, fmt.Errorf("study %s holds no readable %s: it is not a gitui study directory", dir, SpecFile)
 	}
-	if err := e.setSpec(b); err != nil {
+	if err := e.setSpec(printable.JSON(b)); err != nil {
 		return e, fmt.Errorf("study %s: %s: %w", dir, SpecFile, err)
 	}
 	e.Name += " (tune)"
