@@ -10,12 +10,24 @@ import (
 // LabelKey returns the value a class name stands for, the key by which labels are matched
 // across files: a name that parses as a finite number is keyed by its shortest decimal
 // form, so "7", "7.0", "+7" and "7e0" are one label; any other name (e.g. "cat") is keyed
-// by itself, surrounding spaces removed.
+// by itself, surrounding spaces removed. An integer keeps its exact 64-bit value
+// ("9007199254740992" and "9007199254740993" are two labels, although one float64).
 func LabelKey(name string) string {
 	s := strings.TrimSpace(name)
+	// An integer keeps its exact value: 9007199254740992 and 9007199254740993 are one
+	// float64, but two labels.
+	if i, err := strconv.ParseInt(strings.TrimPrefix(s, "+"), 10, 64); err == nil {
+		return strconv.FormatInt(i, 10)
+	}
+	if u, err := strconv.ParseUint(strings.TrimPrefix(s, "+"), 10, 64); err == nil {
+		return strconv.FormatUint(u, 10)
+	}
 	if v, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(v, 0) && !math.IsNaN(v) {
 		if v == 0 {
 			v = 0 // -0 and 0 are one label
+		}
+		if v == math.Trunc(v) && math.Abs(v) < 1e21 {
+			return strconv.FormatFloat(v, 'f', -1, 64) // "7.0" and "7" are one label
 		}
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}

@@ -4,12 +4,14 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"math/bits"
 	"os"
 	"slices"
@@ -27,6 +29,10 @@ type ndarray struct {
 	shape []int
 	data  []float64
 	kind  byte // the dtype's kind: 'b', 'i', 'u' or 'f'
+	// exact holds, by element index, the decimal text of each 64-bit integer whose
+	// magnitude is above 2^53, where float64 would merge neighbours (2^53 and 2^53+1):
+	// labels read from it stay distinct (nil when there is none).
+	exact map[int]string
 }
 
 // readNPY decodes one .npy array of a numeric dtype (bool, int8..int64, uint8..uint64,
@@ -71,6 +77,7 @@ func readNPY(r io.Reader, bound uint64) (*ndarray, error) {
 	const blockValues = 1 << 17
 	chunk := make([]byte, blockValues*dt.size)
 	var got uint64
+	var exact map[int]string
 	for got < want {
 		k := uint64(len(chunk))
 		if want-got < k {
@@ -94,6 +101,7 @@ func readNPY(r io.Reader, bound uint64) (*ndarray, error) {
 		if err := dt.decodeInto(dst, chunk[:n], at); err != nil {
 			return nil, err
 		}
+		exact = dt.exactInts(exact, chunk[:n], at)
 		got += uint64(n)
 	}
 	if data == nil {
@@ -111,7 +119,10 @@ func readNPY(r io.Reader, bound uint64) (*ndarray, error) {
 	if h.fortran && len(h.shape) > 1 {
 		data = fortranToC(data, h.shape)
 	}
-	return &ndarray{shape: h.shape, data: data, kind: dt.kind}, nil
+	if h.fortran && len(h.shape) > 1 {
+		exact = nil // only a 1-D labels array reads it, and 1-D order is the same
+	}
+	return &ndarray{shape: h.shape, data: data, kind: dt.kind, exact: exact}, nil
 }
 
 // readNPYHead reads the magic, version and header dictionary of a .npy stream from br
@@ -419,6 +430,35 @@ func (dt dtype) decodeInto(out []float64, b []byte, first int) error {
 	return nil
 }
 
+// maxExact is 2^53: every integer of at most this magnitude is exact in float64.
+const maxExact = 1 << 53
+
+// exactInts adds to m (allocated on first need) the decimal text of each element of b,
+// a block of 8-byte integers starting at element first, whose magnitude is above 2^53,
+// and returns m. Other dtypes add nothing.
+func (dt dtype) exactInts(m map[int]string, b []byte, first int) map[int]string {
+	if dt.size != 8 || dt.kind != 'i' && dt.kind != 'u' {
+		return m
+	}
+	for i := range len(b) / 8 {
+		u := dt.order.Uint64(b[i*8:])
+		var s string
+		switch {
+		case dt.kind == 'u' && u > maxExact:
+			s = strconv.FormatUint(u, 10)
+		case dt.kind == 'i' && (int64(u) > maxExact || int64(u) < -maxExact):
+			s = strconv.FormatInt(int64(u), 10)
+		default:
+			continue
+		}
+		if m == nil {
+			m = map[int]string{}
+		}
+		m[first+i] = s
+	}
+	return m
+}
+
 // halfToFloat converts an IEEE 754 binary16 value to float64.
 func halfToFloat(h uint16) float64 {
 	sign := 1.0
@@ -484,17 +524,7 @@ func newArrayDataset(name string, x, y *ndarray) (*Dataset, error) {
 	if len(y.data) != n {
 		return nil, fmt.Errorf("%d samples but %d labels: save arrays of matching length", n, len(y.data))
 	}
-	vals := slices.Clone(y.data)
-	slices.Sort(vals)
-	vals = slices.Compact(vals)
-	classes := make([]string, len(vals))
-	for k, v := range vals {
-		classes[k] = strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	labels := make([]int, n)
-	for i, v := range y.data {
-		labels[i], _ = slices.BinarySearch(vals, v)
-	}
+	classes, labels := npyClasses(y)
 	return &Dataset{Name: name, X: mat.NewDense(n, d, x.data), Y: labels, Classes: classes, Shape: shape}, nil
 }
 
@@ -628,4 +658,68 @@ func ReadNPZ(r io.ReaderAt, size int64, name string) (*Dataset, error) {
 		return nil, err
 	}
 	return newArrayDataset(name, x, y)
+}
+
+// npyClasses returns the classes of a labels array, in increasing order of value, and
+// each element's class index. An integer dtype's classes are written as integers
+// ("9007199254740993", never "9.007199254740993e+15"), and 64-bit integers above 2^53
+// keep their exact value (ndarray.exact), so 2^53 and 2^53+1 are two classes; a float
+// label is written as the shortest text that reads back to it.
+func npyClasses(y *ndarray) ([]string, []int) {
+	integer := y.kind == 'i' || y.kind == 'u' || y.kind == 'b'
+	text := func(i int) string {
+		if s, ok := y.exact[i]; ok {
+			return s
+		}
+		v := y.data[i]
+		if v == 0 {
+			v = 0 // -0 and 0 are one label
+		}
+		if integer {
+			return strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	// Distinct labels by text; their order is by value, exact integers by big.Int.
+	index := map[string]int{}
+	var names []string
+	var first []int // an element holding each name
+	labels := make([]int, len(y.data))
+	for i := range y.data {
+		s := text(i)
+		k, ok := index[s]
+		if !ok {
+			k = len(names)
+			index[s] = k
+			names = append(names, s)
+			first = append(first, i)
+		}
+		labels[i] = k
+	}
+	order := make([]int, len(names))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		va, vb := y.data[first[a]], y.data[first[b]]
+		if va != vb {
+			return cmp.Compare(va, vb)
+		}
+		ba, _ := new(big.Int).SetString(names[a], 10)
+		bb, _ := new(big.Int).SetString(names[b], 10)
+		if ba == nil || bb == nil {
+			return strings.Compare(names[a], names[b])
+		}
+		return ba.Cmp(bb)
+	})
+	rank := make([]int, len(names))
+	classes := make([]string, len(names))
+	for r, k := range order {
+		rank[k] = r
+		classes[r] = names[k]
+	}
+	for i, k := range labels {
+		labels[i] = rank[k]
+	}
+	return classes, labels
 }

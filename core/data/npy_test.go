@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -300,5 +301,46 @@ func TestNPYShape(t *testing.T) {
 	bad := writeFile(t, dir, "bad.npy", []byte("\x93NUMPY\x01\x00\x10\x00{'descr': '<f8'"))
 	if _, err := NPYShape(bad); err == nil || !strings.Contains(err.Error(), "bad.npy") {
 		t.Fatalf("NPYShape of a damaged header: %v, want an error naming bad.npy", err)
+	}
+}
+
+// TestLabelsAbove2To53StayDistinct: labels 2^53 and 2^53+1 (one float64) are two
+// classes, written as integers, in an int64 and a uint64 .npy and in a CSV's label
+// column, and LabelKey keeps them apart while "7" and "7.0" stay one label.
+func TestLabelsAbove2To53StayDistinct(t *testing.T) {
+	dir := t.TempDir()
+	xp := npyWrite(t, dir, "big_x.npy", mat.NewDense(4, 1, []float64{1, 2, 3, 4}))
+	const a = int64(1) << 53
+	for _, c := range []struct {
+		name string
+		y    any
+	}{
+		{"int64", []int64{a + 1, a, -3, a + 1}},
+		{"uint64", []uint64{uint64(a) + 1, uint64(a), 3, uint64(a) + 1}},
+	} {
+		yp := npyWrite(t, dir, "big_"+c.name+"_y.npy", c.y)
+		ds, err := LoadNPY(xp, yp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		small := "-3"
+		if c.name == "uint64" {
+			small = "3"
+		}
+		want := []string{small, "9007199254740992", "9007199254740993"}
+		if !slices.Equal(ds.Classes, want) || !slices.Equal(ds.Y, []int{2, 1, 0, 2}) {
+			t.Errorf("%s: classes %v, labels %v; want %v, [2 1 0 2]", c.name, ds.Classes, ds.Y, want)
+		}
+	}
+	csv := writeFile(t, dir, "big.csv", []byte("1,9007199254740993\n2,9007199254740992\n3,7\n4,7.0\n"))
+	ds, err := LoadFile(csv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"9007199254740993", "9007199254740992", "7"}; !slices.Equal(ds.Classes, want) || !slices.Equal(ds.Y, []int{0, 1, 2, 2}) {
+		t.Errorf("CSV: classes %v, labels %v; want %v, [0 1 2 2]", ds.Classes, ds.Y, want)
+	}
+	if LabelKey("9007199254740992") == LabelKey("9007199254740993") || LabelKey("7") != LabelKey("7.0") || LabelKey("-0") != LabelKey("0") || LabelKey("1e3") != LabelKey("1000") {
+		t.Error("LabelKey: integers above 2^53 merge, or 7/7.0, -0/0, 1e3/1000 differ")
 	}
 }
