@@ -372,7 +372,7 @@ func (a *App) blocker() string {
 
 // updateKeys enables exactly the global keys that do something now.
 func (a *App) updateKeys() {
-	a.keys.Run.SetEnabled(a.blocker() == "")
+	a.keys.Run.SetEnabled(a.blocker() == "" && a.focus != paneRuns) // r there: re-read the runs
 	a.keys.Slurm.SetEnabled(a.focus == paneRun && a.blocker() == "")
 	a.keys.Cancel.SetEnabled(a.r.running && !a.r.cancelling)
 	a.keys.Pin.SetEnabled(len(a.curves.Current().Series) > 0)
@@ -423,6 +423,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case livePinsMsg:
 		a.updateLivePins(msg)
 		cmd = a.runsTick()
+	case runs.ReloadMsg:
+		cmd = a.loadRuns()
+		a.setStatus("re-reading the runs (r runs the spec in the other panes)", false)
 	case runs.OpenMsg:
 		cmd = a.openRuns(msg.Entries)
 	case runs.LabelledMsg:

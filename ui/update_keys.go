@@ -55,8 +55,12 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if a.editing() {
 		return a.toFocused(k)
 	}
-	if a.focused().Wants(k) {
-		return a.toFocused(k) // e.g. the Runs pane's p, and esc closing its compare view rather than cancelling the run
+	if a.focus == paneMethod && k.String() == "D" && len(a.spec.Methods) > 1 {
+		a.confirm = confirmDelete // the pane deletes after y
+		return nil
+	}
+	if a.paneTakes(k) {
+		return a.toFocused(k) // e.g. the Runs pane's p and r, and esc closing its compare view rather than cancelling the run
 	}
 	switch {
 	case key.Matches(k, a.keys.NextPane):
@@ -70,8 +74,6 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 		a.relayout()
 	case a.focus == paneRun && key.Matches(k, a.keys.Slurm):
 		a.openSlurm()
-	case a.focus == paneMethod && k.String() == "D" && len(a.spec.Methods) > 1:
-		a.confirm = confirmDelete
 	case key.Matches(k, a.keys.Help):
 		a.openHelp()
 	case key.Matches(k, a.keys.Tune):
@@ -144,6 +146,37 @@ func (a *App) longRun() string {
 		why += fmt.Sprintf(" (%s: %s)", est.Items[0].What, engine.Duration(est.Items[0].Seconds()))
 	}
 	return why
+}
+
+// paneTakes reports whether k goes to the focused pane before the global keys: the
+// pane wants it (pane.Component.Wants), or its key map binds it, enabled now or not
+// (any key of its ShortHelp or FullHelp). A key a pane binds never fires the
+// workbench's action of the same key through it.
+func (a *App) paneTakes(k tea.KeyMsg) bool {
+	c := a.focused()
+	if c.Wants(k) {
+		return true
+	}
+	s := k.String()
+	binds := func(bs []key.Binding) bool {
+		for _, b := range bs {
+			for _, bk := range b.Keys() {
+				if bk == s {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if binds(c.ShortHelp()) {
+		return true
+	}
+	for _, col := range c.FullHelp() {
+		if binds(col) {
+			return true
+		}
+	}
+	return false
 }
 
 // toFocused hands a key to the focused pane.
