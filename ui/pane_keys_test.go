@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"gitui/core/eval"
 	"gitui/model"
@@ -146,4 +148,39 @@ func keyOf(k string) tea.KeyMsg {
 		return m
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
+// TestPromptSaysAnswerFirst (issue 31): while a y/n question is up, a key that answers
+// nothing says "answer y or n first" in the status line, leaves the question up and does
+// nothing else; the long-run question says its own answers. Answering clears the note.
+func TestPromptSaysAnswerFirst(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	press(t, a, "3", "D")
+	if a.confirm != confirmDelete {
+		t.Fatal("D did not ask")
+	}
+	before, _ := a.method.Form().Selected()
+	press(t, a, "j")
+	if after, _ := a.method.Form().Selected(); a.confirm != confirmDelete || after.Key != before.Key || len(a.spec.Methods) != 2 {
+		t.Fatalf("j during the question: confirm %v, field %s→%s, %d methods", a.confirm, before.Key, after.Key, len(a.spec.Methods))
+	}
+	if !strings.Contains(a.status, "answer y or n first") || !strings.Contains(ansi.Strip(a.View()), "answer y or n first") {
+		t.Fatalf("status %q: want \"answer y or n first\" on screen", a.status)
+	}
+	press(t, a, "n")
+	if a.confirm != confirmNone || strings.Contains(a.status, "first") {
+		t.Fatalf("n: confirm %v, status %q", a.confirm, a.status)
+	}
+	// The long-run question (TestLongRunAsks) answers r or esc.
+	started := 0
+	a.start = countingStart(&started)
+	a.opts.AskAbove = time.Nanosecond
+	press(t, a, "r", "j")
+	if a.confirm != confirmLong || started != 0 || !strings.Contains(a.status, "answer r (start) or esc (edit) first") {
+		t.Fatalf("j during the long-run question: confirm %v, started %d, status %q", a.confirm, started, a.status)
+	}
+	press(t, a, "r")
+	if started != 1 || strings.Contains(a.status, "first") {
+		t.Fatalf("r: started %d, status %q", started, a.status)
+	}
 }

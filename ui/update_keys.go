@@ -195,21 +195,38 @@ func (a *App) focusTo(p paneID) tea.Cmd {
 	return nil
 }
 
+// Notes in the status line for a key that answers no pending question.
+const (
+	answerYN   = "answer y or n first"
+	answerLong = "answer r (start) or esc (edit) first"
+)
+
+// handleConfirm answers the pending question with k; a key that answers nothing leaves
+// it up and says so in the status line (answerYN, answerLong) instead of being
+// swallowed silently.
 func (a *App) handleConfirm(k tea.KeyMsg) tea.Cmd {
 	what := a.confirm
+	answered := func() {
+		a.confirm = confirmNone
+		if a.status == answerYN || a.status == answerLong {
+			a.setStatus("", false)
+		}
+	}
 	if what == confirmLong {
 		switch {
 		case key.Matches(k, a.keys.Run), key.Matches(k, a.keys.Yes):
-			a.confirm = confirmNone
+			answered()
 			return a.startRun()
 		case key.Matches(k, a.keys.No):
-			a.confirm = confirmNone
+			answered()
+		default:
+			a.setStatus(answerLong, false)
 		}
 		return nil
 	}
 	switch {
 	case key.Matches(k, a.keys.Yes):
-		a.confirm = confirmNone
+		answered()
 		if what == confirmDelete {
 			return a.toFocused(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("D")})
 		}
@@ -229,7 +246,9 @@ func (a *App) handleConfirm(k tea.KeyMsg) tea.Cmd {
 		a.abandonRun()
 		return a.startRun()
 	case key.Matches(k, a.keys.No):
-		a.confirm = confirmNone
+		answered()
+	default:
+		a.setStatus(answerYN, false)
 	}
 	return nil
 }
