@@ -86,6 +86,9 @@ type runState struct {
 	job        *job          // the run's way into the store (set at start)
 	gotMatrix  bool
 	gotDone    bool
+	// stale: a preset was loaded while the run was going, so the spec in the panes is
+	// no longer the run's (its end computes no sample Gram matrices of that spec).
+	stale bool
 }
 
 type confirmKind int

@@ -308,7 +308,11 @@ func (a *App) pickerShown() []int {
 	return out
 }
 
-// loadPreset puts preset i (quick or full) into the panes.
+// loadPreset puts preset i (quick or full) into the panes. The curves and heatmaps of
+// the last run belong to the old spec: they are cleared (pinned curves stay, and so does
+// the run log), and a sample Gram matrix still being computed for the old spec is
+// dropped. A run still going keeps its curves and matrices, which its points keep
+// filling; both panes then say that they are that run's, not the spec's in the panes.
 func (a *App) loadPreset(i int, quick bool) tea.Cmd {
 	p := a.opts.Presets[i]
 	s := p.Build(quick)
@@ -321,6 +325,25 @@ func (a *App) loadPreset(i int, quick bool) tea.Cmd {
 	v := "full"
 	if quick {
 		v = "quick"
+	}
+	a.gramTag++ // a sample Gram of the old spec arriving now is stale
+	switch {
+	case a.r.running:
+		a.r.stale = true
+		note := a.r.label + ": not the spec in the panes (preset " + p.Name + " loaded)"
+		a.curves.SetNote(note)
+		a.heat.SetStatus(note, false)
+	case len(a.curves.Current().Series) > 0 || len(a.heat.Matrices()) > 0:
+		old := a.r.label
+		if old == "" {
+			old = "the sample Gram matrices"
+		}
+		a.curves.Reset("")
+		a.heat.Clear()
+		a.heat.SetStatus("", false)
+		a.run.Logf(a.now(), "loaded preset %s (%s): the curves and heatmaps of %s were cleared (pinned curves stay)", p.Name, v, old)
+	default:
+		a.heat.SetStatus("", false)
 	}
 	a.setStatus("loaded preset "+p.Name+" ("+v+")", false)
 	return cmd
