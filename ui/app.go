@@ -111,6 +111,9 @@ type picker struct {
 	// it; filtering is true while it is typed (after /).
 	filter    string
 	filtering bool
+	// est is each preset's time estimate in the picker's mode ("~40 s"; "" unknown),
+	// computed when the picker opens and when f changes the mode (pickerEstimates).
+	est []string
 }
 
 // App is the root model: it owns the spec the panes edit, the run, the layout and the
@@ -134,6 +137,10 @@ type App struct {
 	quick  bool
 	base   *model.Spec // the preset's spec, for the command line
 	issues []string
+	// est is the time estimate of the spec in the panes (estimate.go), computed by
+	// revalidate; estimated counts the computations (tests: never per frame).
+	est       estimates
+	estimated int
 
 	data   datapane.Model
 	group  grouppane.Model
@@ -355,6 +362,7 @@ func (a *App) revalidate() {
 	a.group.Form().SetIssues(a.issues)
 	a.method.Form().SetIssues(a.issues)
 	a.method.SetCommand(a.commandLine())
+	a.refreshEstimates()
 	a.updateKeys()
 }
 

@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"gitui/core/bench"
 	"gitui/model/engine"
 	"gitui/ui/internal/lineedit"
 )
@@ -105,6 +104,7 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 		// study's best spec (a full spec) does not make the next preset a full run.
 		a.picker.open = true
 		a.picker.filter, a.picker.filtering = "", false
+		a.pickerEstimates()
 		for i, p := range a.opts.Presets {
 			if p.Name == a.preset {
 				a.picker.cur = i
@@ -122,7 +122,8 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 
 // longRun returns the time estimate of the spec in the panes when it is above
 // Options.AskAbove (default 10 minutes), "" when it is below, when asking is off, or when
-// the data's size is not known before loading (a file): "about 3 h 10 min (Haar RLS 3 h)".
+// the data's size is not known (a file not loaded yet; see dataSize): "about 3 h 10 min
+// (Haar RLS 3 h)".
 func (a *App) longRun() string {
 	limit := a.opts.AskAbove
 	if limit == 0 {
@@ -133,11 +134,11 @@ func (a *App) longRun() string {
 	}
 	s := a.spec.Clone()
 	s.Defaults()
-	ds, ok := engine.ListingDataSize(s.Data)
+	ds, ok := a.dataSize(s)
 	if !ok {
 		return ""
 	}
-	est := engine.EstimateTime(s, ds, bench.LoadRatesOnce())
+	est := engine.EstimateTime(s, ds, loadRates())
 	if est.Seconds <= limit.Seconds() {
 		return ""
 	}
@@ -281,6 +282,7 @@ func (a *App) handlePicker(k tea.KeyMsg) tea.Cmd {
 		a.picker.cur = (a.picker.cur + 1) % max(n, 1)
 	case key.Matches(k, a.keys.Toggle):
 		a.picker.quick = !a.picker.quick
+		a.pickerEstimates()
 	case key.Matches(k, a.keys.Load) && n > 0:
 		a.picker.open = false
 		return a.loadPreset(shown[a.picker.cur], a.picker.quick)
