@@ -86,6 +86,9 @@ type runState struct {
 	job        *job          // the run's way into the store (set at start)
 	gotMatrix  bool
 	gotDone    bool
+	// stale: a preset was loaded while the run was going, so the spec in the panes is
+	// no longer the run's (its end computes no sample Gram matrices of that spec).
+	stale bool
 }
 
 type confirmKind int
@@ -108,6 +111,9 @@ type picker struct {
 	// it; filtering is true while it is typed (after /).
 	filter    string
 	filtering bool
+	// est is each preset's time estimate in the picker's mode ("~40 s"; "" unknown),
+	// computed when the picker opens and when f changes the mode (pickerEstimates).
+	est []string
 }
 
 // App is the root model: it owns the spec the panes edit, the run, the layout and the
@@ -131,6 +137,10 @@ type App struct {
 	quick  bool
 	base   *model.Spec // the preset's spec, for the command line
 	issues []string
+	// est is the time estimate of the spec in the panes (estimate.go), computed by
+	// revalidate; estimated counts the computations (tests: never per frame).
+	est       estimates
+	estimated int
 
 	data   datapane.Model
 	group  grouppane.Model
@@ -352,6 +362,7 @@ func (a *App) revalidate() {
 	a.group.Form().SetIssues(a.issues)
 	a.method.Form().SetIssues(a.issues)
 	a.method.SetCommand(a.commandLine())
+	a.refreshEstimates()
 	a.updateKeys()
 }
 
@@ -372,7 +383,7 @@ func (a *App) blocker() string {
 
 // updateKeys enables exactly the global keys that do something now.
 func (a *App) updateKeys() {
-	a.keys.Run.SetEnabled(a.blocker() == "")
+	a.keys.Run.SetEnabled(a.blocker() == "" && a.focus != paneRuns) // r there: re-read the runs
 	a.keys.Slurm.SetEnabled(a.focus == paneRun && a.blocker() == "")
 	a.keys.Cancel.SetEnabled(a.r.running && !a.r.cancelling)
 	a.keys.Pin.SetEnabled(len(a.curves.Current().Series) > 0)
@@ -423,6 +434,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case livePinsMsg:
 		a.updateLivePins(msg)
 		cmd = a.runsTick()
+	case runs.ReloadMsg:
+		cmd = a.loadRuns()
+		a.setStatus("re-reading the runs (r runs the spec in the other panes)", false)
 	case runs.OpenMsg:
 		cmd = a.openRuns(msg.Entries)
 	case runs.LabelledMsg:

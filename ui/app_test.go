@@ -15,14 +15,20 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"gitui/core/bench"
 	"gitui/core/eval"
 	"gitui/model"
 	"gitui/model/engine"
 	"gitui/ui/internal/uitest"
 )
 
+// testRates are the rates of the tests' time estimates: bench.DefaultRates of the
+// pure-Go build, uncalibrated, whatever the machine and build (goldens show them).
+var testRates = bench.Rates{Sgemm: 60, Pool: 4e8, Dgemm: 6, Kernel: 4e7, FFT: 5e5, Reduce: 1.5, SMO: 2e8}
+
 func TestMain(m *testing.M) {
 	uitest.Setup()
+	loadRates = func() bench.Rates { return testRates }
 	os.Exit(m.Run())
 }
 

@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"gitui/core/bench"
 	"gitui/model/engine"
 	"gitui/ui/internal/lineedit"
 )
@@ -55,8 +54,12 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if a.editing() {
 		return a.toFocused(k)
 	}
-	if a.focused().Wants(k) {
-		return a.toFocused(k) // e.g. the Runs pane's p, and esc closing its compare view rather than cancelling the run
+	if a.focus == paneMethod && k.String() == "D" && len(a.spec.Methods) > 1 {
+		a.confirm = confirmDelete // the pane deletes after y
+		return nil
+	}
+	if a.paneTakes(k) {
+		return a.toFocused(k) // e.g. the Runs pane's p and r, and esc closing its compare view rather than cancelling the run
 	}
 	switch {
 	case key.Matches(k, a.keys.NextPane):
@@ -70,8 +73,6 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 		a.relayout()
 	case a.focus == paneRun && key.Matches(k, a.keys.Slurm):
 		a.openSlurm()
-	case a.focus == paneMethod && k.String() == "D" && len(a.spec.Methods) > 1:
-		a.confirm = confirmDelete
 	case key.Matches(k, a.keys.Help):
 		a.openHelp()
 	case key.Matches(k, a.keys.Tune):
@@ -103,6 +104,7 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 		// study's best spec (a full spec) does not make the next preset a full run.
 		a.picker.open = true
 		a.picker.filter, a.picker.filtering = "", false
+		a.pickerEstimates()
 		for i, p := range a.opts.Presets {
 			if p.Name == a.preset {
 				a.picker.cur = i
@@ -120,7 +122,8 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 
 // longRun returns the time estimate of the spec in the panes when it is above
 // Options.AskAbove (default 10 minutes), "" when it is below, when asking is off, or when
-// the data's size is not known before loading (a file): "about 3 h 10 min (Haar RLS 3 h)".
+// the data's size is not known (a file not loaded yet; see dataSize): "about 3 h 10 min
+// (Haar RLS 3 h)".
 func (a *App) longRun() string {
 	limit := a.opts.AskAbove
 	if limit == 0 {
@@ -131,11 +134,11 @@ func (a *App) longRun() string {
 	}
 	s := a.spec.Clone()
 	s.Defaults()
-	ds, ok := engine.ListingDataSize(s.Data)
+	ds, ok := a.dataSize(s)
 	if !ok {
 		return ""
 	}
-	est := engine.EstimateTime(s, ds, bench.LoadRatesOnce())
+	est := engine.EstimateTime(s, ds, loadRates())
 	if est.Seconds <= limit.Seconds() {
 		return ""
 	}
@@ -144,6 +147,37 @@ func (a *App) longRun() string {
 		why += fmt.Sprintf(" (%s: %s)", est.Items[0].What, engine.Duration(est.Items[0].Seconds()))
 	}
 	return why
+}
+
+// paneTakes reports whether k goes to the focused pane before the global keys: the
+// pane wants it (pane.Component.Wants), or its key map binds it, enabled now or not
+// (any key of its ShortHelp or FullHelp). A key a pane binds never fires the
+// workbench's action of the same key through it.
+func (a *App) paneTakes(k tea.KeyMsg) bool {
+	c := a.focused()
+	if c.Wants(k) {
+		return true
+	}
+	s := k.String()
+	binds := func(bs []key.Binding) bool {
+		for _, b := range bs {
+			for _, bk := range b.Keys() {
+				if bk == s {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if binds(c.ShortHelp()) {
+		return true
+	}
+	for _, col := range c.FullHelp() {
+		if binds(col) {
+			return true
+		}
+	}
+	return false
 }
 
 // toFocused hands a key to the focused pane.
@@ -162,21 +196,38 @@ func (a *App) focusTo(p paneID) tea.Cmd {
 	return nil
 }
 
+// Notes in the status line for a key that answers no pending question.
+const (
+	answerYN   = "answer y or n first"
+	answerLong = "answer r (start) or esc (edit) first"
+)
+
+// handleConfirm answers the pending question with k; a key that answers nothing leaves
+// it up and says so in the status line (answerYN, answerLong) instead of being
+// swallowed silently.
 func (a *App) handleConfirm(k tea.KeyMsg) tea.Cmd {
 	what := a.confirm
+	answered := func() {
+		a.confirm = confirmNone
+		if a.status == answerYN || a.status == answerLong {
+			a.setStatus("", false)
+		}
+	}
 	if what == confirmLong {
 		switch {
 		case key.Matches(k, a.keys.Run), key.Matches(k, a.keys.Yes):
-			a.confirm = confirmNone
+			answered()
 			return a.startRun()
 		case key.Matches(k, a.keys.No):
-			a.confirm = confirmNone
+			answered()
+		default:
+			a.setStatus(answerLong, false)
 		}
 		return nil
 	}
 	switch {
 	case key.Matches(k, a.keys.Yes):
-		a.confirm = confirmNone
+		answered()
 		if what == confirmDelete {
 			return a.toFocused(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("D")})
 		}
@@ -196,7 +247,9 @@ func (a *App) handleConfirm(k tea.KeyMsg) tea.Cmd {
 		a.abandonRun()
 		return a.startRun()
 	case key.Matches(k, a.keys.No):
-		a.confirm = confirmNone
+		answered()
+	default:
+		a.setStatus(answerYN, false)
 	}
 	return nil
 }
@@ -229,6 +282,7 @@ func (a *App) handlePicker(k tea.KeyMsg) tea.Cmd {
 		a.picker.cur = (a.picker.cur + 1) % max(n, 1)
 	case key.Matches(k, a.keys.Toggle):
 		a.picker.quick = !a.picker.quick
+		a.pickerEstimates()
 	case key.Matches(k, a.keys.Load) && n > 0:
 		a.picker.open = false
 		return a.loadPreset(shown[a.picker.cur], a.picker.quick)
@@ -256,7 +310,11 @@ func (a *App) pickerShown() []int {
 	return out
 }
 
-// loadPreset puts preset i (quick or full) into the panes.
+// loadPreset puts preset i (quick or full) into the panes. The curves and heatmaps of
+// the last run belong to the old spec: they are cleared (pinned curves stay, and so does
+// the run log), and a sample Gram matrix still being computed for the old spec is
+// dropped. A run still going keeps its curves and matrices, which its points keep
+// filling; both panes then say that they are that run's, not the spec's in the panes.
 func (a *App) loadPreset(i int, quick bool) tea.Cmd {
 	p := a.opts.Presets[i]
 	s := p.Build(quick)
@@ -269,6 +327,25 @@ func (a *App) loadPreset(i int, quick bool) tea.Cmd {
 	v := "full"
 	if quick {
 		v = "quick"
+	}
+	a.gramTag++ // a sample Gram of the old spec arriving now is stale
+	switch {
+	case a.r.running:
+		a.r.stale = true
+		note := a.r.label + ": not the spec in the panes (preset " + p.Name + " loaded)"
+		a.curves.SetNote(note)
+		a.heat.SetStatus(note, false)
+	case len(a.curves.Current().Series) > 0 || len(a.heat.Matrices()) > 0:
+		old := a.r.label
+		if old == "" {
+			old = "the sample Gram matrices"
+		}
+		a.curves.Reset("")
+		a.heat.Clear()
+		a.heat.SetStatus("", false)
+		a.run.Logf(a.now(), "loaded preset %s (%s): the curves and heatmaps of %s were cleared (pinned curves stay)", p.Name, v, old)
+	default:
+		a.heat.SetStatus("", false)
 	}
 	a.setStatus("loaded preset "+p.Name+" ("+v+")", false)
 	return cmd

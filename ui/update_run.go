@@ -30,6 +30,9 @@ func (a *App) startRun() tea.Cmd {
 	spec.Name = form.RunName(a.base, spec)
 	label := fmt.Sprintf("run %d %s", id, spec.Name)
 	now := a.now()
+	if a.r.stale {
+		a.heat.SetStatus("", false) // the old run's "not the spec in the panes"
+	}
 	a.r = runState{id: id, label: label, spec: spec, running: true, started: now}
 	*a.partial = partial{spec: spec, started: now}
 	a.curves.Reset(label)
@@ -206,7 +209,7 @@ func (a *App) finish() tea.Cmd {
 	if err != nil && !errors.Is(err, context.Canceled) {
 		a.status, a.statusEr = a.r.label+" failed: "+err.Error(), true // the run log has it whole
 	}
-	if err == nil && !a.r.gotMatrix && a.r.spec.Protocol != model.ProtocolApprox {
+	if err == nil && !a.r.gotMatrix && !a.r.stale && a.r.spec.Protocol != model.ProtocolApprox {
 		return a.requestGram(a.heat.Samples())
 	}
 	return nil

@@ -305,13 +305,24 @@ func (a *App) pickerView(w, h int) string {
 	if len(shown) == 0 && len(a.opts.Presets) > 0 {
 		lines = append(lines, a.st.Muted.Render("no preset matches the filter (esc clears it)"))
 	}
+	ew := 0 // the estimates' column
+	for _, e := range a.picker.est {
+		ew = max(ew, ansi.StringWidth(e))
+	}
 	for i, k := range shown {
 		p := a.opts.Presets[k]
 		name := p.Name + strings.Repeat(" ", nw-len(p.Name))
+		est := ""
+		if ew > 0 {
+			if k < len(a.picker.est) {
+				est = a.picker.est[k]
+			}
+			est = strings.Repeat(" ", ew-ansi.StringWidth(est)) + est + " "
+		}
 		if i == a.picker.cur {
-			lines = append(lines, a.st.Accent.Render("▸ ")+a.st.Selected.Render(name)+" "+p.Summary)
+			lines = append(lines, a.st.Accent.Render("▸ ")+a.st.Selected.Render(name)+" "+est+p.Summary)
 		} else {
-			lines = append(lines, "  "+name+" "+a.st.Muted.Render(p.Summary))
+			lines = append(lines, "  "+name+" "+est+a.st.Muted.Render(p.Summary))
 		}
 	}
 	return theme.Clip(strings.Join(lines, "\n"), w, h)

@@ -512,6 +512,13 @@ func TimeLine(t TimeEstimate) string {
 	return line
 }
 
+// LoadedDataSize is the DataSize a run of spec has on the loaded pool and test set: their
+// lengths (2N test rows with test_transform), the pool's sample shape and class count.
+// The TUI estimates the spec in its panes on the data its preview loaded.
+func LoadedDataSize(spec *model.Spec, pool, test *data.Dataset) DataSize {
+	return runSize(spec, pool, test)
+}
+
 // runSize is the DataSize of a run of spec on the loaded pool and test set (2N test rows
 // with test_transform).
 func runSize(spec *model.Spec, pool, test *data.Dataset) DataSize {

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"gitui/core/eval"
 	"gitui/ui/theme"
@@ -110,6 +111,8 @@ type Model struct {
 	legendTop int
 	// cellsDone and cellsTotal are the run's cell progress, said while it has no points.
 	cellsDone, cellsTotal int
+	// note is a line under the title about the current run (SetNote), "" none.
+	note string
 }
 
 // cellKey identifies how one canvas cell renders: its rune and the style attributes
@@ -138,10 +141,19 @@ func (m *Model) Focus(on bool) { m.focused = on }
 // Reset starts a new current run with the given label and no points.
 func (m *Model) Reset(label string) {
 	m.cur = Run{Label: label}
+	m.note = ""
 	m.curPinned = false
 	m.cellsDone, m.cellsTotal = 0, 0
 	m.legendTop = -1
 	m.dirty = true
+}
+
+// SetNote shows s on a line of its own under the title, about the current run (that
+// its curves are an earlier spec's, say); "" removes it. Reset removes it too.
+func (m *Model) SetNote(s string) {
+	if s != m.note {
+		m.note, m.dirty = s, true
+	}
 }
 
 // SetProgress records that done of total cells of the current run are finished; while
@@ -378,6 +390,9 @@ func (m *Model) draw() string {
 	if logX {
 		title += m.st.Muted.Render(" (log)")
 	}
+	if m.note != "" {
+		title += "\n" + m.st.Warn.Render(ansi.Truncate(m.note, m.w, "…"))
+	}
 	if len(es) == 0 {
 		body := m.st.Muted.Render("no points yet: press r to run (p picks a preset)")
 		if m.cellsTotal > 0 {
@@ -388,6 +403,9 @@ func (m *Model) draw() string {
 	}
 	legendRows := m.legendRows(len(es))
 	ch := m.h - 2 - legendRows // title, x label
+	if m.note != "" {
+		ch-- // the note's line
+	}
 	chart := m.chart(es, logX, m.w, ch, yl == "accuracy")
 	lines := []string{title, chart, center(m.st.Muted.Render(xl), m.w)}
 	lines = append(lines, m.legend(es, legendRows)...)

@@ -107,6 +107,9 @@ func (m *Model) Loading() bool { return m.loading }
 // Pool returns the loaded training pool (nil until loaded).
 func (m *Model) Pool() *data.Dataset { return m.pool }
 
+// Test returns the loaded test set (nil until loaded).
+func (m *Model) Test() *data.Dataset { return m.test }
+
 // Load starts loading the current data spec in the background and returns the command.
 // A load still in flight is cancelled: its result would be stale (tens of thousands of
 // audio files stop within milliseconds).

@@ -95,6 +95,12 @@ type Model struct {
 	tabs []tabSpan
 	// tune holds the fields marked to tune: key → distribution (tune.go).
 	tune map[string]string
+	// est holds each method's time estimate ("~40 s", "" unknown) and total the run's,
+	// set by the workbench when the spec or the data change (SetEstimates);
+	// calibrated says the rates were measured on this machine.
+	est        []string
+	total      string
+	calibrated bool
 }
 
 // tabSpan is where the tab of method i was drawn.
@@ -119,6 +125,16 @@ func (m *Model) SetSpec(s *model.Spec) { m.spec, *m.cur = s, 0; m.form.SetSpec(s
 // SetCommand sets the equivalent `gitui run ...` line shown at the bottom.
 func (m *Model) SetCommand(c string) { m.cmd = c }
 
+// SetEstimates sets the time estimates shown on the line above the headless command:
+// per[i] of method i ("~40 s"; "" shows none) and total, the run's ("" shows no line),
+// marked "uncalibrated" unless calibrated (rates measured by `gitui bench --calibrate`).
+func (m *Model) SetEstimates(per []string, total string, calibrated bool) {
+	m.est, m.total, m.calibrated = per, total, calibrated
+}
+
+// Estimates returns the per-method estimates shown and the run's.
+func (m *Model) Estimates() ([]string, string) { return m.est, m.total }
+
 // Command returns the command line shown.
 func (m *Model) Command() string { return m.cmd }
 
@@ -131,11 +147,35 @@ func (m *Model) SetSize(w, h int) {
 	m.form.SetSize(w, h-m.footer())
 }
 
+// footer is the rows under the form: the time line (when an estimate is known), then
+// "headless:" (not in a short pane with a time line) and the command in what is left.
 func (m *Model) footer() int {
 	if m.h < 12 {
 		return 2
 	}
 	return 4
+}
+
+// timeLine is the time estimate of each method and of the run, the edited method's in
+// bold: "time: 1 <1 s · 2 ~20 s · run ~25 s, uncalibrated" (cut with … to the width).
+func (m *Model) timeLine() string {
+	var parts []string
+	for i, e := range m.est {
+		if e == "" {
+			continue
+		}
+		p := fmt.Sprintf("%d %s", i+1, e)
+		if i == *m.cur {
+			p = m.st.Bold.Render(p)
+		}
+		parts = append(parts, p)
+	}
+	run := "run " + m.total
+	if !m.calibrated {
+		run += ", uncalibrated"
+	}
+	parts = append(parts, m.st.Muted.Render(run))
+	return ansi.Truncate(m.st.Muted.Render("time: ")+strings.Join(parts, m.st.Muted.Render(" · ")), m.w, "…")
 }
 
 // Focus gives or takes the keyboard focus.
@@ -265,10 +305,16 @@ func (m *Model) View() string {
 	m.form.SetSize(m.w, m.h-m.footer()-1)
 	body := m.form.View()
 	body = theme.Pad(body, m.w, m.h-m.footer()-1)
-	foot := []string{m.st.Muted.Render("headless:")}
+	var foot []string
+	if m.total != "" {
+		foot = append(foot, m.timeLine())
+	}
+	if len(foot) == 0 || m.footer() > 2 {
+		foot = append(foot, m.st.Muted.Render("headless:"))
+	}
 	// The command wraps at spaces (never inside "--set"); past the footer's rows it is cut with "…".
 	lines := strings.Split(theme.Wrap(m.cmd, m.w), "\n")
-	if rows := m.footer() - 1; rows >= 1 && len(lines) > rows {
+	if rows := m.footer() - len(foot); rows >= 1 && len(lines) > rows {
 		lines = lines[:rows]
 		lines[rows-1] = ansi.Truncate(lines[rows-1], m.w-1, "") + "…"
 	}

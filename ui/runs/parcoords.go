@@ -81,10 +81,11 @@ func (m *Model) Parcoords() *parcoords.Model {
 // Wants reports whether the pane takes k before the workbench's global keys: p in the
 // table (the parallel-coordinates view, where p elsewhere opens the presets), and
 // every key of the view while it is open (x and esc among them, which otherwise cancel
-// a run); and esc while it closes something of the pane (the compare view, the groups or
+// a run); r in every view (it re-reads the runs: typing in the pane never starts a run);
+// and esc while it closes something of the pane (the compare view, the groups or
 // importance view, a filter) rather than cancelling the run.
 func (m *Model) Wants(k tea.KeyMsg) bool {
-	return m.wantsParcoords(k) || k.Type == tea.KeyEsc && (m.Comparing() || m.Nested() || len(m.Entries()) < m.Total())
+	return m.wantsParcoords(k) || key.Matches(k, m.keys.Reload) || k.Type == tea.KeyEsc && (m.Comparing() || m.Nested() || len(m.Entries()) < m.Total())
 }
 
 // wantsParcoords reports whether k opens the parallel-coordinates view or is one of

@@ -39,6 +39,9 @@ type LabelledMsg struct {
 	Err         error
 }
 
+// ReloadMsg asks the workbench to read the runs again (r in the Runs pane).
+type ReloadMsg struct{}
+
 // OpenMsg asks the workbench to open the curves of runs: the run under the cursor
 // (enter in the table), or every compared run (enter in the compare view).
 type OpenMsg struct{ Entries []Entry }
@@ -69,6 +72,10 @@ type KeyMap struct {
 
 	// Parcoords (p) opens the parallel-coordinates view of the runs shown.
 	Parcoords key.Binding
+
+	// Reload (r) re-reads the runs (ReloadMsg), in every view of the pane: r is the
+	// pane's own key there, so that typing in the Runs pane never starts a run.
+	Reload key.Binding
 }
 
 // DefaultKeyMap returns the Runs pane's default bindings.
@@ -88,6 +95,7 @@ func DefaultKeyMap() KeyMap {
 		Name:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "name run")),
 
 		Parcoords: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "parallel axes")),
+		Reload:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-read runs")),
 	}
 }
 
@@ -438,6 +446,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if m.filtering {
 			m.filterKey(msg)
 			return m, nil
+		}
+		if key.Matches(msg, m.keys.Reload) {
+			return m, func() tea.Msg { return ReloadMsg{} }
 		}
 		if m.pcOn {
 			m.parcoordsKey(msg)
