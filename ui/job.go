@@ -166,6 +166,11 @@ func (j *job) save(out *eval.Outcome, runErr error) {
 		j.saved = savedRun{note: "nothing saved: no cell had finished"}
 		return
 	}
+	if c.Refused {
+		j.closeLog()
+		j.saved = savedRun{note: "nothing saved: " + runErr.Error()}
+		return
+	}
 	s := savedRun{dir: rd.Path, status: c.Status}
 	if c.Result != nil { // cancelled, partial or partial (failed), as the Runs pane says
 		s.status = store.ResultStatus(c.Result.Partial, c.Result.Error)

@@ -212,6 +212,9 @@ func executeWith(ctx context.Context, rd *store.RunDir, opts engine.RunOptions, 
 	if err != nil {
 		return nil, err
 	}
+	if c.Refused {
+		return nil, usageError{runErr} // refused before a cell ran: the directory is as it was
+	}
 	if c.Discarded {
 		var ie *model.InputError
 		if errors.As(runErr, &ie) {

@@ -169,11 +169,15 @@ func TestShardBadInput(t *testing.T) {
 	// A forger who seals the line again: the checksums pass, the conflict is found.
 	var rec store.CellRecord
 	header, cells, _ := bytes.Cut(j, []byte("\n"))
+	inputs, cells, _ := bytes.Cut(cells, []byte("\n")) // the data's fingerprint, then the cells
+	if !bytes.HasPrefix(inputs, []byte(`{"kind":"inputs",`)) {
+		t.Fatalf("line 2 of the shard's journal is not its inputs line: %.80s", inputs)
+	}
 	first, rest, _ := bytes.Cut(cells, []byte("\n"))
 	json.Unmarshal(first, &rec)
 	rec.Acc += 0.25
 	fb, _ := store.EncodeCell(rec)
-	os.WriteFile(filepath.Join(forged, store.CellsFile), bytes.Join([][]byte{header, fb[:len(fb)-1], rest}, []byte("\n")), 0o644)
+	os.WriteFile(filepath.Join(forged, store.CellsFile), bytes.Join([][]byte{header, inputs, fb[:len(fb)-1], rest}, []byte("\n")), 0o644)
 	s0Journal := j
 
 	noSbatch := t.TempDir() // a PATH without sbatch

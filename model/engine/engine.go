@@ -82,6 +82,11 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 	}
 	r := &runState{spec: spec, opts: opts, pool: pool, test: test, group: g, logf: logf, ch: ch,
 		timer: &timer{est: estimator{spec: spec, ds: size, d: size.dim(), workers: 1}, r: rates}}
+	// The journal is bound to the data before a cell runs: a resume on a changed file
+	// or another --data is refused here, not mixed into the journaled cells.
+	if err := bindInputs(r, used); err != nil {
+		return nil, err
+	}
 	pr, ok := protocols[spec.Protocol]
 	if !ok { // Validate refuses an unknown protocol first
 		return nil, inputErr(fmt.Errorf("protocol %q is unknown: use one of %s", spec.Protocol, strings.Join(model.Protocols, ", ")))

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -20,6 +21,10 @@ type Conclusion struct {
 	// Discarded is set when the run ended with an error (a refused spec, a failure, a
 	// cancel) before any cell was journaled: the directory was removed (Discard).
 	Discarded bool
+	// Refused is set when the run was refused with an *model.InputError before this
+	// process journaled a cell, in a directory holding an earlier run's cells (a resume
+	// on changed data, BindInputs): nothing was written, the directory is as it was.
+	Refused bool
 	// Unchanged is set when every cell was already journaled and result.json was already
 	// complete: nothing was rewritten.
 	Unchanged bool
@@ -33,6 +38,9 @@ type Conclusion struct {
 //     any cell was journaled, in this process or an earlier one, leaves nothing behind:
 //     the directory is removed (Discard) and the conclusion is Discarded. There is nothing
 //     to resume, and the same --out starts cleanly.
+//   - A run refused as bad input (an *model.InputError) before this process journaled a
+//     cell, in a directory an earlier run left cells in, writes nothing: the directory
+//     stays as it was (Refused), for a resume once the input is put right.
 //   - A run that ended without error, with no cell missing (or every cell of its shard
 //     journaled), is marked complete in run.json (MarkComplete).
 //   - A run that journaled no new cell into a complete result.json rewrites nothing
@@ -49,6 +57,10 @@ func (d *RunDir) Conclude(out *eval.Outcome, runErr error, wall time.Duration) (
 		return Conclusion{Status: "discarded", Discarded: true}, nil
 	}
 	defer d.Close()
+	var ie *model.InputError
+	if added == 0 && errors.As(runErr, &ie) {
+		return Conclusion{Status: "refused", Refused: true}, nil
+	}
 	c := Conclusion{Added: added}
 	res := d.Result(out, runErr, wall)
 	if runErr == nil && (out == nil || len(out.Missing) == 0 || d.Meta.Shard != "") && !d.Meta.Complete {

@@ -193,6 +193,11 @@ type Journal struct {
 	Cells []CellRecord
 	// Trials are the job lines of a trials journal that passed their check, in order.
 	Trials []TrialRecord
+	// Inputs is the fingerprint of the data the cells or jobs were computed on: the
+	// first inputs line that passed its check (written once the data was loaded, before
+	// the first cell); nil in a journal written before gitui recorded it, or one whose
+	// run never got past its load.
+	Inputs *model.Inputs
 	// Damaged are the complete lines that failed their check, in order.
 	Damaged []DamagedLine
 	// Torn is set when the last line lacked its newline (a write cut short by a kill): it
@@ -302,7 +307,15 @@ func readJournal(path, format string) (*Journal, error) {
 		}
 		var rec CellRecord
 		var job TrialRecord
-		if reason == "" {
+		var in inputsRecord
+		isInputs := false
+		if reason == "" && !j.Legacy && bytes.HasPrefix(body, []byte(inputsPrefix)) {
+			dec := json.NewDecoder(bytes.NewReader(printable.JSON(body)))
+			if err := dec.Decode(&in); err != nil || in.Kind != inputsKind || in.Inputs.Data.SHA256 == "" || dec.More() {
+				reason = "not an inputs line"
+			}
+			isInputs = true
+		} else if reason == "" {
 			// The checksum covers body as written; what decodes from it is shown.
 			dec := json.NewDecoder(bytes.NewReader(printable.JSON(body)))
 			if format == TrialsFormat {
@@ -317,9 +330,14 @@ func readJournal(path, format string) (*Journal, error) {
 			j.Damaged = append(j.Damaged, DamagedLine{Line: i + 1, Text: append([]byte{}, l...), Reason: reason})
 			continue
 		}
-		if format == TrialsFormat {
+		switch {
+		case isInputs:
+			if j.Inputs == nil {
+				j.Inputs = &in.Inputs
+			}
+		case format == TrialsFormat:
 			j.Trials = append(j.Trials, job)
-		} else {
+		default:
 			j.Cells = append(j.Cells, rec)
 		}
 		j.lines = append(j.lines, raw[i])
@@ -327,8 +345,8 @@ func readJournal(path, format string) (*Journal, error) {
 	return j, nil
 }
 
-// HasCells reports whether the journal at path holds anything past its header: a cell
-// line, a damaged line or a torn one (ReadJournal tells which). It reads only the first
+// HasCells reports whether the journal at path holds anything past its header and its
+// inputs line: a cell line, a damaged line or a torn one (ReadJournal tells which). It reads only the first
 // line and one byte after it, for a status that must not read a large journal whole.
 // A missing, empty or header-only journal holds nothing.
 func HasCells(path string) bool {
@@ -347,6 +365,13 @@ func HasCells(path string) bool {
 	}
 	if _, state := parseHeader(bytes.TrimSuffix(first, []byte("\n")), JournalFormat); state != headerOK {
 		return true // a cell of the earlier format, or a damaged line
+	}
+	// The inputs line (written once the data is loaded) is not a cell: a run killed
+	// before its first cell holds nothing.
+	if next, err := r.Peek(len(inputsPrefix)); err == nil && isInputsLine(next) {
+		if l, err := r.ReadBytes('\n'); err != nil || !bytes.HasSuffix(l, []byte("\n")) {
+			return true // a torn inputs line
+		}
 	}
 	_, err = r.Peek(1)
 	return err == nil

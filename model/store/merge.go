@@ -17,7 +17,8 @@ type journalOf struct {
 	spec    *model.Spec
 	meta    RunMeta
 	cells   []CellRecord
-	notices []string // one line per damaged line left out, or an unverified journal
+	inputs  *model.Inputs // the journal's inputs line, nil when it has none
+	notices []string      // one line per damaged line left out, or an unverified journal
 }
 
 // readJournalDir reads spec.json, run.json and the verified cells of cells.jsonl of dir
@@ -52,7 +53,7 @@ func readJournalDir(dir string, must bool) (*journalOf, error) {
 	for _, l := range j.Damaged {
 		jo.notices = append(jo.notices, fmt.Sprintf("%s line %d failed its check (%s): left out; `gitui resume %s` moves it away and runs its cell again", j.Path, l.Line, l.Reason, dir))
 	}
-	jo.cells = j.Cells
+	jo.cells, jo.inputs = j.Cells, j.Inputs
 	return jo, nil
 }
 
@@ -85,6 +86,9 @@ type MergeReport struct {
 //     changed keys, and a damaged line is left out (MergeReport.Notices).
 //   - A cell found in several journals must record the same outcome (its seconds
 //     aside); a conflict is refused naming the cell and both directories.
+//   - Every journal that records its inputs (the fingerprint of its data, BindInputs)
+//     must record the same; shards computed on different data are refused naming the
+//     two directories and the file or data that differs.
 //   - Cells already in out's journal are kept; the others are appended in shard order
 //     with one fsync.
 //
@@ -121,6 +125,14 @@ func MergeRunDirs(out string, shards []string, meta RunMeta) (*RunDir, MergeRepo
 		if f := specDiff(old.spec, spec); f != "" {
 			return nil, rep, inputErr(fmt.Errorf("%s holds a run of another spec than the shards (%s): choose another OUT", out, f))
 		}
+	}
+	all := js
+	if old != nil {
+		all = append([]*journalOf{old}, js...)
+	}
+	inputs, err := sameInputsOrRefuse(all)
+	if err != nil {
+		return nil, rep, err
 	}
 	type seen struct {
 		rec CellRecord
@@ -166,6 +178,12 @@ func MergeRunDirs(out string, shards []string, meta RunMeta) (*RunDir, MergeRepo
 	}
 	if old == nil || old.meta.Started.IsZero() {
 		if err := d.writeMeta(); err != nil {
+			d.Close()
+			return nil, rep, err
+		}
+	}
+	if inputs != nil && d.Inputs() == nil {
+		if _, err := d.BindInputs(*inputs); err != nil {
 			d.Close()
 			return nil, rep, err
 		}

@@ -43,6 +43,7 @@ type RunDir struct {
 	journal *os.File
 	added   int // cells appended by this process
 	test    testLabels
+	inputs  *model.Inputs // what the cells were computed on (BindInputs), nil until known
 }
 
 // testLabels are the class names of the test rows, for predictions.csv and confusion tables.
@@ -209,6 +210,7 @@ func (d *RunDir) openJournal() error {
 	}
 	d.journal = f
 	d.cells = j.Cells
+	d.inputs = j.Inputs
 	d.Resumed = len(d.cells)
 	return nil
 }

@@ -238,6 +238,19 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	// The journal is bound to the pool before a job is scored: a resume or a joining
+	// task on other data is refused, not mixed into the journaled jobs.
+	in, err := engine.RunInputs(t.Spec, opts.DataDir, t.Spec.Data.Name, pool, nil, false)
+	if err != nil {
+		return err
+	}
+	notice, err := t.j.BindInputs(in)
+	if err != nil {
+		return err
+	}
+	if notice != "" && opts.Log != nil {
+		opts.Log(notice)
+	}
 	t.PoolN = pool.Len()
 	t.Score = tb.Score
 	var train, val *data.Dataset

@@ -189,8 +189,8 @@ func TestResumeGivesTheSameStudy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Resumed != len(lines)-2 { // header and the damaged line
-			t.Fatalf("%s: resumed %d jobs, want %d", pruner, st.Resumed, len(lines)-2)
+		if st.Resumed != len(lines)-3 { // the header, the inputs line and the damaged line
+			t.Fatalf("%s: resumed %d jobs, want %d", pruner, st.Resumed, len(lines)-3)
 		}
 		if err := st.Search(context.Background(), Options{}); err != nil {
 			t.Fatal(err)
