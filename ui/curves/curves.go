@@ -73,7 +73,7 @@ func (r Run) clone() Run {
 
 // KeyMap lists the keys of the curves pane.
 type KeyMap struct {
-	Bars, Log, Unpin, LegendUp, LegendDown key.Binding
+	Bars, Log, Unpin, LegendUp, LegendDown, Table key.Binding
 }
 
 // DefaultKeyMap returns the curves pane's default bindings.
@@ -84,6 +84,7 @@ func DefaultKeyMap() KeyMap {
 		Unpin:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "unpin last")),
 		LegendUp:   key.NewBinding(key.WithKeys("{", "pgup"), key.WithHelp("{/}", "scroll legend")),
 		LegendDown: key.NewBinding(key.WithKeys("}", "pgdown"), key.WithHelp("}", "scroll legend down")),
+		Table:      key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "table/curves")),
 	}
 }
 
@@ -113,6 +114,10 @@ type Model struct {
 	cellsDone, cellsTotal int
 	// note is a line under the title about the current run (SetNote), "" none.
 	note string
+	// table shows the points as a table (v): a row per series, a column per x, the best
+	// of each column marked; tableTop is its first row shown ({ } scroll it).
+	table    bool
+	tableTop int
 }
 
 // cellKey identifies how one canvas cell renders: its rune and the style attributes
@@ -261,7 +266,14 @@ func (m Model) ShortHelp() []key.Binding {
 	k.Unpin.SetEnabled(len(m.pinned) > 0)
 	k.LegendUp.SetEnabled(m.legendScrolls())
 	k.LegendDown.SetEnabled(false) // listed with LegendUp
-	return []key.Binding{k.Bars, k.Log, k.Unpin, k.LegendUp}
+	if m.table {
+		k.Bars.SetEnabled(false)
+		k.Log.SetEnabled(false)
+		n := len(m.entries())
+		k.LegendUp.SetEnabled(n > m.tableRows(n))
+		k.LegendUp.SetHelp("{/}", "scroll rows")
+	}
+	return []key.Binding{k.Table, k.Bars, k.Log, k.Unpin, k.LegendUp}
 }
 
 // FullHelp returns the pane's keys as one help column.
@@ -277,6 +289,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	switch {
+	case key.Matches(km, m.keys.Table):
+		m.table = !m.table
+		m.dirty = true
+	case m.table && key.Matches(km, m.keys.LegendUp):
+		m.scrollTable(-1)
+	case m.table && key.Matches(km, m.keys.LegendDown):
+		m.scrollTable(1)
+	case m.table && (key.Matches(km, m.keys.Bars) || key.Matches(km, m.keys.Log)):
+		// the table has no bars and no axis: nothing to change
 	case key.Matches(km, m.keys.Bars):
 		m.band = !m.band
 		m.dirty = true
@@ -387,7 +408,7 @@ func (m *Model) draw() string {
 	}
 	logX := m.useLog()
 	title := m.st.Bold.Render(yl) + m.st.Muted.Render(" vs "+xl)
-	if logX {
+	if logX && !m.table {
 		title += m.st.Muted.Render(" (log)")
 	}
 	if m.note != "" {
@@ -400,6 +421,9 @@ func (m *Model) draw() string {
 				"\n" + m.st.Muted.Render("the curves appear when the first cell's draws are in")
 		}
 		return theme.Clip(title+"\n\n"+body, m.w, m.h)
+	}
+	if m.table {
+		return m.drawTable(title, es, yl)
 	}
 	legendRows := m.legendRows(len(es))
 	ch := m.h - 2 - legendRows // title, x label
