@@ -7,7 +7,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -216,6 +218,7 @@ func (p *Protocol) Run(ctx context.Context, ev chan<- Event) (*Outcome, error) {
 		out.Missing = missing
 		return out, err
 	}
+	var failed []methodFailure
 stages:
 	for _, st := range p.Stages {
 		if p.stageDone(st) {
@@ -223,33 +226,98 @@ stages:
 		}
 		// One method at a time: prepare it, run its cells, release its Fitter, so that
 		// memory holds one method's prepared data (features of pool and test) at a time.
+		// A method that fails (its preparation or a cell) is recorded and the next one
+		// runs: one method's failure costs only its own cells.
 		ms, arms := methodsOf(st)
 		for i, m := range ms {
 			if p.armsDone(st, arms[i]) {
 				continue
 			}
 			f, err := p.prepare(ctx, m, i, len(ms), clk, ev)
-			if err != nil {
+			n := 0
+			if err == nil {
+				if w.total > 0 {
+					w.done += prepareCost(st, arms[i])
+					send(ctx, ev, Progress{Stage: "cells", Done: done, Total: totalCells, Work: w.done, WorkTotal: w.total})
+				}
+				n, err = p.runCells(ctx, st, arms[i], f, clk, agg, ev, done, totalCells, w)
+				done += n
+			}
+			if err == nil {
+				continue
+			}
+			var stop *stopError
+			if ctx.Err() != nil || errors.As(err, &stop) || errors.Is(err, context.Canceled) {
 				runErr = err
 				break stages
 			}
-			if w.total > 0 {
-				w.done += prepareCost(st, arms[i])
-				send(ctx, ev, Progress{Stage: "cells", Done: done, Total: totalCells, Work: w.done, WorkTotal: w.total})
+			fl := methodFailure{stage: st.Name, err: err}
+			for _, a := range arms[i] {
+				if !slices.Contains(fl.series, st.Arms[a].Series) {
+					fl.series = append(fl.series, st.Arms[a].Series)
+				}
 			}
-			n, err := p.runCells(ctx, st, arms[i], f, clk, agg, ev, done, totalCells, w)
-			done += n
-			if err != nil {
-				runErr = err
-				break stages
-			}
+			failed = append(failed, fl)
+			send(ctx, ev, Log{Time: time.Now(), Line: fmt.Sprintf("failed: %v; the other methods go on", err)})
 		}
 	}
 	out := agg.outcome()
 	out.Stages = clk.Snapshot()
 	out.Missing = missing
+	if len(failed) > 0 {
+		out.Tables = append(out.Tables, failureTable(failed))
+		if runErr == nil {
+			runErr = failedErr(failed, len(agg.points()) > 0 || done > 0)
+		}
+	}
 	return out, runErr
 }
+
+// FailedTableName names the outcome table of the methods that failed (one row per
+// series, with its stage and error), which result.json and the CLI's summary carry.
+const FailedTableName = "failed methods (the others ran)"
+
+// methodFailure is one method whose preparation or cells failed in a stage: the series
+// it would have filled, and why.
+type methodFailure struct {
+	stage  string
+	series []string
+	err    error
+}
+
+// failureTable lists the failures, one row per series.
+func failureTable(fs []methodFailure) Table {
+	t := Table{Name: FailedTableName, Columns: []string{"series", "stage", "error"}}
+	for _, f := range fs {
+		for _, s := range f.series {
+			t.Rows = append(t.Rows, []any{s, f.stage, f.err.Error()})
+		}
+	}
+	return t
+}
+
+// failedErr is the run's error when methods failed and the run went on: the one
+// failure as it is when it is the only method that ran nothing else (ranOther false and
+// a single failure keep its type, so bad input stays bad input), else an error naming
+// each failed series.
+func failedErr(fs []methodFailure, ranOther bool) error {
+	if len(fs) == 1 && !ranOther {
+		return fs[0].err
+	}
+	var names []string
+	for _, f := range fs {
+		names = append(names, strings.Join(f.series, ", "))
+	}
+	// %v, not %w: the run is not refused as bad input, its other methods' results stand.
+	return fmt.Errorf("%d method(s) failed, the others finished: %s (first: %v)", len(fs), strings.Join(names, "; "), fs[0].err)
+}
+
+// stopError marks an error that must stop the whole run, not only the method it came
+// from: the journal could not take a finished cell (a full disk).
+type stopError struct{ err error }
+
+func (e *stopError) Error() string { return e.err.Error() }
+func (e *stopError) Unwrap() error { return e.err }
 
 // workTally is the estimated work of a run (Arm.Cost, Arm.PrepareCost): its total over
 // the cells and preparations still to run, and the part done.
@@ -523,7 +591,7 @@ func (p *Protocol) runCells(ctx context.Context, st Stage, sel []int, f Fitter, 
 		}
 		if p.OnCell != nil {
 			if err := p.OnCell(r.cell); err != nil {
-				return err
+				return &stopError{err}
 			}
 		}
 		for _, n := range r.cell.Notes { // once per series and note: the result lists each cell
