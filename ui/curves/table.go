@@ -123,9 +123,9 @@ func (m *Model) drawTable(title string, es []entry, yl string) string {
 			cw[j] = max(cw[j], ansi.StringWidth(g.cells[i][j])+2) // room for the mark
 		}
 	}
-	lw := 0
+	lw := ansi.StringWidth("series \\ " + shortX(es))
 	for _, l := range g.labels {
-		lw = max(lw, ansi.StringWidth(l))
+		lw = max(lw, ansi.StringWidth(l)+2) // the series glyph and a space
 	}
 	lw = min(lw, max(12, m.w/2))
 	first, used := len(g.xs), lw
