@@ -71,7 +71,7 @@ func TestHelpEveryCommand(t *testing.T) {
 		t.Errorf("asking for help left files behind: %v", ents)
 	}
 	code, out, _ := gitui(t, "--help")
-	if code != exitOK || !strings.Contains(out, "gitui export RESULT.json...") || !strings.Contains(out, "gitui completion bash|zsh|fish") {
+	if code != exitOK || !strings.Contains(out, "gitui export RESULT.json|RUN_DIR|STUDY_DIR...") || !strings.Contains(out, "gitui completion bash|zsh|fish") {
 		t.Errorf("gitui --help: exit %d, overview %q", code, out)
 	}
 	for _, l := range strings.Split(out, "\n") {
