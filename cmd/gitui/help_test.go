@@ -205,6 +205,12 @@ func TestComplete(t *testing.T) {
 	if got := lines("run", "x", "--out", dir+"/"); !slices.Equal(got, []string{dir + "/sub/"}) {
 		t.Errorf("--out %s/<TAB> = %v, want the directory only", dir, got)
 	}
+	if got := lines("export", "r.json", "--table", ""); !slices.Equal(got, []string{"csv", "latex", "md"}) {
+		t.Errorf("export --table <TAB> = %v, want csv latex md", got)
+	}
+	if got := lines("export", "r.json", "--out", dir+"/"); !slices.Equal(got, []string{dir + "/a.json", dir + "/sub/"}) {
+		t.Errorf("export --out %s/<TAB> = %v, want files (the table's file)", dir, got)
+	}
 	if got := lines("frobnicate", ""); len(got) != 0 {
 		t.Errorf("an unknown command completes to %v", got)
 	}
