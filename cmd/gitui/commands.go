@@ -507,7 +507,8 @@ func isStudyFile(path string) bool {
 }
 
 // exportTables renders the tables of every input in format: a run's series tables
-// (export.ResultTables, captioned by what tells the runs apart when there are several),
+// (export.ResultTables, captioned by what tells the runs apart when there are several,
+// as RunLabels names them in a figure's legend),
 // a study's trials table (export.StudyTable).
 func exportTables(inputs []exportInput, format string) ([]byte, error) {
 	var runs []*model.Result
@@ -518,7 +519,7 @@ func exportTables(inputs []exportInput, format string) ([]byte, error) {
 	}
 	labels := make([]string, len(runs)) // "": each run's own label
 	if len(runs) > 1 {
-		labels = export.FullRunLabels(runs)
+		labels = export.RunLabels(runs) // a caption names a run as the figure's legend does
 	}
 	var tables []export.Table
 	k := 0

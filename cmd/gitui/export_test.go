@@ -118,8 +118,8 @@ func mdRows(s string) [][]string {
 // exit 0; Markdown on stdout with its caption, a header per x and a row per series, the
 // series of the highest mean bold in each column (CDF(25,25) RLS: writeResult gives it
 // the same means as raw RLS, so both are); --out FILE writes the LaTeX table there and
-// says so, the run directory gives the same table as its result.json; CSV parses with
-// a row per series.
+// says so, the run directory gives the same table as its result.json; two runs give
+// two tables captioned by what tells them apart; CSV parses with a row per series.
 func TestExportTableOfARun(t *testing.T) {
 	dir := t.TempDir()
 	res := writeResult(t, dir, 0.001)
@@ -145,9 +145,9 @@ func TestExportTableOfARun(t *testing.T) {
 			}
 		}
 	}
-	code, _, stderr = gitui(t, "export", run, "--table", "md")
-	if code != exitOK {
-		t.Fatalf("export RUN_DIR: exit %d, %s", code, stderr)
+	code, byRun, stderr := gitui(t, "export", run, "--table", "md")
+	if code != exitOK || byRun != stdout {
+		t.Fatalf("export RUN_DIR: exit %d, %s, output differs from its result.json's:\n%s", code, stderr, byRun)
 	}
 	tex := filepath.Join(dir, "t.tex")
 	code, stdout, _ = gitui(t, "export", run, "--table", "latex", "--out", tex)
@@ -159,6 +159,11 @@ func TestExportTableOfARun(t *testing.T) {
 		if !bytes.Contains(got, []byte(want)) {
 			t.Errorf("the LaTeX table lacks %q:\n%s", want, got)
 		}
+	}
+	code, stdout, _ = gitui(t, "export", res, writeResult(t, dir, 0.1), "--table", "md")
+	if code != exitOK || strings.Count(stdout, "| accuracy (training set size) |") != 2 ||
+		!strings.HasPrefix(stdout, "lambda=0.001: test accuracy") || !strings.Contains(stdout, "\n\nlambda=0.1: test accuracy") {
+		t.Errorf("two runs: exit %d, want two tables captioned by their lambda:\n%s", code, stdout)
 	}
 	code, stdout, _ = gitui(t, "export", res, "--table", "csv", "--out", "-")
 	recs, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
