@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -18,8 +21,11 @@ import (
 	"gitui/core/data"
 	"gitui/core/data/fetch"
 	"gitui/core/linalg"
+	"gitui/internal/printable"
 	"gitui/model"
 	"gitui/model/engine"
+	"gitui/model/store"
+	"gitui/model/study"
 	"gitui/presets"
 	"gitui/ui"
 	"gitui/ui/export"
@@ -313,24 +319,48 @@ var benchDefault = []string{"features", "ti-gram", "test-gram", "smo"}
 // svm_precomputed.sh 500).
 var benchDefaultN = map[string]int{"features": 10000, "ti-gram": 1000, "test-gram": 500, "smo": 500}
 
-// cmdExport is `gitui export RESULT.json... [--png F] [--svg F] [--pdf F] [--csv F|-]`:
-// the results overlaid in one figure per image flag (series "name · run" when there
-// are several, run being what tells their specs apart), and their points as CSV ("-":
-// standard output, and the "wrote" lines go to stderr). An image file whose extension
-// is not its flag's, or a result that cannot be read, is bad usage (exit 2, nothing
-// written).
+// cmdExport is `gitui export INPUT... [--png F] [--svg F] [--pdf F] [--csv F|-]
+// [--table md|latex|csv [--out F|-]]`, INPUT a result.json, a run directory holding
+// one, a study directory or its study.json (exportInputs): the results overlaid in one
+// figure per image flag (series "name · run" when there are several, run being what
+// tells their specs apart), their points as CSV ("-": standard output, and the "wrote"
+// lines go to stderr), and their tables (a run's: series × x, as `gitui run` prints
+// them; a study's: its trials) in Markdown, LaTeX or CSV to --out (default "-":
+// standard output). A study draws and writes points from its refit's result.json. An
+// image file whose extension is not its flag's, an unknown --table, an input that is
+// neither a run nor a study, or a result that cannot be read, is bad usage (exit 2,
+// nothing written).
 func cmdExport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	png := fs.String("png", "", "write the curves as PNG (150 dpi) to `FILE`.png")
 	svg := fs.String("svg", "", "write the curves as SVG to `FILE`.svg")
 	pdf := fs.String("pdf", "", "write the curves as PDF to `FILE`.pdf")
 	csv := fs.String("csv", "", "write the points as CSV to `FILE` (- for standard output)")
+	table := fs.String("table", "", "write the tables (a run's series × x, a study's trials) as `FORMAT`: "+strings.Join(export.TableFormats, ", "))
+	out := fs.String("out", "", "write the --table output to `FILE` (default -: standard output)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) == 0 || *png == "" && *svg == "" && *pdf == "" && *csv == "" {
-		return usagef("usage: gitui export RESULT.json... --png FILE | --svg FILE | --pdf FILE | --csv FILE|-")
+	const usage = "usage: gitui export RESULT.json|RUN_DIR|STUDY_DIR... --png FILE | --svg FILE | --pdf FILE | --csv FILE|- | --table md|latex|csv [--out FILE|-]"
+	if len(pos) == 0 || *png == "" && *svg == "" && *pdf == "" && *csv == "" && *table == "" {
+		if *out != "" && *table == "" {
+			return usagef("export: --out names the file of --table: add --table %s", strings.Join(export.TableFormats, "|"))
+		}
+		return usagef("%s", usage)
+	}
+	if *table != "" && !slices.Contains(export.TableFormats, *table) {
+		return usagef("export: --table %q is not a table format: use %s", *table, strings.Join(export.TableFormats, ", "))
+	}
+	if *out != "" && *table == "" {
+		return usagef("export: --out names the file of --table: add --table %s", strings.Join(export.TableFormats, "|"))
+	}
+	tableOut := *out
+	if tableOut == "" {
+		tableOut = "-"
+	}
+	if *table != "" && tableOut == "-" && *csv == "-" {
+		return usagef("export: --csv - and --table %s both write to standard output: send one to a file (--csv FILE or --out FILE)", *table)
 	}
 	images := []struct{ flag, path string }{{"png", *png}, {"svg", *svg}, {"pdf", *pdf}}
 	for _, im := range images {
@@ -344,19 +374,33 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 			return usagef("export: --%s %s: the file name must end in .%s (or use --%s for this extension)", im.flag, im.path, im.flag, extFlag(im.path))
 		}
 	}
-	results := make([]*model.Result, len(pos))
-	for i, p := range pos {
-		if results[i], err = model.ReadResult(p); err != nil {
-			return usageError{err}
+	inputs, err := exportInputs(pos)
+	if err != nil {
+		return err
+	}
+	drawing := *png != "" || *svg != "" || *pdf != "" || *csv != ""
+	var results []*model.Result
+	for _, in := range inputs {
+		if in.result == nil && drawing {
+			return usagef("export: the study %s has no result.json yet (its refit has not run): export its trials with --table, or finish it with gitui resume %s", in.path, in.path)
+		}
+		if in.result != nil {
+			results = append(results, in.result)
+		}
+	}
+	var tables []byte
+	if *table != "" {
+		if tables, err = exportTables(inputs, *table); err != nil {
+			return err
 		}
 	}
 	msg := stdout
-	if *csv == "-" {
-		msg = stderr // stdout carries the CSV
+	if *csv == "-" || *table != "" && tableOut == "-" {
+		msg = stderr // stdout carries the CSV or the tables
 	}
 	overlay := export.Overlay{Results: results}
 	for _, im := range images {
-		if im.path == "" {
+		if im.path == "" || !drawing {
 			continue
 		}
 		if err := overlay.WriteFile(im.path); err != nil {
@@ -379,7 +423,135 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(msg, "wrote %s\n", *csv)
 	}
+	switch {
+	case *table == "":
+	case tableOut == "-":
+		if _, err := stdout.Write(tables); err != nil {
+			return fmt.Errorf("export: writing the tables to standard output: %w", err)
+		}
+	default:
+		if err := model.WriteFileAtomic(tableOut, tables); err != nil {
+			return usagef("export: %v: check that the directory exists and is writable", err)
+		}
+		fmt.Fprintf(msg, "wrote %s\n", tableOut)
+	}
 	return nil
+}
+
+// exportInput is one INPUT of gitui export: a run's result, or a study (its directory,
+// and its refit's result.json when the refit ran).
+type exportInput struct {
+	path     string
+	result   *model.Result
+	studyDir string // "" for a run
+}
+
+// exportInputs resolves the INPUTs of gitui export: a result.json file; a run directory
+// (its result.json); a study directory (trials.jsonl), or its study.json. Anything else
+// is bad usage naming the input and what to pass instead.
+func exportInputs(pos []string) ([]exportInput, error) {
+	out := make([]exportInput, len(pos))
+	for i, p := range pos {
+		in := exportInput{path: p}
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+			return nil, usagef("export: %s: %v: pass a result.json, a run directory or a study directory", p, errors.Unwrap(err))
+		case fi.IsDir() && store.IsStudyDir(p):
+			in.studyDir = p
+		case fi.IsDir():
+			res := filepath.Join(p, store.ResultFile)
+			if _, err := os.Stat(res); err != nil {
+				return nil, usagef("export: %s is neither a run directory (no %s) nor a study directory (no %s): pass the --out of gitui run or gitui tune", p, store.ResultFile, store.TrialsFile)
+			}
+			if in.result, err = model.ReadResult(res); err != nil {
+				return nil, usageError{err}
+			}
+		case isStudyFile(p):
+			dir := filepath.Dir(p)
+			if !store.IsStudyDir(dir) {
+				return nil, usagef("export: %s is a study.json, but %s holds no %s: pass the study directory gitui tune wrote", p, dir, store.TrialsFile)
+			}
+			in.studyDir = dir
+		default:
+			if in.result, err = model.ReadResult(p); err != nil {
+				return nil, usageError{err}
+			}
+		}
+		if in.studyDir != "" {
+			res := filepath.Join(in.studyDir, store.ResultFile) // the refit's, copied by gitui tune
+			if _, err := os.Stat(res); err == nil {
+				if in.result, err = model.ReadResult(res); err != nil {
+					return nil, usageError{err}
+				}
+			}
+		}
+		out[i] = in
+	}
+	return out, nil
+}
+
+// isStudyFile reports whether path is a study.json: by its name, or by its schema.
+func isStudyFile(path string) bool {
+	if filepath.Base(path) == store.StudyFile {
+		return true
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var h struct {
+		Schema string `json:"schema"`
+	}
+	return json.Unmarshal(b, &h) == nil && h.Schema == store.StudySchema
+}
+
+// exportTables renders the tables of every input in format: a run's series tables
+// (export.ResultTables, captioned by what tells the runs apart when there are several,
+// as RunLabels names them in a figure's legend),
+// a study's trials table (export.StudyTable).
+func exportTables(inputs []exportInput, format string) ([]byte, error) {
+	var runs []*model.Result
+	for _, in := range inputs {
+		if in.studyDir == "" {
+			runs = append(runs, in.result)
+		}
+	}
+	labels := make([]string, len(runs)) // "": each run's own label
+	if len(runs) > 1 {
+		labels = export.RunLabels(runs) // a caption names a run as the figure's legend does
+	}
+	var tables []export.Table
+	k := 0
+	for _, in := range inputs {
+		if in.studyDir == "" {
+			tables = append(tables, export.ResultTables(in.result, labels[k])...)
+			k++
+			continue
+		}
+		snap, err := study.Load(in.studyDir)
+		if err != nil {
+			return nil, usagef("export: the study %s: %v", in.studyDir, err)
+		}
+		tables = append(tables, export.StudyTable(snap, store.StudyStatus(in.studyDir) == "running", studyLabel(in.studyDir)))
+	}
+	var b bytes.Buffer
+	if err := export.WriteTables(&b, format, tables...); err != nil {
+		return nil, usageError{err}
+	}
+	return b.Bytes(), nil
+}
+
+// studyLabel names the study in dir for a caption: its spec's name, else the
+// directory's name.
+func studyLabel(dir string) string {
+	var s struct {
+		Name string `json:"name"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, store.SpecFile)); err == nil && json.Unmarshal(printable.JSON(b), &s) == nil && s.Name != "" {
+		return s.Name + " study"
+	}
+	return filepath.Base(filepath.Clean(dir))
 }
 
 // extFlag names the image flag that fits path's extension, or "png" when none does.

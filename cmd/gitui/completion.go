@@ -16,6 +16,7 @@ import (
 	"gitui/core/data/fetch"
 	"gitui/model"
 	"gitui/presets"
+	"gitui/ui/export"
 )
 
 // Completion is dynamic: the scripts of `gitui completion SHELL` call the hidden command
@@ -201,7 +202,11 @@ func completeFlagValue(c *command, name string, pos []string, cur string) []stri
 		return setKeys(preset)
 	case "color":
 		return []string{"auto", "always", "never"}
-	case "out", "data":
+	case "table":
+		return append([]string(nil), export.TableFormats...)
+	case "out":
+		return completeFiles(cur, c.Name != "export") // export's --out is the table's file
+	case "data":
 		return completeFiles(cur, true)
 	case "png", "svg", "pdf", "csv", "gram":
 		return completeFiles(cur, false)

@@ -26,7 +26,7 @@ func noControlBytes(t *testing.T, where, out string) {
 // TestFileStringsEscapedOnTheCLI: the strings a file brings (a result.json's preset,
 // spec name, series names and error; a CSV's class labels and file name) reach stdout
 // and stderr with their control characters as visible escapes, through `gitui export
-// --csv -`, `gitui run`'s tables, for the spec named by a file name with an escape in it.
+// --csv -` and `--table md|latex|csv`, `gitui run`'s tables, for the spec named by a file name with an escape in it.
 func TestFileStringsEscapedOnTheCLI(t *testing.T) {
 	evil := "\x1b]0;PWNED\x07\x1b[2J\u202e\u009b"
 	dir := t.TempDir()
@@ -45,6 +45,18 @@ func TestFileStringsEscapedOnTheCLI(t *testing.T) {
 	noControlBytes(t, "export --csv - (stderr)", stderr)
 	if !strings.Contains(stdout, `\x1b]0;PWNED`) {
 		t.Errorf("export does not show the escaped name:\n%s", stdout)
+	}
+	// The tables: the escape's backslash is itself escaped for Markdown and LaTeX.
+	for format, shown := range map[string]string{"md": `\\x1b]0;PWNED`, "latex": `\textbackslash{}x1b]0;PWNED`, "csv": `\x1b]0;PWNED`} {
+		code, stdout, stderr := gitui(t, "export", res, "--table", format)
+		if code != 0 {
+			t.Fatalf("export --table %s: exit %d: %s", format, code, stderr)
+		}
+		noControlBytes(t, "export --table "+format+" (stdout)", stdout)
+		noControlBytes(t, "export --table "+format+" (stderr)", stderr)
+		if !strings.Contains(stdout, shown) {
+			t.Errorf("export --table %s does not show the escaped name as %s:\n%s", format, shown, stdout)
+		}
 	}
 
 	csv := filepath.Join(dir, "evil\x1b[2J.csv")

@@ -268,11 +268,26 @@ moved to DIR/cells.damaged.jsonl (a study's to trials.damaged.jsonl) and only it
 		Complete: func(int, []string) []string {
 			return append([]string(nil), benchDefault...)
 		}})
-	register(command{Name: "export", Order: 60, Synopsis: "export RESULT.json... [--png F] [--svg F] [--pdf F] [--csv F|-]",
-		Summary: "plot one or several results in one figure (PNG, SVG, PDF), or write their points as CSV",
-		Details: `Several results are overlaid as in the workbench: a series keeps its colour, and is
-labelled "name · run" when the runs differ. --csv - writes to standard output. The
-extension of --png, --svg and --pdf must match the flag.`,
+	register(command{Name: "export", Order: 60, Synopsis: "export RESULT.json|RUN_DIR|STUDY_DIR... [--png F] [--svg F] [--pdf F] [--csv F|-] [--table md|latex|csv [--out F|-]]",
+		Summary: "plot results in one figure (PNG, SVG, PDF), write their points as CSV, or their tables as Markdown, LaTeX or CSV",
+		Details: `An input is a result.json, a run directory (gitui run --out), or a study directory
+(gitui tune --out) or its study.json; a study draws and writes points from its refit's
+result.json. Several results are overlaid as in the workbench: a series keeps its
+colour, and is labelled "name · run" when the runs differ. --csv - writes to standard
+output; its result column holds the full label of each run. The extension of --png,
+--svg and --pdf must match the flag.
+
+--table writes a run's table as gitui run prints it (a row per series, a column per x,
+test accuracy in percent as mean ± 1 std over the draws, the best per column in bold)
+and a study's trials table (trial, each tuned parameter, the score at each rung, state,
+seconds; the best trial in bold; the refit's test accuracy in the caption), to --out
+FILE or, by default or with --out -, to standard output. md is a GitHub pipe table, latex
+a table float with a booktabs tabular (\usepackage{booktabs}), csv RFC 4180 with a last
+column naming the best cells. Labels are escaped for the format (| in Markdown; _ % & # $
+{ } ~ ^ \ in LaTeX, ± as $\pm$).
+
+  gitui export runs/liu/result.json --table latex --out table2.tex
+  gitui export runs/mnist-cdf-tune --table md`,
 		Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			return cmdExport(args, stdout, stderr)
 		}})

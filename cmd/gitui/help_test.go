@@ -71,7 +71,7 @@ func TestHelpEveryCommand(t *testing.T) {
 		t.Errorf("asking for help left files behind: %v", ents)
 	}
 	code, out, _ := gitui(t, "--help")
-	if code != exitOK || !strings.Contains(out, "gitui export RESULT.json...") || !strings.Contains(out, "gitui completion bash|zsh|fish") {
+	if code != exitOK || !strings.Contains(out, "gitui export RESULT.json|RUN_DIR|STUDY_DIR...") || !strings.Contains(out, "gitui completion bash|zsh|fish") {
 		t.Errorf("gitui --help: exit %d, overview %q", code, out)
 	}
 	for _, l := range strings.Split(out, "\n") {
@@ -204,6 +204,12 @@ func TestComplete(t *testing.T) {
 	}
 	if got := lines("run", "x", "--out", dir+"/"); !slices.Equal(got, []string{dir + "/sub/"}) {
 		t.Errorf("--out %s/<TAB> = %v, want the directory only", dir, got)
+	}
+	if got := lines("export", "r.json", "--table", ""); !slices.Equal(got, []string{"csv", "latex", "md"}) {
+		t.Errorf("export --table <TAB> = %v, want csv latex md", got)
+	}
+	if got := lines("export", "r.json", "--out", dir+"/"); !slices.Equal(got, []string{dir + "/a.json", dir + "/sub/"}) {
+		t.Errorf("export --out %s/<TAB> = %v, want files (the table's file)", dir, got)
 	}
 	if got := lines("frobnicate", ""); len(got) != 0 {
 		t.Errorf("an unknown command completes to %v", got)

@@ -6,12 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"golang.org/x/term"
@@ -23,6 +20,7 @@ import (
 	"gitui/model/engine"
 	"gitui/model/store"
 	"gitui/presets"
+	"gitui/ui/export"
 )
 
 // loadSpec turns PRESET or a spec file name into a validated spec with the overrides applied.
@@ -232,99 +230,15 @@ func executeWith(ctx context.Context, rd *store.RunDir, opts engine.RunOptions, 
 	return c.Result, runErr
 }
 
-// printSummary writes one table per (x label, y label): a row per series, a column per
-// x, cells "mean±std" in percent for accuracies.
+// printSummary writes the result's tables as the CLI shows them (export.ResultTables,
+// then export.NamedTables, in text: the same tables `gitui export --table` writes): one
+// table per (x label, y label), a row per series, a column per x, cells "mean±std" in
+// percent for accuracies; then a line when the result is partial.
 func printSummary(w io.Writer, r *model.Result) {
-	groups := map[string][]model.Series{}
-	var order []string
-	for _, s := range r.Series {
-		key := s.XLabel + "\x00" + s.YLabel
-		if _, ok := groups[key]; !ok {
-			order = append(order, key)
-		}
-		groups[key] = append(groups[key], s)
-	}
-	for _, xl := range order {
-		ss := groups[xl]
-		xset := map[float64]bool{}
-		for _, s := range ss {
-			for _, p := range s.Points {
-				xset[p.X] = true
-			}
-		}
-		xs := make([]float64, 0, len(xset))
-		for x := range xset {
-			xs = append(xs, x)
-		}
-		sort.Float64s(xs)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "%s (%s)\t", printable.String(ss[0].YLabel), printable.String(ss[0].XLabel))
-		for _, x := range xs {
-			fmt.Fprintf(tw, "%s\t", fmtNum(x))
-		}
-		fmt.Fprintln(tw)
-		for _, s := range ss {
-			fmt.Fprintf(tw, "%s\t", printable.String(s.Name))
-			byX := map[float64]model.Point{}
-			for _, p := range s.Points {
-				byX[p.X] = p
-			}
-			for _, x := range xs {
-				if p, ok := byX[x]; ok {
-					fmt.Fprintf(tw, "%s\t", fmtCell(s.YLabel, p))
-				} else {
-					fmt.Fprint(tw, "-\t")
-				}
-			}
-			fmt.Fprintln(tw)
-		}
-		tw.Flush()
-		fmt.Fprintln(w)
-	}
-	for _, t := range r.Tables {
-		if t.Name == "balanced accuracy" {
-			continue // in result.json; the accuracy table above is the summary
-		}
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(w, printable.String(t.Name))
-		cols := make([]string, len(t.Columns))
-		for i, c := range t.Columns {
-			cols[i] = printable.String(c)
-		}
-		fmt.Fprintln(tw, strings.Join(cols, "\t")+"\t")
-		for _, row := range t.Rows {
-			for _, c := range row {
-				if f, ok := c.(float64); ok {
-					fmt.Fprintf(tw, "%s\t", fmtNum(f))
-				} else {
-					fmt.Fprintf(tw, "%s\t", printable.String(fmt.Sprint(c)))
-				}
-			}
-			fmt.Fprintln(tw)
-		}
-		tw.Flush()
-		fmt.Fprintln(w)
-	}
+	export.WriteTables(w, export.FormatText, append(export.ResultTables(r, ""), export.NamedTables(r, "")...)...)
 	if r.Partial {
 		fmt.Fprintf(w, "partial result (%s): finished cells only\n", printable.String(r.Error))
 	}
-}
-
-func fmtCell(ylabel string, p model.Point) string {
-	if strings.Contains(ylabel, "accuracy") {
-		if p.Runs > 1 {
-			return fmt.Sprintf("%.2f±%.2f", 100*p.Mean, 100*p.Std)
-		}
-		return fmt.Sprintf("%.2f", 100*p.Mean)
-	}
-	return fmtNum(p.Mean)
-}
-
-func fmtNum(x float64) string {
-	if x == math.Trunc(x) && math.Abs(x) < 1e9 {
-		return fmt.Sprintf("%.0f", x)
-	}
-	return fmt.Sprintf("%.4g", x)
 }
 
 // progress draws a one-line progress bar on stderr when it is a terminal, and otherwise

@@ -16,7 +16,15 @@
 // "series · run" when there are several runs, run being what tells their specs apart
 // (RunLabels). PNG, SVG and PDF are Overlay for one result in a fixed format.
 // HeatmapPNG and HeatmapSVG draw an eval.Matrix with class boundaries. CSV, CSVAll and
-// WriteCSV write one row per point.
+// WriteCSV write one row per point, each run under its full label (FullRunLabels).
+//
+// Tables: ResultTables builds a result's tables as `gitui run` prints them (a row per
+// series, a column per x, mean ± std, the best per column marked, a caption saying what
+// the numbers are), NamedTables its named tables (confusion matrices, chosen
+// hyperparameters), StudyTable a study's trials table (model/study's reader, as the
+// Tune view shows it), and WriteTables writes any of them as aligned text (gitui run's
+// summary), a GitHub Markdown pipe table, a LaTeX booktabs tabular or CSV, each string
+// made printable and escaped for its format.
 //
 // # Shapes
 //

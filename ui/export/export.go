@@ -254,7 +254,14 @@ const maxLabelFields = 3
 // whole path when two differing fields share it), "…" when more differ. Results whose
 // specs are equal fall back to Label. " (partial)" marks an unfinished run, and repeated
 // labels get " #k". For a single result it is Label.
-func RunLabels(results []*model.Result) []string {
+func RunLabels(results []*model.Result) []string { return runLabels(results, maxLabelFields) }
+
+// FullRunLabels is RunLabels naming every differing spec field, never cut with "…":
+// the labels of files a program reads (the CSV's result column).
+func FullRunLabels(results []*model.Result) []string { return runLabels(results, 0) }
+
+// runLabels is RunLabels naming at most limit differing fields before "…" (0: all).
+func runLabels(results []*model.Result, limit int) []string {
 	out := make([]string, len(results))
 	if len(results) < 2 {
 		for i, r := range results {
@@ -273,7 +280,7 @@ func RunLabels(results []*model.Result) []string {
 			parts = append(parts, Label(r))
 		}
 		for j, f := range fields {
-			if j == maxLabelFields {
+			if limit > 0 && j == limit {
 				parts = append(parts, "…")
 				break
 			}
@@ -846,13 +853,13 @@ func CSVAll(path string, results ...*model.Result) error {
 //
 //	result,series,x,mean,std,runs,x_label,y_label
 //
-// where result is the run's label of RunLabels (its preset, or what tells the runs
-// apart when there are several). Numbers are written in
+// where result is the run's label of FullRunLabels (its preset, or every spec field
+// that tells the runs apart when there are several, never cut). Numbers are written in
 // the shortest form that parses back to the same float64, so the file round-trips.
 func WriteCSV(w io.Writer, results ...*model.Result) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"result", "series", "x", "mean", "std", "runs", "x_label", "y_label"})
-	labs := RunLabels(results)
+	labs := FullRunLabels(results)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	for k, r := range results {
 		for _, s := range r.Series {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -423,5 +424,38 @@ func TestLegendRowsSpaced(t *testing.T) {
 	}
 	if leg.Padding < vg.Millimeter {
 		t.Errorf("legend padding %v, want at least 1 mm between rows", leg.Padding)
+	}
+}
+
+// TestCSVResultColumnKeepsFullLabels: the points CSV of two runs that differ in more
+// fields than a legend names holds every differing field in its result column, never
+// text cut with "…" (the legend's RunLabels does cut it).
+func TestCSVResultColumnKeepsFullLabels(t *testing.T) {
+	mk := func(v float64) *model.Result {
+		spec := fmt.Sprintf(`{"name":"x","repeats":3,"seed":%g,"data":{"name":"mnist","test_size":%g},"methods":[{"features":"raw","lambda":%g,"bins":%g}]}`, v, 100*v, v, v)
+		return &model.Result{Schema: model.ResultSchema, Preset: "x", Spec: []byte(spec), Seed: uint64(v),
+			Series: []model.Series{{Name: "raw RLS", XLabel: "n", YLabel: "accuracy", Points: []model.Point{{X: 1, Mean: 0.5, Runs: 1}}}}}
+	}
+	rs := []*model.Result{mk(1), mk(2)}
+	if l := RunLabels(rs); !strings.Contains(l[0], "…") {
+		t.Fatalf("the legend labels %q are not cut: the test needs more differing fields", l)
+	}
+	var b bytes.Buffer
+	if err := WriteCSV(&b, rs...); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range rows[1:] {
+		if strings.Contains(row[0], "…") {
+			t.Errorf("result column %q is cut", row[0])
+		}
+		for _, key := range []string{"bins=", "lambda=", "test_size=", "seed="} {
+			if !strings.Contains(row[0], key) {
+				t.Errorf("result column %q lacks %s", row[0], key)
+			}
+		}
 	}
 }

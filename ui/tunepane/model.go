@@ -1,7 +1,6 @@
 package tunepane
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -601,7 +600,7 @@ func (m *Model) pcRuns() []parcoords.Run {
 	var out []parcoords.Run
 	for _, t := range m.trials {
 		k, v := t.Top()
-		p := t.paramTexts()
+		p := t.ParamTexts()
 		if k >= 0 {
 			p["n"] = fmt.Sprint(m.sizes[k])
 		}
@@ -622,7 +621,7 @@ func (m *Model) importance(w, h int) string {
 		if len(t.Scores) == 0 || math.IsNaN(t.Scores[0]) {
 			continue
 		}
-		p := t.paramTexts()
+		p := t.ParamTexts()
 		es = append(es, runs.Entry{ID: fmt.Sprint(t.ID), Params: p, Acc: t.Scores[0],
 			Series: []eval.Series{{Name: "validation", Points: []eval.SeriesPoint{{X: float64(m.sizes[0]), Mean: t.Scores[0]}}}}})
 	}
@@ -667,11 +666,6 @@ func (m *Model) importance(w, h int) string {
 	note := fmt.Sprintf("numbers in at most %d quantile bins; as many groups as trials explain everything and say nothing", runs.MaxBins)
 	lines = append(lines, theme.WrapLines(m.st.Muted.Render, note, w, 0)...)
 	return theme.Clip(strings.Join(lines, "\n"), w, h)
-}
-
-func fmtAny(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
 }
 
 // scoredOn says how the study's trials were scored: on a validation split of the pool,
