@@ -8,6 +8,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"gitui/model"
+	"gitui/ui/export"
 	"gitui/ui/theme"
 )
 
@@ -29,19 +31,14 @@ func better(ylabel string) int {
 	return 0
 }
 
-// tableCell formats a point's mean (and std over more than one run) as the CLI does:
-// percent with two decimals for an accuracy, else four significant digits.
+// tableCell formats a point as every table of gitui does (export.PointCell): percent
+// with two decimals and "±std" for an accuracy, else the mean.
 func tableCell(acc bool, mean, std float64, runs int) string {
-	if acc {
-		if runs > 1 {
-			return fmt.Sprintf("%.2f±%.2f", 100*mean, 100*std)
-		}
-		return fmt.Sprintf("%.2f", 100*mean)
+	c := export.PointCell(acc, model.Point{Mean: mean, Std: std, Runs: runs})
+	if c.Std != "" {
+		return c.Text + "±" + c.Std
 	}
-	if runs > 1 {
-		return fmt.Sprintf("%.4g±%.2g", mean, std)
-	}
-	return fmt.Sprintf("%.4g", mean)
+	return c.Text
 }
 
 // tableGrid is the table of the drawn series: the sorted x values, the row labels, the

@@ -128,7 +128,7 @@ func seriesTable(r *model.Result, label string, ss []model.Series) Table {
 				means[i][j] = math.NaN()
 				continue
 			}
-			row = append(row, pointCell(acc, p))
+			row = append(row, PointCell(acc, p))
 			means[i][j] = p.Mean
 		}
 		t.Rows = append(t.Rows, row)
@@ -186,9 +186,10 @@ func drawsText(acc bool, lo, hi int) string {
 	return "mean over " + n + " draws"
 }
 
-// pointCell is the cell of point p: percent with two decimals and its std for an
-// accuracy (the std when p has more than one run), else its mean.
-func pointCell(acc bool, p model.Point) Cell {
+// PointCell is the cell of point p as every table writes it (gitui run's summary,
+// gitui export --table, the workbench's table view): percent with two decimals and its
+// std for an accuracy (the std when p has more than one run), else its mean.
+func PointCell(acc bool, p model.Point) Cell {
 	if !acc {
 		return Cell{Text: fmtNum(p.Mean)}
 	}
