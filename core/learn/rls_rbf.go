@@ -346,16 +346,44 @@ func (m *RBFRowsRLS) Classes() int { _, k := m.C.Dims(); return k }
 // ctx.Err() if cancelled.
 func (m *RBFRowsRLS) DecisionRows(ctx context.Context, x Rows) (*mat.Dense, error) {
 	defer beginWork()()
-	rows, d := x.Dims()
-	_, dt := m.train.Dims()
-	if d != dt {
-		panic(fmt.Sprintf("learn: input has %d columns, model expects %d", d, dt))
-	}
+	rows, _ := x.Dims()
 	n, k := m.C.Dims()
 	if rows == 0 {
 		return &mat.Dense{}, ctx.Err()
 	}
 	out := mat.NewDense(rows, k, nil)
+	or := out.RawMatrix()
+	err := m.kernelRows(ctx, x, func(r0, nr int, kb []float64) error {
+		return parallelBlocks(ctx, nr, rowBlock/4, func(_, lo, hi int) error {
+			for i := lo; i < hi; i++ {
+				copy(or.Data[(r0+i)*or.Stride:(r0+i)*or.Stride+k], m.B)
+			}
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+				blas64.General{Rows: hi - lo, Cols: n, Stride: n, Data: kb[lo*n:]}, m.C.RawMatrix(),
+				1, blas64.General{Rows: hi - lo, Cols: k, Stride: or.Stride, Data: or.Data[(r0+lo)*or.Stride:]})
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// kernelRows calls fn with the kernel rows k(x_i, z_a), a = 0..n-1 over the training
+// rows z, of rows r0 .. r0+nr-1 of x, for blocks of up to rbfTestRows rows in order:
+// kb is nr×n row-major (reused between calls). The products are those of the fit
+// (float32 accumulated in float64 per block of colChunk columns when m.f32); the
+// squared norms are float64 and include each row of x's exact distance on the columns
+// constant in training. It panics if x does not have the training rows' number of
+// columns, and returns ctx.Err() if cancelled or fn's error.
+func (m *RBFRowsRLS) kernelRows(ctx context.Context, x Rows, fn func(r0, nr int, kb []float64) error) error {
+	rows, d := x.Dims()
+	_, dt := m.train.Dims()
+	if d != dt {
+		panic(fmt.Sprintf("learn: input has %d columns, model expects %d", d, dt))
+	}
+	n := len(m.idx)
 	w0 := min(colChunk, len(m.kept))
 	br := min(rbfTestRows, rows)
 	xt := make([]float64, n*w0)
@@ -377,11 +405,11 @@ func (m *RBFRowsRLS) DecisionRows(ctx context.Context, x Rows) (*mat.Dense, erro
 			w := ch.c1 - ch.c0
 			if w > 0 {
 				if err := m.expand(ctx, m.train, trow, n, rbfChunk{ch.c0, ch.c1, m.kept[ch.c0], m.kept[ch.c1-1] + 1}, xt, trainNorms); err != nil {
-					return nil, err
+					return err
 				}
 			}
 			if err := m.expand(ctx, x, func(i int) int { return r0 + i }, nr, ch, xs, tn); err != nil {
-				return nil, err
+				return err
 			}
 			if w == 0 {
 				continue
@@ -403,28 +431,26 @@ func (m *RBFRowsRLS) DecisionRows(ctx context.Context, x Rows) (*mat.Dense, erro
 				return nil
 			})
 			if err != nil {
-				return nil, err
+				return err
 			}
 		}
-		or := out.RawMatrix()
 		err := parallelBlocks(ctx, nr, rowBlock/4, func(_, lo, hi int) error {
 			for i := lo; i < hi; i++ {
 				row := kb[i*n : (i+1)*n]
 				for a, g := range row {
 					row[a] = math.Exp(-m.Gamma * max(0, tn[i]+m.norms[a]-2*g))
 				}
-				copy(or.Data[(r0+i)*or.Stride:(r0+i)*or.Stride+k], m.B)
 			}
-			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-				blas64.General{Rows: hi - lo, Cols: n, Stride: n, Data: kb[lo*n:]}, m.C.RawMatrix(),
-				1, blas64.General{Rows: hi - lo, Cols: k, Stride: or.Stride, Data: or.Data[(r0+lo)*or.Stride:]})
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return err
+		}
+		if err := fn(r0, nr, kb[:nr*n]); err != nil {
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // PredictRows returns argmax_c of DecisionRows for each row of x (ties to the lower
