@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -314,6 +315,15 @@ func notFeatureKernel(m Method) string {
 	}
 	return "learner " + m.Learner
 }
+func notFeatureKernelRBF(m Method) string {
+	switch {
+	case m.Features == "":
+		return "kernel " + m.Kernel + " (use features raw with feature_kernel rbf)"
+	case m.FeatureKernel == "":
+		return "linear features (feature_kernel unset)"
+	}
+	return "feature_kernel " + m.FeatureKernel
+}
 func notInvariance(m Method) string {
 	if m.Invariance == "" {
 		return "a method without invariance"
@@ -467,6 +477,19 @@ func methodFields() []*MethodField {
 		{Key: "feature_kernel", Decides: DecidesKernel, Label: "feature kernel", Kind: KindEnum, Choices: []string{"rbf"}, Zero: "linear: the features themselves", AppliesTo: "features with learner rls",
 			Help:    "rbf: kernel RLS with exp(-gamma ||f(x)-f(z)||²) on the features (gamma 0: 1/(2 median d²) over the draw's feature rows)",
 			applies: func(m Method) bool { return m.Features != "" && m.Learner == "rls" }, not: notFeatureKernel},
+		{Key: "solver", Decides: DecidesLearner, Label: "solver", Kind: KindEnum, Choices: []string{"nystrom"}, Zero: "exact: the n×n kernel", AppliesTo: "feature_kernel rbf",
+			Help:    "nystrom: kernel RLS on M centres (FALKON's preconditioned iterations, O(nM) memory, lambda on a 1/6 validation split) at training sizes above centres; exact (leave-one-out lambda) at the others",
+			applies: func(m Method) bool { return m.FeatureKernel == "rbf" }, not: notFeatureKernelRBF,
+			check: func(m Method) string {
+				if m.Solver == "nystrom" && m.Centres == 0 {
+					return "solver nystrom needs centres, the number M of Nyström centres, e.g. centres: 5000"
+				}
+				return ""
+			}},
+		{Key: "centres", Decides: DecidesLearner, Label: "centres M", Kind: KindInt, Min: 1, Max: MaxSize, Step: 1000, Zero: "none", AppliesTo: "solver nystrom",
+			Help:    "number M of Nyström centres, drawn uniformly from the training rows (seeded): memory n·M·4 bytes plus 3 M² doubles, time O(nMD + M³) once and O(nMk) an iteration",
+			applies: func(m Method) bool { return m.Solver == "nystrom" }, not: func(m Method) string { return "solver " + cmp.Or(m.Solver, "exact") },
+			message: fmt.Sprintf("centres %%v is out of range: use 1..%d", MaxSize)},
 		{Key: "tangents", Decides: DecidesLearner, Label: "tangents", Kind: KindList, Zero: "none (vsv needs one)", Choices: TangentNames, AppliesTo: "learners invariant-svm and vsv",
 			Help: "tangent vectors (invariant-svm) or transformations (vsv): hshift, vshift, rotation", applies: Method.chapelle, not: notLearner,
 			check: func(m Method) string {

@@ -455,3 +455,35 @@ func TestKeyOfSyntheticField(t *testing.T) {
 		t.Errorf("a field that decides the features does not enter the features key: methods differing in it would share features")
 	}
 }
+
+// TestNystromFieldsRefused checks the one-line refusals of solver and centres: no
+// centres, centres out of range or not below the largest training size, and solver or
+// centres where they do not apply (each problem is one line; an unknown solver also
+// makes centres not apply, a second line).
+func TestNystromFieldsRefused(t *testing.T) {
+	ny := Method{Features: "raw", Learner: "rls", FeatureKernel: "rbf", Solver: "nystrom", Centres: 10}
+	if err := kindSpec(ny).Validate(); err != nil {
+		t.Fatalf("valid Nyström method refused: %v", err)
+	}
+	cases := []struct {
+		edit func(*Method)
+		want string
+	}{
+		{func(m *Method) { m.Centres = 0 }, "solver nystrom needs centres"},
+		{func(m *Method) { m.Centres = -4 }, "centres -4 is out of range"},
+		{func(m *Method) { m.Centres = 20 }, "centres 20 is not below the largest training size 20"},
+		{func(m *Method) { m.Centres = 19 }, "centres 19 exceed the 17 rows lambda is fitted on at training size 20"},
+		{func(m *Method) { m.Solver = "cholesky" }, `solver "cholesky"`},
+		{func(m *Method) { m.FeatureKernel = "" }, "applies to feature_kernel rbf, not linear features"},
+		{func(m *Method) { m.Solver = "" }, "applies to solver nystrom, not solver exact"},
+		{func(m *Method) { *m = Method{Kernel: "rbf", Learner: "rls", Solver: "nystrom", Centres: 5} }, "use features raw with feature_kernel rbf"},
+	}
+	for _, c := range cases {
+		m := ny
+		c.edit(&m)
+		err := kindSpec(m).Validate()
+		if err == nil || !strings.Contains(strings.Split(err.Error(), "\n")[0], c.want) {
+			t.Errorf("%+v: err = %v, want a first line with %q", m, err, c.want)
+		}
+	}
+}

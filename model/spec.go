@@ -180,6 +180,11 @@ type Method struct {
 	// FeatureKernel "rbf" fits kernel RLS with exp(-gamma ||f(x)-f(z)||²) on the features
 	// ("": the features themselves, linear RLS).
 	FeatureKernel string `json:"feature_kernel,omitempty" yaml:"feature_kernel,omitempty"`
+	// Solver "nystrom" fits that kernel RLS on Centres Nyström centres with FALKON's
+	// preconditioned iterations (learn.FitNystromRBF) at training sizes above Centres,
+	// and exactly (leave-one-out lambda) at the others; "": always exactly.
+	Solver  string `json:"solver,omitempty" yaml:"solver,omitempty"`
+	Centres int    `json:"centres,omitempty" yaml:"centres,omitempty"` // Nyström centres M
 
 	Standardize string `json:"standardize,omitempty" yaml:"standardize,omitempty"` // "" | "mean" | "spread" (CDF projections)
 	// RangeSample > 0 fits range thresholds (and standardize) on a seeded sample of that

@@ -323,6 +323,20 @@ func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 	if m.UsesRBF() && m.Gamma == 0 && s.Protocol == ProtocolPD {
 		bad("%s: gamma 0 (auto) is chosen on the training pool, which protocol pd does not draw: set gamma > 0", at)
 	}
+	if m.Solver == "nystrom" && m.Centres > 0 {
+		if n := s.largestTrainingSize(); n > 0 && m.Centres >= n {
+			bad("%s: centres %d is not below the largest training size %d, where the Nyström fit would be the exact one: use centres < %d, or drop solver", at, m.Centres, n, n)
+		}
+		if m.Lambda == 0 {
+			for _, n := range s.trainingSizes() {
+				// lambda is chosen on a sixth of the rows (learn.NystromOptions.Validation):
+				// the centres are drawn from the other five sixths.
+				if fit := n - int(math.Round(float64(n)/6)); n > m.Centres && m.Centres > fit {
+					bad("%s: centres %d exceed the %d rows lambda is fitted on at training size %d (a sixth is held out to choose lambda): use centres <= %d, a fixed lambda, or sizes <= %d", at, m.Centres, fit, n, fit, m.Centres)
+				}
+			}
+		}
+	}
 	if m.Kernel == "haar" {
 		switch {
 		case s.Group.Kind == GroupNone:
@@ -335,6 +349,27 @@ func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 			bad("%s: the group-size protocol samples the group, and the Haar kernel needs the whole group: use CDF features, or protocol sample-complexity", at)
 		}
 	}
+}
+
+// largestTrainingSize returns the largest number of training samples a cell of s
+// draws (0 where the protocol draws none).
+func (s *Spec) largestTrainingSize() int { return slices.Max(append([]int{0}, s.trainingSizes()...)) }
+
+// trainingSizes returns the numbers of training samples the cells of s draw.
+func (s *Spec) trainingSizes() []int {
+	switch s.Protocol {
+	case ProtocolCurve, ProtocolGroupSize:
+		return s.Sizes
+	case ProtocolSweep:
+		if s.Sweep != nil {
+			return []int{s.Sweep.Size}
+		}
+	case ProtocolGrid:
+		if s.Grid != nil {
+			return []int{s.Grid.Size}
+		}
+	}
+	return nil
 }
 
 // Tidy clears every field that does not apply where it is (spec-level fields and method

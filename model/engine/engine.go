@@ -102,7 +102,7 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 		p.Test, p.TransformedTest = tt, true
 		logf("test_transform %s: %d test samples also scored as transformed copies", tg.Name(), test.Len())
 	}
-	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes, logf: logf, progress: gramProgress(ctx, ch), smoProgress: smoProgress(ctx, ch), noMatrices: opts.NoMatrices}
+	b := &builder{spec: spec, pool: pool, group: g, dataDir: opts.DataDir, proto: p, sizes: spec.Sizes, logf: logf, progress: gramProgress(ctx, ch), smoProgress: smoProgress(ctx, ch), stageProgress: stageProgress(ctx, ch), noMatrices: opts.NoMatrices}
 	if opts.Features != nil && opts.Loaded != nil {
 		b.shared, b.loaded = opts.Features, opts.Loaded
 	}

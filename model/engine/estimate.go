@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -14,6 +15,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/feature"
 	"gitui/core/kernel"
+	"gitui/core/learn"
 	"gitui/core/linalg"
 	"gitui/model"
 )
@@ -62,6 +64,9 @@ type Estimate struct {
 	// names it; kernel.MaxGramBytes bounds it separately from the total.
 	Gram     float64
 	GramWhat string
+	// GramFix, when set, is the spec change that avoids that matrix (the Nyström
+	// solver for an exact RBF fit).
+	GramFix string
 }
 
 // EstimateBytes returns the memory estimate of spec on data of size ds (after Validate).
@@ -78,7 +83,8 @@ type Estimate struct {
 //	feature RLS per cell    primal (n >= D): (D² + 1024·D + 768·D) · 8 (covariance, chunks,
 //	                        score blocks); dual: (n² + 512·n + D·k) · 8 (Gram, column chunk);
 //	                        feature_kernel rbf: (n² + 512·n + 2048·n) · 8 (kernel, chunk,
-//	                        a block of 2048 test rows' kernel)
+//	                        a block of 2048 test rows' kernel); with solver nystrom and
+//	                        n > M: 4·n·M + 3·8·M² + 8·2048·M (learn.NystromBytes, a block)
 //	feature 1-NN per cell   (n + test) · D · 8 for CDF (dense copies), n·D · 8 otherwise
 //	kernel RLS per cell     (3·n² + test·n) · 8          (Gram, its reduced copy, basis; test Gram)
 //	Liu kernels (prepared)  (U² + test·U) · 8, U = the union of every training draw
@@ -102,12 +108,13 @@ type estimator struct {
 	workers float64
 	gram    float64
 	gramWhy string
+	gramFix string
 }
 
 // noteGram records a single kernel matrix of r×c entries.
 func (e *estimator) noteGram(r, c float64, what string) {
 	if b := 8 * r * c; b > e.gram {
-		e.gram, e.gramWhy = b, fmt.Sprintf("%s: a %.0f x %.0f kernel matrix", what, r, c)
+		e.gram, e.gramWhy, e.gramFix = b, fmt.Sprintf("%s: a %.0f x %.0f kernel matrix", what, r, c), ""
 	}
 }
 
@@ -211,7 +218,7 @@ func (e *estimator) run() Estimate {
 	}
 	items = append(items, peak...)
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Bytes > items[j].Bytes })
-	return Estimate{Bytes: sum(items), Items: items, Gram: e.gram, GramWhat: e.gramWhy}
+	return Estimate{Bytes: sum(items), Items: items, Gram: e.gram, GramWhat: e.gramWhy, GramFix: e.gramFix}
 }
 
 func sum(items []EstimateItem) float64 {
@@ -357,7 +364,13 @@ func estimateFeatures(e *estimator, m model.Method, st stage, name string, held 
 	if n < D {
 		cb = 8 * (n*n + 512*n + D*k + nt*k)
 	}
-	if m.FeatureKernel == "rbf" {
+	if m.FeatureKernel == "rbf" && m.Solver == "nystrom" && st.n > float64(m.Centres) {
+		// learn.FitNystromRBF: the cached n×M kernel (float32), three M×M factors, a
+		// block of 2048 rows' kernel, and the iterations' n×k and M×k vectors.
+		mc := float64(m.Centres)
+		e.noteGram(n, mc/2, m.Name+" (float32)")
+		cb = float64(learn.NystromBytes(int(n), m.Centres, true)) + 8*(2048*mc+4*n*k+12*mc*k+nt*k)
+	} else if m.FeatureKernel == "rbf" {
 		// learn.FitRBFRowsRLS: the n×n Gram (then the kernel, its reduction and basis) and
 		// a column chunk; scoring: a block of 2048 test rows against the n training rows.
 		e.noteGram(n, n, m.Name)
@@ -371,6 +384,16 @@ func estimateFeatures(e *estimator, m model.Method, st stage, name string, held 
 		}
 	}
 	cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples x %.0f features", m.Name, n, D), Bytes: cb, Fix: "use smaller sizes, fewer templates or bins"}
+	if m.FeatureKernel == "rbf" && m.Solver == "" && m.Learner == "rls" {
+		// The exact kernel is n²: offer the Nyström fit, whose memory grows as n·M.
+		mc := math.Min(10000, math.Floor(n/4))
+		cell.What = fmt.Sprintf("%s on %.0f samples (a %.0f x %.0f kernel)", m.Name, n, n, n)
+		cell.Fix = fmt.Sprintf("use solver: nystrom, centres: %.0f (about %s), or smaller sizes", mc,
+			human(float64(learn.NystromBytes(int(n), int(mc), true))+8*2048*mc))
+		if e.gram == 8*n*n {
+			e.gramFix = cell.Fix
+		}
+	}
 	return held, trans, cell
 }
 
@@ -648,8 +671,9 @@ var ErrTooMuchMemory = errors.New("not enough memory")
 // the spec change that shrinks it.
 func CheckMemory(est Estimate, limit int64, source string) error {
 	if est.Gram > float64(kernel.MaxGramBytes) {
-		return inputErr(memoryError(fmt.Sprintf("%s needs %s, above the %s one kernel matrix may take: use fewer training samples (sizes, repeats) or test samples (data.test_size)",
-			est.GramWhat, human(est.Gram), human(float64(kernel.MaxGramBytes)))))
+		fix := cmp.Or(est.GramFix, "use fewer training samples (sizes, repeats) or test samples (data.test_size)")
+		return inputErr(memoryError(fmt.Sprintf("%s needs %s, above the %s one kernel matrix may take: %s",
+			est.GramWhat, human(est.Gram), human(float64(kernel.MaxGramBytes)), fix)))
 	}
 	if est.Bytes <= float64(limit) {
 		return nil

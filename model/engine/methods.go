@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -47,6 +48,9 @@ type builder struct {
 	// smoProgress, when set, reports the pairs done of a row-path SVM as eval.Progress
 	// events of stage "smo" (smoProgress).
 	smoProgress func(done, total int)
+	// stageProgress, when set, reports the iterations of a Nyström fit as eval.Progress
+	// events of stage "cg" (stageProgress).
+	stageProgress func(stage string, done, total int)
 	// noMatrices turns off the heatmap's sample Gram matrices (startMatrices), heat
 	// runs them.
 	noMatrices bool
@@ -107,12 +111,12 @@ func buildFeatures(b *builder, m model.Method, g group.Action) (eval.Method, err
 	shape := b.pool.Shape
 	switch {
 	case m.Features == "raw":
-		return &featureMethod{spec: m, build: func(*data.Dataset) (feature.Map, error) { return feature.Raw{}, nil }}, nil
+		return &featureMethod{spec: m, build: func(*data.Dataset) (feature.Map, error) { return feature.Raw{}, nil }, logf: b.logf, progress: b.stageProgress}, nil
 	case m.Features == "bow":
 		if len(shape) != 2 {
 			return nil, inputErr(fmt.Errorf("%s: bag-of-words needs sequence data (shape L x A), the data have shape %v: use features raw or cdf", m.Name, shape))
 		}
-		return &featureMethod{spec: m, build: func(*data.Dataset) (feature.Map, error) { return feature.NewBagOfWords(shape), nil }}, nil
+		return &featureMethod{spec: m, build: func(*data.Dataset) (feature.Map, error) { return feature.NewBagOfWords(shape), nil }, logf: b.logf, progress: b.stageProgress}, nil
 	case m.Pooled():
 		if g == nil {
 			return nil, inputErr(fmt.Errorf("%s: %s pooling needs a group: set group.kind (e.g. permutation, rotation+shift)", m.Name, m.Features))
@@ -122,7 +126,7 @@ func buildFeatures(b *builder, m model.Method, g group.Action) (eval.Method, err
 		b.feats.use(key)
 		fm := &featureMethod{spec: m, key: key, cache: &b.feats, seed: seed, build: func(pool *data.Dataset) (feature.Map, error) {
 			return poolingMap(m, g, pool, seed)
-		}}
+		}, logf: b.logf, progress: b.stageProgress}
 		if b.shared != nil {
 			fm.shared, fm.sharedKey = b.shared, sharedFeatureKey(m, b.spec, b.loaded)
 			if m.IsCDF() {
@@ -350,6 +354,14 @@ type featureMethod struct {
 	// seed is the spec's seed (pooled features): it draws the templates and the rows of
 	// range_sample (fitInputs).
 	seed uint64
+	// logf and progress report a Nyström fit's iterations (featureFitter.fitNystrom).
+	logf     func(format string, a ...any)
+	progress func(stage string, done, total int)
+}
+
+// fitter returns the fitter of f on the features fp (pool) and ft (test).
+func (f *featureMethod) fitter(fp, ft learn.Rows, pool *data.Dataset) *featureFitter {
+	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes), logf: f.logf, progress: f.progress}
 }
 
 // rangeSampleStream is the PCG stream of the rows a CDF method's range thresholds are
@@ -400,7 +412,7 @@ func (f *featureMethod) Check(ctx context.Context, pool, test *data.Dataset) err
 func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
 	if f.cache != nil {
 		if fp, ft, ok := f.cache.take(f.key); ok {
-			return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+			return f.fitter(fp, ft, pool), nil
 		}
 	}
 	if f.shared != nil && f.need == nil {
@@ -423,7 +435,7 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 		if f.cache != nil {
 			f.cache.keep(f.key, fp, ft)
 		}
-		return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+		return f.fitter(fp, ft, pool), nil
 	}
 	fp, ft, err := f.compute(ctx, pool, test, clk)
 	if err != nil {
@@ -432,7 +444,7 @@ func (f *featureMethod) Prepare(ctx context.Context, pool, test *data.Dataset, c
 	if f.cache != nil {
 		f.cache.keep(f.key, fp, ft)
 	}
-	return &featureFitter{spec: f.spec, fpool: fp, ftest: ft, y: pool.Y, k: len(pool.Classes)}, nil
+	return f.fitter(fp, ft, pool), nil
 }
 
 // lazy returns the CDF map of f fitted on the pool (deskewed first when asked) with its
@@ -580,6 +592,9 @@ type featureFitter struct {
 	y            []int
 	k            int
 	note         string // issue 23 (h-polish): recorded in every cell (eval.RecordNote) when set
+	// logf and progress, when set, report a Nyström fit's iterations (fitNystrom).
+	logf     func(format string, a ...any)
+	progress func(stage string, done, total int)
 }
 
 func (f *featureFitter) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, clk *eval.Clock) ([]int, error) {
@@ -613,6 +628,20 @@ func (f *featureFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk 
 		nn, err := learn.NewNN(x, y, f.k, rng)
 		return nn, denseRows(f.ftest), err
 	}
+	if f.spec.FeatureKernel == "rbf" && f.spec.Solver == "nystrom" && len(idx) > f.spec.Centres {
+		m, err := f.fitNystrom(ctx, idx, y, rng)
+		if err != nil {
+			return nil, nil, err
+		}
+		if f.spec.Lambda == 0 {
+			eval.RecordChosen(ctx, "lambda", m.Info.Lambda)
+			eval.RecordChosen(ctx, "validation", m.Nystrom.Validation[slices.Index(m.Nystrom.Lambdas, m.Info.Lambda)])
+		}
+		if f.spec.Gamma == 0 {
+			eval.RecordChosen(ctx, "gamma", m.Gamma)
+		}
+		return rowsPredictor{m: m, test: f.ftest}, nil, nil
+	}
 	if f.spec.FeatureKernel == "rbf" {
 		m, err := learn.FitRBFRowsRLS(ctx, f.fpool, idx, y, f.k, f.spec.Gamma, rlsOptions(f.spec))
 		if err != nil {
@@ -630,6 +659,67 @@ func (f *featureFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk 
 	}
 	recordLambda(ctx, f.spec, m.Info)
 	return rowsPredictor{m: m, test: f.ftest}, nil, nil
+}
+
+// nystromReportEvery is the shortest interval between two log lines of a Nyström
+// fit's iterations.
+const nystromReportEvery = 2 * time.Second
+
+// nystromMemoryLimit returns MemoryLimit's bytes (0: no limit known), the bound a
+// Nyström fit checks before it allocates.
+func nystromMemoryLimit() int64 {
+	b, _, err := MemoryLimit()
+	if err != nil {
+		return 0
+	}
+	return b
+}
+
+// fitNystrom fits the Nyström kernel RLS of f.spec on the pool rows idx (labels y):
+// the centres and the validation split drawn from the cell's rng, the memory limit of
+// the machine (memLimit), progress as "cg" events (iterations of the candidate) and a
+// log line at most every nystromReportEvery.
+func (f *featureFitter) fitNystrom(ctx context.Context, idx, y []int, rng *rand.Rand) (*learn.NystromRLS, error) {
+	opt := learn.NystromOptions{Centres: f.spec.Centres, Lambda: f.spec.Lambda, Seed: rng.Uint64(), MemoryBytes: nystromMemoryLimit()}
+	n := len(idx)
+	last := time.Now()
+	opt.Progress = func(st learn.NystromStep) {
+		if f.progress != nil {
+			f.progress("cg", st.Iter, 100)
+		}
+		if f.logf == nil || time.Since(last) < nystromReportEvery && math.IsNaN(st.Validation) {
+			return
+		}
+		last = time.Now()
+		what := fmt.Sprintf("lambda %d of %d (%.2g)", st.Candidate+1, st.Candidates, st.Lambda)
+		if st.Candidate >= st.Candidates {
+			what = fmt.Sprintf("final fit on all rows at lambda %.2g", st.Lambda)
+		}
+		line := fmt.Sprintf("%s: Nyström n=%d M=%d, %s: iteration %d, residual %.1e", f.spec.Name, n, f.spec.Centres, what, st.Iter, st.Residual)
+		if !math.IsNaN(st.Validation) {
+			line += fmt.Sprintf(", validation %.2f%%", 100*st.Validation)
+		}
+		f.logf("%s", line)
+	}
+	t0 := time.Now()
+	m, err := learn.FitNystromRBF(ctx, f.fpool, idx, y, f.k, f.spec.Gamma, opt)
+	if err != nil {
+		if errors.Is(err, learn.ErrNystromMemory) {
+			return nil, inputErr(fmt.Errorf("%s: %w", f.spec.Name, err))
+		}
+		return nil, err
+	}
+	if f.logf != nil {
+		in := m.Nystrom
+		its := in.FinalIters
+		for _, i := range in.Iters {
+			its += i
+		}
+		f.logf("%s: Nyström n=%d M=%d fitted in %.1f s (kernels %.1f s, factors %.1f s, %d iterations %.1f s): lambda %.2g (%d candidates), residual %.1e",
+			f.spec.Name, n, in.Centres, time.Since(t0).Seconds(), in.KernelSeconds, in.FactorSeconds, its, in.SolveSeconds,
+			m.Info.Lambda, max(1, len(in.Lambdas)), in.Residuals[len(in.Residuals)-1])
+	}
+	return m, nil
 }
 
 // denseRows returns r as a dense matrix: the matrix itself for learn.DenseRows, else

@@ -219,3 +219,17 @@ func smoProgress(ctx context.Context, ch chan<- eval.Event) func(done, total int
 		}
 	}
 }
+
+// stageProgress returns a reporter of eval.Progress events of any stage on the run's
+// channel (a Nyström fit's "cg" iterations); nil without a channel.
+func stageProgress(ctx context.Context, ch chan<- eval.Event) func(stage string, done, total int) {
+	if ch == nil {
+		return nil
+	}
+	return func(stage string, done, total int) {
+		select {
+		case ch <- eval.Progress{Stage: stage, Done: done, Total: total}:
+		case <-ctx.Done():
+		}
+	}
+}

@@ -268,6 +268,8 @@ func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 				return gemm(2*u*u*D+n*D+2*nt*D*k) + (8.0/3*u*u*u+100*u*u*k)/1e9/r.Reduce
 			case m.Learner == "1nn":
 				return gemm(2 * nt * n * D)
+			case m.FeatureKernel == "rbf" && m.Solver == "nystrom" && ni > m.Centres:
+				return nystromSeconds(r, n, float64(m.Centres), D, nt, k, m.Lambda == 0)
 			case m.FeatureKernel == "rbf":
 				return gemm(n*n*D+2*nt*n*D) + (n*n/2+nt*n)/r.Kernel + rlsKernel(n)
 			case n > D: // primal: the D×D covariance and its reduction
@@ -349,6 +351,31 @@ func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 
 // order returns the order of group g on the data (groupCost's), with the spectrogram
 // sets of pitch shifts × tempo warps (25 elements, or group.size of them).
+// Nyström fits (learn.FitNystromRBF): the iterations a solve takes (measured on MNIST
+// CDF and raw rows, 10,000 to 60,000 digits), and the candidates a validation path
+// solves before validation accuracy has fallen twice.
+const (
+	nystromIters      = 60
+	nystromCandidates = 6
+)
+
+// nystromSeconds is the cost model of a Nyström fit on n rows of D features with M
+// centres, scoring nt test rows (k classes): the kernel blocks K_nM, K_MM and the test
+// kernel in float32 products (2·rows·M·D flops, and an exp an entry), a Cholesky
+// factor and a product of order M (M³/3 each) and one more factor per candidate, and
+// per iteration two float32 passes over K_nM with k columns (4·n·M·k flops, bound by
+// memory: a quarter of the GEMM rate) and four triangular solves (4·M²·k).
+func nystromSeconds(r bench.Rates, n, m, D, nt, k float64, path bool) float64 {
+	cands := 1.0
+	if path {
+		cands = nystromCandidates + 1
+	}
+	kern := 2*(n+m+nt)*m*D/1e9/r.Sgemm + (n+m+nt)*m/r.Kernel
+	chol := (2 + cands) * m * m * m / 3 / 1e9 / r.Dgemm
+	iter := 4*n*m*k/1e9/(r.Sgemm/4) + 8*m*m*k/1e9/r.Dgemm
+	return kern + chol + cands*nystromIters*iter
+}
+
 func (t *timer) order(g model.GroupSpec) float64 {
 	if g.Kind == model.GroupPitchTempo || g.Kind == model.GroupPitchTempoPaper {
 		if g.Size > 0 && g.Size < 25 {
