@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gitui/core/eval"
@@ -150,5 +151,62 @@ func TestChapelleUSPSQuick(t *testing.T) {
 	}
 	if vh[0].Mean <= vv[0].Mean {
 		t.Errorf("VSV horizontal %.4f <= vertical %.4f", vh[0].Mean, vv[0].Mean)
+	}
+}
+
+// mnistFullQuickMin bounds mnist-full-cdf --quick's accuracy at 3,000 digits: measured
+// 0.9620 (2026-12-03; 2,000 test digits, so one digit is 0.05 points), the bound 0.7
+// points below.
+const mnistFullQuickMin = 0.955
+
+// TestMNISTFullCDFQuick runs mnist-full-cdf --quick on the MNIST of $GITUI_DATA (3,000
+// pool and 2,000 test digits): the exact fit at 500 digits and Nyström with 600 centres
+// at 1,500 and 3,000 (each logs its fit), accuracy not falling with the training size
+// and at 3,000 above mnistFullQuickMin.
+func TestMNISTFullCDFQuick(t *testing.T) {
+	dir := os.Getenv("GITUI_DATA")
+	if dir == "" {
+		t.Skip("set GITUI_DATA to a directory holding mnist/ to run mnist-full-cdf --quick")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mnist")); err != nil {
+		t.Skipf("no mnist/ in GITUI_DATA=%s", dir)
+	}
+	p, err := Lookup("mnist-full-cdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done eval.Done
+	fits := map[string]bool{}
+	for e := range engine.Start(context.Background(), p.Build(true), engine.RunOptions{DataDir: dir, Quick: true}) {
+		switch e := e.(type) {
+		case eval.Done:
+			done = e
+		case eval.Log:
+			for _, n := range []string{"n=1500 M=600 fitted", "n=3000 M=600 fitted"} {
+				fits[n] = fits[n] || strings.Contains(e.Line, n)
+			}
+		}
+	}
+	if done.Err != nil {
+		t.Fatal(done.Err)
+	}
+	if !fits["n=1500 M=600 fitted"] || !fits["n=3000 M=600 fitted"] {
+		t.Errorf("Nyström fits logged: %v, want both sizes above the 600 centres", fits)
+	}
+	var ps []eval.SeriesPoint
+	for _, s := range done.Outcome.Series {
+		ps = s.Points
+	}
+	if len(ps) != 3 {
+		t.Fatalf("%d points, want 3 (500, 1500, 3000)", len(ps))
+	}
+	for i := 1; i < len(ps); i++ {
+		if ps[i].Mean < ps[i-1].Mean {
+			t.Errorf("accuracy fell from %.4f at %g to %.4f at %g", ps[i-1].Mean, ps[i-1].X, ps[i].Mean, ps[i].X)
+		}
+	}
+	t.Logf("accuracy: %.4f at 500 (exact), %.4f at 1500, %.4f at 3000 (Nyström, 600 centres)", ps[0].Mean, ps[1].Mean, ps[2].Mean)
+	if ps[2].Mean < mnistFullQuickMin {
+		t.Errorf("accuracy %.4f at 3000 digits, want >= %.3f", ps[2].Mean, mnistFullQuickMin)
 	}
 }

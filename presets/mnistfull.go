@@ -27,7 +27,7 @@ func MNISTFullCDF(quick bool) *model.Spec {
 		Group:    mnistScaleGroup,
 		Methods: []model.Method{{Features: "cdf", Bins: 10, Templates: 215, TemplateOf: "gaussian", FeatureKernel: "rbf",
 			Thresholds: "range", RangeSample: 1000, Preprocess: "deskew", Solver: "nystrom", Centres: mnistFullCentres}},
-		Sizes:    []int{1000, 10000, 30000, 60000},
+		Sizes:    []int{1000, 10000, 60000},
 		Repeats:  1,
 		Sampling: "stratified",
 		Seed:     1,

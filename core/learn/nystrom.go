@@ -24,7 +24,8 @@ type NystromOptions struct {
 	// λ αᵀK_MM α); 0 chooses it on a validation split over Grid.
 	Lambda float64
 	// Grid holds relative candidates rho = M λ / e_max(K_MM), tried from the largest
-	// down with warm-started iterations; nil means NystromGrid().
+	// down with warm-started iterations; nil means NystromGrid(), extended by decades
+	// down to 1e-12 while its smallest candidate is the best.
 	Grid []float64
 	// Validation is the fraction of the training rows held out to choose λ, in
 	// (0, 0.5]; 0 means 1/6 (10,000 of MNIST's 60,000 digits).
@@ -248,9 +249,10 @@ func FitNystromRBF(ctx context.Context, f Rows, idx []int, y []int, k int, gamma
 		best, bestAcc, falls := -1, -1.0, 0
 		var bestAlpha []float64
 		prev := -1.0
-		for c, rho := range o.Grid {
-			lam := rho * s.emax / float64(m)
-			a, iters, _, err := s.solve(ctx, lam, nf, yt, alpha, o.PathTol, c, len(o.Grid), yo)
+		grid := o.Grid
+		for c := 0; c < len(grid); c++ {
+			lam := grid[c] * s.emax / float64(m)
+			a, iters, _, err := s.solve(ctx, lam, nf, yt, alpha, o.PathTol, c, len(grid), yo)
 			if err != nil {
 				return nil, err
 			}
@@ -270,6 +272,11 @@ func FitNystromRBF(ctx context.Context, f Rows, idx []int, y []int, k int, gamma
 			prev = acc
 			if falls >= 2 {
 				break
+			}
+			// The default grid goes on down by decades, to 1e-12, while its last
+			// candidate is the best: the optimum may lie below it.
+			if c == len(grid)-1 && best == c && opt.Grid == nil && grid[c] > 1.5e-12 {
+				grid = append(grid, grid[c]/10)
 			}
 		}
 		lambda = info.Lambdas[best]
