@@ -86,17 +86,7 @@ func FitRBFRowsRLS(ctx context.Context, f Rows, idx []int, y []int, k int, gamma
 	defer beginWork()()
 	n := len(idx)
 	rows, d := f.Dims()
-	if len(y) != n {
-		panic(fmt.Sprintf("learn: %d labels for %d samples", len(y), n))
-	}
-	if k < 2 {
-		panic(fmt.Sprintf("learn: %d classes, need at least 2", k))
-	}
-	for _, i := range idx {
-		if i < 0 || i >= rows {
-			panic(fmt.Sprintf("learn: row %d outside [0,%d)", i, rows))
-		}
-	}
+	checkRowArgs(rows, idx, y, k)
 	if err := checkRLSInput(y, k, opt); err != nil {
 		return nil, err
 	}

@@ -58,17 +58,7 @@ func FitRLSRows(ctx context.Context, f Rows, idx []int, y []int, k int, opt RLSO
 	defer beginWork()()
 	n := len(idx)
 	rows, d := f.Dims()
-	if len(y) != n {
-		panic(fmt.Sprintf("learn: %d labels for %d samples", len(y), n))
-	}
-	if k < 2 {
-		panic(fmt.Sprintf("learn: %d classes, need at least 2", k))
-	}
-	for _, i := range idx {
-		if i < 0 || i >= rows {
-			panic(fmt.Sprintf("learn: row %d outside [0,%d)", i, rows))
-		}
-	}
+	checkRowArgs(rows, idx, y, k)
 	if err := checkRLSInput(y, k, opt); err != nil {
 		return nil, err
 	}
@@ -228,6 +218,23 @@ func (p *looProblem) streamPrimal(ctx context.Context, f Rows, idx, kept []int, 
 		bufs.put(row)
 	}
 	return nil
+}
+
+// checkRowArgs panics unless len(y) == len(idx), every index lies in [0, rows) and
+// k >= 2: the contract of the fits on Rows.
+func checkRowArgs(rows int, idx, y []int, k int) {
+	n := len(idx)
+	if len(y) != n {
+		panic(fmt.Sprintf("learn: %d labels for %d samples", len(y), n))
+	}
+	if k < 2 {
+		panic(fmt.Sprintf("learn: %d classes, need at least 2", k))
+	}
+	for _, i := range idx {
+		if i < 0 || i >= rows {
+			panic(fmt.Sprintf("learn: row %d outside [0,%d)", i, rows))
+		}
+	}
 }
 
 // scanRows returns the non-constant columns of the rows idx of f and every column's
