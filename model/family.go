@@ -473,6 +473,12 @@ func methodFields() []*MethodField {
 		{Key: "lambda", Decides: DecidesLearner, Label: "lambda", Kind: KindLogFloat, Min: 1e-12, Max: 1e6, Step: 10, Zero: "auto: leave-one-out", AppliesTo: "learner rls",
 			Help:    "Tikhonov regularization; ←/→ step by 10×, 0 picks it by leave-one-out",
 			applies: func(m Method) bool { return m.Learner == "rls" }, not: notLearner,
+			zero: func(m Method) string {
+				if m.Solver == "nystrom" {
+					return "auto: leave-one-out (nystrom: a 1/6 validation split)"
+				}
+				return "auto: leave-one-out"
+			},
 			message: "lambda %g is out of range: use 1e-12..1e6, or 0 to pick it by leave-one-out"},
 		{Key: "feature_kernel", Decides: DecidesKernel, Label: "feature kernel", Kind: KindEnum, Choices: []string{"rbf"}, Zero: "linear: the features themselves", AppliesTo: "features with learner rls",
 			Help:    "rbf: kernel RLS with exp(-gamma ||f(x)-f(z)||²) on the features (gamma 0: 1/(2 median d²) over the draw's feature rows)",
