@@ -160,6 +160,9 @@ func (k *FeatureKernel) Sub(idx []int) SVCSubKernel {
 			}
 		}
 		s.pb = linalg.PackB(l, d, b, max(d, 1))
+		if !linalg.SgemmPacked() {
+			s.b32 = b // PackB left it row-major (SwapRows swaps its rows)
+		}
 		s.xi32 = make([]float32, d)
 		s.out32 = make([]float32, l+16)
 	} else {
@@ -178,8 +181,11 @@ type featureSub struct {
 	d                  int
 	norms, scale, diag []float64
 	pb                 linalg.PackedB // float32: the points' features, packed
-	xi32, out32        []float32
-	x64, xi64          []float64 // float64: the points' features, row-major
+	// b32, where the build has no packed float32 GEMM (-tags openblas, purego), is
+	// the points' float32 features row-major, multiplied by dotsF32.
+	b32         []float32
+	xi32, out32 []float32
+	x64, xi64   []float64 // float64: the points' features, row-major
 }
 
 // Row computes the inner products of x_i with the points start..start+len(dst)-1 (one
@@ -197,6 +203,9 @@ func (s *featureSub) Row(dst []float64, i, start int) {
 			blas64.General{Rows: len(dst), Cols: s.d, Stride: s.d, Data: s.x64[start*s.d:]},
 			blas64.Vector{N: s.d, Inc: 1, Data: s.xi64}, 0,
 			blas64.Vector{N: len(dst), Inc: 1, Data: dst})
+	} else if s.b32 != nil {
+		s.pb.Row(s.xi32, i)
+		dotsF32(dst, s.xi32, s.b32[start*s.d:], s.d)
 	} else {
 		// The packed panels are whole groups of 16 points: multiply from the group of
 		// start to the group end past n, and keep [start, n).
@@ -404,4 +413,32 @@ func (m *SVC) DecisionFeatures(ctx context.Context, k *FeatureKernel, T *mat.Den
 		return nil, err
 	}
 	return m.scores(dec), nil
+}
+
+// dotsF32 sets dst[t] to the float32 inner product of x with row t of the row-major b
+// (rows of len(x) entries), summed in a fixed order (8 partial sums over p mod 8, then
+// added in order), so that a value depends on the two rows only, not on which span of
+// points is computed. OpenBLAS's sgemm picks its kernels by the shape of the call, and
+// its sums differed with the span on an AVX-512 machine, which made a row-path SVM's
+// model depend on its cache and shrinking (TestSVMRowsEqualsGram).
+func dotsF32(dst []float64, x, b []float32, d int) {
+	for t := range dst {
+		row := b[t*d : (t+1)*d]
+		var s [8]float32
+		p := 0
+		for ; p+8 <= d; p += 8 {
+			s[0] += x[p] * row[p]
+			s[1] += x[p+1] * row[p+1]
+			s[2] += x[p+2] * row[p+2]
+			s[3] += x[p+3] * row[p+3]
+			s[4] += x[p+4] * row[p+4]
+			s[5] += x[p+5] * row[p+5]
+			s[6] += x[p+6] * row[p+6]
+			s[7] += x[p+7] * row[p+7]
+		}
+		for ; p < d; p++ {
+			s[p%8] += x[p] * row[p]
+		}
+		dst[t] = float64(((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7])))
+	}
 }

@@ -268,6 +268,11 @@ func SgemmNT(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float3
 	pb.MulNT(m, a, lda, c, ldc)
 }
 
+// SgemmPacked reports whether [PackB] packs B for the Go-assembly micro-kernel (amd64
+// with AVX2 and FMA, not -tags purego or openblas); otherwise it leaves B as it is
+// (row-major, its rows swapped in place by SwapRows) and MulNT calls blas32.Gemm.
+func SgemmPacked() bool { return useAsmSgemm }
+
 // SgemmImpl names the implementation behind [PackB] and [PackedB.MulNT] in this build and
 // on this CPU: "avx512" or "avx2" (the packed Go-assembly GEMM with its AVX-512 or its
 // AVX2+FMA micro-kernel, on amd64 CPUs with AVX2 and FMA, unless built with -tags purego
