@@ -94,55 +94,13 @@ func TrainVSV(ctx context.Context, X *mat.Dense, y []int, k kernel.Base, C float
 		return nil, err
 	}
 	m := &VSV{First: first, SVC: first, X: X, Y: y, Kernel: k}
-	base := slices.Clone(first.SV)
-	slices.Sort(base)
-	var rows [][]float64
-	var src, elem []int
-	if transforms != nil {
-		for _, s := range base {
-			x := X.RawRowView(s)
-			for g := range transforms.Len() {
-				v := make([]float64, d)
-				transforms.Apply(v, x, g)
-				if slices.Equal(v, x) {
-					continue
-				}
-				rows = append(rows, v)
-				src = append(src, s)
-				elem = append(elem, g)
-			}
-		}
-	}
-	if len(rows) == 0 {
-		m.Source = make([]int, n)
-		m.Element = make([]int, n)
-		for i := range n {
-			m.Source[i], m.Element[i] = i, -1
-		}
+	rs := virtualSet(func(a int) []float64 { return X.RawRowView(a) }, y, n, d, first.SV, o.KeepAll, transforms)
+	if rs.virtual == 0 {
+		m.Source, m.Element = rs.source, rs.element
 		return m, nil
 	}
-	keep := base
-	if o.KeepAll {
-		keep = make([]int, n)
-		for i := range keep {
-			keep[i] = i
-		}
-	}
-	N := len(keep) + len(rows)
-	aug := mat.NewDense(N, d, nil)
-	m.Y = make([]int, N)
-	m.Source = make([]int, N)
-	m.Element = make([]int, N)
-	for r, i := range keep {
-		aug.SetRow(r, X.RawRowView(i))
-		m.Y[r], m.Source[r], m.Element[r] = y[i], i, -1
-	}
-	for t, v := range rows {
-		r := len(keep) + t
-		aug.SetRow(r, v)
-		m.Y[r], m.Source[r], m.Element[r] = y[src[t]], src[t], elem[t]
-	}
-	m.X, m.Virtual = aug, len(rows)
+	aug := rs.x
+	m.X, m.Y, m.Source, m.Element, m.Virtual = rs.x, rs.y, rs.source, rs.element, rs.virtual
 	K2, err := kernel.SymGram(ctx, k, aug)
 	if err != nil {
 		return nil, err
@@ -255,3 +213,64 @@ func (p *PlaneRotationSet) rot(dst, x []float64, i int, sign float64) {
 }
 
 var _ group.Action = (*PlaneRotationSet)(nil)
+
+// retrainSet is the retraining set of a VSV: the kept original points in training order,
+// then the virtual points, with their labels, sources and elements (see [VSV]).
+type retrainSet struct {
+	x               *mat.Dense // nil when virtual is 0
+	y               []int
+	source, element []int
+	virtual         int
+}
+
+// virtualSet builds the retraining set of a VSV over the n training points whose rows
+// (length d) row(a) gives and labels y: for each support vector s of sv (sorted here, any
+// pair of classes) and each element g of transforms, the virtual point g·x_s with label
+// y_s, skipping copies equal to their source; kept are the support vectors (every point
+// with keepAll). With no virtual point it returns virtual 0 and the identity source (every
+// point, element -1).
+func virtualSet(row func(a int) []float64, y []int, n, d int, sv []int, keepAll bool, transforms group.Action) retrainSet {
+	base := slices.Clone(sv)
+	slices.Sort(base)
+	keep := base
+	if keepAll {
+		keep = make([]int, n)
+		for i := range keep {
+			keep[i] = i
+		}
+	}
+	G := 0
+	if transforms != nil {
+		G = transforms.Len()
+	}
+	// The rows are written in place into a buffer of the largest size (every copy kept),
+	// whose used prefix becomes the matrix: no second copy of the set.
+	buf := make([]float64, (len(keep)+len(base)*G)*d)
+	var y2, src, elem []int
+	for _, i := range keep {
+		copy(buf[len(src)*d:], row(i))
+		y2, src, elem = append(y2, y[i]), append(src, i), append(elem, -1)
+	}
+	virtual := 0
+	for _, s := range base {
+		x := row(s)
+		for g := range G {
+			v := buf[len(src)*d : (len(src)+1)*d]
+			transforms.Apply(v, x, g)
+			if slices.Equal(v, x) {
+				continue
+			}
+			y2, src, elem = append(y2, y[s]), append(src, s), append(elem, g)
+			virtual++
+		}
+	}
+	if virtual == 0 {
+		r := retrainSet{y: y, source: make([]int, n), element: make([]int, n)}
+		for i := range n {
+			r.source[i], r.element[i] = i, -1
+		}
+		return r
+	}
+	N := len(src)
+	return retrainSet{x: mat.NewDense(N, d, buf[:N*d:N*d]), y: y2, source: src, element: elem, virtual: virtual}
+}
