@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -309,6 +310,18 @@ func notKernel(m Method) string {
 	return "kernel " + m.Kernel
 }
 func notLearner(m Method) string { return "learner " + m.Learner }
+
+// vsvShifts reports whether m is VSV with translated copies (tangent hshift or vshift).
+func vsvShifts(m Method) bool {
+	return m.Learner == "vsv" && (slices.Contains(m.Tangents, "hshift") || slices.Contains(m.Tangents, "vshift"))
+}
+
+func notVSVShifts(m Method) string {
+	if m.Learner != "vsv" {
+		return "learner " + m.Learner
+	}
+	return "tangents without hshift or vshift"
+}
 func notFeatureKernel(m Method) string {
 	if m.Features == "" {
 		return "kernel " + m.Kernel
@@ -461,9 +474,9 @@ func methodFields() []*MethodField {
 			Help:    "fit the range thresholds (and standardize) on a seeded sample of this many training-pool rows, not all of them: one projection pass over the sample instead of the pool (the pass a study's first rung pays in full); the sample is drawn from the spec's seed, without labels",
 			applies: rangeThresholds, not: notRangeThresholds,
 			message: fmt.Sprintf("range_sample %%v is out of range: use 0 (the whole pool) to %d rows", MaxSize)},
-		{Key: "preprocess", Decides: DecidesFeatures, Label: "preprocess", Kind: KindEnum, Choices: PreprocessKinds, Zero: "none: the images as they are", AppliesTo: "features raw, cdf and moments",
+		{Key: "preprocess", Decides: DecidesFeatures, Label: "preprocess", Kind: KindEnum, Choices: PreprocessKinds, Zero: "none: the images as they are", AppliesTo: "features raw, cdf and moments, learners invariant-svm and vsv",
 			Help:    "deskew: shear every image (pool and test) upright by its second moments and centre its mass first, the classic MNIST deskewing (the canonical form under slant); each image keeps its norm",
-			applies: func(m Method) bool { return m.Features == "raw" || m.Pooled() }, not: notFeatures},
+			applies: func(m Method) bool { return m.Features == "raw" || m.Pooled() || m.Kernel != "" && m.chapelle() }, not: notFeatures},
 		{Key: "learner", Decides: DecidesLearner, Label: "learner", Kind: KindEnum, Choices: LearnerNames, Default: "rls", AppliesTo: "every method",
 			Help: "rls: one-vs-all regularized least squares; 1nn: nearest neighbour; svm; invariant-svm and vsv (Chapelle and Schoelkopf)"},
 		{Key: "c", Decides: DecidesLearner, Label: "C", Kind: KindLogFloat, Min: 0, Max: math.MaxFloat64, UIMin: 1e-6, UIMax: 1e12, Step: 10, AppliesTo: "learners svm, invariant-svm and vsv",
@@ -501,6 +514,23 @@ func methodFields() []*MethodField {
 			check: func(m Method) string {
 				if m.Learner == "vsv" && len(m.Tangents) == 0 {
 					return "vsv needs tangents naming its transformations, e.g. [hshift, vshift]"
+				}
+				return ""
+			}},
+		{Key: "jitter", Decides: DecidesLearner, Label: "jitter px", Kind: KindInt, Min: 1, Max: 3, Step: 1, Zero: "1 pixel", AppliesTo: "learner vsv with tangent hshift or vshift",
+			Help:    "largest translation (pixels) of the virtual support vectors: copies at 1..jitter pixels in each direction (DeCoste and Schoelkopf: 1 or 2)",
+			applies: vsvShifts, not: notVSVShifts,
+			message: "jitter %v is out of range: use 1..3 pixels"},
+		{Key: "directions", Decides: DecidesLearner, Label: "directions", Kind: KindInt, Min: 4, Max: 8, Step: 4, Zero: "4: the axes", AppliesTo: "learner vsv with tangent hshift or vshift",
+			Help:    "4: translate the support vectors along the axes the tangents name; 8: also diagonally (needs hshift and vshift)",
+			applies: vsvShifts, not: notVSVShifts,
+			message: "directions %v is out of range: use 4 or 8",
+			check: func(m Method) string {
+				switch {
+				case m.Directions != 0 && m.Directions != 4 && m.Directions != 8:
+					return fmt.Sprintf("directions %d: use 4 (the axes) or 8 (with the diagonals)", m.Directions)
+				case m.Directions == 8 && !(slices.Contains(m.Tangents, "hshift") && slices.Contains(m.Tangents, "vshift")):
+					return "directions 8 translates diagonally and needs tangents hshift and vshift: add both, or use directions 4"
 				}
 				return ""
 			}},
@@ -641,6 +671,16 @@ func kernelName(m Method) string {
 
 func chapelleName(m Method) string {
 	if m.Learner == "vsv" {
+		var q []string
+		if vsvShifts(m) && (m.Jitter > 1 || m.Directions == 8) {
+			q = append(q, fmt.Sprintf("±%d px, %d directions", max(m.Jitter, 1), cmp.Or(m.Directions, 4)))
+		}
+		if m.Preprocess == "deskew" {
+			q = append(q, "deskewed")
+		}
+		if len(q) > 0 {
+			return "VSV (" + strings.Join(q, ", ") + ")"
+		}
 		return "VSV"
 	}
 	return "invariant SVM"

@@ -50,7 +50,10 @@ func nonDefault(f *MethodField) string {
 		if f.Min > 0 {
 			v = f.Min
 		}
-		if f.Kind == KindInt && v > 3 {
+		switch {
+		case f.Kind == KindInt && f.Min > 3:
+			v = f.Max // the other end of a short range (directions: 4 or 8)
+		case f.Kind == KindInt && v > 3:
 			v = 3 // a small valid value (bins, templates, degree, shifts)
 		}
 		return fmt.Sprint(v)

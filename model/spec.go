@@ -204,10 +204,15 @@ type Method struct {
 	Shifts      int           `json:"shifts,omitempty" yaml:"shifts,omitempty"`           // L-TI: local shifts radius (0: 3)
 	Locality    *LocalitySpec `json:"locality,omitempty" yaml:"locality,omitempty"`       // locality base kernel
 	Tangents    []string      `json:"tangents,omitempty" yaml:"tangents,omitempty"`       // "hshift", "vshift", "rotation"
-	InvGamma    float64       `json:"inv_gamma,omitempty" yaml:"inv_gamma,omitempty"`     // Chapelle's gamma in [0,1)
-	Smooth      float64       `json:"smooth,omitempty" yaml:"smooth,omitempty"`           // tangent smoothing (pixels)
-	PSD         string        `json:"psd,omitempty" yaml:"psd,omitempty"`                 // "" | "clip" | "flip": training Gram made PSD (kernel.MakePSD)
-	KernelNorm  string        `json:"kernel_norm,omitempty" yaml:"kernel_norm,omitempty"` // "" (divide by the training diagonal's mean) | "cosine"
+	// Jitter is the largest translation, in pixels, of VSV's virtual copies from the
+	// hshift and vshift tangents: copies at 1..Jitter pixels in each direction (0: 1).
+	// Directions 8 adds the diagonal directions (both tangents needed; 0: 4).
+	Jitter     int     `json:"jitter,omitempty" yaml:"jitter,omitempty"`
+	Directions int     `json:"directions,omitempty" yaml:"directions,omitempty"`
+	InvGamma   float64 `json:"inv_gamma,omitempty" yaml:"inv_gamma,omitempty"`     // Chapelle's gamma in [0,1)
+	Smooth     float64 `json:"smooth,omitempty" yaml:"smooth,omitempty"`           // tangent smoothing (pixels)
+	PSD        string  `json:"psd,omitempty" yaml:"psd,omitempty"`                 // "" | "clip" | "flip": training Gram made PSD (kernel.MakePSD)
+	KernelNorm string  `json:"kernel_norm,omitempty" yaml:"kernel_norm,omitempty"` // "" (divide by the training diagonal's mean) | "cosine"
 	// Group, when set, replaces the spec's group for this method's cdf or moments features
 	// (e.g. {kind: pitch-tempo, size: 1}, the identity only, beside the whole set).
 	Group *GroupSpec `json:"group,omitempty" yaml:"group,omitempty"`

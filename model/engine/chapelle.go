@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -25,6 +27,9 @@ type chapelleMethod struct {
 	base     kernel.Base
 	tangents []learn.Tangent
 	vsv      group.Action
+	// smoProgress and logf report a VSV trained on kernel rows (vsvRowPath).
+	smoProgress func(done, total int)
+	logf        func(format string, a ...any)
 }
 
 // newChapelleMethod checks m against the sample shape.
@@ -50,10 +55,10 @@ func newChapelleMethod(m model.Method, shape []int) (*chapelleMethod, error) {
 			return nil, inputErr(fmt.Errorf("%s: tangent %s needs images (or rotation of 2-D points), the data have shape %v: drop the tangent or use image data", m.Name, t, shape))
 		case t == "hshift":
 			c.tangents = append(c.tangents, learn.TangentHShift)
-			sets = append(sets, group.Select(group.LocalShifts(shape[0], shape[1], 1), []int{4, 5}))
+			sets = append(sets, vsvTranslations(shape[0], shape[1], m, 0, 1))
 		case t == "vshift":
 			c.tangents = append(c.tangents, learn.TangentVShift)
-			sets = append(sets, group.Select(group.LocalShifts(shape[0], shape[1], 1), []int{2, 7}))
+			sets = append(sets, vsvTranslations(shape[0], shape[1], m, 1, 0))
 		case t == "rotation":
 			if err := squareForRotation(m.Name+": tangent rotation", shape[0], shape[1]); err != nil {
 				return nil, err
@@ -62,15 +67,71 @@ func newChapelleMethod(m model.Method, shape []int) (*chapelleMethod, error) {
 			sets = append(sets, group.Rotations(shape[0], shape[1], []float64{-10, 10}))
 		}
 	}
+	if m.Directions == 8 && slices.Contains(m.Tangents, "hshift") && slices.Contains(m.Tangents, "vshift") {
+		sets = append(sets, vsvTranslations(shape[0], shape[1], m, 1, 1), vsvTranslations(shape[0], shape[1], m, 1, -1))
+	}
 	if m.Learner == "vsv" && len(sets) > 0 {
 		c.vsv = unionSets(sets)
 	}
 	return c, nil
 }
 
+// vsvTranslations is the set of zero-fill translations of h×w images by ∓k·(dy, dx),
+// k = 1..jitter of m, in the order -1·(dy, dx), +1·(dy, dx), -2·(dy, dx), ...: the copies
+// VSV makes of its support vectors along one direction ((0, 1) for hshift, (1, 0) for
+// vshift, (1, ±1) for the diagonals of directions 8). Jitter 1 gives the one-pixel shifts
+// Chapelle and Schoelkopf use; 2 is DeCoste and Schoelkopf's 2-pixel jitter.
+func vsvTranslations(h, w int, m model.Method, dy, dx int) group.Action {
+	j := max(m.Jitter, 1)
+	all := group.LocalShifts(h, w, j)
+	at := map[[2]int]int{}
+	for i := range all.Len() {
+		a, b := all.Shift(i)
+		at[[2]int{a, b}] = i
+	}
+	var idx []int
+	for k := 1; k <= j; k++ {
+		idx = append(idx, at[[2]int{-k * dy, -k * dx}], at[[2]int{k * dy, k * dx}])
+	}
+	return group.Select(all, idx)
+}
+
+// vsvCopies is the number of transformed copies VSV adds per support vector for m (on
+// images: its translations and rotations), the size of the set vsvTranslations and the
+// rotation tangent give.
+func vsvCopies(m model.Method) int {
+	n := 0
+	hs, vs := slices.Contains(m.Tangents, "hshift"), slices.Contains(m.Tangents, "vshift")
+	j := max(m.Jitter, 1)
+	if hs {
+		n += 2 * j
+	}
+	if vs {
+		n += 2 * j
+	}
+	if m.Directions == 8 && hs && vs {
+		n += 4 * j
+	}
+	if slices.Contains(m.Tangents, "rotation") {
+		n += 2
+	}
+	return n
+}
+
 func (c *chapelleMethod) Name() string { return c.spec.Name }
 
 func (c *chapelleMethod) Prepare(ctx context.Context, pool, test *data.Dataset, clk *eval.Clock) (eval.Fitter, error) {
+	if c.spec.Preprocess == "deskew" {
+		t0 := time.Now()
+		var err error
+		if pool, err = deskewSet(ctx, pool); err != nil {
+			return nil, err
+		}
+		if test, err = deskewSet(ctx, test); err != nil {
+			return nil, err
+		}
+		clk.Since("features", t0)
+	}
 	if err := checkKernelScale(ctx, selfOf(c.base), pool.X, test.X); err != nil {
 		return nil, err
 	}
@@ -99,12 +160,68 @@ func (f *chapelleFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk
 	t0 := time.Now()
 	defer clk.Since("fit", t0)
 	if m.Learner == "vsv" {
+		if vsvRowPath(len(idx), f.test.Len()) {
+			return f.fitRows(ctx, idx, clk)
+		}
 		v, err := learn.TrainVSV(ctx, tr.X, tr.Y, f.c.base, m.C, f.c.vsv, &learn.VSVOptions{SVC: opts})
 		return v, f.test.X, err
 	}
 	inv, err := learn.TrainInvariantSVM(ctx, tr.X, tr.Y, tr.Shape, learn.InvariantOptions{
 		Kernel: f.c.base, C: m.C, Gamma: m.InvGamma, Tangents: f.c.tangents, Smooth: m.Smooth, SVC: opts})
 	return inv, f.test.X, err
+}
+
+// vsvRowPath reports whether a VSV on n training samples with nt test samples trains
+// on kernel rows (learn.TrainVSVRows): when the first SVM's precomputed kernel would
+// pass the row path's threshold, as svmRowPath decides for the plain SVM.
+func vsvRowPath(n, nt int) bool {
+	u, t := float64(n), float64(nt)
+	return 8*(u*u+t*u) > math.Min(svmRowsBytes, float64(kernel.MaxGramBytes))
+}
+
+// fitRows trains VSV on kernel rows, both SVMs on GOMAXPROCS pairs at once within the
+// row path's cache budget: progress is stage "smo" over both trainings' pairs (the
+// first's, then the retraining's), with a log line after each SVM (support vectors,
+// the first SVM's test accuracy, the retraining set's size).
+func (f *chapelleFitter) fitRows(ctx context.Context, idx []int, clk *eval.Clock) (predictor, *mat.Dense, error) {
+	m := f.c.spec
+	t0 := time.Now()
+	y := make([]int, len(idx))
+	for a, i := range idx {
+		y[a] = f.pool.Y[i]
+	}
+	w := svmRowWorkers()
+	opts := &learn.VSVRowsOptions{Float32: true,
+		SVC: &learn.SVCOptions{Workers: w, CacheMB: float64(svmRowCacheBytes) / float64(w) / (1 << 20)}}
+	var rep func(int)
+	if f.c.smoProgress != nil {
+		opts.Progress = func(ph learn.VSVPhase, p learn.SVCProgress) {
+			if rep == nil {
+				rep = throttle(f.c.smoProgress, 2*p.Pairs)
+			}
+			rep(int(ph)*p.Pairs + p.PairsDone)
+		}
+	}
+	logf := f.c.logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	logf("%s: VSV on %d samples on kernel rows (a %.0f MiB row cache over %d pairs at once, no %d x %d kernel matrix), %d copies per support vector",
+		m.Name, len(idx), float64(svmRowCacheBytes)/(1<<20), w, len(idx), len(idx), f.c.vsv.Len())
+	tr := time.Now()
+	opts.Retraining = func(n, virtual int) {
+		logf("%s: first SVM: %d support vectors in %.1f s; retraining on %d samples (%d virtual)", m.Name, n-virtual, time.Since(tr).Seconds(), n, virtual)
+		tr = time.Now()
+	}
+	v, err := learn.TrainVSVRows(ctx, f.c.base, f.pool.X, idx, y, m.C, f.c.vsv, opts)
+	clk.Since("fit", t0)
+	if err != nil {
+		return nil, nil, err
+	}
+	eval.RecordChosen(ctx, "support vectors", float64(len(v.SVC.SV)))
+	eval.RecordChosen(ctx, "virtual", float64(v.Virtual))
+	logf("%s: retrained SVM: %d support vectors in %.1f s", m.Name, len(v.SVC.SV), time.Since(tr).Seconds())
+	return v, f.test.X, nil
 }
 
 // unionSets is the set of every element of every set in sets (all acting on the same d),

@@ -453,6 +453,12 @@ func estimateKernel(e *estimator, m model.Method, st stage, name string, held []
 	np, nt := float64(e.ds.Pool), float64(e.ds.Test)
 	rows := np + nt
 	n := st.n
+	if m.Preprocess == "deskew" { // Chapelle and Schoelkopf's learners on deskewed images
+		held = append(held, deskewCopies(name, rows, e.d))
+	}
+	if m.Learner == "vsv" && vsvRowPath(int(n), int(nt)) {
+		return estimateVSVRows(e, m, st, held)
+	}
 	e.noteGram(n, n, m.Name)
 	e.noteGram(nt, n, m.Name)
 	mult := 3.0
@@ -473,6 +479,20 @@ func estimateKernel(e *estimator, m model.Method, st stage, name string, held []
 		held = append(held, EstimateItem{What: m.Name + " orbit table", Bytes: 8 * 2 * rows * e.d, Fix: "use data.pool or data.test_size"})
 	}
 	cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples (a %.0f x %.0f Gram matrix and its factors, and the %.0f x %.0f test kernel)", m.Name, n, n, n, nt, n), Bytes: 8 * (mult*n*n + nt*n), Fix: "use smaller sizes or data.test_size, or random features (cdf)"}
+	return held, trans, cell
+}
+
+// estimateVSVRows is the estimate of a VSV on kernel rows (vsvRowPath): the retraining
+// set of N = n (1 + copies) rows of float64 values, as if every training point were a
+// support vector (an upper bound: on MNIST about one in six is), while the second SVM
+// trains on it as estimateSVMRows counts an SVM of N points; the first SVM's needs are
+// smaller and over by then.
+func estimateVSVRows(e *estimator, m model.Method, st stage, held []EstimateItem) (_, trans []EstimateItem, cell EstimateItem) {
+	N := st.n * float64(1+vsvCopies(m))
+	held, trans, cell = estimateSVMRows(e, m, stage{n: N, g: st.g}, held)
+	cell.What = fmt.Sprintf("%s on %.0f samples: at most %.0f support vectors and their virtual copies on kernel rows (a %.0f MiB row cache over %d pairs at once, no kernel matrix)",
+		m.Name, st.n, N, float64(svmRowCacheBytes)/(1<<20), svmRowWorkers())
+	cell.Bytes += 8 * N * e.d
 	return held, trans, cell
 }
 

@@ -41,5 +41,10 @@ func familyEngineOf(f *model.Family) familyEngine {
 // buildChapelle is the builder of Chapelle and Schoelkopf's learners (the invariant SVM
 // and virtual support vectors).
 func buildChapelle(b *builder, m model.Method, g group.Action) (eval.Method, error) {
-	return newChapelleMethod(m, b.pool.Shape)
+	c, err := newChapelleMethod(m, b.pool.Shape)
+	if err != nil {
+		return nil, err
+	}
+	c.smoProgress, c.logf = b.smoProgress, b.logf
+	return c, nil
 }
