@@ -60,6 +60,12 @@ type VSVRowsOptions struct {
 	// belongs to.
 	Progress func(VSVPhase, SVCProgress)
 
+	// Budget, when set, is called after the first SVM with its number of support
+	// vectors and the largest size of the retraining set (each support vector with all
+	// its copies, and every point with KeepAll), before that set is allocated; an error
+	// stops the training and is returned.
+	Budget func(svs, rows int) error
+
 	// Retraining, when set, is called once the retraining set is built, before the
 	// second SVM trains: its size and the number of virtual points in it.
 	Retraining func(n, virtual int)
@@ -113,6 +119,15 @@ func TrainVSVRows(ctx context.Context, k0 kernel.Base, X *mat.Dense, rows []int,
 		return nil, err
 	}
 	m := &VSVRows{First: first, FirstKernel: k1, SVC: first, Kernel: k1, Y: y}
+	if o.Budget != nil && transforms != nil {
+		rows := len(first.SV) * (1 + transforms.Len())
+		if o.KeepAll {
+			rows += len(y) - len(first.SV)
+		}
+		if err := o.Budget(len(first.SV), rows); err != nil {
+			return nil, err
+		}
+	}
 	rs := virtualSet(func(a int) []float64 { return X.RawRowView(rows[a]) }, y, len(rows), d, first.SV, o.KeepAll, transforms)
 	m.Source, m.Element = rs.source, rs.element
 	if rs.virtual == 0 {

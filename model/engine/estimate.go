@@ -242,9 +242,10 @@ func (e *estimator) stage(st stage) []EstimateItem {
 		held, tr, c := e.method(m, st)
 		items := append(append([]EstimateItem(nil), held...), tr...)
 		if c.Bytes > 0 {
-			w := math.Max(1, e.workers)
-			c.What = fmt.Sprintf("%.0f cells at once (GOMAXPROCS), each %s", w, c.What)
-			c.Bytes *= w
+			if w := e.cellsAtOnce(); w > 1 {
+				c.What = fmt.Sprintf("%.0f cells at once (GOMAXPROCS), each %s", w, c.What)
+				c.Bytes *= w
+			}
 			items = append(items, c)
 		}
 		if b := sum(items); b > bestBytes {
@@ -252,6 +253,21 @@ func (e *estimator) stage(st stage) []EstimateItem {
 		}
 	}
 	return best
+}
+
+// cellsAtOnce is how many cells of a method can run at once: GOMAXPROCS, or fewer when
+// the protocol has fewer cells (a curve's sizes × repeats, a sweep's values × repeats).
+func (e *estimator) cellsAtOnce() float64 {
+	w := math.Max(1, e.workers)
+	s := e.spec
+	r := float64(max(s.Repeats, 1))
+	switch {
+	case s.Protocol == model.ProtocolCurve && len(s.Sizes) > 0:
+		w = math.Min(w, float64(len(s.Sizes))*r)
+	case s.Protocol == model.ProtocolSweep && s.Sweep != nil && len(s.Sweep.Values) > 0:
+		w = math.Min(w, float64(len(s.Sweep.Values))*r)
+	}
+	return w
 }
 
 // methodsOf returns the methods of the spec, plus those of its bins × templates grid.
@@ -434,16 +450,23 @@ func estimateLiu(e *estimator, m model.Method, st stage, name string, held []Est
 // min(n, 2.5 n/k) points (MNIST's largest pair, 13,007 of 60,000, is 2.2 n/k) and the
 // support vectors are counted as all n, an upper bound.
 func estimateSVMRows(e *estimator, m model.Method, st stage, held []EstimateItem) (_, trans []EstimateItem, cell EstimateItem) {
-	nt, n := float64(e.ds.Test), st.n
-	k := float64(max(e.ds.Classes, 2))
+	n := st.n
+	w := float64(svmRowWorkers())
+	cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples, kernel rows on demand (a %.0f MiB row cache over %.0f pairs at once, no %.0f x %.0f kernel matrix)", m.Name, n, float64(svmRowCacheBytes)/(1<<20), w, n, n),
+		Bytes: svmRowsCellBytes(n, e.d, float64(e.ds.Test), float64(max(e.ds.Classes, 2))), Fix: "use smaller sizes or data.test_size"}
+	return held, nil, cell
+}
+
+// svmRowsCellBytes is what a row-path SVM on n points of d values, k classes and nt test
+// rows holds (estimateSVMRows): the row cache, svmRowWorkers pairs' float32 features and
+// solver vectors, the support vectors' features for prediction (as if all n were), a
+// 512-row test block's kernel with them and the decision values.
+func svmRowsCellBytes(n, d, nt, k float64) float64 {
 	w := float64(svmRowWorkers())
 	l := math.Min(n, 2.5*n/k)
-	pairs := w * (4*l*e.d + 8*8*l) // features, then norms, scales, diagonal, G, Gbar, alpha, p, row buffer
-	predict := 12*n*e.d + 8*512*n + 8*nt*k*(k-1)/2
-	b := float64(svmRowCacheBytes) + pairs + predict + 8*n
-	cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples, kernel rows on demand (a %.0f MiB row cache over %.0f pairs at once, no %.0f x %.0f kernel matrix)", m.Name, n, float64(svmRowCacheBytes)/(1<<20), w, n, n),
-		Bytes: b, Fix: "use smaller sizes or data.test_size"}
-	return held, nil, cell
+	pairs := w * (4*l*d + 8*8*l) // features, then norms, scales, diagonal, G, Gbar, alpha, p, row buffer
+	predict := 12*n*d + 8*512*n + 8*nt*k*(k-1)/2
+	return float64(svmRowCacheBytes) + pairs + predict + 8*n
 }
 
 // estimateKernel is the estimate of kernel RLS and 1-NN (Family "kernel") and of Chapelle
@@ -456,7 +479,7 @@ func estimateKernel(e *estimator, m model.Method, st stage, name string, held []
 	if m.Preprocess == "deskew" { // Chapelle and Schoelkopf's learners on deskewed images
 		held = append(held, deskewCopies(name, rows, e.d))
 	}
-	if m.Learner == "vsv" && vsvRowPath(int(n), int(nt)) {
+	if m.Learner == "vsv" && vsvRowPath(m, int(n), int(nt)) {
 		return estimateVSVRows(e, m, st, held)
 	}
 	e.noteGram(n, n, m.Name)
@@ -479,22 +502,37 @@ func estimateKernel(e *estimator, m model.Method, st stage, name string, held []
 		held = append(held, EstimateItem{What: m.Name + " orbit table", Bytes: 8 * 2 * rows * e.d, Fix: "use data.pool or data.test_size"})
 	}
 	cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples (a %.0f x %.0f Gram matrix and its factors, and the %.0f x %.0f test kernel)", m.Name, n, n, n, nt, n), Bytes: 8 * (mult*n*n + nt*n), Fix: "use smaller sizes or data.test_size, or random features (cdf)"}
+	if m.Learner == "vsv" { // the retraining set's Gram matrix, as if every point were a support vector
+		N := n * float64(1+vsvCopies(m))
+		e.noteGram(N, N, m.Name)
+		cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples (Gram matrices of them and of at most %.0f support vectors and virtual copies, and the %.0f x %.0f test kernel)", m.Name, n, N, nt, N),
+			Bytes: 8 * (2*N*N + nt*N), Fix: cell.Fix}
+	}
 	return held, trans, cell
 }
 
-// estimateVSVRows is the estimate of a VSV on kernel rows (vsvRowPath): the retraining
-// set of N = n (1 + copies) rows of float64 values, as if every training point were a
-// support vector (an upper bound: on MNIST about one in six is), while the second SVM
-// trains on it as estimateSVMRows counts an SVM of N points; the first SVM's needs are
-// smaller and over by then.
+// estimateVSVRows is the estimate of a VSV on kernel rows (vsvRowPath) of n points: the
+// retraining set of N = n/2 (1 + copies) rows of float64 values (as if half the points
+// were support vectors: at 8,000 deskewed MNIST digits and the degree-9 kernel 36% were,
+// fewer at 60,000) while the second SVM trains on it, as svmRowsCellBytes counts an SVM
+// of N points. The first SVM's needs are smaller and over by then. A retraining set
+// above the bound is checked against the memory limit when its size is known, before it
+// is built (vsvRetrainCheck).
 func estimateVSVRows(e *estimator, m model.Method, st stage, held []EstimateItem) (_, trans []EstimateItem, cell EstimateItem) {
-	N := st.n * float64(1+vsvCopies(m))
-	held, trans, cell = estimateSVMRows(e, m, stage{n: N, g: st.g}, held)
-	cell.What = fmt.Sprintf("%s on %.0f samples: at most %.0f support vectors and their virtual copies on kernel rows (a %.0f MiB row cache over %d pairs at once, no kernel matrix)",
-		m.Name, st.n, N, float64(svmRowCacheBytes)/(1<<20), svmRowWorkers())
-	cell.Bytes += 8 * N * e.d
+	N := vsvRetrainBound(m, st.n)
+	cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples: about %.0f support vectors and their virtual copies (half the points support vectors) on kernel rows (a %.0f MiB row cache over %d pairs at once, no kernel matrix)",
+		m.Name, st.n, N, float64(svmRowCacheBytes)/(1<<20), svmRowWorkers()),
+		Bytes: vsvRetrainBytes(N, e.d, float64(e.ds.Test), float64(max(e.ds.Classes, 2))), Fix: "use smaller sizes, jitter or directions"}
 	return held, trans, cell
 }
+
+// vsvRetrainBound is the retraining set's size the estimate of a row-path VSV of m on n
+// points assumes: half of them support vectors, each with its copies.
+func vsvRetrainBound(m model.Method, n float64) float64 { return n / 2 * float64(1+vsvCopies(m)) }
+
+// vsvRetrainBytes is what a row-path VSV holds while its second SVM trains on N
+// points: the retraining set (8 N d) and that SVM's (svmRowsCellBytes).
+func vsvRetrainBytes(N, d, nt, k float64) float64 { return 8*N*d + svmRowsCellBytes(N, d, nt, k) }
 
 // haarFFT reports whether the Haar kernel of m takes the FFT route (kernel.CyclicGroupOf):
 // its group (the method's own, else the spec's) is all the cyclic shifts of 2-D samples.

@@ -95,18 +95,24 @@ func TestEstimateIssueCases(t *testing.T) {
 
 // TestEstimateKernelCells checks the Gram terms: kernel RLS with the rbf kernel at n =
 // 6000 on 2,000 test samples holds, per cell, 3 n² (Gram, its reduced copy, the basis)
-// + 2000 n doubles = 9.6e8 B, times GOMAXPROCS cells at once; n = 40,000 needs a
-// 40000² · 8 = 12.8e9 B Gram, above kernel.MaxGramBytes (8 GiB): refused whatever
-// the memory, naming the matrix and data.test_size.
+// + 2000 n doubles = 9.6e8 B, times GOMAXPROCS cells at once (5 repeats), once with a
+// single cell (one size, one repeat); n = 40,000 needs a 40000² · 8 = 12.8e9 B Gram,
+// above kernel.MaxGramBytes (8 GiB): refused whatever the memory, naming the matrix and
+// data.test_size.
 func TestEstimateKernelCells(t *testing.T) {
-	s := &model.Spec{Protocol: model.ProtocolCurve, Methods: []model.Method{{Kernel: "rbf", Gamma: 1}}, Sizes: []int{6000}}
+	s := &model.Spec{Protocol: model.ProtocolCurve, Methods: []model.Method{{Kernel: "rbf", Gamma: 1}}, Sizes: []int{6000}, Repeats: 5}
 	s.Defaults()
 	ds := DataSize{Pool: 50000, Test: 2000, Shape: []int{2}, Classes: 2}
 	e := EstimateBytes(s, ds)
 	w := float64(runtime.GOMAXPROCS(0))
-	if got, want := item(t, e, "cells at once"), w*8*(3*6000*6000+2000*6000.0); !near(got, want) {
+	if got, want := item(t, e, "cells at once"), w*8*(3*6000*6000+2000*6000.0); w > 1 && !near(got, want) {
 		t.Errorf("cells = %.6g B, want %.6g", got, want)
 	}
+	s.Repeats = 1
+	if got, want := item(t, EstimateBytes(s, ds), "on 6000 samples"), 8*(3*6000*6000+2000*6000.0); !near(got, want) {
+		t.Errorf("one cell = %.6g B, want %.6g", got, want)
+	}
+	s.Repeats = 5
 	if err := CheckMemory(e, 1<<40, "test"); err != nil {
 		t.Errorf("n = 6000 under 1 TiB: %v", err)
 	}

@@ -304,7 +304,7 @@ func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 			switch m.Learner {
 			case "vsv": // train, add the support vectors' transformed copies, retrain
 				nv := n * (1 + float64(max(vsvCopies(m), 1)))
-				if vsvRowPath(ni, int(nt)) {
+				if vsvRowPath(m, ni, int(nt)) {
 					// Kernel rows on demand: both SVMs' SMO, about a sixth of the points
 					// support vectors (MNIST), and the test kernel against the retrained
 					// SVM's support vectors.

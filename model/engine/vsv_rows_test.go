@@ -68,7 +68,7 @@ func TestVSVTranslations(t *testing.T) {
 // directions for one) on the precomputed kernels and, with svmRowsBytes at 0, on kernel
 // rows (learn.TrainVSVRows, float32 products): each mean accuracy over the two draws
 // agrees within 0.005, two test digits in 400 (the float32 kernel values can move a
-// near-tie), the row path logs both SVMs of every draw, and reports both trainings' pairs
+// near-tie), the row path logs both SVMs of every draw and the first one's test accuracy, and reports both trainings' pairs
 // as stage smo, ending at 90 of 90.
 func TestVSVRowPathMatchesGram(t *testing.T) {
 	spec := func() *model.Spec {
@@ -97,8 +97,11 @@ func TestVSVRowPathMatchesGram(t *testing.T) {
 			}
 		}
 	}
-	first, retrained := 0, 0
+	first, retrained, alone := 0, 0, 0
 	for _, l := range logs {
+		if strings.Contains(l, "the first SVM alone scores") {
+			alone++
+		}
 		if strings.Contains(l, "first SVM:") && strings.Contains(l, "retraining on") {
 			first++
 		}
@@ -106,8 +109,8 @@ func TestVSVRowPathMatchesGram(t *testing.T) {
 			retrained++
 		}
 	}
-	if first != 4 || retrained != 4 {
-		t.Errorf("%d first and %d retrained lines, want 4 each (2 methods x 2 draws): %q", first, retrained, logs)
+	if first != 4 || retrained != 4 || alone != 4 {
+		t.Errorf("%d first, %d retrained and %d first-alone lines, want 4 each (2 methods x 2 draws): %q", first, retrained, alone, logs)
 	}
 	var last eval.Progress
 	for _, p := range prog {
