@@ -41,11 +41,13 @@ type HPColumn struct {
 	// Key names what the column shows: "run", "series", "status", "took"; a
 	// flattened spec key of the run ("data.name", "sizes" for a list) or "methods.*.F"
 	// for field F of each row's own method; "@X" for the metric at x X; "chosen.F" for
-	// the chosen value F.
+	// the chosen value F; "final" for the metric at each series' largest x.
 	Key  string
 	Kind HPKind
-	// X is the x of a metric column.
-	X float64
+	// X and XLabel are the x of a metric column and the x label of the series it
+	// reads (X NaN for "final", the series' largest x, of any label).
+	X      float64
+	XLabel string
 }
 
 // HPRow is one row of the HParams table: series Series of run Run, the text of each
@@ -84,8 +86,10 @@ const none = "—"
 //     ("unset" when another method of its family sets it, "—" when none does), the
 //     series' method being the spec method whose display name starts the series'
 //     name (a method's name is left out, the series column says it);
-//   - a column per x of any series, the mean there (export.PointCell: accuracy in
-//     percent with ± std, as gitui run's table prints it);
+//   - final, the series' mean at its largest x, then a column per x of any series,
+//     the mean there (export.PointCell: accuracy in percent with ± std, as gitui
+//     run's table prints it): "@X" for the x label most rows have, "WORD=X" (the
+//     label's last word) for another, so that a size and a γ never share a column;
 //   - a column per value the fits chose themselves (Entry.Chosen: "λ chosen", "γ
 //     chosen", median over the draws at the series' largest x);
 //   - took, the run's wall time.
@@ -183,14 +187,27 @@ func HParams(es []Entry, now time.Time) HPTable {
 	}
 	nameParams(cols)
 
-	// Metrics: the mean at each x; what the fits chose; the wall time.
-	xset := map[float64]bool{}
+	// Metrics: the mean at the series' largest x, and at each x (by x label: the most
+	// common label's columns are "@X", another's "LAST-WORD=X"); what the fits chose;
+	// the wall time.
+	type xkey struct {
+		label string
+		x     float64
+	}
+	xset := map[xkey]bool{}
+	labelRows := map[string]int{}
+	var labels []string
 	chosen := map[string]bool{}
 	for _, r := range srcs {
 		if r.series >= 0 {
-			for _, p := range es[r.e].Series[r.series].Points {
+			s := es[r.e].Series[r.series]
+			if labelRows[s.XLabel] == 0 {
+				labels = append(labels, s.XLabel)
+			}
+			labelRows[s.XLabel]++
+			for _, p := range s.Points {
 				if !math.IsNaN(p.X) && !math.IsInf(p.X, 0) {
-					xset[p.X] = true
+					xset[xkey{s.XLabel, p.X}] = true
 				}
 			}
 		}
@@ -198,13 +215,25 @@ func HParams(es []Entry, now time.Time) HPTable {
 			chosen[k] = true
 		}
 	}
-	xs := make([]float64, 0, len(xset))
-	for x := range xset {
-		xs = append(xs, x)
+	slices.SortStableFunc(labels, func(a, b string) int { return cmp.Compare(labelRows[b], labelRows[a]) })
+	if len(xset) > 0 {
+		cols = append(cols, HPColumn{Name: "final", Key: "final", Kind: HPMetric, X: math.NaN()})
 	}
-	sort.Float64s(xs)
-	for _, x := range xs {
-		cols = append(cols, HPColumn{Name: "@" + fmtX(x), Key: "@" + fmtX(x), Kind: HPMetric, X: x})
+	for _, l := range labels {
+		var xs []float64
+		for k := range xset {
+			if k.label == l {
+				xs = append(xs, k.x)
+			}
+		}
+		sort.Float64s(xs)
+		for _, x := range xs {
+			name := "@" + fmtX(x)
+			if l != labels[0] {
+				name = lastWord(l) + "=" + fmtX(x)
+			}
+			cols = append(cols, HPColumn{Name: printable.String(name), Key: name, Kind: HPMetric, X: x, XLabel: l})
+		}
 	}
 	ck := make([]string, 0, len(chosen))
 	for k := range chosen {
@@ -222,7 +251,7 @@ func HParams(es []Entry, now time.Time) HPTable {
 		row := HPRow{Run: e, Cells: make([]string, len(cols)), Nums: make([]float64, len(cols)), Missing: make([]bool, len(cols))}
 		var s *seriesView
 		if r.series >= 0 {
-			s = &seriesView{e.Series[r.series].Name, e.Series[r.series].YLabel, e.Series[r.series].Points}
+			s = &seriesView{e.Series[r.series].Name, e.Series[r.series].XLabel, e.Series[r.series].YLabel, e.Series[r.series].Points}
 			row.Series = s.name
 		}
 		for c, col := range cols {
@@ -264,11 +293,15 @@ func HParams(es []Entry, now time.Time) HPTable {
 					}
 				}
 			case HPMetric:
-				if s == nil {
+				if s == nil || len(s.points) == 0 || col.Key != "final" && s.xlabel != col.XLabel {
 					break
 				}
+				x := col.X
+				if col.Key == "final" {
+					x = s.points[len(s.points)-1].X
+				}
 				for _, p := range s.points {
-					if p.X == col.X && !math.IsNaN(p.Mean) {
+					if p.X == x && !math.IsNaN(p.Mean) {
 						c := export.PointCell(strings.Contains(strings.ToLower(s.ylabel), "accuracy"), model.Point{X: p.X, Mean: p.Mean, Std: p.Std, Runs: p.Runs})
 						text, num = c.Text, p.Mean
 						if c.Std != "" {
@@ -315,8 +348,8 @@ func shortStatus(s string) string {
 
 // seriesView is the part of a series a row reads.
 type seriesView struct {
-	name, ylabel string
-	points       []eval.SeriesPoint
+	name, xlabel, ylabel string
+	points               []eval.SeriesPoint
 }
 
 // Sort orders the rows by column col, increasing or (desc) decreasing: numbers as
@@ -355,15 +388,18 @@ func (t *HPTable) Column(key string) int {
 	return -1
 }
 
-// lastMetric returns the index of the metric column of the largest x, -1 when none.
-func (t *HPTable) lastMetric() int {
-	at := -1
-	for c, col := range t.Columns {
-		if col.Kind == HPMetric {
-			at = c
-		}
+// final returns the index of the column "final" (the series' mean at its largest
+// x), -1 when no row has a point.
+func (t *HPTable) final() int { return t.Column("final") }
+
+// lastWord is the last word of an x label ("gamma" of "RBF gamma"), the label itself
+// when it has one word, "x" when it is empty.
+func lastWord(l string) string {
+	f := strings.Fields(l)
+	if len(f) == 0 {
+		return "x"
 	}
-	return at
+	return f[len(f)-1]
 }
 
 // methodKey reports whether the flattened key k belongs to the spec's methods.

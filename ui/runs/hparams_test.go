@@ -119,7 +119,7 @@ func TestHParamsColumns(t *testing.T) {
 	for _, c := range tbl.Columns {
 		names = append(names, c.Name)
 	}
-	want := []string{"run", "series", "status", "data", "sizes", "bins", "lambda", "@100", "@500", "λ chosen", "took"}
+	want := []string{"run", "series", "status", "data", "sizes", "bins", "lambda", "final", "@100", "@500", "λ chosen", "took"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("columns %q, want %q", names, want)
 	}
@@ -144,6 +144,13 @@ func TestHParamsColumns(t *testing.T) {
 		{"svc-halving (tune)", "best validation 0.972", "searching", "xperm", "—", "—", "—", "—", "—", "—"},
 	} {
 		got := cells(i, "run", "series", "status", "data.name", "methods.*.bins", "methods.*.lambda", "@100", "@500", "chosen.lambda", "took")
+		last := want[7] // @500, else @100: the row's largest x
+		if last == "—" {
+			last = want[6]
+		}
+		if f := tbl.Rows[i].Cells[tbl.Column("final")]; f != last {
+			t.Errorf("row %d: final %q, want %q, the mean at its largest x", i, f, last)
+		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("row %d: %q, want %q", i, got, want)
 		}
@@ -160,7 +167,7 @@ func TestHParamsColumns(t *testing.T) {
 	}
 	// One run alone: nothing differs between runs, its methods' fields differ by family only.
 	one := HParams(hpFixture(t)[:1], hpNow)
-	if got := len(one.Columns); got != 6 { // run series @100 @500 λ chosen took
+	if got := len(one.Columns); got != 7 { // run series final @100 @500 λ chosen took
 		t.Errorf("one run: %d columns %v", got, one.Columns)
 	}
 	if len(HParams(nil, hpNow).Rows) != 0 {
@@ -168,10 +175,10 @@ func TestHParamsColumns(t *testing.T) {
 	}
 }
 
-// TestHParamsSortAndFilter: h opens the view sorted by the accuracy at the largest x,
-// best first, missing last; o moves the sort to the next column (took, after the last
-// metric... cycling to run), O reverses it with missing still last; the pane's filter
-// applies to the table; esc clears the filter, then closes the view.
+// TestHParamsSortAndFilter: h opens the view sorted by final (the mean at each series'
+// largest x), best first, missing last; o moves the sort to the next column (cycling
+// from took to run), O reverses it with missing still last; the pane's filter applies
+// to the table; esc clears the filter, then closes the view.
 func TestHParamsSortAndFilter(t *testing.T) {
 	m := hpModel(t, 120, 40, hpFixture(t))
 	m = hpPress(m, "h")
@@ -188,12 +195,15 @@ func TestHParamsSortAndFilter(t *testing.T) {
 		}
 		return out
 	}
-	if k, desc := m.HParamsSort(); k != "@500" || !desc {
-		t.Fatalf("sorted by %s desc=%v, want @1000 decreasing", k, desc)
+	if k, desc := m.HParamsSort(); k != "final" || !desc {
+		t.Fatalf("sorted by %s desc=%v, want final decreasing", k, desc)
 	}
-	m = hpPress(m, "o", "o") // @500 → λ chosen → took
+	if got, want := col(), []string{"95.00±1.00", "93.00±1.00", "77.00±1.00", "71.00±1.00", "61.00±1.00", "58.00±1.00", "—", "—"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("final decreasing: %q, want %q", got, want)
+	}
+	m = hpPress(m, "o", "o", "o", "o") // final → @100 → @500 → λ chosen → took
 	if k, _ := m.HParamsSort(); k != "took" {
-		t.Fatalf("o o sorts by %s, want took", k)
+		t.Fatalf("o ×4 sorts by %s, want took", k)
 	}
 	if got, want := col(), []string{"1m35s", "1m35s", "1m30s", "40s", "40s", "12s", "12s", "—"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("took decreasing: %q, want %q", got, want)
@@ -203,7 +213,7 @@ func TestHParamsSortAndFilter(t *testing.T) {
 		t.Fatalf("took increasing: %q, want %q (missing last)", got, want)
 	}
 	m = hpPress(m, "O")
-	for range 8 { // took → run → series → status → data → sizes → bins → lambda → @100
+	for range 9 { // took → run → series → status → data → sizes → bins → lambda → final → @100
 		m = hpPress(m, "o")
 	}
 	if k, _ := m.HParamsSort(); k != "@100" {
@@ -248,8 +258,8 @@ func TestHParamsSortAndFilter(t *testing.T) {
 }
 
 // TestHParamsFits: at 80×24, 120×40 and narrower, the view fits; at 80 columns the run,
-// series and the accuracy at the largest x stay, and a line names the columns that do
-// not fit; rows scroll with the cursor.
+// series and final stay, the settings and the mean at each x scroll with → and ←,
+// and a line says so; rows scroll with the cursor.
 func TestHParamsFits(t *testing.T) {
 	es := hpFixture(t)
 	for i := range 12 { // more rows than 24 lines hold
@@ -263,11 +273,18 @@ func TestHParamsFits(t *testing.T) {
 		v := m.View()
 		uitest.CheckFits(t, v, sz[0], sz[1])
 		s := ansi.Strip(v)
-		if sz[0] >= 80 && (!strings.Contains(s, "run") || !strings.Contains(s, "series") || !strings.Contains(s, "@500▼")) {
+		if sz[0] >= 80 && (!strings.Contains(s, "run") || !strings.Contains(s, "series") || !strings.Contains(s, "final▼")) {
 			t.Errorf("%dx%d: run, series or the largest x missing:\n%s", sz[0], sz[1], s)
 		}
-		if sz[0] == 80 && !strings.Contains(s, "not shown (too narrow)") {
+		if sz[0] == 80 && !strings.Contains(s, "columns 1–3 of 6 scroll with ←/→") {
 			t.Errorf("80 columns: no line names the hidden columns:\n%s", s)
+		}
+		if sz[0] == 80 {
+			m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRight})
+			if s := ansi.Strip(m.View()); !strings.Contains(s, "columns 2–4 of 6") || !strings.Contains(s, "lambda") || strings.Contains(s, " data ") {
+				t.Errorf("→ did not scroll the settings:\n%s", s)
+			}
+			m, _ = m.Update(tea.KeyMsg{Type: tea.KeyLeft})
 		}
 		for range 30 {
 			m = hpPress(m, "down")

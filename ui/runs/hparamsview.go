@@ -2,6 +2,7 @@ package runs
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -14,18 +15,20 @@ import (
 
 // The HParams view (h) of the Runs pane: the table HParams builds, over the runs the
 // table lists (its filter and the group opened apply), sorted by a column of its own
-// (o cycles it, O reverses it; by default the accuracy at the largest x, best first),
-// its rows scrolled with the cursor (↑/↓), enter opening the curves of the row's run.
-// It fits any width: columns that do not fit are dropped (first the metrics of the
-// smaller x, then status, took and the chosen values, then parameters from the last),
-// the run, series and parameter columns cut with …, and a line says what is hidden.
+// (o cycles it, O reverses it; by default final, the mean at each series' largest x,
+// highest first), its rows scrolled with the cursor (↑/↓), enter opening the curves of
+// the row's run. It fits any width (hpLayoutFor): run and series stay on the left,
+// final, took, the chosen values and status on the right, and between them the
+// settings that differ and the mean at each x, scrolled with ←/→ when they do not all
+// fit; a line says what is not shown.
 
 // hparamsView is the state of the HParams view (kept while it is closed).
 type hparamsView struct {
 	on       bool
-	sortKey  string // HPColumn.Key sorted by; "" the metric of the largest x
+	sortKey  string // HPColumn.Key sorted by; "" final
 	asc      bool   // increasing (the default is decreasing: the best first)
 	cur, top int
+	left     int // the first setting shown (index among the parameter columns)
 	tbl      HPTable
 }
 
@@ -47,7 +50,7 @@ func (m *Model) hpSortCol() int {
 	if c := m.hp.tbl.Column(m.hp.sortKey); c >= 0 && m.hp.sortKey != "" {
 		return c
 	}
-	if c := m.hp.tbl.lastMetric(); c >= 0 {
+	if c := m.hp.tbl.final(); c >= 0 {
 		return c
 	}
 	return 0
@@ -87,6 +90,10 @@ func (m *Model) openHParams() {
 func (m *Model) hparamsKey(k tea.KeyMsg) tea.Cmd {
 	n := len(m.hp.tbl.Rows)
 	switch {
+	case key.Matches(k, hpKeys.Left):
+		m.hp.left = max(0, m.hp.left-1)
+	case key.Matches(k, hpKeys.Right):
+		m.hp.left = max(0, min(len(m.hp.tbl.scrollable())-1, m.hp.left+1))
 	case key.Matches(k, m.keys.Up):
 		m.hp.cur = max(0, m.hp.cur-1)
 	case key.Matches(k, m.keys.Down):
@@ -125,7 +132,28 @@ func (m Model) hparamsHelp() []key.Binding {
 	} else {
 		k.Back.SetHelp("esc", "back to the runs")
 	}
-	return []key.Binding{k.Up, k.Down, k.Sort, k.Reverse, k.Filter, k.Open, k.HParams, k.Back}
+	x := hpKeys
+	x.Left.SetEnabled(len(m.hp.tbl.scrollable()) > 1)
+	x.Right.SetEnabled(len(m.hp.tbl.scrollable()) > 1)
+	return []key.Binding{k.Up, k.Down, x.Left, k.Sort, k.Reverse, k.Filter, k.Open, k.HParams, k.Back}
+}
+
+// hpKeys are the keys of the HParams view beside the table's.
+var hpKeys = struct{ Left, Right key.Binding }{
+	Left:  key.NewBinding(key.WithKeys("left"), key.WithHelp("←/→", "scroll columns")),
+	Right: key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "scroll columns")),
+}
+
+// scrollable returns the columns of t that scroll with ←/→, in order: the settings,
+// then the mean at each x.
+func (t *HPTable) scrollable() []int {
+	var out []int
+	for c, col := range t.Columns {
+		if col.Kind == HPParam || col.Kind == HPMetric && col.Key != "final" {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // hpGap returns the space before a column of kind k: two before a right-aligned
@@ -140,81 +168,124 @@ func hpGap(k HPKind) int {
 // rightAligned reports whether the cells of a column of kind k are numbers, aligned right.
 func rightAligned(k HPKind) bool { return k == HPMetric || k == HPChosen || k == HPTook }
 
-// hpWidths returns the width of each column of t in w columns (0: dropped): each
-// column as wide as its header and cells (run at most 20, series 24, a parameter or
-// the status 14); then, while the row is too wide: series and run are cut to 16 and
-// 14; status is dropped, then the metrics of the smaller x (the smallest first), took
-// and the chosen values; series, run and parameters are cut to 14, 12 and 10;
-// parameters are dropped from the last; series and run are cut to 6. Run, series and
-// the metric of the largest x stay.
-func hpWidths(t HPTable, w int) []int {
-	ws := make([]int, len(t.Columns))
+// hpLayout is where the view draws the columns of a table in its width: the width of
+// each column (0: not shown) and the scrolled columns shown (HPTable.scrollable),
+// first..last-1 of n.
+type hpLayout struct {
+	ws             []int
+	first, last, n int
+}
+
+// hpLayoutFor lays t out in w columns with the scrolled columns (the settings, then
+// the mean at each x: HPTable.scrollable) shown from the left-th on:
+//
+//   - run and series on the left, cut to 14 and 16 below 100 columns, 20 and 24 from
+//     there, and to at most 45% of w together (6 each at least);
+//   - final, took, the chosen values and status, in that priority, while they fit in
+//     what the scrolled columns leave them (those keep up to 45% of the room when
+//     they need it);
+//   - the scrolled columns from the left-th, a setting at most 14 wide, while they
+//     fit (the first always, cut to the room).
+func hpLayoutFor(t HPTable, w, left int) hpLayout {
+	l := hpLayout{ws: make([]int, len(t.Columns))}
+	nat := make([]int, len(t.Columns))
+	params := t.scrollable()
+	var others []int
 	for c, col := range t.Columns {
-		ws[c] = ansi.StringWidth(col.Name) + 1 // room for the sort arrow
+		nat[c] = ansi.StringWidth(col.Name) + 1 // room for the sort arrow
 		for _, r := range t.Rows {
-			ws[c] = max(ws[c], ansi.StringWidth(r.Cells[c]))
+			nat[c] = max(nat[c], ansi.StringWidth(r.Cells[c]))
 		}
+		switch {
+		case col.Kind == HPParam:
+			nat[c] = min(nat[c], 14)
+		case col.Kind == HPStatus:
+			nat[c] = min(nat[c], 11)
+			others = append(others, c)
+		case col.Key == "final", col.Kind == HPChosen, col.Kind == HPTook:
+			others = append(others, c)
+		}
+	}
+	l.n = len(params)
+	rank := func(c int) int {
+		switch col := t.Columns[c]; {
+		case col.Key == "final":
+			return 0
+		case col.Kind == HPTook:
+			return 1
+		case col.Kind == HPChosen:
+			return 2
+		}
+		return 3 // status
+	}
+	slices.SortStableFunc(others, func(a, b int) int { return rank(a) - rank(b) })
+	room := w - 2 // the cursor
+	runMax, seriesMax := 14, 16
+	if w >= 100 {
+		runMax, seriesMax = 20, 24
+	}
+	for c, col := range t.Columns {
 		switch col.Kind {
 		case HPRun:
-			ws[c] = min(ws[c], 20)
+			l.ws[c] = min(nat[c], runMax)
 		case HPSeries:
-			ws[c] = min(ws[c], 24)
-		case HPParam, HPStatus:
-			ws[c] = min(ws[c], 14)
+			l.ws[c] = min(nat[c], seriesMax)
 		}
 	}
-	total := func() int {
-		s := 2 // the cursor
-		first := true
-		for c, x := range ws {
-			if x > 0 {
-				if !first {
-					s += hpGap(t.Columns[c].Kind)
-				}
-				s += x
-				first = false
-			}
-		}
-		return s
-	}
-	last := t.lastMetric()
-	drop := func(keep func(c int, col HPColumn) bool) {
-		for c := range t.Columns {
-			if total() <= w {
-				return
-			}
-			if ws[c] > 0 && !keep(c, t.Columns[c]) {
-				ws[c] = 0
-			}
-		}
-	}
-	dropLast := func(kind HPKind) {
-		for c := len(t.Columns) - 1; c >= 0 && total() > w; c-- {
-			if t.Columns[c].Kind == kind {
-				ws[c] = 0
-			}
-		}
-	}
-	cut := func(kind HPKind, to int) {
+	frozen := func() int {
+		n := 0
 		for c, col := range t.Columns {
-			if total() > w && col.Kind == kind && ws[c] > to {
-				ws[c] = max(to, ws[c]-(total()-w))
+			if col.Kind == HPRun || col.Kind == HPSeries {
+				n += l.ws[c]
+			}
+		}
+		return n
+	}
+	for frozen() > w*45/100 {
+		cut := false
+		for c, col := range t.Columns {
+			if (col.Kind == HPRun || col.Kind == HPSeries) && l.ws[c] > 6 && frozen() > w*45/100 {
+				l.ws[c]--
+				cut = true
+			}
+		}
+		if !cut {
+			break
+		}
+	}
+	room -= frozen() + 1 // the gap after run
+	need := func(c int) int { return nat[c] + hpGap(t.Columns[c].Kind) }
+	parNeed := 0
+	for _, c := range params {
+		parNeed += need(c)
+	}
+	budget := room - min(parNeed, room*45/100)
+	used := 0
+	place := func(budget int) {
+		for i, c := range others {
+			if l.ws[c] == 0 && (used+need(c) <= budget || i == 0 && used == 0) {
+				l.ws[c] = nat[c]
+				used += need(c)
 			}
 		}
 	}
-	cut(HPSeries, 16)
-	cut(HPRun, 14)
-	dropLast(HPStatus)
-	drop(func(c int, col HPColumn) bool { return col.Kind != HPMetric || c == last })
-	dropLast(HPTook)
-	dropLast(HPChosen)
-	cut(HPSeries, 14)
-	cut(HPRun, 12)
-	cut(HPParam, 10)
-	dropLast(HPParam)
-	cut(HPSeries, 6)
-	cut(HPRun, 6)
-	return ws
+	place(budget)
+	l.first = min(max(0, left), max(0, len(params)-1))
+	l.last = l.first
+	for _, c := range params[l.first:] {
+		if used+need(c) > room {
+			if l.last == l.first && room-used > hpGap(t.Columns[c].Kind)+1 { // the first always, cut
+				l.ws[c] = room - used - hpGap(t.Columns[c].Kind)
+				used = room
+				l.last++
+			}
+			break
+		}
+		l.ws[c] = nat[c]
+		used += need(c)
+		l.last++
+	}
+	return l
 }
 
 // hparamsView draws the view.
@@ -235,7 +306,9 @@ func (m *Model) hparamsView() string {
 		out = append(out, "", m.st.Muted.Render("no run matches the filter (esc clears it)"))
 		return m.withSyntax(out)
 	}
-	ws := hpWidths(t, m.w)
+	m.hp.left = min(m.hp.left, max(0, len(t.scrollable())-1))
+	lay := hpLayoutFor(t, m.w, m.hp.left)
+	ws := lay.ws
 	// join lays out the shown columns' texts after a two-column lead (cursor).
 	join := func(lead string, text func(c int) string) string {
 		var b strings.Builder
@@ -295,14 +368,17 @@ func (m *Model) hparamsView() string {
 	if len(t.Rows) > rows {
 		notes = append(notes, fmt.Sprintf("rows %d–%d of %d", m.hp.top+1, min(len(t.Rows), m.hp.top+rows), len(t.Rows)))
 	}
+	if lay.first > 0 || lay.last < lay.n {
+		notes = append(notes, fmt.Sprintf("columns %d–%d of %d scroll with ←/→", lay.first+1, lay.last, lay.n))
+	}
 	var hidden []string
 	for c, col := range t.Columns {
-		if ws[c] == 0 {
+		if ws[c] == 0 && col.Kind != HPParam && (col.Kind != HPMetric || col.Key == "final") {
 			hidden = append(hidden, col.Name)
 		}
 	}
 	if len(hidden) > 0 {
-		notes = append(notes, fmt.Sprintf("%s not shown (too narrow): %s", plural(len(hidden), "column"), strings.Join(hidden, " ")))
+		notes = append(notes, fmt.Sprintf("not shown (too narrow): %s", strings.Join(hidden, " ")))
 	}
 	if len(notes) == 0 {
 		notes = append(notes, "accuracy in % (mean±std over the draws) · chosen: the fits' own, median over the draws")
