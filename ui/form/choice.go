@@ -28,12 +28,11 @@ type choice struct {
 
 // choiceKeys are the keys of the open list (letters, digits and - are typed into the
 // filter, so the list moves by the arrows only).
-var choiceKeys = struct{ Up, Down, Choose, Cancel, Type key.Binding }{
+var choiceKeys = struct{ Up, Down, Choose, Cancel key.Binding }{
 	Up:     key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑/↓", "move")),
 	Down:   key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "move")),
 	Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
 	Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "keep the value")),
-	Type:   key.NewBinding(key.WithKeys(), key.WithHelp("type", "narrow")),
 }
 
 // Matches returns the options that hold every word of filter (ignoring case): those
@@ -112,7 +111,8 @@ func (m *Model) choiceKey(f Field, k tea.KeyMsg) tea.Cmd {
 }
 
 // choiceRows returns the lines of the open list drawn under its field, at most n
-// options (scrolled to the cursor), or a line saying that nothing matches.
+// options (scrolled to the cursor; an empty option reads "(none)"), or a line saying
+// that nothing matches.
 func (m *Model) choiceRows(n int) []string {
 	shown := m.ch.matches()
 	if len(shown) == 0 {
@@ -128,10 +128,14 @@ func (m *Model) choiceRows(n int) []string {
 	m.ch.top = max(0, min(m.ch.top, len(shown)-n))
 	var out []string
 	for i := m.ch.top; i < m.ch.top+n; i++ {
+		name := shown[i]
+		if name == "" {
+			name = "(none)" // an empty option: the field unset
+		}
 		if i == m.ch.cur {
-			out = append(out, "    "+m.st.Accent.Render("▸ ")+m.st.Selected.Render(shown[i]))
+			out = append(out, "    "+m.st.Accent.Render("▸ ")+m.st.Selected.Render(name))
 		} else {
-			out = append(out, "      "+shown[i])
+			out = append(out, "      "+name)
 		}
 	}
 	return out

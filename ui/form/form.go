@@ -187,7 +187,7 @@ func (m *Model) FieldError(key string) string {
 // ShortHelp returns the keys that work now.
 func (m Model) ShortHelp() []key.Binding {
 	if m.choosing {
-		return []key.Binding{choiceKeys.Type, choiceKeys.Up, choiceKeys.Choose, choiceKeys.Cancel}
+		return []key.Binding{choiceKeys.Up, choiceKeys.Choose, choiceKeys.Cancel}
 	}
 	if m.editing {
 		return []key.Binding{m.keys.Commit, m.keys.Discard}

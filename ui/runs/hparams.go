@@ -60,6 +60,9 @@ type HPRow struct {
 	// marks a cell without a value, which sorts after every value in both directions.
 	Nums    []float64
 	Missing []bool
+	// Final is the x of the final column's value ("training set size 500"), "" when
+	// the row has none.
+	Final string
 }
 
 // HPTable is the HParams table of a list of runs.
@@ -86,10 +89,10 @@ const none = "—"
 //     ("unset" when another method of its family sets it, "—" when none does), the
 //     series' method being the spec method whose display name starts the series'
 //     name (a method's name is left out, the series column says it);
-//   - final, the series' mean at its largest x, then a column per x of any series,
-//     the mean there (export.PointCell: accuracy in percent with ± std, as gitui
-//     run's table prints it): "@X" for the x label most rows have, "WORD=X" (the
-//     label's last word) for another, so that a size and a γ never share a column;
+//   - a column per x of any series, the mean there (export.PointCell: accuracy in
+//     percent with ± std, as gitui run's table prints it): "@X" for the x label most
+//     rows have, "WORD=X" (the label's last word) for another, so that a size and a
+//     γ never share a column; then final, the series' mean at its largest x;
 //   - a column per value the fits chose themselves (Entry.Chosen: "λ chosen", "γ
 //     chosen", median over the draws at the series' largest x);
 //   - took, the run's wall time.
@@ -216,9 +219,6 @@ func HParams(es []Entry, now time.Time) HPTable {
 		}
 	}
 	slices.SortStableFunc(labels, func(a, b string) int { return cmp.Compare(labelRows[b], labelRows[a]) })
-	if len(xset) > 0 {
-		cols = append(cols, HPColumn{Name: "final", Key: "final", Kind: HPMetric, X: math.NaN()})
-	}
 	for _, l := range labels {
 		var xs []float64
 		for k := range xset {
@@ -234,6 +234,9 @@ func HParams(es []Entry, now time.Time) HPTable {
 			}
 			cols = append(cols, HPColumn{Name: printable.String(name), Key: name, Kind: HPMetric, X: x, XLabel: l})
 		}
+	}
+	if len(xset) > 0 {
+		cols = append(cols, HPColumn{Name: "final", Key: "final", Kind: HPMetric, X: math.NaN()})
 	}
 	ck := make([]string, 0, len(chosen))
 	for k := range chosen {
@@ -299,6 +302,7 @@ func HParams(es []Entry, now time.Time) HPTable {
 				x := col.X
 				if col.Key == "final" {
 					x = s.points[len(s.points)-1].X
+					row.Final = strings.TrimSpace(printable.String(s.xlabel) + " " + fmtX(x))
 				}
 				for _, p := range s.points {
 					if p.X == x && !math.IsNaN(p.Mean) {

@@ -119,7 +119,7 @@ func TestHParamsColumns(t *testing.T) {
 	for _, c := range tbl.Columns {
 		names = append(names, c.Name)
 	}
-	want := []string{"run", "series", "status", "data", "sizes", "bins", "lambda", "final", "@100", "@500", "λ chosen", "took"}
+	want := []string{"run", "series", "status", "data", "sizes", "bins", "lambda", "@100", "@500", "final", "λ chosen", "took"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("columns %q, want %q", names, want)
 	}
@@ -155,6 +155,9 @@ func TestHParamsColumns(t *testing.T) {
 			t.Errorf("row %d: %q, want %q", i, got, want)
 		}
 	}
+	if f := tbl.Rows[4].Final; f != "training set size 100" {
+		t.Errorf("the failed run's final is at %q, want its largest x, training set size 100", f)
+	}
 	if s := tbl.Rows[4].Cells[tbl.Column("sizes")]; s != "100,500,1000" {
 		t.Errorf("sizes of the usps run %q, want one list cell", s)
 	}
@@ -167,7 +170,7 @@ func TestHParamsColumns(t *testing.T) {
 	}
 	// One run alone: nothing differs between runs, its methods' fields differ by family only.
 	one := HParams(hpFixture(t)[:1], hpNow)
-	if got := len(one.Columns); got != 7 { // run series final @100 @500 λ chosen took
+	if got := len(one.Columns); got != 7 { // run series @100 @500 final λ chosen took
 		t.Errorf("one run: %d columns %v", got, one.Columns)
 	}
 	if len(HParams(nil, hpNow).Rows) != 0 {
@@ -201,9 +204,9 @@ func TestHParamsSortAndFilter(t *testing.T) {
 	if got, want := col(), []string{"95.00±1.00", "93.00±1.00", "77.00±1.00", "71.00±1.00", "61.00±1.00", "58.00±1.00", "—", "—"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("final decreasing: %q, want %q", got, want)
 	}
-	m = hpPress(m, "o", "o", "o", "o") // final → @100 → @500 → λ chosen → took
+	m = hpPress(m, "o", "o") // final → λ chosen → took
 	if k, _ := m.HParamsSort(); k != "took" {
-		t.Fatalf("o ×4 sorts by %s, want took", k)
+		t.Fatalf("o o sorts by %s, want took", k)
 	}
 	if got, want := col(), []string{"1m35s", "1m35s", "1m30s", "40s", "40s", "12s", "12s", "—"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("took decreasing: %q, want %q", got, want)
@@ -213,7 +216,7 @@ func TestHParamsSortAndFilter(t *testing.T) {
 		t.Fatalf("took increasing: %q, want %q (missing last)", got, want)
 	}
 	m = hpPress(m, "O")
-	for range 9 { // took → run → series → status → data → sizes → bins → lambda → final → @100
+	for range 8 { // took → run → series → status → data → sizes → bins → lambda → @100
 		m = hpPress(m, "o")
 	}
 	if k, _ := m.HParamsSort(); k != "@100" {

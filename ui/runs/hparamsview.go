@@ -360,6 +360,9 @@ func (m *Model) hparamsView() string {
 	if m.hp.cur < len(t.Rows) {
 		r := t.Rows[m.hp.cur]
 		full := printable.String(r.Run.ID) + " · " + r.Cells[1] + " · " + printable.String(r.Run.Status)
+		if r.Final != "" {
+			full += " · final at " + r.Final
+		}
 		out = append(out, m.st.Muted.Render(ansi.Truncate("▸ "+full, m.w, "…")))
 	} else {
 		out = append(out, "")
