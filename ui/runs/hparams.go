@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"gitui/core/eval"
 	"gitui/internal/printable"
 	"gitui/model"
@@ -69,6 +71,24 @@ type HPRow struct {
 type HPTable struct {
 	Columns []HPColumn
 	Rows    []HPRow
+	// nat[c] is the width of column c's header (with room for the sort arrow) and
+	// widest cell, computed once (natural), not on every frame.
+	nat []int
+}
+
+// natural returns the width of each column's header (and sort arrow) and widest cell.
+func (t *HPTable) natural() []int {
+	if len(t.nat) == len(t.Columns) {
+		return t.nat
+	}
+	t.nat = make([]int, len(t.Columns))
+	for c, col := range t.Columns {
+		t.nat[c] = ansi.StringWidth(col.Name) + 1
+		for _, r := range t.Rows {
+			t.nat[c] = max(t.nat[c], ansi.StringWidth(r.Cells[c]))
+		}
+	}
+	return t.nat
 }
 
 // none is the text of a missing cell.
@@ -357,8 +377,8 @@ type seriesView struct {
 }
 
 // Sort orders the rows by column col, increasing or (desc) decreasing: numbers as
-// numbers when both cells are, else as text; a missing cell after every value in
-// either direction; ties keep their order. A col out of range leaves the rows as they
+// numbers, before the cells that are text ("unset"), which compare as text; a missing
+// cell after every value in either direction; ties keep their order. A col out of range leaves the rows as they
 // are.
 func (t *HPTable) Sort(col int, desc bool) {
 	if col < 0 || col >= len(t.Columns) {
@@ -369,10 +389,18 @@ func (t *HPTable) Sort(col int, desc bool) {
 		if a.Missing[col] || b.Missing[col] {
 			return !a.Missing[col] && b.Missing[col]
 		}
+		an, bn := !math.IsNaN(a.Nums[col]), !math.IsNaN(b.Nums[col])
 		var c int
-		if !math.IsNaN(a.Nums[col]) && !math.IsNaN(b.Nums[col]) {
+		switch {
+		case an && bn:
 			c = cmp.Compare(a.Nums[col], b.Nums[col])
-		} else {
+		case an != bn: // numbers before text ("unset"), a total order
+			if an {
+				c = -1
+			} else {
+				c = 1
+			}
+		default:
 			c = strings.Compare(a.Cells[col], b.Cells[col])
 		}
 		if desc {

@@ -24,7 +24,7 @@ var hpNow = time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 
 // hpEntry is a run of spec s as store.Load reads it (its flattened spec), with series
 // ss and what the fits of each method chose.
-func hpEntry(t *testing.T, id string, s *model.Spec, status string, secs float64, chosen []map[string]float64, ss ...eval.Series) Entry {
+func hpEntry(t testing.TB, id string, s *model.Spec, status string, secs float64, chosen []map[string]float64, ss ...eval.Series) Entry {
 	t.Helper()
 	raw, err := json.Marshal(s)
 	if err != nil {
@@ -64,7 +64,7 @@ func hpSpec(name, data string, lambda float64, bins int, sizes ...int) *model.Sp
 // method's bins (5, 9), the data set (xperm, usps) and the sizes; one failed after its
 // first size, one still running with no point yet, and a study without its refit; a
 // series name holds an escape sequence, as a result.json from elsewhere might.
-func hpFixture(t *testing.T) []Entry {
+func hpFixture(t testing.TB) []Entry {
 	chosen := []map[string]float64{{"lambda": 2.5e-07}, nil}
 	a := hpEntry(t, "20261203-010000-xperm-tiny", hpSpec("xperm-tiny", "xperm", 0.1, 5, 100, 500), "done", 12.3, chosen,
 		curve("CDF(5,5) RLS", 100, 0.81, 500, 0.93), curve("raw RLS", 100, 0.52, 500, 0.61))
@@ -82,7 +82,7 @@ func hpFixture(t *testing.T) []Entry {
 	return []Entry{a, b, c, d, e}
 }
 
-func hpModel(t *testing.T, w, h int, es []Entry) Model {
+func hpModel(t testing.TB, w, h int, es []Entry) Model {
 	m := New(uitest.Styles())
 	m.now = func() time.Time { return hpNow }
 	m.SetSize(w, h)
@@ -329,5 +329,56 @@ func TestGoldenHParams(t *testing.T) {
 			uitest.CheckFits(t, v, sz[0], sz[1])
 			golden.RequireEqual(t, []byte(ansi.Strip(v)))
 		})
+	}
+}
+
+// TestHParamsSortMixed: numbers sort as numbers and before text (unset), a missing
+// cell last in both directions; decreasing is the reverse of increasing otherwise.
+func TestHParamsSortMixed(t *testing.T) {
+	mk := func(cells ...string) HPTable {
+		tbl := HPTable{Columns: []HPColumn{{Name: "v", Key: "v", Kind: HPParam}}}
+		for _, c := range cells {
+			n, ok := parseNum(c)
+			if !ok {
+				n = math.NaN()
+			}
+			tbl.Rows = append(tbl.Rows, HPRow{Cells: []string{c}, Nums: []float64{n}, Missing: []bool{c == none}})
+		}
+		return tbl
+	}
+	got := func(tbl HPTable) []string {
+		var out []string
+		for _, r := range tbl.Rows {
+			out = append(out, r.Cells[0])
+		}
+		return out
+	}
+	tbl := mk("10", none, "unset", "9", "0.1")
+	tbl.Sort(0, false)
+	if g, want := got(tbl), []string{"0.1", "9", "10", "unset", none}; !reflect.DeepEqual(g, want) {
+		t.Errorf("increasing: %q, want %q", g, want)
+	}
+	tbl.Sort(0, true)
+	if g, want := got(tbl), []string{"unset", "10", "9", "0.1", none}; !reflect.DeepEqual(g, want) {
+		t.Errorf("decreasing: %q, want %q", g, want)
+	}
+	tbl.Sort(5, true) // out of range: unchanged
+}
+
+// BenchmarkHParamsView draws the view of 1,000 runs of two series at 120×40: the frame
+// time of the view while it is open (the table is built once, on a change).
+func BenchmarkHParamsView(b *testing.B) {
+	base := hpFixture(b)[:2]
+	var es []Entry
+	for i := range 500 {
+		for _, e := range base {
+			e.ID, e.Path = fmt.Sprintf("%s-%d", e.ID, i), fmt.Sprintf("%s-%d", e.Path, i)
+			es = append(es, e)
+		}
+	}
+	m := hpModel(b, 120, 40, es)
+	m = hpPress(m, "h")
+	for b.Loop() {
+		_ = m.View()
 	}
 }

@@ -186,16 +186,12 @@ type hpLayout struct {
 //     they need it);
 //   - the scrolled columns from the left-th, a setting at most 14 wide, while they
 //     fit (the first always, cut to the room).
-func hpLayoutFor(t HPTable, w, left int) hpLayout {
+func hpLayoutFor(t *HPTable, w, left int) hpLayout {
 	l := hpLayout{ws: make([]int, len(t.Columns))}
-	nat := make([]int, len(t.Columns))
+	nat := slices.Clone(t.natural())
 	params := t.scrollable()
 	var others []int
 	for c, col := range t.Columns {
-		nat[c] = ansi.StringWidth(col.Name) + 1 // room for the sort arrow
-		for _, r := range t.Rows {
-			nat[c] = max(nat[c], ansi.StringWidth(r.Cells[c]))
-		}
 		switch {
 		case col.Kind == HPParam:
 			nat[c] = min(nat[c], 14)
@@ -307,7 +303,7 @@ func (m *Model) hparamsView() string {
 		return m.withSyntax(out)
 	}
 	m.hp.left = min(m.hp.left, max(0, len(t.scrollable())-1))
-	lay := hpLayoutFor(t, m.w, m.hp.left)
+	lay := hpLayoutFor(&m.hp.tbl, m.w, m.hp.left)
 	ws := lay.ws
 	// join lays out the shown columns' texts after a two-column lead (cursor).
 	join := func(lead string, text func(c int) string) string {
