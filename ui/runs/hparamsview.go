@@ -41,6 +41,9 @@ func (m *Model) HParamsTable() HPTable { return m.hp.tbl }
 // HParamsSort returns the key of the column the HParams view sorts by and whether it
 // sorts decreasing.
 func (m *Model) HParamsSort() (key string, desc bool) {
+	if len(m.hp.tbl.Columns) == 0 { // never opened
+		return "", !m.hp.asc
+	}
 	return m.hp.tbl.Columns[m.hpSortCol()].Key, !m.hp.asc
 }
 
@@ -98,8 +101,8 @@ func (m *Model) hparamsKey(k tea.KeyMsg) tea.Cmd {
 		m.hp.cur = max(0, m.hp.cur-1)
 	case key.Matches(k, m.keys.Down):
 		m.hp.cur = max(0, min(n-1, m.hp.cur+1))
-	case key.Matches(k, m.keys.Sort):
-		c := (m.hpSortCol() + 1) % max(1, len(m.hp.tbl.Columns))
+	case key.Matches(k, m.keys.Sort) && len(m.hp.tbl.Columns) > 0:
+		c := (m.hpSortCol() + 1) % len(m.hp.tbl.Columns)
 		m.hp.sortKey = m.hp.tbl.Columns[c].Key
 		m.syncHParams()
 	case key.Matches(k, m.keys.Reverse):
