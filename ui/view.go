@@ -277,6 +277,9 @@ func (a *App) footerView() string {
 		}
 		return a.help.ShortHelpView([]key.Binding{a.keys.Up, a.keys.Down, a.keys.Load, a.keys.Filter, a.keys.Toggle, a.keys.Close})
 	}
+	if a.editing() { // a text edit or a choice list takes every key: only its keys work
+		return a.help.ShortHelpView(a.focusedHelp().ShortHelp())
+	}
 	return a.help.ShortHelpView(globalHelp{k: a.keys, pane: a.focusedHelp()}.ShortHelp())
 }
 

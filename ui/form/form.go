@@ -87,11 +87,14 @@ type Model struct {
 	shown   []int // the field index of each line of the last View's field rows
 	editing bool
 	in      editor
-	inErr   string
-	errs    map[string]string
-	issues  []string
-	w, h    int
-	focused bool
+	// choosing is set while the list of an Enum field is open (enter; choice.go).
+	choosing bool
+	ch       choice
+	inErr    string
+	errs     map[string]string
+	issues   []string
+	w, h     int
+	focused  bool
 	// note, when set, returns a remark drawn after a field's value (SetNote).
 	note func(key string) string
 }
@@ -109,22 +112,27 @@ func New(st theme.Styles, spec *model.Spec, fields func(*model.Spec) []Field, is
 
 // SetSpec points the form at another spec (a preset was loaded) and drops edits.
 func (m *Model) SetSpec(s *model.Spec) {
-	m.spec, m.editing, m.inErr, m.errs = s, false, "", map[string]string{}
+	m.spec, m.editing, m.choosing, m.inErr, m.errs = s, false, false, "", map[string]string{}
 }
 
 // SetSize sets the form's size.
 func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
 
-// Focus gives or takes the keyboard focus (an edit in progress is discarded on blur).
+// Focus gives or takes the keyboard focus (an edit in progress, or an open choice
+// list, is discarded on blur).
 func (m *Model) Focus(on bool) {
 	m.focused = on
 	if !on && m.editing {
 		m.editing, m.inErr = false, ""
 	}
+	if !on {
+		m.choosing = false
+	}
 }
 
-// Editing reports whether a text edit is in progress (the form then takes every key).
-func (m *Model) Editing() bool { return m.editing }
+// Editing reports whether a text edit is in progress or a choice list is open (the
+// form then takes every key).
+func (m *Model) Editing() bool { return m.editing || m.choosing }
 
 // Selected returns the selected field and whether there is one.
 func (m *Model) Selected() (Field, bool) {
@@ -178,6 +186,9 @@ func (m *Model) FieldError(key string) string {
 
 // ShortHelp returns the keys that work now.
 func (m Model) ShortHelp() []key.Binding {
+	if m.choosing {
+		return []key.Binding{choiceKeys.Up, choiceKeys.Choose, choiceKeys.Cancel}
+	}
 	if m.editing {
 		return []key.Binding{m.keys.Commit, m.keys.Discard}
 	}
@@ -199,6 +210,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	m.cur = min(m.cur, len(fs)-1)
 	f := fs[m.cur]
+	if m.choosing {
+		if f.Kind != Enum { // the fields changed under the list
+			m.choosing = false
+			return m, nil
+		}
+		return m, m.choiceKey(f, km)
+	}
 	if m.editing {
 		switch {
 		case key.Matches(km, m.keys.Commit):
@@ -237,7 +255,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, changed(f.Key)
 	case key.Matches(km, m.keys.Edit):
 		switch f.Kind {
-		case Enum, Bool:
+		case Enum:
+			m.openChoice(f, Get(m.spec, f.Key))
+			return m, nil
+		case Bool:
 			v, _ := Step(f, Get(m.spec, f.Key), true)
 			if err := m.commit(f, v); err != nil {
 				m.errs[f.Key] = err.Error()

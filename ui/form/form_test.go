@@ -259,3 +259,97 @@ func TestRunName(t *testing.T) {
 		t.Errorf("no base: %q", got)
 	}
 }
+
+// TestChoiceTypeAhead: enter on the data set field opens its options under it with
+// the cursor on the current value; typing narrows them (prefix matches first), enter
+// chooses: usps in four keys (enter u s enter) where ← → took 15 steps. ↓ moves among
+// the matches; esc closes with the value unchanged and no change reported; a filter
+// that matches nothing keeps the list open.
+func TestChoiceTypeAhead(t *testing.T) {
+	s := spec()
+	f := FromSpec("data.name")
+	m := New(uitest.Styles(), s, func(*model.Spec) []Field { return []Field{bins, f} }, nil)
+	m.SetSize(60, 20)
+	m.Focus(true)
+	m.Select("data.name")
+	key := func(k string) tea.Cmd {
+		var msg tea.KeyMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyMsg{Type: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyMsg{Type: tea.KeyEsc}
+		case "down":
+			msg = tea.KeyMsg{Type: tea.KeyDown}
+		case "backspace":
+			msg = tea.KeyMsg{Type: tea.KeyBackspace}
+		case "right":
+			msg = tea.KeyMsg{Type: tea.KeyRight}
+		default:
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		}
+		var cmd tea.Cmd
+		m, cmd = m.Update(msg)
+		return cmd
+	}
+	key("enter")
+	shown, cur := m.ChoiceShown()
+	if !m.Choosing() || !m.Editing() || len(shown) != len(f.Options) || shown[cur] != "xperm" {
+		t.Fatalf("enter: choosing %v, %d options, cursor on %q; want all %d, on xperm", m.Choosing(), len(shown), shown[cur], len(f.Options))
+	}
+	v := m.View()
+	uitest.CheckFits(t, v, 60, 20)
+	if !strings.Contains(v, "▸ xperm") || !strings.Contains(v, "type to narrow") {
+		t.Fatalf("the open list is not drawn:\n%s", v)
+	}
+	key("u")
+	key("s")
+	if shown, _ := m.ChoiceShown(); strings.Join(shown, ",") != "usps,usps-binary" {
+		t.Fatalf("us narrows to %q", shown)
+	}
+	if v := m.View(); !strings.Contains(v, "▸ usps") || strings.Contains(v, "mnist-rotated") {
+		t.Fatalf("the narrowed list:\n%s", v)
+	}
+	cmd := key("enter")
+	if s.Data.Name != "usps" || m.Choosing() || cmd == nil {
+		t.Fatalf("enter chose %q (choosing %v, cmd %v)", s.Data.Name, m.Choosing(), cmd != nil)
+	}
+	if msg, ok := cmd().(ChangedMsg); !ok || msg.Key != "data.name" {
+		t.Fatalf("enter reported %#v", cmd())
+	}
+
+	key("enter")
+	key("m")
+	key("n")
+	if shown, _ := m.ChoiceShown(); len(shown) < 4 || shown[0] != "mnist" || !strings.HasPrefix(shown[1], "mnist") {
+		t.Fatalf("mn: %q, want the mnist… options first", shown)
+	}
+	key("down")
+	if cmd := key("esc"); cmd != nil || s.Data.Name != "usps" || m.Choosing() || m.Editing() {
+		t.Fatalf("esc: value %q, choosing %v, cmd %v; want usps kept", s.Data.Name, m.Choosing(), cmd != nil)
+	}
+
+	key("enter")
+	key("z")
+	key("z")
+	if cmd := key("enter"); cmd != nil || !m.Choosing() {
+		t.Fatal("enter with nothing matching closed the list or chose")
+	}
+	if v := m.View(); !strings.Contains(v, "no option holds") {
+		t.Fatalf("no line says that nothing matches:\n%s", v)
+	}
+	key("backspace")
+	key("backspace")
+	key("f")
+	key("down")
+	key("enter")
+	if s.Data.Name != "file" {
+		t.Fatalf("f ↓ enter chose %q, want file (fashion-mnist, then file)", s.Data.Name)
+	}
+	// ← and → still step through the options with the list closed.
+	m.Select("data.name")
+	key("right")
+	if s.Data.Name == "file" {
+		t.Fatal("→ no longer steps")
+	}
+}

@@ -25,23 +25,6 @@ func (m *Model) View() string {
 		lw = max(lw, ansi.StringWidth(f.Label))
 	}
 	lw = min(lw, max(8, m.w/3))
-	var rows []string
-	var owner []int // the field each row belongs to (its label line and error lines)
-	sel := 0
-	t := tree(m.spec)
-	for i, f := range fs {
-		if i == m.cur {
-			sel = len(rows)
-		}
-		rows = append(rows, m.row(f, getIn(t, f.Key), i == m.cur, lw))
-		owner = append(owner, i)
-		if e := m.FieldError(f.Key); e != "" {
-			for _, l := range theme.WrapLines(m.st.Error.Render, "✗ "+e, m.w-3, 2) {
-				rows = append(rows, "   "+l)
-				owner = append(owner, i)
-			}
-		}
-	}
 	var tail []string
 	if f, ok := m.Selected(); ok && f.Help != "" && m.focused {
 		// wrapped, not cut at the pane's edge; at most maxHelpRows lines, the last
@@ -68,11 +51,38 @@ func (m *Model) View() string {
 		room = m.h
 		tail = nil
 	}
+	var rows []string
+	var owner []int // the field each row belongs to (its label line and error lines)
+	sel, selEnd := 0, 0
+	t := tree(m.spec)
+	for i, f := range fs {
+		if i == m.cur {
+			sel = len(rows)
+		}
+		rows = append(rows, m.row(f, getIn(t, f.Key), i == m.cur, lw))
+		owner = append(owner, i)
+		if i == m.cur && m.choosing {
+			for _, l := range m.choiceRows(room - 1) {
+				rows = append(rows, l)
+				owner = append(owner, i)
+			}
+			selEnd = len(rows) - 1
+		}
+		if e := m.FieldError(f.Key); e != "" {
+			for _, l := range theme.WrapLines(m.st.Error.Render, "✗ "+e, m.w-3, 2) {
+				rows = append(rows, "   "+l)
+				owner = append(owner, i)
+			}
+		}
+	}
 	if sel < m.top {
 		m.top = sel
 	}
 	if sel+1 >= m.top+room {
 		m.top = sel + 2 - room
+	}
+	if m.choosing && selEnd >= m.top+room { // the open list in view, its field first
+		m.top = min(sel, selEnd+1-room)
 	}
 	m.top = max(0, min(m.top, max(0, len(rows)-room)))
 	end := min(len(rows), m.top+room)
@@ -94,6 +104,8 @@ func (m *Model) row(f Field, v string, selected bool, lw int) string {
 	switch {
 	case selected && m.editing:
 		val = m.in.View(m.st)
+	case selected && m.choosing:
+		val = m.choiceValue()
 	case (v == "" || v == "0") && f.Zero != "":
 		val = m.st.Value.Render(v) + m.st.Muted.Render(" ("+f.Zero+")")
 		if v == "" {
@@ -139,6 +151,9 @@ func (m *Model) Click(y int) bool {
 	}
 	if m.editing && i != m.cur {
 		m.editing, m.inErr = false, ""
+	}
+	if m.choosing && i != m.cur {
+		m.choosing = false
 	}
 	m.cur = i
 	return true

@@ -30,6 +30,12 @@
 // p opens the parallel-coordinates view of the runs shown (package ui/parcoords;
 // parcoords.go here): enter there marks exactly the brushed runs.
 //
+// h opens the HParams table of the runs shown (HParams, in hparams.go; drawn by
+// hparamsview.go): a row per run and series, a column per spec field that differs and
+// per metric (the accuracy at each x, the λ and γ the fits chose, the wall time),
+// sorted with o and O, filtered with the table's filter, its columns dropped or cut to
+// fit the pane.
+//
 // # Shapes
 //
 // Every view draws into exactly the w×h given to SetSize.

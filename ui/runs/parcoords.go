@@ -82,10 +82,10 @@ func (m *Model) Parcoords() *parcoords.Model {
 // table (the parallel-coordinates view, where p elsewhere opens the presets), and
 // every key of the view while it is open (x and esc among them, which otherwise cancel
 // a run); r in every view (it re-reads the runs: typing in the pane never starts a run);
-// and esc while it closes something of the pane (the compare view, the groups or
-// importance view, a filter) rather than cancelling the run.
+// and esc while it closes something of the pane (the compare view, the groups,
+// importance or HParams view, a filter) rather than cancelling the run.
 func (m *Model) Wants(k tea.KeyMsg) bool {
-	return m.wantsParcoords(k) || key.Matches(k, m.keys.Reload) || k.Type == tea.KeyEsc && (m.Comparing() || m.Nested() || len(m.Entries()) < m.Total())
+	return m.wantsParcoords(k) || key.Matches(k, m.keys.Reload) || k.Type == tea.KeyEsc && (m.Comparing() || m.Nested() || m.hp.on || len(m.Entries()) < m.Total())
 }
 
 // wantsParcoords reports whether k opens the parallel-coordinates view or is one of
@@ -94,5 +94,5 @@ func (m *Model) wantsParcoords(k tea.KeyMsg) bool {
 	if m.pcOn {
 		return m.pc.Handles(k)
 	}
-	return m.cmp == nil && !m.filtering && key.Matches(k, m.keys.Parcoords)
+	return m.cmp == nil && !m.filtering && !m.hp.on && key.Matches(k, m.keys.Parcoords)
 }

@@ -76,6 +76,10 @@ type KeyMap struct {
 	// Reload (r) re-reads the runs (ReloadMsg), in every view of the pane: r is the
 	// pane's own key there, so that typing in the Runs pane never starts a run.
 	Reload key.Binding
+
+	// HParams (h) opens the HParams table of the runs listed (a row per run and
+	// series, a column per differing setting and per metric) and closes it.
+	HParams key.Binding
 }
 
 // DefaultKeyMap returns the Runs pane's default bindings.
@@ -96,6 +100,7 @@ func DefaultKeyMap() KeyMap {
 
 		Parcoords: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "parallel axes")),
 		Reload:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-read runs")),
+		HParams:   key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "hparams table")),
 	}
 }
 
@@ -123,6 +128,7 @@ type Model struct {
 	cmp       *Compare
 	pc        *parcoords.Model // the parallel-coordinates view (parcoords.go), kept while closed
 	pcOn      bool
+	hp        hparamsView // the HParams view (hparamsview.go)
 	// naming is set while the label of the run at namePath is typed (n); nameErr is why
 	// the last label was not written.
 	naming         bool
@@ -266,6 +272,7 @@ func (m *Model) refresh() {
 	m.distinct = distinguish(m.all)
 	m.regroup()
 	m.syncParcoords()
+	m.syncHParams()
 }
 
 // maxDistinct is the number of differing keys a row names before "+N more".
@@ -353,6 +360,9 @@ func (m Model) ShortHelp() []key.Binding {
 	if m.pcOn {
 		return m.pc.ShortHelp()
 	}
+	if m.hp.on && m.cmp == nil {
+		return m.hparamsHelp()
+	}
 	if m.cmp != nil {
 		k.Open.SetHelp("enter", "pin all to Curves")
 		if m.cmp.split() {
@@ -367,7 +377,7 @@ func (m Model) ShortHelp() []key.Binding {
 	k.Compare.SetEnabled(len(m.Marked()) >= 2)
 	k.Open.SetEnabled(len(m.shown) > 0)
 	k.Mark.SetEnabled(len(m.shown) > 0)
-	return append([]key.Binding{k.Filter, k.Mark, k.Open, k.Compare, k.Parcoords, k.Sort, k.Reverse}, xk...)
+	return append([]key.Binding{k.Filter, k.Mark, k.Open, k.Compare, k.HParams, k.Parcoords, k.Sort, k.Reverse}, xk...)
 }
 
 // FullHelp returns the pane's keys that work now, in columns. In the table: its keys,
@@ -382,6 +392,8 @@ func (m Model) FullHelp() [][]key.Binding {
 		return [][]key.Binding{m.ShortHelp()}
 	case m.pcOn:
 		return m.pc.FullHelp()
+	case m.hp.on:
+		return [][]key.Binding{m.hparamsHelp()}
 	}
 	if xk, only := m.exploreHelp(); only {
 		return [][]key.Binding{xk}
@@ -406,7 +418,7 @@ func (m Model) FullHelp() [][]key.Binding {
 	x.Kind.SetHelp("m", "next series (g, i views)")
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Filter, k.Back, k.Mark, k.Open, k.Compare, k.Name, k.Sort, k.Reverse},
-		{k.Parcoords, x.Group, x.Ungroup, x.Importance, x.Kind},
+		{k.HParams, k.Parcoords, x.Group, x.Ungroup, x.Importance, x.Kind},
 	}
 }
 
@@ -465,6 +477,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			}
 			m.cmp.Update(msg)
 			return m, nil
+		}
+		if m.hp.on {
+			return m, m.hparamsKey(msg)
 		}
 		if ok, cmd := m.exploreKey(msg); ok {
 			return m, cmd
@@ -540,6 +555,8 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 		m.refresh()
 	case key.Matches(k, m.keys.Parcoords):
 		m.openParcoords()
+	case key.Matches(k, m.keys.HParams):
+		m.openHParams()
 	case key.Matches(k, m.keys.Compare):
 		if mk := m.Marked(); len(mk) >= 2 {
 			c := NewCompare(m.st, mk)
@@ -553,7 +570,7 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 // Click moves the cursor to the run drawn on line y of the pane (0 is the first line),
 // as a mouse click does; it reports whether a run was there. The compare view ignores it.
 func (m *Model) Click(y int) bool {
-	if m.cmp != nil || m.filtering || m.pcOn || m.x.mode != modeTable {
+	if m.cmp != nil || m.filtering || m.pcOn || m.hp.on || m.x.mode != modeTable {
 		return false
 	}
 	head := 2 // summary and column names
@@ -584,6 +601,9 @@ func (m *Model) View() string {
 	}
 	if m.pcOn {
 		return m.pc.View()
+	}
+	if m.hp.on {
+		return m.hparamsView()
 	}
 	if v, ok := m.exploreView(); ok {
 		return v
