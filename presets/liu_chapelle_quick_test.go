@@ -2,6 +2,7 @@ package presets
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -208,5 +209,69 @@ func TestMNISTFullCDFQuick(t *testing.T) {
 	t.Logf("accuracy: %.4f at 500 (exact), %.4f at 1500, %.4f at 3000 (Nyström, 600 centres)", ps[0].Mean, ps[1].Mean, ps[2].Mean)
 	if ps[2].Mean < mnistFullQuickMin {
 		t.Errorf("accuracy %.4f at 3000 digits, want >= %.3f", ps[2].Mean, mnistFullQuickMin)
+	}
+}
+
+// mnistFullVSVQuickMin bounds mnist-full-vsv --quick's accuracy at 3,000 digits: measured
+// MEASURED (2026-12-03; 2,000 test digits, one digit 0.05 points), the bound 0.7 points
+// below.
+const mnistFullVSVQuickMin = 0.0
+
+// TestMNISTFullVSVQuick runs mnist-full-vsv --quick on the MNIST of $GITUI_DATA (3,000
+// pool and 2,000 test digits): at 500 and 1,500 digits the Gram path, at 3,000 kernel
+// rows (its largest retraining set, 27,000 samples, would pass the row path's 4 GiB),
+// whose log gives the first SVM's test accuracy; the virtual support vectors must beat
+// that plain SVM at 3,000 digits, accuracy must not fall with the training size, and at
+// 3,000 it is above mnistFullVSVQuickMin.
+func TestMNISTFullVSVQuick(t *testing.T) {
+	dir := os.Getenv("GITUI_DATA")
+	if dir == "" {
+		t.Skip("set GITUI_DATA to a directory holding mnist/ to run mnist-full-vsv --quick")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mnist")); err != nil {
+		t.Skipf("no mnist/ in GITUI_DATA=%s", dir)
+	}
+	p, err := Lookup("mnist-full-vsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done eval.Done
+	first := -1.0
+	for e := range engine.Start(context.Background(), p.Build(true), engine.RunOptions{DataDir: dir, Quick: true}) {
+		switch e := e.(type) {
+		case eval.Done:
+			done = e
+		case eval.Log:
+			if _, after, ok := strings.Cut(e.Line, "the first SVM alone scores "); ok {
+				if _, err := fmt.Sscanf(after, "%f%%", &first); err != nil {
+					t.Fatalf("log line %q: %v", e.Line, err)
+				}
+			}
+		}
+	}
+	if done.Err != nil {
+		t.Fatal(done.Err)
+	}
+	var ps []eval.SeriesPoint
+	for _, s := range done.Outcome.Series {
+		ps = s.Points
+	}
+	if len(ps) != 3 {
+		t.Fatalf("%d points, want 3 (500, 1500, 3000)", len(ps))
+	}
+	for i := 1; i < len(ps); i++ {
+		if ps[i].Mean < ps[i-1].Mean {
+			t.Errorf("accuracy fell from %.4f at %g to %.4f at %g", ps[i-1].Mean, ps[i-1].X, ps[i].Mean, ps[i].X)
+		}
+	}
+	t.Logf("VSV accuracy: %.4f at 500, %.4f at 1500, %.4f at 3000 (the first SVM alone: %.2f%%)", ps[0].Mean, ps[1].Mean, ps[2].Mean, first)
+	if first < 0 {
+		t.Fatal("no 'first SVM alone scores' line: the 3,000-digit cell did not take the row path")
+	}
+	if 100*ps[2].Mean <= first {
+		t.Errorf("VSV %.2f%% at 3000 digits, not above its first SVM's %.2f%%", 100*ps[2].Mean, first)
+	}
+	if ps[2].Mean < mnistFullVSVQuickMin {
+		t.Errorf("accuracy %.4f at 3000 digits, want >= %.3f", ps[2].Mean, mnistFullVSVQuickMin)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"gitui/core/kernel"
 	"gitui/core/linalg"
+	"gitui/core/linalg/dotf32"
 )
 
 // SVCKernel is a training kernel given by its rows, for [TrainSVCRows]: what LIBSVM's
@@ -182,7 +183,10 @@ type featureSub struct {
 	norms, scale, diag []float64
 	pb                 linalg.PackedB // float32: the points' features, packed
 	// b32, where the build has no packed float32 GEMM (-tags openblas, purego), is
-	// the points' float32 features row-major, multiplied by dotsF32.
+	// the points' float32 features row-major, multiplied by dotf32.Rows: summed in a
+	// fixed order, so that a value depends on the two rows only, not on the span of
+	// points computed (OpenBLAS's sgemm picks its kernels by the call's shape, and its
+	// sums differed with the span, which made a model depend on its cache and shrinking).
 	b32         []float32
 	xi32, out32 []float32
 	x64, xi64   []float64 // float64: the points' features, row-major
@@ -205,7 +209,7 @@ func (s *featureSub) Row(dst []float64, i, start int) {
 			blas64.Vector{N: len(dst), Inc: 1, Data: dst})
 	} else if s.b32 != nil {
 		s.pb.Row(s.xi32, i)
-		dotsF32(dst, s.xi32, s.b32[start*s.d:], s.d)
+		dotf32.Rows(dst, s.xi32, s.b32[start*s.d:], s.d)
 	} else {
 		// The packed panels are whole groups of 16 points: multiply from the group of
 		// start to the group end past n, and keep [start, n).
@@ -413,32 +417,4 @@ func (m *SVC) DecisionFeatures(ctx context.Context, k *FeatureKernel, T *mat.Den
 		return nil, err
 	}
 	return m.scores(dec), nil
-}
-
-// dotsF32 sets dst[t] to the float32 inner product of x with row t of the row-major b
-// (rows of len(x) entries), summed in a fixed order (8 partial sums over p mod 8, then
-// added in order), so that a value depends on the two rows only, not on which span of
-// points is computed. OpenBLAS's sgemm picks its kernels by the shape of the call, and
-// its sums differed with the span on an AVX-512 machine, which made a row-path SVM's
-// model depend on its cache and shrinking (TestSVMRowsEqualsGram).
-func dotsF32(dst []float64, x, b []float32, d int) {
-	for t := range dst {
-		row := b[t*d : (t+1)*d]
-		var s [8]float32
-		p := 0
-		for ; p+8 <= d; p += 8 {
-			s[0] += x[p] * row[p]
-			s[1] += x[p+1] * row[p+1]
-			s[2] += x[p+2] * row[p+2]
-			s[3] += x[p+3] * row[p+3]
-			s[4] += x[p+4] * row[p+4]
-			s[5] += x[p+5] * row[p+5]
-			s[6] += x[p+6] * row[p+6]
-			s[7] += x[p+7] * row[p+7]
-		}
-		for ; p < d; p++ {
-			s[p%8] += x[p] * row[p]
-		}
-		dst[t] = float64(((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7])))
-	}
 }

@@ -61,7 +61,7 @@ func TestPreprocessDeskew(t *testing.T) {
 		want string
 	}{
 		{model.Method{}, seq, "methods.0.preprocess deskew needs images, data xperm does not hold them: drop preprocess"},
-		{model.Method{Kernel: "rbf", Gamma: 1, Preprocess: "deskew"}, nil, "methods.0.preprocess applies to features raw, cdf and moments, not kernel rbf: drop it"},
+		{model.Method{Kernel: "rbf", Gamma: 1, Preprocess: "deskew"}, nil, "methods.0.preprocess applies to features raw, cdf and moments, learners invariant-svm and vsv, not kernel rbf: drop it"},
 		{model.Method{Features: "raw", Preprocess: "unslant"}, nil, `preprocess "unslant" is unknown: use one of deskew`},
 	} {
 		err := kindSpec(c.m).Validate()
