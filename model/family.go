@@ -393,9 +393,15 @@ func methodFields() []*MethodField {
 		{Key: "psd", Decides: DecidesLearner, Label: "psd", Kind: KindEnum, Choices: []string{"clip", "flip"}, Zero: "as is", AppliesTo: "Liu et al.'s kernels (learner svm, or an invariance or locality)",
 			Help:    "make the training Gram PSD: clip negative eigenvalues (test rows carried along); best-fit Grams are indefinite",
 			applies: func(m Method) bool { return familyOf(m) == FamilyLiu }, not: notFamily},
-		{Key: "kernel_norm", Decides: DecidesKernelNorm, Label: "kernel norm", Kind: KindEnum, Choices: []string{"cosine"}, Zero: "diagonal mean", AppliesTo: "Liu et al.'s kernels (learner svm, or an invariance or locality)",
-			Help:    "cosine: K(x,z)/sqrt(K(x,x)K(z,z)); else K divided by the mean of its training diagonal",
-			applies: func(m Method) bool { return familyOf(m) == FamilyLiu }, not: notFamily},
+		{Key: "kernel_norm", Decides: DecidesKernelNorm, Label: "kernel norm", Kind: KindEnum, Choices: []string{"cosine", "mean"}, Zero: "diagonal mean (Liu), none (vsv)", AppliesTo: "Liu et al.'s kernels (learner svm, or an invariance or locality), learner vsv",
+			Help:    "cosine: K(x,z)/sqrt(K(x,x)K(z,z)); mean: K divided by the mean of its training diagonal, the default of Liu et al.'s kernels (VSV's default is K as it is)",
+			applies: func(m Method) bool { return familyOf(m) == FamilyLiu || m.Learner == "vsv" && m.Kernel != "" }, not: notFamily,
+			check: func(m Method) string {
+				if m.Learner == "vsv" && m.KernelNorm == "cosine" {
+					return "kernel_norm cosine is not implemented for vsv: use mean (K divided by its training diagonal's mean), or none"
+				}
+				return ""
+			}},
 		{Key: "translation", Decides: DecidesKernel, Label: "translation", Kind: KindEnum, Choices: Translations, Default: "cyclic", AppliesTo: "invariance TI or TI-RI",
 			Help:    "cyclic: wrap around (the paper's); zero-fill: no wrap-around",
 			applies: func(m Method) bool { return m.ti() }, not: notInvariance},

@@ -67,8 +67,10 @@ type VSVRowsOptions struct {
 	Budget func(svs, rows int) error
 
 	// Retraining, when set, is called once the retraining set is built, before the
-	// second SVM trains: its size and the number of virtual points in it.
-	Retraining func(n, virtual int)
+	// second SVM trains, with the first SVM and its kernel (to score it: the plain SVM
+	// before the virtual points), the set's size and the number of virtual points in it.
+	// An error stops the training and is returned.
+	Retraining func(first *SVC, k *FeatureKernel, n, virtual int) error
 }
 
 // TrainVSVRows is [TrainVSV] on kernel rows: a C-SVC with base kernel k0 on the points
@@ -135,7 +137,9 @@ func TrainVSVRows(ctx context.Context, k0 kernel.Base, X *mat.Dense, rows []int,
 	}
 	m.X, m.Y, m.Virtual = rs.x, rs.y, rs.virtual
 	if o.Retraining != nil {
-		o.Retraining(len(rs.y), rs.virtual)
+		if err := o.Retraining(first, k1, len(rs.y), rs.virtual); err != nil {
+			return nil, err
+		}
 	}
 	if m.Kernel, err = NewFeatureKernel(k0, rs.x, nil, nil, o.Float32); err != nil {
 		return nil, fmt.Errorf("learn: VSV: %w", err)

@@ -52,7 +52,7 @@ func TestVSVRowsAgainstGram(t *testing.T) {
 					phases = append(phases, p)
 				}
 			},
-			Retraining: func(n, _ int) { retrain = n },
+			Retraining: func(_ *SVC, _ *FeatureKernel, n, _ int) error { retrain = n; return nil },
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -122,3 +122,37 @@ func TestVSVRowPathMatchesGram(t *testing.T) {
 		t.Errorf("last smo progress %+v, want 90 of 90 pairs", last)
 	}
 }
+
+// TestVSVKernelNormMean: kernel_norm mean divides VSV's kernel by its training
+// diagonal's mean c, and an SVM on (K/c, C) is the SVM on (K, c·C) (the dual scaled by
+// c): on embedded digits, a poly VSV with kernel_norm mean and C = 1 scores as the raw
+// kernel with C = c, within one test digit in 200 per draw (the solvers' float32 rows
+// and absolute tolerance see different scales), on both routes.
+func TestVSVKernelNormMean(t *testing.T) {
+	spec := func(norm string, C float64) *model.Spec {
+		return &model.Spec{
+			Name: "vsv-norm", Protocol: model.ProtocolCurve,
+			Data:    model.DataSpec{Name: "embedded", Pool: 600, TestSize: 200},
+			Methods: []model.Method{{Kernel: "poly", Gamma: 2, Degree: 5, C: C, Learner: "vsv", Tangents: []string{"hshift"}, KernelNorm: norm}},
+			Sizes:   []int{150}, Repeats: 2, Seed: 5,
+		}
+	}
+	// The embedded digits are unit vectors (data.normalize): every diagonal is (1 + 2)^5.
+	c := math.Pow(3, 5)
+	for _, rows := range []bool{false, true} {
+		if rows {
+			old := svmRowsBytes
+			svmRowsBytes = 0
+			defer func() { svmRowsBytes = old }()
+		}
+		a, _, _ := runEvents(t, spec("mean", 1))
+		b, _, _ := runEvents(t, spec("", c))
+		ma, mb := a.Series[0].Points[0].Mean, b.Series[0].Points[0].Mean
+		if math.Abs(ma-mb) > 0.005+1e-12 {
+			t.Errorf("rows=%v: kernel_norm mean C=1 %.4f, raw kernel C=%g %.4f", rows, ma, c, mb)
+		}
+		if ma < 0.6 {
+			t.Errorf("rows=%v: accuracy %.3f", rows, ma)
+		}
+	}
+}
