@@ -159,6 +159,9 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"--param", "seed=1,2"}, "seed: this key cannot be tuned"},
 		{[]string{"--set", "tune.eta=1"}, "tune.eta 1 is below 2"},
 		{[]string{"--set", "tune.min_n=200"}, "tune.max_n 540 is smaller than one rung above tune.min_n 200"},
+		// an eta above max_n: no min_n helps (never "lower min_n to at most 0"), a smaller eta does
+		{[]string{"--set", "tune.eta=1000000000"}, "tune.eta 1000000000 is larger than tune.max_n 540, so no second rung follows tune.min_n 20: lower eta to at most 27 (3 is usual)"},
+		{[]string{"--set", "tune.eta=1000000000", "--set", "tune.min_n=0"}, "no second rung follows tune.min_n 2: lower eta to at most 270"},
 		{[]string{"--param", "methods.0.c"}, "want KEY=DIST"},
 		{[]string{"--param", "methods.0.gamma=log:0.01..1"}, "the spec's tune block already tunes methods.0.gamma (log:0.001..10): drop one of them"},
 		{[]string{"--param", "methods.0.c=1,10", "--param", "methods.0.c=1,100"}, "--param methods.0.c is given twice: keep one"},

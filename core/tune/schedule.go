@@ -17,8 +17,16 @@ func Rungs(nMin, nMax, eta int) ([]int, error) {
 	if nMin < 1 {
 		return nil, fmt.Errorf("tune.min_n %d is below 1: give the training size of the first rung, e.g. 100", nMin)
 	}
-	if nMax < nMin*eta {
-		return nil, fmt.Errorf("tune.max_n %d is smaller than one rung above tune.min_n %d (%d·eta = %d): raise max_n to at least %d or lower min_n to at most %d", nMax, nMin, nMin, nMin*eta, nMin*eta, nMax/eta)
+	if nMin > nMax/eta {
+		// nMin·eta > nMax, computed without overflowing nMin·eta.
+		if lower := nMax / eta; lower >= 1 {
+			return nil, fmt.Errorf("tune.max_n %d is smaller than one rung above tune.min_n %d (%d·eta = %d): raise max_n to at least %d or lower min_n to at most %d", nMax, nMin, nMin, nMin*eta, nMin*eta, lower)
+		}
+		// eta above max_n: no min_n gives a second rung, only a smaller eta does.
+		if most := nMax / nMin; most >= 2 {
+			return nil, fmt.Errorf("tune.eta %d is larger than tune.max_n %d, so no second rung follows tune.min_n %d: lower eta to at most %d (3 is usual)", eta, nMax, nMin, most)
+		}
+		return nil, fmt.Errorf("tune.eta %d is larger than tune.max_n %d, so no second rung follows tune.min_n %d: lower eta to 3 and raise max_n to at least %d", eta, nMax, nMin, 3*nMin)
 	}
 	var r []int
 	for n := nMin; n <= nMax; n *= eta {

@@ -262,7 +262,7 @@ func TestBadSpacesRefused(t *testing.T) {
 	for _, c := range []struct {
 		min, max, eta int
 		want          string
-	}{{10, 100, 1, "tune.eta 1 is below 2"}, {100, 200, 3, "tune.max_n 200 is smaller than one rung"}, {0, 100, 3, "tune.min_n 0"}} {
+	}{{10, 100, 1, "tune.eta 1 is below 2"}, {100, 200, 3, "tune.max_n 200 is smaller than one rung"}, {0, 100, 3, "tune.min_n 0"}, {20, 540, 1e9, "lower eta to at most 27"}, {300, 540, 1e9, "lower eta to 3 and raise max_n to at least 900"}, {3, 100, math.MaxInt, "lower eta to at most 33"}} {
 		if _, err := Rungs(c.min, c.max, c.eta); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Fatalf("Rungs(%d, %d, %d): %v, want %q", c.min, c.max, c.eta, err, c.want)
 		}

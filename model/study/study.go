@@ -301,7 +301,7 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 	}
 	minN := tb.MinN
 	if minN == 0 {
-		minN = max(2, int(math.Ceil(float64(maxN)/float64(eta*eta*eta))))
+		minN = max(2, int(math.Ceil(float64(maxN)/math.Pow(float64(eta), 3))))
 	}
 	rungs, err := tune.Rungs(minN, maxN, eta)
 	if err != nil {
