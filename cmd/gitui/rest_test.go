@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // writeWideCSV writes rows samples of d coordinates and two classes into dir/name.
@@ -55,5 +57,141 @@ func TestGroupSizeRefusalNamesGroupTables(t *testing.T) {
 		!strings.Contains(msg, "the largest part is group tables: 1e+09 permutations of 100 coordinates") ||
 		!strings.Contains(msg, "use a smaller group.size") {
 		t.Fatalf("exit %d, %q; want 2 and one line naming the group tables as the largest part", code, msg)
+	}
+}
+
+// sbatchDirective returns the option and value of an #SBATCH line as sbatch's script
+// parser takes them (Slurm's src/sbatch/opt.c, _get_argument): the first word after
+// "#SBATCH", where a backslash escapes the next character, single or double quotes
+// group, an unquoted # starts a comment, and unquoted white space ends the word.
+func sbatchDirective(line string) (string, bool) {
+	rest, ok := strings.CutPrefix(line, "#SBATCH")
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	var b strings.Builder
+	var q rune
+	escape := false
+	for _, r := range rest {
+		switch {
+		case escape:
+			escape = false
+		case r == '\\':
+			escape = true
+			continue
+		case q != 0:
+			if r == q {
+				q = 0
+				continue
+			}
+		case r == '"' || r == '\'':
+			q = r
+			continue
+		case r == '#':
+			return b.String(), true
+		case r == ' ' || r == '\t':
+			return b.String(), true
+		}
+		b.WriteRune(r)
+	}
+	return b.String(), true
+}
+
+// gitui slurm --out 'my runs…' writes #SBATCH lines that sbatch reads back whole: the
+// --output path of a directory with a space, a #, a double quote and a % is quoted (its
+// % doubled, so that only %a is a replacement symbol); a directory holding a newline or
+// a backslash, which no #SBATCH line can name, is refused before anything is written.
+// (With GITUI_SLURM=1 TestRealSlurmQuotedOut submits such a directory to real sbatch.)
+func TestSlurmOutputPathQuoted(t *testing.T) {
+	fake, err := filepath.Abs("../../testdata/slurm/fake")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", fake+string(os.PathListSeparator)+os.Getenv("PATH"))
+	base := t.TempDir()
+	dir := filepath.Join(base, `my runs #1 "q" 50%`)
+	if code, _, stderr := gitui(t, "slurm", "xperm-curve", "--quick", "--out", dir, "--tasks", "2", "--gitui", os.Args[0]); code != 0 {
+		t.Fatalf("gitui slurm: exit %d: %s", code, stderr)
+	}
+	want := map[string]string{
+		"array.sbatch": "--output=" + strings.ReplaceAll(filepath.Join(dir, "logs"), "%", "%%") + "/%a.out",
+		"merge.sbatch": "--output=" + strings.ReplaceAll(filepath.Join(dir, "logs"), "%", "%%") + "/merge.out",
+	}
+	for f, w := range want {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := map[string]bool{}
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := sbatchDirective(line); ok {
+				found[strings.SplitN(v, "=", 2)[0]] = true
+				if strings.HasPrefix(v, "--output=") && v != w {
+					t.Errorf("%s: sbatch reads %q from %q, want %q", f, v, line, w)
+				}
+				if strings.HasPrefix(v, "--job-name=") && !strings.HasPrefix(v, "--job-name=gitui-xperm-curve") {
+					t.Errorf("%s: sbatch reads %q from %q", f, v, line)
+				}
+			}
+		}
+		if !found["--output"] || !found["--job-name"] {
+			t.Errorf("%s has no --output or --job-name line:\n%s", f, b)
+		}
+	}
+	for _, c := range []struct{ name, dir, want string }{
+		{"newline", filepath.Join(base, "two\nlines"), "holds a newline, which sbatch cannot take in an #SBATCH --output path: choose a directory without it"},
+		{"backslash", filepath.Join(base, `back\slash`), "holds a backslash, which sbatch cannot take in an #SBATCH --output path: choose a directory without it"},
+	} {
+		code, _, stderr := gitui(t, "slurm", "xperm-curve", "--quick", "--out", c.dir, "--tasks", "2", "--gitui", os.Args[0])
+		msg := strings.TrimSpace(stderr)
+		if code != exitUsage || strings.Contains(msg, "\n") || !strings.Contains(msg, c.want) {
+			t.Errorf("%s: exit %d, %q; want 2 and one line with %q", c.name, code, msg, c.want)
+		}
+		if _, err := os.Stat(c.dir); err == nil {
+			t.Errorf("%s: %q was created", c.name, c.dir)
+		}
+	}
+}
+
+// TestRealSlurmQuotedOut submits xperm-curve --quick into a directory whose name holds
+// a space, a #, a double quote and a % to a running Slurm cluster (GITUI_SLURM=1, as
+// TestRealSlurm): sbatch takes both scripts, the tasks' logs are written under its
+// logs/ as 0.out and 1.out, and the merge writes result.json.
+func TestRealSlurmQuotedOut(t *testing.T) {
+	if os.Getenv("GITUI_SLURM") != "1" {
+		t.Skip("no Slurm test cluster: start one with testdata/slurm/start.sh and set GITUI_SLURM=1 (.ci/run does)")
+	}
+	t.Setenv(childEnv, "argv")
+	base, err := os.MkdirTemp("", "gitui-slurm-quoted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	dir := filepath.Join(base, `my runs #1 "q" 50%`)
+	code, _, stderr := gitui(t, "slurm", "xperm-curve", "--quick", "--out", dir, "--tasks", "2", "--cpus-per-task", "1", "--time", "00:10:00", "--submit", "--gitui", os.Args[0])
+	if code != 0 {
+		t.Fatalf("gitui slurm --submit: exit %d: %s", code, stderr)
+	}
+	st, err := readSlurmState(dir)
+	if err != nil || len(st.Submissions) != 1 {
+		t.Fatalf("slurm.json: %v", err)
+	}
+	t.Cleanup(func() { exec.Command("scancel", st.Submissions[0].ArrayID, st.Submissions[0].MergeID).Run() })
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "result.json")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			q, _ := exec.Command("squeue").CombinedOutput()
+			t.Fatalf("no result.json within 5 minutes; squeue:\n%s", q)
+		}
+		time.Sleep(time.Second)
+	}
+	for _, f := range []string{"0.out", "1.out", "merge.out"} {
+		if _, err := os.Stat(filepath.Join(dir, "logs", f)); err != nil {
+			t.Errorf("the job log %s is not under logs/: %v", f, err)
+		}
 	}
 }

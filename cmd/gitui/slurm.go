@@ -67,6 +67,11 @@ func cmdSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *out == "" {
 		return usagef("slurm needs --out DIR, on a file system every node sees")
 	}
+	if abs, err := filepath.Abs(*out); err == nil {
+		if err := store.CheckSbatchDir(abs); err != nil {
+			return usageError{err}
+		}
+	}
 	opts := store.SlurmOptions{Tasks: *tasks, Partition: *partition, Time: *timeLimit, CPUs: *cpus, Mem: *mem, MaxParallel: *maxPar}
 	if err := opts.Validate("--"); err != nil {
 		return usageError{err}
