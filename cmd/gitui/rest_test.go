@@ -195,3 +195,78 @@ func TestRealSlurmQuotedOut(t *testing.T) {
 		}
 	}
 }
+
+// A spec of thousands of bad sizes or duplicate methods is refused in one short line: at
+// most model.MaxProblems problems, then "and N more" (they were a line of every one, 114
+// MB for 12 M sizes).
+func TestValidationMessageCapped(t *testing.T) {
+	dir := t.TempDir()
+	sizes := make([]int, 100000)
+	for i := range sizes {
+		sizes[i] = -i
+	}
+	dups := make([]map[string]any, 20000)
+	for i := range dups {
+		dups[i] = map[string]any{"features": "raw"}
+	}
+	for _, c := range []struct {
+		name string
+		spec map[string]any
+		want []string
+	}{
+		{"sizes", map[string]any{"name": "sizes", "protocol": "sample-complexity", "data": map[string]any{"name": "xperm"},
+			"methods": []any{map[string]any{"features": "raw"}}, "sizes": sizes},
+			[]string{"training size 0 is out of range: use 2..", "training size -2 is out of range", "; and 99,997 more"}},
+		{"duplicate methods", map[string]any{"name": "dups", "protocol": "sample-complexity", "data": map[string]any{"name": "xperm"},
+			"methods": dups, "sizes": []int{20}},
+			[]string{`methods.0 and methods.1 are both named "raw RLS"`, "give methods.3 a different name (name: ...); and 19,996 more"}},
+	} {
+		b, _ := json.Marshal(c.spec)
+		code, _, stderr := gitui(t, "run", writeSpec(t, dir, c.name, string(b)), "--out", filepath.Join(dir, "out"))
+		msg := strings.TrimSpace(stderr)
+		if code != exitUsage || strings.Contains(msg, "\n") || len(msg) > 1000 {
+			t.Errorf("%s: exit %d, %d bytes on stderr (%.300q); want 2 and one line of at most 1000 bytes", c.name, code, len(msg), msg)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: %q lacks %q", c.name, msg, w)
+			}
+		}
+	}
+}
+
+// SIGINT while a spec of a million methods is still being read and validated ends
+// gitui at once with exit 130 ("gitui: interrupted"), without waiting for the read.
+func TestValidationCancelled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("child process")
+	}
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString(`{"name": "many", "protocol": "sample-complexity", "data": {"name": "xperm"}, "sizes": [20], "methods": [`)
+	for i := 0; i < 1000000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"features": "raw", "name": "m%d"}`, i)
+	}
+	b.WriteString("]}")
+	spec := writeSpec(t, dir, "many", b.String())
+	cmd := child(t, "run", spec, "--out", filepath.Join(dir, "out"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(700 * time.Millisecond)
+	t0 := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	took := time.Since(t0)
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || took > 3*time.Second || !strings.Contains(stderr.String(), "gitui: interrupted") {
+		t.Fatalf("exit %d %.1f s after SIGINT, stderr %q; want 130 within 3 s and 'gitui: interrupted'", code, took.Seconds(), stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
+		t.Error("the run directory was created")
+	}
+}

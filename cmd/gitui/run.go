@@ -23,8 +23,30 @@ import (
 	"gitui/ui/export"
 )
 
-// loadSpec turns PRESET or a spec file name into a validated spec with the overrides applied.
-func loadSpec(name string, quick bool, seed int64, sets []string, edits ...func(*model.Spec) error) (*model.Spec, error) {
+// loadSpec is readSpec, cancelled by ctx: a spec file of millions of entries takes
+// seconds to decode and validate, and SIGINT must not wait for it (the read goes on in
+// the background until the process exits; it writes nothing).
+func loadSpec(ctx context.Context, name string, quick bool, seed int64, sets []string, edits ...func(*model.Spec) error) (*model.Spec, error) {
+	type loaded struct {
+		spec *model.Spec
+		err  error
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		s, err := readSpec(name, quick, seed, sets, edits...)
+		done <- loaded{s, err}
+	}()
+	select {
+	case l := <-done:
+		return l.spec, l.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// readSpec reads the spec of a preset (its quick variant with quick) or a spec file,
+// applies the seed (>= 0), the --set assignments and edits, and validates it.
+func readSpec(name string, quick bool, seed int64, sets []string, edits ...func(*model.Spec) error) (*model.Spec, error) {
 	var spec *model.Spec
 	ext := strings.ToLower(filepath.Ext(name))
 	isPreset := ext != ".json" && ext != ".yaml" && ext != ".yml"
@@ -87,7 +109,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	spec, err := loadSpec(pos[0], *quick, *seed, sets)
+	spec, err := loadSpec(ctx, pos[0], *quick, *seed, sets)
 	if err != nil {
 		return err
 	}

@@ -79,7 +79,7 @@ func cmdSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if _, err := exec.LookPath("sbatch"); err != nil {
 		return usagef("slurm: sbatch is not on PATH: run gitui slurm on a Slurm login node (or load its module), or use gitui run --shard i/N on each machine")
 	}
-	spec, err := loadSpec(pos[0], *quick, *seed, sets)
+	spec, err := loadSpec(ctx, pos[0], *quick, *seed, sets)
 	if err != nil {
 		return err
 	}

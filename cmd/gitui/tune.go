@@ -62,7 +62,7 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if *workers < 0 {
 		return usagef("--workers %d is negative: give 1 or more (the jobs in flight, tune.workers), or 0 for the spec's", *workers)
 	}
-	spec, err := loadSpec(pos[0], *quick, *seed, sets, func(spec *model.Spec) error {
+	spec, err := loadSpec(ctx, pos[0], *quick, *seed, sets, func(spec *model.Spec) error {
 		if err := mergeParams(spec, params); err != nil {
 			return err
 		}
