@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -268,5 +270,86 @@ func TestValidationCancelled(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
 		t.Error("the run directory was created")
+	}
+}
+
+// gzipBytes returns b gzipped.
+func gzipBytes(b []byte) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
+}
+
+// A damaged gzip file (cut short, a bad CRC, corrupt deflate data) is refused with exit
+// 2 and one line naming the damage and the fix, "re-download it or check the copy":
+// LIBSVM through data.path, USPS's zip.train.gz, MNIST's IDX files.
+func TestGzipErrorsSayRedownload(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(3, 4))
+	var lib strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&lib, "%d", i%2)
+		for k := 1; k <= 20; k++ {
+			fmt.Fprintf(&lib, " %d:%.3f", k, rng.Float64())
+		}
+		lib.WriteString("\n")
+	}
+	g := gzipBytes([]byte(lib.String()))
+	crc := append([]byte(nil), g...)
+	crc[len(crc)-8] ^= 0xff // the CRC-32 of the trailer
+	flate := append([]byte(nil), g...)
+	flate[len(flate)/2] ^= 0x55
+	var usps strings.Builder
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&usps, "%d", i%10)
+		for k := 0; k < 256; k++ {
+			fmt.Fprintf(&usps, " %.4f", 2*rng.Float64()-1)
+		}
+		usps.WriteString("\n")
+	}
+	os.MkdirAll(filepath.Join(dir, "usps"), 0o755)
+	ug := gzipBytes([]byte(usps.String()))
+	os.WriteFile(filepath.Join(dir, "usps", "zip.train.gz"), ug[:len(ug)/2], 0o644)
+	os.WriteFile(filepath.Join(dir, "usps", "zip.test.gz"), ug, 0o644)
+	os.MkdirAll(filepath.Join(dir, "mnist"), 0o755)
+	img := append([]byte{0, 0, 8, 3, 0, 0, 0, 100, 0, 0, 0, 28, 0, 0, 0, 28}, make([]byte, 100*784)...)
+	for i := range img[16:] {
+		img[16+i] = byte(rng.IntN(256))
+	}
+	lab := append([]byte{0, 0, 8, 1, 0, 0, 0, 100}, make([]byte, 100)...)
+	for _, p := range []string{"train10k", "t10k"} {
+		ig := gzipBytes(img)
+		if p == "train10k" {
+			ig = ig[:len(ig)/2]
+		}
+		os.WriteFile(filepath.Join(dir, "mnist", p+"-images-idx3-ubyte.gz"), ig, 0o644)
+		os.WriteFile(filepath.Join(dir, "mnist", p+"-labels-idx1-ubyte.gz"), gzipBytes(lab), 0o644)
+	}
+	libsvm := func(name string, b []byte) []string {
+		p := filepath.Join(dir, name+".libsvm.gz")
+		os.WriteFile(p, b, 0o644)
+		spec := fmt.Sprintf(`{"name": %q, "protocol": "sample-complexity", "data": {"name": "file", "path": %q, "test_size": 50}, "methods": [{"features": "raw"}], "sizes": [20]}`, name, p)
+		return []string{"run", writeSpec(t, dir, name, spec)}
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"truncated .libsvm.gz", libsvm("trunc", g[:len(g)/2]), "trunc.libsvm.gz: the gzip stream ends early (unexpected EOF), the file is truncated: re-download it or check the copy"},
+		{"bad CRC", libsvm("crc", crc), "crc.libsvm.gz: the gzip stream fails its checksum (gzip: invalid checksum), the file is damaged: re-download it or check the copy"},
+		{"corrupt deflate", libsvm("flate", flate), "the file is damaged: re-download it or check the copy"},
+		{"truncated zip.train.gz", []string{"run", "chapelle-usps", "--quick", "--data", dir}, "zip.train.gz: read after line"},
+		{"truncated IDX .gz", []string{"run", "mnist-cdf", "--quick", "--data", dir}, "train10k-images"},
+	} {
+		code, _, stderr := gitui(t, append(c.args, "--out", filepath.Join(dir, "out"))...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		last := lines[len(lines)-1]
+		if code != exitUsage || !strings.HasPrefix(last, "gitui: ") || !strings.Contains(last, c.want) ||
+			!strings.HasSuffix(last, "re-download it or check the copy") || strings.Count(last, "re-download") != 1 {
+			t.Errorf("%s: exit %d, %q; want 2 and one line with %q ending in the fix", c.name, code, last, c.want)
+		}
 	}
 }
