@@ -170,6 +170,7 @@ func TestWAVBadInput(t *testing.T) {
 		"not supported":             rawWAV(2, 1, 8000, 4, []byte{1, 2}, false), // ADPCM
 		"not a whole number":        rawWAV(wavPCM, 2, 8000, 16, []byte{1, 2, 3}, false),
 		"truncated: chunk \"fmt \"": g[:20],
+		"WAV header gives a sample rate of 4000000000 Hz, above the 1000000 Hz of any recording: the header is corrupt": rawWAV(wavPCM, 1, 4000000000, 16, []byte{1, 2, 3, 4}, false),
 	}
 	for want, b := range cases {
 		_, err := DecodeWAV(b)

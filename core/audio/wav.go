@@ -31,6 +31,10 @@ const (
 // values are garbage, not audio.
 const maxFloatSample = 1000
 
+// MaxWAVRate is the largest sample rate DecodeWAV accepts, in Hz: above the 768 kHz of
+// the fastest audio interfaces, so a larger rate is a corrupt header, not audio.
+const MaxWAVRate = 1_000_000
+
 // maxWAVBytes bounds the data chunk a reader accepts (1 GiB, hours of audio).
 const maxWAVBytes = 1 << 30
 
@@ -114,6 +118,9 @@ func DecodeWAV(b []byte) (*Sound, error) {
 	}
 	if channels < 1 || rate < 1 {
 		return nil, fmt.Errorf("WAV file has %d channels at %d Hz: the header is corrupt", channels, rate)
+	}
+	if rate > MaxWAVRate {
+		return nil, fmt.Errorf("WAV header gives a sample rate of %d Hz, above the %d Hz of any recording: the header is corrupt, re-export or re-download the file", rate, MaxWAVRate)
 	}
 	var dec func([]byte) float64
 	switch {
