@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"gitui/internal/printable"
 )
@@ -97,6 +98,7 @@ func (r *Result) WriteFile(path string) error {
 // mode 0644, then rename: path holds either its old content or all of b. The directory must
 // exist. The error names the path.
 func WriteFileAtomic(path string, b []byte) error {
+	// The temporary file is named as AtomicTemp recognises it.
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -139,4 +141,39 @@ func ReadResult(path string) (*Result, error) {
 		return nil, fmt.Errorf("%s has schema %q, want %q: pass a file written by gitui run", path, r.Schema, ResultSchema)
 	}
 	return &r, nil
+}
+
+// AtomicTemp reports whether name is a temporary file WriteFileAtomic creates beside a
+// run's or a study's file ("." + the target's name, a .json, .csv or .sbatch file, + "-"
+// + digits, e.g. ".result.json-1234567"), which a process killed between the write and
+// the rename leaves behind.
+func AtomicTemp(name string) bool {
+	i := strings.LastIndexByte(name, '-')
+	if len(name) < 2 || name[0] != '.' || i < 2 || i == len(name)-1 {
+		return false
+	}
+	switch filepath.Ext(name[1:i]) {
+	case ".json", ".csv", ".sbatch":
+	default:
+		return false
+	}
+	for _, r := range name[i+1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// RemoveAtomicTemps removes from dir the files AtomicTemp recognises, as a process that
+// holds dir's lock may: their writer is gone (a kill mid-write). It returns their names.
+func RemoveAtomicTemps(dir string) []string {
+	ents, _ := os.ReadDir(dir)
+	var gone []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && AtomicTemp(e.Name()) && os.Remove(filepath.Join(dir, e.Name())) == nil {
+			gone = append(gone, e.Name())
+		}
+	}
+	return gone
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -350,6 +351,89 @@ func TestGzipErrorsSayRedownload(t *testing.T) {
 		if code != exitUsage || !strings.HasPrefix(last, "gitui: ") || !strings.Contains(last, c.want) ||
 			!strings.HasSuffix(last, "re-download it or check the copy") || strings.Count(last, "re-download") != 1 {
 			t.Errorf("%s: exit %d, %q; want 2 and one line with %q ending in the fix", c.name, code, last, c.want)
+		}
+	}
+}
+
+// An IDX file whose labels hold three values (0, 3, 7) is a data set of three classes:
+// the log says "3 classes" and the confusion table has three rows, not MNIST's ten with
+// seven empty ones.
+func TestIDXClassesAreThoseCarried(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"train", 90}, {"test", 30}} {
+		img := binary.BigEndian.AppendUint32(nil, 0x803)
+		for _, v := range []uint32{uint32(f.n), 8, 8} {
+			img = binary.BigEndian.AppendUint32(img, v)
+		}
+		lab := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, 0x801), uint32(f.n))
+		for i := 0; i < f.n; i++ {
+			l := []byte{0, 3, 7}[i%3]
+			lab = append(lab, l)
+			for k := 0; k < 64; k++ {
+				img = append(img, byte(max(0, min(255, 30*float64(l)+20*rng.NormFloat64()))))
+			}
+		}
+		os.WriteFile(filepath.Join(dir, f.name+"-images-idx3-ubyte"), img, 0o644)
+		os.WriteFile(filepath.Join(dir, f.name+"-labels-idx1-ubyte"), lab, 0o644)
+	}
+	spec := writeSpec(t, dir, "idx3", fmt.Sprintf(`{"name": "idx3", "protocol": "sample-complexity",
+  "data": {"name": "file", "path": %q, "test_path": %q},
+  "methods": [{"features": "raw"}], "sizes": [30], "repeats": 2}`, filepath.Join(dir, "train-images-idx3-ubyte"), filepath.Join(dir, "test-images-idx3-ubyte")))
+	code, stdout, stderr := gitui(t, "run", spec, "--out", filepath.Join(dir, "out"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "3 classes") || strings.Contains(stderr, "10 classes") {
+		t.Errorf("the load's log does not say 3 classes:\n%s", stderr)
+	}
+	_, table, _ := strings.Cut(stdout, "confusion raw RLS")
+	table, _, _ = strings.Cut(table, "\n\n")
+	lines := strings.Split(strings.TrimSpace(table), "\n")
+	if len(lines) != 5 || strings.Fields(lines[1])[0] != "true" || strings.Join(strings.Fields(lines[1])[1:], " ") != "0 3 7" {
+		t.Errorf("confusion table: want a header line, the columns 0 3 7 and three rows:\n%s", table)
+	}
+}
+
+// The temporary files a SIGKILL between a write and its rename leaves in a run or study
+// directory (.result.json-N, .predictions.csv-N, .study.json-N) are removed by the next
+// gitui resume, which says so; other dot files stay.
+func TestResumeRemovesAtomicTemps(t *testing.T) {
+	base := t.TempDir()
+	run := filepath.Join(base, "run")
+	if code, _, stderr := gitui(t, append(journalArgs, "--out", run)...); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	study := filepath.Join(base, "study")
+	if code, _, stderr := gitui(t, "tune", writeTuneBlobs(t, base, 3), "--out", study); code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, stderr)
+	}
+	for _, c := range []struct {
+		dir   string
+		temps []string
+	}{{run, []string{".result.json-2718281828", ".predictions.csv-31415"}}, {study, []string{".study.json-1618033", ".best.spec.json-4"}}} {
+		for _, f := range append(c.temps, ".keep-123", ".notes.txt-12") {
+			os.WriteFile(filepath.Join(c.dir, f), []byte("{"), 0o644)
+		}
+		code, _, stderr := gitui(t, "resume", c.dir)
+		if code != 0 {
+			t.Fatalf("resume %s: exit %d: %s", c.dir, code, stderr)
+		}
+		if !strings.Contains(stderr, fmt.Sprintf("removed %d temporary files a killed write left in %s", len(c.temps), c.dir)) {
+			t.Errorf("resume %s does not say it removed the temporary files:\n%s", c.dir, stderr)
+		}
+		for _, f := range c.temps {
+			if _, err := os.Stat(filepath.Join(c.dir, f)); err == nil {
+				t.Errorf("%s is left in %s", f, c.dir)
+			}
+		}
+		for _, f := range []string{".keep-123", ".notes.txt-12"} {
+			if _, err := os.Stat(filepath.Join(c.dir, f)); err != nil {
+				t.Errorf("%s, not a temporary file of gitui's, was removed", f)
+			}
 		}
 	}
 }

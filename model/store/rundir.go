@@ -83,6 +83,10 @@ func OpenRunDir(path string, spec *model.Spec, meta RunMeta) (*RunDir, error) {
 	if err := d.lock(); err != nil {
 		return nil, err
 	}
+	// Under the lock no other process writes here: a temporary file is a killed write's.
+	if gone := model.RemoveAtomicTemps(path); len(gone) > 0 {
+		d.Notices = append(d.Notices, fmt.Sprintf("removed %d temporary files a killed write left in %s (%s)", len(gone), path, strings.Join(gone, ", ")))
+	}
 	ok := false
 	defer func() {
 		if !ok {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -97,6 +98,9 @@ func Open(dir string, spec *model.Spec) (*Study, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The exclusive lock: no task of an array writes here, a temporary file is a killed
+	// write's.
+	gone := model.RemoveAtomicTemps(dir)
 	if old, err := model.LoadSpec(specPath); err == nil {
 		if SpecHash(canonical(old)) != SpecHash(canonical(spec)) {
 			unlock()
@@ -115,6 +119,9 @@ func Open(dir string, spec *model.Spec) (*Study, error) {
 		return nil, err
 	}
 	st := &Study{Dir: dir, Spec: spec, Params: ps, j: j, jobs: jobMap(j.Jobs), unlock: unlock, Notices: j.Notices}
+	if len(gone) > 0 {
+		st.Notices = append(st.Notices, fmt.Sprintf("removed %d temporary files a killed write left in %s (%s)", len(gone), dir, strings.Join(gone, ", ")))
+	}
 	st.Resumed = len(st.jobs)
 	return st, nil
 }
