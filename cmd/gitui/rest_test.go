@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gitui/model/store"
 )
 
 // writeWideCSV writes rows samples of d coordinates and two classes into dir/name.
@@ -434,6 +436,38 @@ func TestResumeRemovesAtomicTemps(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(c.dir, f)); err != nil {
 				t.Errorf("%s, not a temporary file of gitui's, was removed", f)
 			}
+		}
+	}
+}
+
+// Three specs of one name run in the same second without --out get a folder each,
+// runs/TIME-NAME, -2 and -3, each holding its own spec (the second and third were
+// refused as "a run of another spec").
+func TestDefaultRunDirsDoNotCollide(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t0 := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	old := now
+	now = func() time.Time { return t0 }
+	t.Cleanup(func() { now = old })
+	base := store.RunDirName("same", t0)
+	for i, seed := range []int{1, 2, 3} {
+		spec := writeSpec(t, ".", fmt.Sprintf("s%d", i), fmt.Sprintf(`{"name": "same", "protocol": "sample-complexity", "seed": %d,
+  "data": {"name": "xperm", "test_size": 100}, "group": {"kind": "permutation"},
+  "methods": [{"features": "raw"}], "sizes": [20]}`, seed))
+		if code, _, stderr := gitui(t, "run", spec); code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i+1, code, stderr)
+		}
+	}
+	for i, dir := range []string{base, base + "-2", base + "-3"} {
+		b, err := os.ReadFile(filepath.Join("runs", dir, "spec.json"))
+		if err != nil {
+			t.Fatalf("run %d: %v", i+1, err)
+		}
+		if !strings.Contains(string(b), fmt.Sprintf(`"seed": %d`, i+1)) {
+			t.Errorf("runs/%s holds another run's spec:\n%s", dir, b)
+		}
+		if _, err := os.Stat(filepath.Join("runs", dir, "result.json")); err != nil {
+			t.Errorf("runs/%s: %v", dir, err)
 		}
 	}
 }

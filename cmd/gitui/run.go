@@ -23,6 +23,9 @@ import (
 	"gitui/ui/export"
 )
 
+// now is the clock of the default run directories, runs/TIME-NAME (a test sets it).
+var now = time.Now
+
 // loadSpec is readSpec, cancelled by ctx: a spec file of millions of entries takes
 // seconds to decode and validate, and SIGINT must not wait for it (the read goes on in
 // the background until the process exits; it writes nothing).
@@ -122,7 +125,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	outDir := *out
 	if outDir == "" {
-		outDir = filepath.Join("runs", store.RunDirName(spec.Name, time.Now()))
+		if outDir, err = store.ClaimDir("runs", store.RunDirName(spec.Name, now()), "give --out DIR"); err != nil {
+			return usageError{err}
+		}
 	}
 	meta := store.RunMeta{DataDir: dir, Quick: *quick}
 	if shard.Count > 0 {

@@ -86,7 +86,9 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	}
 	outDir := *out
 	if outDir == "" {
-		outDir = filepath.Join("runs", store.RunDirName(spec.Name+"-tune", time.Now()))
+		if outDir, err = store.ClaimDir("runs", store.RunDirName(spec.Name+"-tune", now()), "give --out DIR"); err != nil {
+			return usageError{err}
+		}
 	}
 	st, err := study.Open(outDir, spec)
 	if err != nil {
