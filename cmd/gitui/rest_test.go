@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -468,6 +469,91 @@ func TestDefaultRunDirsDoNotCollide(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join("runs", dir, "result.json")); err != nil {
 			t.Errorf("runs/%s: %v", dir, err)
+		}
+	}
+}
+
+// mountTmpfs mounts a tmpfs of the given options on a new directory and unmounts it at
+// the end of the test; it skips the test where mounting is not allowed (not root).
+func mountTmpfs(t *testing.T, opts string, flags uintptr) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", flags, opts); err != nil {
+		t.Skipf("cannot mount a tmpfs (%v): run as root to test full and read-only file systems", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
+	return dir
+}
+
+// A disk that fills up during a study stops it with exit 1 and one line whose fix is
+// "free space, then `gitui resume DIR`" (not exit 2, "choose another --out"), both in
+// its journal and at the refit; after space is freed, gitui resume finishes the study
+// with the best of an uninterrupted one, and does not call the failed write a kill.
+func TestStudyOnAFullDisk(t *testing.T) {
+	base := t.TempDir()
+	spec := writeTuneBlobs(t, base, 81)
+	ref := filepath.Join(base, "ref")
+	if code, _, stderr := gitui(t, "tune", spec, "--out", ref); code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, stderr)
+	}
+	want := readStudyFile(t, ref).Best
+	for _, c := range []struct {
+		name   string
+		trials string
+		pages  int64 // left free beside spec.json, split.json and the journal's first page
+		where  string
+	}{{"journal", "81", 3, "trials.jsonl"}, {"study.json", "9", 3, "study.json"}, {"refit", "9", 5, "/refit"}} {
+		t.Run(c.name, func(t *testing.T) {
+			disk := mountTmpfs(t, "size=256k", 0)
+			var st syscall.Statfs_t
+			if err := syscall.Statfs(disk, &st); err != nil {
+				t.Fatal(err)
+			}
+			filler := filepath.Join(disk, "filler")
+			if err := os.WriteFile(filler, make([]byte, (int64(st.Bavail)-c.pages)*st.Bsize), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(disk, "s")
+			code, _, stderr := gitui(t, "tune", spec, "--out", dir, "--set", "tune.trials="+c.trials)
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			last := lines[len(lines)-1]
+			fix := "no space left on device: free space, then `gitui resume " + dir + "`"
+			if code != exitFailure || !strings.HasPrefix(last, "gitui: ") || !strings.HasSuffix(last, fix) || !strings.Contains(last, c.where) {
+				t.Fatalf("exit %d, last line %q; want 1 and a line ending %q", code, last, fix)
+			}
+			os.Remove(filler)
+			code, _, stderr = gitui(t, "resume", dir)
+			if code != 0 || strings.Contains(stderr, "kill") {
+				t.Fatalf("resume: exit %d, stderr:\n%s", code, stderr)
+			}
+			if c.trials == "81" {
+				a, _ := json.Marshal(readStudyFile(t, dir).Best)
+				b, _ := json.Marshal(want)
+				if string(a) != string(b) {
+					t.Errorf("resumed best %s, uninterrupted %s", a, b)
+				}
+			}
+		})
+	}
+}
+
+// gitui tune --out on a read-only file system is refused with exit 2 and one line, as
+// gitui run's is (it was exit 1).
+func TestTuneOutReadOnly(t *testing.T) {
+	ro := mountTmpfs(t, "size=64k", syscall.MS_RDONLY)
+	base := t.TempDir()
+	spec := writeTuneBlobs(t, base, 9)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tune", spec, "--out", filepath.Join(ro, "s")}, "cannot create the study directory " + filepath.Join(ro, "s") + " (read-only file system): choose a writable directory with --out"},
+		{[]string{"run", "xperm-curve", "--quick", "--out", filepath.Join(ro, "r")}, "cannot create the run directory " + filepath.Join(ro, "r") + " (read-only file system): choose a writable directory with --out"},
+	} {
+		code, _, stderr := gitui(t, c.args...)
+		msg := strings.TrimSpace(stderr)
+		if code != exitUsage || strings.Contains(msg, "\n") || msg != "gitui: "+c.want {
+			t.Errorf("%s: exit %d, %q; want 2 and %q", c.args[0], code, msg, c.want)
 		}
 	}
 }

@@ -135,7 +135,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	rd, err := store.OpenRunDir(outDir, spec, meta)
 	if err != nil {
-		return usageError{err}
+		return usageError{store.NoSpaceHint(err, outDir)}
 	}
 	if rd.Meta.Shard != meta.Shard {
 		rd.Close()
@@ -150,7 +150,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if perr := stopProfiles(); err == nil {
 		err = perr
 	}
-	return err
+	return store.NoSpaceHint(err, outDir)
 }
 
 func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -171,7 +171,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	rd, err := store.OpenRunDir(pos[0], nil, store.RunMeta{})
 	if err != nil {
-		return usageError{err}
+		return usageError{store.NoSpaceHint(err, pos[0])}
 	}
 	dir := *dataFlag
 	if dir == "" {
@@ -189,7 +189,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	_, err = executeWith(ctx, rd, engine.RunOptions{DataDir: dir, Shard: shard}, stdout, stderr)
-	return err
+	return store.NoSpaceHint(err, pos[0])
 }
 
 // execute runs the spec of the run directory rd (journaling every cell into it), prints

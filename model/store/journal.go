@@ -541,3 +541,21 @@ func showJSON(v any) string {
 	}
 	return string(b)
 }
+
+// appendSealed writes the sealed line b to the journal f (opened O_APPEND) in one
+// write(2). A write that fails part-way (a full disk) leaves a torn last line; with
+// alone set (no other process appends to f) the journal is cut back to its size before
+// the write, so that the next reader finds no torn line to take for a kill.
+func appendSealed(f *os.File, b []byte, alone bool) error {
+	var size int64 = -1
+	if alone {
+		if fi, err := f.Stat(); err == nil {
+			size = fi.Size()
+		}
+	}
+	n, err := f.Write(b)
+	if err != nil && n > 0 && size >= 0 {
+		f.Truncate(size)
+	}
+	return err
+}

@@ -24,12 +24,12 @@ func (d *RunDir) lock() error {
 			}
 			if werr != nil {
 				os.Remove(path)
-				return inputErr(fmt.Errorf("the run directory %s is not writable (%v): choose another --out", d.Path, unwrapPath(werr)))
+				return unwritable(werr, fmt.Sprintf("the run directory %s is not writable", d.Path), "choose another --out")
 			}
 			return nil
 		}
 		if !errors.Is(err, os.ErrExist) {
-			return inputErr(fmt.Errorf("the run directory %s is not writable (%v): choose another --out", d.Path, unwrapPath(err)))
+			return unwritable(err, fmt.Sprintf("the run directory %s is not writable", d.Path), "choose another --out")
 		}
 		b, rerr := os.ReadFile(path)
 		if rerr != nil {

@@ -70,6 +70,7 @@ type Trials struct {
 	// (their jobs run again), a torn last line cut.
 	Notices []string
 	f       *os.File
+	shared  bool // JoinTrials: other tasks append to the file too
 }
 
 // OpenTrials opens (creating it) DIR/trials.jsonl of the study spec s for its one
@@ -96,7 +97,7 @@ func OpenTrials(dir string, s *model.Spec) (*Trials, error) {
 	}
 	if j.Torn {
 		damaged = append(damaged, DamagedLine{Line: len(j.lines) + len(j.Damaged) + 1, Text: j.tornText, Reason: "torn (no newline)"})
-		t.Notices = append(t.Notices, fmt.Sprintf("%s: its last line was cut short (a kill mid-write): moved to %s; its job runs again", path, TrialsDamagedFile))
+		t.Notices = append(t.Notices, fmt.Sprintf("%s: its last line was cut short (a kill or a full disk mid-write): moved to %s; its job runs again", path, TrialsDamagedFile))
 	}
 	if len(damaged) > 0 {
 		if err := moveDamagedTo(filepath.Join(dir, TrialsDamagedFile), damaged); err != nil {
@@ -116,11 +117,11 @@ func OpenTrials(dir string, s *model.Spec) (*Trials, error) {
 			h = append(h, l...)
 		}
 		if err := model.WriteFileAtomic(path, h); err != nil {
-			return nil, inputErr(fmt.Errorf("rewrite %s (%v): choose a writable --out", path, unwrapPath(err)))
+			return nil, unwritable(err, fmt.Sprintf("rewrite %s", path), "choose a writable --out")
 		}
 	}
 	if t.f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
-		return nil, inputErr(fmt.Errorf("open %s (%v): choose a writable --out", path, unwrapPath(err)))
+		return nil, unwritable(err, fmt.Sprintf("open %s", path), "choose a writable --out")
 	}
 	return t, nil
 }
@@ -143,9 +144,9 @@ func JoinTrials(dir string, s *model.Spec) (*Trials, error) {
 	if err := j.CheckSpec(s, dir); err != nil {
 		return nil, err
 	}
-	t := &Trials{Path: path, Jobs: j.Trials}
+	t := &Trials{Path: path, Jobs: j.Trials, shared: true}
 	if t.f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
-		return nil, inputErr(fmt.Errorf("open %s (%v): check the study directory's permissions", path, unwrapPath(err)))
+		return nil, unwritable(err, fmt.Sprintf("open %s", path), "check the study directory's permissions")
 	}
 	return t, nil
 }
@@ -158,7 +159,7 @@ func (t *Trials) Append(r TrialRecord) error {
 	if err != nil {
 		return fmt.Errorf("journal trial %d: %w", r.Trial, err)
 	}
-	if _, err := t.f.Write(sealLine(b)); err != nil {
+	if err := appendSealed(t.f, sealLine(b), !t.shared); err != nil {
 		return fmt.Errorf("journal trial %d in %s: %w", r.Trial, t.Path, err)
 	}
 	if err := t.f.Sync(); err != nil {
@@ -177,7 +178,7 @@ func (t *Trials) Close() error { return t.f.Close() }
 func LockStudy(dir string, shared bool) (unlock func(), err error) {
 	f, err := os.OpenFile(filepath.Join(dir, StudyLockFile), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
-		return nil, inputErr(fmt.Errorf("the study directory %s is not writable (%v): choose another --out", dir, unwrapPath(err)))
+		return nil, unwritable(err, fmt.Sprintf("the study directory %s is not writable", dir), "choose another --out")
 	}
 	how := unix.LOCK_EX
 	if shared {

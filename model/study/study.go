@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"gitui/core/bench"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -92,7 +93,11 @@ func Open(dir string, spec *model.Spec) (*Study, error) {
 		return nil, &model.InputError{Err: err}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create the study directory: %w", err)
+		if store.NoSpace(err) {
+			return nil, fmt.Errorf("create the study directory %s: %w", dir, err)
+		}
+		// As gitui run's: a directory that cannot be made is bad input (exit 2).
+		return nil, &model.InputError{Err: fmt.Errorf("cannot create the study directory %s (%w): choose a writable directory with --out", dir, unwrapPath(err))}
 	}
 	unlock, err := store.LockStudy(dir, false)
 	if err != nil {
@@ -806,4 +811,13 @@ func (t *Study) testRows() int {
 		return ds.Test
 	}
 	return max(t.Validation, 1)
+}
+
+// unwrapPath returns the cause of a *fs.PathError (its path is in the message already).
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
