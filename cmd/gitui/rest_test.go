@@ -557,3 +557,73 @@ func TestTuneOutReadOnly(t *testing.T) {
 		}
 	}
 }
+
+// A job line of another study spliced into a study's journal (its checksum holds, its
+// n or params are not this study's schedule) is moved to trials.damaged.jsonl, as a
+// damaged line is, instead of refusing the whole study: gitui resume keeps the study's
+// own line of that job, or scores the job again where the spliced line replaced it, and
+// gives the best of the untouched study.
+func TestSplicedJobLineMovedAway(t *testing.T) {
+	base := t.TempDir()
+	spec := writeTuneBlobs(t, base, 9)
+	other := filepath.Join(base, "other.json")
+	b, _ := os.ReadFile(spec)
+	os.WriteFile(other, bytes.Replace(b, []byte(`"seed": 5`), []byte(`"seed": 6`), 1), 0o644)
+	a, o := filepath.Join(base, "a"), filepath.Join(base, "o")
+	for _, c := range [][2]string{{spec, a}, {other, o}} {
+		if code, _, stderr := gitui(t, "tune", c[0], "--out", c[1]); code != 0 {
+			t.Fatalf("tune %s: exit %d: %s", c[0], code, stderr)
+		}
+	}
+	want, _ := json.Marshal(readStudyFile(t, a).Best)
+	lines := func(dir string) []string {
+		b, _ := os.ReadFile(filepath.Join(dir, "trials.jsonl"))
+		l := strings.SplitAfter(string(b), "\n")
+		return l[:len(l)-1] // each line with its newline
+	}
+	// The other study's job line of trial 0 at rung 0, whose parameters differ (another
+	// seed), and where this study's is.
+	at := func(l []string) int {
+		for i, s := range l {
+			if strings.Contains(s, `"kind":"job","trial":0,"rung":0,`) {
+				return i
+			}
+		}
+		t.Fatal("no job line of trial 0 at rung 0")
+		return 0
+	}
+	foreign := lines(o)[at(lines(o))]
+	for _, c := range []struct {
+		name, what string
+		edit       func([]string) []string
+	}{
+		{"appended", "this study's own line of the job is kept", func(l []string) []string { return append(l, foreign) }},
+		{"in place", "the job runs again", func(l []string) []string { l[at(l)] = foreign; return l }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "s")
+			if err := os.CopyFS(dir, os.DirFS(a)); err != nil {
+				t.Fatal(err)
+			}
+			os.RemoveAll(filepath.Join(dir, "refit")) // the refit runs again, on the resumed best
+			os.WriteFile(filepath.Join(dir, "trials.jsonl"), []byte(strings.Join(c.edit(lines(dir)), "")), 0o644)
+			code, _, stderr := gitui(t, "resume", dir)
+			if code != 0 {
+				t.Fatalf("resume: exit %d: %s", code, stderr)
+			}
+			if !strings.Contains(stderr, "1 line(s) of trial 0 at rung 0 are of another study") || !strings.Contains(stderr, c.what) {
+				t.Errorf("resume does not say it moved the line away (%s):\n%s", c.what, stderr)
+			}
+			moved, _ := os.ReadFile(filepath.Join(dir, "trials.damaged.jsonl"))
+			if !strings.Contains(string(moved), "a job of another study") {
+				t.Errorf("trials.damaged.jsonl: %q", moved)
+			}
+			if got, _ := json.Marshal(readStudyFile(t, dir).Best); string(got) != string(want) {
+				t.Errorf("best %s, the untouched study's %s", got, want)
+			}
+			if strings.Contains(strings.Join(lines(dir), ""), foreign) {
+				t.Error("the spliced line is still in trials.jsonl")
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -170,6 +171,46 @@ func (t *Trials) Append(r TrialRecord) error {
 
 // Close closes the journal.
 func (t *Trials) Close() error { return t.f.Close() }
+
+// MoveJobs moves the job lines of the journal for which drop is true to
+// trials.damaged.jsonl, with reason, as damaged lines are moved: the journal is rewritten
+// without them (atomically) and opened again for appending. Only the study's one writer
+// (OpenTrials) may call it. It returns how many lines it moved.
+func (t *Trials) MoveJobs(drop func(TrialRecord) bool, reason string) (int, error) {
+	if t.shared {
+		return 0, errors.New("the tasks of an array do not rewrite the shared journal")
+	}
+	j, err := ReadTrials(t.Path)
+	if err != nil {
+		return 0, err
+	}
+	var keep []byte
+	var moved []DamagedLine
+	for i, l := range j.lines {
+		body, sealed, ok := unseal(bytes.TrimSuffix(l, []byte("\n")))
+		var rec TrialRecord
+		if i > 0 && sealed && ok && json.Unmarshal(printable.JSON(body), &rec) == nil && rec.Kind == "job" && drop(rec) {
+			moved = append(moved, DamagedLine{Line: i + 1, Text: bytes.TrimSuffix(l, []byte("\n")), Reason: reason})
+			continue
+		}
+		keep = append(keep, l...)
+	}
+	if len(moved) == 0 {
+		return 0, nil
+	}
+	dir := filepath.Dir(t.Path)
+	if err := moveDamagedTo(filepath.Join(dir, TrialsDamagedFile), moved); err != nil {
+		return 0, err
+	}
+	if err := model.WriteFileAtomic(t.Path, keep); err != nil {
+		return 0, unwritable(err, fmt.Sprintf("rewrite %s", t.Path), "choose a writable --out")
+	}
+	t.f.Close()
+	if t.f, err = os.OpenFile(t.Path, os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		return 0, unwritable(err, fmt.Sprintf("open %s", t.Path), "choose a writable --out")
+	}
+	return len(moved), nil
+}
 
 // LockStudy takes the study's lock, DIR/study.lock (flock: the kernel releases it when
 // the process dies, even by SIGKILL): exclusive for the one process that searches a

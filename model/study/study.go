@@ -444,6 +444,13 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 		}
 		p := &pendingJob{job: job, spec: spec, params: params}
 		rec, done := t.lookup(job)
+		if done && !jobMatches(rec, *p) && !t.worker {
+			// A line of another study spliced in (its checksum holds): moved away as a
+			// damaged line is, and the job scored (or an earlier line of it taken).
+			if rec, done, err = t.moveForeign(*p, opts); err != nil {
+				return err
+			}
+		}
 		if err := checkJob(rec, done, *p); err != nil {
 			return err
 		}
@@ -507,9 +514,53 @@ func (t *Study) lookup(job tune.Job) (store.TrialRecord, bool) {
 	return rec, ok
 }
 
+// jobMatches reports whether the journaled rec is the job p the schedule gives: its
+// training size and parameters.
+func jobMatches(rec store.TrialRecord, p pendingJob) bool {
+	return rec.N == p.job.N && sameParams(rec.Params, p.params)
+}
+
+// moveForeign moves the journal's lines of p's trial and rung that are not p (a line of
+// another study spliced into this one) to trials.damaged.jsonl, logs it, and returns the
+// line of p journaled beside them, if any (done), else false: the job is scored again.
+func (t *Study) moveForeign(p pendingJob, opts Options) (store.TrialRecord, bool, error) {
+	key := [2]int{p.job.Trial, p.job.Rung}
+	bad := t.jobs[key]
+	var match *store.TrialRecord
+	for _, r := range t.j.Jobs {
+		if r.Trial == key[0] && r.Rung == key[1] && jobMatches(r, p) {
+			match = &r
+		}
+	}
+	n, err := t.j.MoveJobs(func(r store.TrialRecord) bool {
+		return r.Trial == key[0] && r.Rung == key[1] && !jobMatches(r, p)
+	}, "a job of another study (its n or params are not this study's schedule)")
+	if err != nil {
+		return store.TrialRecord{}, false, err
+	}
+	what := "the job runs again"
+	t.mu.Lock()
+	if match != nil {
+		t.jobs[key] = *match
+		what = "this study's own line of the job is kept"
+	} else {
+		delete(t.jobs, key)
+		t.Resumed--
+	}
+	t.mu.Unlock()
+	if opts.Log != nil {
+		opts.Log(fmt.Sprintf("notice: %s: %d line(s) of trial %d at rung %d are of another study (journaled n %d, params %s; this study's schedule gives n %d, %s): moved to %s; %s",
+			store.TrialsFile, n, key[0], key[1], bad.N, fmtParams(bad.Params), p.job.N, fmtParams(p.params), store.TrialsDamagedFile, what))
+	}
+	if match != nil {
+		return *match, true, nil
+	}
+	return store.TrialRecord{}, false, nil
+}
+
 // checkJob refuses a journaled job that does not match the one the schedule gives.
 func checkJob(rec store.TrialRecord, done bool, p pendingJob) error {
-	if done && (rec.N != p.job.N || !sameParams(rec.Params, p.params)) {
+	if done && !jobMatches(rec, p) {
 		return &model.InputError{Err: fmt.Errorf("%s: trial %d at rung %d does not match this study's schedule (journaled n %d, params %v; now n %d, %v): the journal is of another gitui; start a new study", TrialsFile, p.job.Trial, p.job.Rung, rec.N, rec.Params, p.job.N, p.params)}
 	}
 	return nil
