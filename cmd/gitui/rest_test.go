@@ -627,3 +627,45 @@ func TestSplicedJobLineMovedAway(t *testing.T) {
 		})
 	}
 }
+
+// A named pipe (FIFO) or a device as data.path is refused at once, before anything opens
+// it (the open of a FIFO blocked until two SIGINTs left a lock and a header-only journal
+// behind): exit 2, one line, and no run directory.
+func TestDataPathFIFORefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "d.csv")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	dev := filepath.Join(dir, "z.csv")
+	if err := os.Symlink("/dev/zero", dev); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, what string }{{fifo, "a named pipe (FIFO)"}, {dev, "a device"}} {
+		spec := writeSpec(t, dir, "s", fmt.Sprintf(`{"name": "fifo", "protocol": "sample-complexity", "data": {"name": "file", "path": %q, "test_size": 20}, "methods": [{"features": "raw"}], "sizes": [20]}`, c.path))
+		out := filepath.Join(dir, "out")
+		type result struct {
+			code   int
+			stderr string
+		}
+		done := make(chan result, 1)
+		go func() {
+			code, _, stderr := gitui(t, "run", spec, "--out", out)
+			done <- result{code, stderr}
+		}()
+		select {
+		case r := <-done:
+			msg := strings.TrimSpace(r.stderr)
+			want := c.path + " is " + c.what + ", not a regular file: gitui reads a data file more than once (its size, its checksum, its rows): save the data to a file and give that path"
+			if r.code != exitUsage || msg != "gitui: "+want {
+				t.Errorf("exit %d, %q; want 2 and %q", r.code, msg, want)
+			}
+		case <-time.After(10 * time.Second):
+			os.WriteFile(fifo, nil, 0o644) // a writer, so that the blocked open returns
+			t.Fatalf("%s: no refusal within 10 s: the open blocks", c.what)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: the run directory %s was left behind", c.what, out)
+		}
+	}
+}

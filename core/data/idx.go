@@ -328,6 +328,9 @@ func newIDXDataset(name string, img *Images, blocks [][]byte, labels []uint8, cl
 // openData opens path for reading and turns a missing file into an error that says
 // where it was looked for.
 func openData(path, what string) (*os.File, error) {
+	if err := CheckRegular(path); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -29,6 +30,9 @@ func checkFileMemory(ctx context.Context, spec *model.Spec) error {
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if errors.Is(err, data.ErrNotRegular) {
+			return err
 		}
 		return inputErr(memoryError(err.Error()))
 	}
