@@ -3,6 +3,8 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,7 +129,7 @@ func WriteFileAtomic(path string, b []byte) error {
 // ReadResult reads and checks a result.json file. Every string in it comes back with
 // its control characters as visible escapes (printable.JSON).
 func ReadResult(path string) (*Result, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadFileCapped(path)
 	if err != nil {
 		return nil, fmt.Errorf("read result: %w", err)
 	}
@@ -176,4 +178,51 @@ func RemoveAtomicTemps(dir string) []string {
 		}
 	}
 	return gone
+}
+
+// MaxFileBytes bounds the files of run and study directories and of specs that gitui
+// reads (result.json, spec.json, study.json, the journals): 1 GiB, far above what a run
+// writes, so that a file linked to /dev/zero or a huge foreign file is refused before it
+// is read, not read until memory runs out.
+const MaxFileBytes = 1 << 30
+
+// ReadFileCapped is os.ReadFile for gitui's own files: a path that is not a regular
+// file, or a file above MaxFileBytes, is an error naming it and the fix; a missing file
+// is os.ReadFile's error (errors.Is(err, fs.ErrNotExist)).
+func ReadFileCapped(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is %s, not a regular file: gitui reads only the files it wrote; give such a file", path, fileKind(fi.Mode()))
+	}
+	if fi.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("%s holds %d bytes, more than the %d of any file gitui writes: it is not gitui's; give a file gitui wrote", path, fi.Size(), MaxFileBytes)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err == nil && len(b) > MaxFileBytes {
+		err = fmt.Errorf("%s grew past %d bytes while read: it is not gitui's; give a file gitui wrote", path, MaxFileBytes)
+	}
+	return b, err
+}
+
+// fileKind names what a path that is not a regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }

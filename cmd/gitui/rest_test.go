@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"gitui/model"
 	"gitui/model/store"
 )
 
@@ -667,5 +668,52 @@ func TestDataPathFIFORefused(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%s: the run directory %s was left behind", c.what, out)
 		}
+	}
+}
+
+// A run's result.json linked to /dev/zero (or a file larger than any gitui writes) is
+// refused before it is read, by the run store's listing (gitui open's Runs pane) and by
+// gitui export: one line, at once, instead of reading until memory runs out.
+func TestRunStoreFilesReadCapped(t *testing.T) {
+	base := t.TempDir()
+	run := filepath.Join(base, "run")
+	if code, _, stderr := gitui(t, append(journalArgs, "--out", run)...); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	res := filepath.Join(run, "result.json")
+	os.Remove(res)
+	if err := os.Symlink("/dev/zero", res); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(base, "big", "result.json")
+	os.MkdirAll(filepath.Dir(big), 0o755)
+	if f, err := os.Create(big); err != nil {
+		t.Fatal(err)
+	} else {
+		f.Truncate(model.MaxFileBytes + 1) // sparse
+		f.Close()
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		entries, errs := store.Load([]string{run}, false)
+		if len(entries)+len(errs) == 0 {
+			t.Error("the listing gave neither an entry nor an error for the run")
+		}
+		for _, c := range []struct{ path, want string }{
+			{res, "is a device, not a regular file: gitui reads only the files it wrote"},
+			{big, "more than the 1073741824 of any file gitui writes"},
+		} {
+			code, _, stderr := gitui(t, "export", c.path, "--csv", "-")
+			msg := strings.TrimSpace(stderr)
+			if code != exitUsage || strings.Contains(msg, "\n") || !strings.Contains(msg, c.want) {
+				t.Errorf("export %s: exit %d, %q; want 2 and one line with %q", c.path, code, msg, c.want)
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("not refused within 20 s: the file is being read")
 	}
 }

@@ -53,7 +53,7 @@ func ReadWAV(path string) (*Sound, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s): give the path of a WAV file", path, fi.Mode().Type())
+		return nil, fmt.Errorf("%s is not a regular file (a device, a pipe or a directory): give the path of a WAV file", path)
 	}
 	var head [12]byte
 	n, _ := io.ReadFull(f, head[:])

@@ -237,7 +237,7 @@ func ReadJournal(path string) (*Journal, error) { return readJournal(path, Journ
 // path; only a cells journal may be of the earlier, headerless format.
 func readJournal(path, format string) (*Journal, error) {
 	j := &Journal{Path: path, Format: format}
-	b, err := os.ReadFile(path)
+	b, err := model.ReadFileCapped(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return j, nil
 	}

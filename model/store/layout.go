@@ -83,7 +83,7 @@ func unwrapPath(err error) error {
 }
 
 func readSpecFile(path string) (*model.Spec, error) {
-	b, err := os.ReadFile(path)
+	b, err := model.ReadFileCapped(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -112,7 +112,7 @@ func specDiff(a, b *model.Spec) string {
 
 func readMeta(path string) (RunMeta, error) {
 	var m RunMeta
-	b, err := os.ReadFile(path)
+	b, err := model.ReadFileCapped(path)
 	if err != nil {
 		return m, err
 	}

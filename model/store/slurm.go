@@ -43,7 +43,7 @@ type Submission struct {
 // ReadSlurmState reads DIR/slurm.json. A missing file is returned as an error wrapping
 // os.ErrNotExist; a file that does not parse is an error naming it.
 func ReadSlurmState(dir string) (*SlurmState, error) {
-	b, err := os.ReadFile(filepath.Join(dir, SlurmFile))
+	b, err := model.ReadFileCapped(filepath.Join(dir, SlurmFile))
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func WriteSlurm(dir string, spec *model.Spec, o SlurmOptions, prefix string) (*S
 		return nil, false, err
 	}
 	specPath := filepath.Join(dir, SpecFile)
-	if b, err := os.ReadFile(specPath); err == nil {
+	if b, err := model.ReadFileCapped(specPath); err == nil {
 		old, perr := model.ParseSpec(b, false)
 		if perr != nil || !sameSpecJSON(old, spec) {
 			return nil, false, inputErr(fmt.Errorf("%s already holds another run's spec: choose another output directory (nothing there is overwritten)", dir))

@@ -359,7 +359,7 @@ func ClaimStale(dir string, trial, rung int) bool {
 }
 
 func claimStale(path, host string) bool {
-	b, err := os.ReadFile(path)
+	b, err := model.ReadFileCapped(path)
 	if err != nil {
 		return false
 	}
@@ -457,7 +457,7 @@ func WriteStudy(dir string, s *Study) error {
 // error naming it.
 func ReadStudy(dir string) (*Study, error) {
 	path := filepath.Join(dir, StudyFile)
-	b, err := os.ReadFile(path)
+	b, err := model.ReadFileCapped(path)
 	if err != nil {
 		return nil, err
 	}
@@ -503,7 +503,7 @@ func StudyStatus(dir string) string {
 // the refit's curve and test accuracy when it ran.
 func loadStudyDir(dir string) (Entry, error) {
 	e := Entry{ID: filepath.Base(dir), Path: dir, Status: StudyStatus(dir), Acc: nan, BestValidation: nan}
-	b, err := os.ReadFile(filepath.Join(dir, SpecFile))
+	b, err := model.ReadFileCapped(filepath.Join(dir, SpecFile))
 	if err != nil {
 		return e, fmt.Errorf("study %s holds no readable %s: it is not a gitui study directory", dir, SpecFile)
 	}
