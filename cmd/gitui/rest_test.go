@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -716,4 +717,60 @@ func TestRunStoreFilesReadCapped(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("not refused within 20 s: the file is being read")
 	}
+}
+
+// A study of tune.trials 1e9 under synchronous halving (and ASHA) starts its first jobs
+// at once, in little memory, and stops on SIGTERM with exit 130 (its first rung's 1e9
+// trial ids took 15 GB, and SIGTERM waited for them).
+func TestTuneHugeTrialsLazy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("child process")
+	}
+	base := t.TempDir()
+	spec := writeTuneBlobs(t, base, 9)
+	for _, pruner := range []string{"sh", "asha"} {
+		cmd := child(t, "tune", spec, "--out", filepath.Join(base, pruner), "--set", "tune.trials=1000000000", "--set", "tune.pruner="+pruner)
+		var stderr syncBuffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for !strings.Contains(stderr.String(), "trial 3 rung 0") {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("%s: no fourth job within 30 s:\n%s", pruner, stderr.String())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		cmd.Process.Signal(syscall.SIGTERM)
+		t0 := time.Now()
+		cmd.Wait()
+		rss := int64(0)
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = ru.Maxrss >> 10
+		}
+		if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || time.Since(t0) > 10*time.Second || rss > 512 {
+			t.Errorf("%s: exit %d %.1f s after SIGTERM, peak RSS %d MB; want 130 within 10 s and under 512 MB", pruner, code, time.Since(t0).Seconds(), rss)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a child's writes and the test's reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -168,6 +168,7 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"--set", "tune.validation=750"}, "tune.validation 750 does not fit the pool of 750 samples"},
 		{[]string{"--set", "tune.max_n=700"}, "tune.max_n 700 is larger than the 600 training samples"},
 		{[]string{"--set", "tune.workers=-1"}, "tune.workers -1 is negative"},
+		{[]string{"--set", "tune.sampler=grid", "--set", "tune.grid_points=1000000000"}, "tune.grid_points 1000000000 is above 1000 values per range: use at most 1000, or the random or tpe sampler"},
 		{[]string{"--set", "tune.refit_top=-2"}, "tune.refit_top -2 is negative"},
 		{[]string{"--workers", "-2"}, "--workers -2 is negative"},
 		{[]string{"--set", "tune.score=kfold"}, `tune.score "kfold" is unknown: use validation`},
