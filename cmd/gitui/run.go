@@ -43,7 +43,14 @@ func loadSpec(ctx context.Context, name string, quick bool, seed int64, sets []s
 	case l := <-done:
 		return l.spec, l.err
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		// A spec read in a moment is taken (what follows reports the interruption, as
+		// it would have without this wait); only a long read is abandoned.
+		select {
+		case l := <-done:
+			return l.spec, l.err
+		case <-time.After(200 * time.Millisecond):
+			return nil, ctx.Err()
+		}
 	}
 }
 
