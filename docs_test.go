@@ -4,9 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"gitui/model/study"
 	"gitui/presets"
 )
 
@@ -43,6 +45,31 @@ func TestReadme(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(filepath.Dir(f), target)); err != nil {
 				t.Errorf("%s links to %s, which does not exist", f, m[1])
+			}
+		}
+	}
+}
+
+// TestDocsAgreeOnTuneWorkers checks that every page stating the default of tune.workers
+// (docs/runs.md, docs/tune.md) states study.DefaultWorkers, so the two cannot drift apart.
+func TestDocsAgreeOnTuneWorkers(t *testing.T) {
+	want := strconv.Itoa(study.DefaultWorkers)
+	pats := map[string]*regexp.Regexp{
+		"docs/runs.md": regexp.MustCompile(`The default is N = (\d+) \(` + "`study.DefaultWorkers`"),
+		"docs/tune.md": regexp.MustCompile("`tune.workers` \\(default (\\d+)\\)"),
+	}
+	for f, re := range pats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := re.FindAllStringSubmatch(string(b), -1)
+		if len(m) == 0 {
+			t.Errorf("%s no longer states the default of tune.workers as %q: keep one statement the test can find", f, re)
+		}
+		for _, s := range m {
+			if s[1] != want {
+				t.Errorf("%s gives tune.workers' default as %s, study.DefaultWorkers is %s", f, s[1], want)
 			}
 		}
 	}

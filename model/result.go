@@ -3,8 +3,11 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"gitui/internal/printable"
 )
@@ -97,6 +100,7 @@ func (r *Result) WriteFile(path string) error {
 // mode 0644, then rename: path holds either its old content or all of b. The directory must
 // exist. The error names the path.
 func WriteFileAtomic(path string, b []byte) error {
+	// The temporary file is named as AtomicTemp recognises it.
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -125,7 +129,7 @@ func WriteFileAtomic(path string, b []byte) error {
 // ReadResult reads and checks a result.json file. Every string in it comes back with
 // its control characters as visible escapes (printable.JSON).
 func ReadResult(path string) (*Result, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadFileCapped(path)
 	if err != nil {
 		return nil, fmt.Errorf("read result: %w", err)
 	}
@@ -139,4 +143,86 @@ func ReadResult(path string) (*Result, error) {
 		return nil, fmt.Errorf("%s has schema %q, want %q: pass a file written by gitui run", path, r.Schema, ResultSchema)
 	}
 	return &r, nil
+}
+
+// AtomicTemp reports whether name is a temporary file WriteFileAtomic creates beside a
+// run's or a study's file ("." + the target's name, a .json, .csv or .sbatch file, + "-"
+// + digits, e.g. ".result.json-1234567"), which a process killed between the write and
+// the rename leaves behind.
+func AtomicTemp(name string) bool {
+	i := strings.LastIndexByte(name, '-')
+	if len(name) < 2 || name[0] != '.' || i < 2 || i == len(name)-1 {
+		return false
+	}
+	switch filepath.Ext(name[1:i]) {
+	case ".json", ".csv", ".sbatch":
+	default:
+		return false
+	}
+	for _, r := range name[i+1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// RemoveAtomicTemps removes from dir the files AtomicTemp recognises, as a process that
+// holds dir's lock may: their writer is gone (a kill mid-write). It returns their names.
+func RemoveAtomicTemps(dir string) []string {
+	ents, _ := os.ReadDir(dir)
+	var gone []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && AtomicTemp(e.Name()) && os.Remove(filepath.Join(dir, e.Name())) == nil {
+			gone = append(gone, e.Name())
+		}
+	}
+	return gone
+}
+
+// MaxFileBytes bounds the files of run and study directories and of specs that gitui
+// reads (result.json, spec.json, study.json, the journals): 1 GiB, far above what a run
+// writes, so that a file linked to /dev/zero or a huge foreign file is refused before it
+// is read, not read until memory runs out.
+const MaxFileBytes = 1 << 30
+
+// ReadFileCapped is os.ReadFile for gitui's own files: a path that is not a regular
+// file, or a file above MaxFileBytes, is an error naming it and the fix; a missing file
+// is os.ReadFile's error (errors.Is(err, fs.ErrNotExist)).
+func ReadFileCapped(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is %s, not a regular file: gitui reads only the files it wrote; give such a file", path, fileKind(fi.Mode()))
+	}
+	if fi.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("%s holds %d bytes, more than the %d of any file gitui writes: it is not gitui's; give a file gitui wrote", path, fi.Size(), MaxFileBytes)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err == nil && len(b) > MaxFileBytes {
+		err = fmt.Errorf("%s grew past %d bytes while read: it is not gitui's; give a file gitui wrote", path, MaxFileBytes)
+	}
+	return b, err
+}
+
+// fileKind names what a path that is not a regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -300,7 +299,7 @@ func LoadSpec(path string) (*Spec, error) {
 // does, without validating it: for a caller that edits it first (the CLI's --set and
 // --param) and then calls Validate.
 func ReadSpec(path string) (*Spec, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadFileCapped(path)
 	if err != nil {
 		return nil, fmt.Errorf("read spec: %w", err)
 	}

@@ -358,6 +358,9 @@ func (s *Spec) validateTune(bad func(string, ...any)) {
 			bad("%s %d is negative: give a positive number, or 0 for its default", f.name, f.v)
 		}
 	}
+	if t.GridPoints > MaxGridPoints {
+		bad("tune.grid_points %d is above %d values per range: use at most %d, or the random or tpe sampler for a fine search of a range", t.GridPoints, MaxGridPoints, MaxGridPoints)
+	}
 	if t.MinN > 0 && t.MaxN > 0 && t.Pruner != "none" {
 		eta := 3
 		if t.Eta >= 2 {
@@ -379,3 +382,8 @@ func (s *Spec) validateTune(bad func(string, ...any)) {
 		}
 	}
 }
+
+// MaxGridPoints is the most values per range tune.grid_points may ask of the grid
+// sampler: the grid holds every range's values (1e9 of them took gigabytes before the
+// first trial).
+const MaxGridPoints = 1000

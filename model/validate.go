@@ -3,8 +3,11 @@ package model
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -145,10 +148,17 @@ func (s *Spec) Validate() error {
 	}
 	var errs []error
 	said := map[string]bool{}
+	var more []uint64 // the problems past MaxProblems, by hash: counted, each once, not kept
+	seed := maphash.MakeSeed()
 	bad := func(format string, a ...any) { // each problem once (sizes [1,1,1] is one mistake)
-		if e := fmt.Errorf(format, a...); !said[e.Error()] {
-			said[e.Error()] = true
+		e := fmt.Errorf(format, a...)
+		switch msg := e.Error(); {
+		case said[msg]:
+		case len(errs) < MaxProblems:
+			said[msg] = true
 			errs = append(errs, e)
+		default:
+			more = append(more, maphash.String(seed, msg))
 		}
 	}
 	oneOf := func(field, v string, allowed []string) {
@@ -220,15 +230,22 @@ func (s *Spec) Validate() error {
 	}
 	seen := map[string]int{}
 	for i, m := range s.Methods {
-		s.validateMethod(i, m, bad)
-		if m.Preprocess != "" && !ImageData(s.Data) {
-			bad("methods.%d.preprocess %s needs images, data %s does not hold them: drop preprocess", i, m.Preprocess, s.Data.Name)
-		}
 		n := m.DisplayName()
-		if j, dup := seen[n]; dup {
-			bad("methods.%d and methods.%d are both named %q, and their results would be pooled into one series: give methods.%d a different name (name: ...)", j, i, n, i)
-		} else {
+		j, dup := seen[n]
+		if !dup {
 			seen[n] = i
+		}
+		// A copy of the method of its name has that method's problems, said once under
+		// methods.j: it is only a duplicate (a spec of a million copies validates in
+		// linear time with a small constant).
+		if !dup || !reflect.DeepEqual(m, s.Methods[j]) {
+			s.validateMethod(i, m, bad)
+			if m.Preprocess != "" && !ImageData(s.Data) {
+				bad("methods.%d.preprocess %s needs images, data %s does not hold them: drop preprocess", i, m.Preprocess, s.Data.Name)
+			}
+		}
+		if dup {
+			bad("methods.%d and methods.%d are both named %q, and their results would be pooled into one series: give methods.%d a different name (name: ...)", j, i, n, i)
 		}
 	}
 	s.validateAudio(bad)
@@ -299,7 +316,25 @@ func (s *Spec) Validate() error {
 	if s.Tune != nil && len(errs) == 0 { // the search space is checked on a spec that validates (model/tune.go)
 		s.validateTune(bad)
 	}
+	if len(more) > 0 {
+		slices.Sort(more)
+		errs = append(errs, fmt.Errorf("and %s more", groupThousands(len(slices.Compact(more)))))
+	}
 	return errors.Join(errs...)
+}
+
+// MaxProblems is how many of a spec's problems Validate spells out, one a line; the
+// rest are counted in a last line, "and 1,999,998 more", so that a spec of millions of
+// bad sizes or duplicate methods gives a short message, not one of millions of clauses.
+const MaxProblems = 3
+
+// groupThousands writes n with commas between groups of three digits: 1,999,998.
+func groupThousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {

@@ -61,6 +61,8 @@ func runBounded(t *testing.T, c boundsCase) boundsResult {
 	b, _ := jsonArgs(c.args)
 	cmd.Env = append(os.Environ(), childEnv+"=1", childEnv+"_ARGS="+b, boundsASEnv+"="+strconv.FormatInt(6<<30, 10), "GITUI_MEMORY_LIMIT=1GiB")
 	cmd.Env = append(cmd.Env, c.env...)
+	rssFile := filepath.Join(t.TempDir(), "peak-rss")
+	cmd.Env = append(cmd.Env, peakRSSEnv+"="+rssFile)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	t0 := time.Now()
@@ -76,6 +78,7 @@ func runBounded(t *testing.T, c boundsCase) boundsResult {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.rssKB = ru.Maxrss
 	}
+	r.rssKB = childPeakRSS(rssFile, r.rssKB)
 	return r
 }
 

@@ -496,7 +496,7 @@ func isStudyFile(path string) bool {
 	if filepath.Base(path) == store.StudyFile {
 		return true
 	}
-	b, err := os.ReadFile(path)
+	b, err := model.ReadFileCapped(path)
 	if err != nil {
 		return false
 	}
@@ -548,7 +548,7 @@ func studyLabel(dir string) string {
 	var s struct {
 		Name string `json:"name"`
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, store.SpecFile)); err == nil && json.Unmarshal(printable.JSON(b), &s) == nil && s.Name != "" {
+	if b, err := model.ReadFileCapped(filepath.Join(dir, store.SpecFile)); err == nil && json.Unmarshal(printable.JSON(b), &s) == nil && s.Name != "" {
 		return s.Name + " study"
 	}
 	return filepath.Base(filepath.Clean(dir))

@@ -39,6 +39,7 @@ import (
 
 	"gitui/internal/printable"
 	"gitui/model/engine"
+	"gitui/model/store"
 	"gitui/ui"
 )
 
@@ -188,7 +189,11 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitOK
 	}
 	var ue usageError
+	var ns *store.NoSpaceError
 	switch {
+	case errors.As(err, &ns): // a full disk is no bad input, whichever refusal met it
+		fmt.Fprintln(stderr, "gitui: "+oneLine(err.Error()))
+		return exitFailure
 	case errors.Is(err, ui.ErrHangup): // the TUI finished its run after the terminal was closed
 		fmt.Fprintln(stderr, "gitui: "+err.Error())
 		return exitHangup

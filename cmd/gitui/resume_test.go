@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -30,7 +31,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
 		var args []string
 		json.Unmarshal([]byte(os.Getenv(childEnv+"_ARGS")), &args)
-		os.Exit(run(args, os.Stdout, os.Stderr))
+		code := run(args, os.Stdout, os.Stderr)
+		writePeakRSS()
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
@@ -230,3 +233,36 @@ func TestRunDirRefusals(t *testing.T) {
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 func hostname() string { h, _ := os.Hostname(); return h }
+
+// peakRSSEnv, in a child's environment, names a file the child writes its peak RSS to
+// (VmHWM of /proc/self/status, in kB) as it exits: the rusage of a child started by
+// fork and exec reports the parent's high-water mark when it is larger (Linux keeps it
+// across exec), which a test binary that ran many tests is.
+const peakRSSEnv = "GITUI_TEST_PEAK_RSS_FILE"
+
+func writePeakRSS() {
+	path := os.Getenv(peakRSSEnv)
+	if path == "" {
+		return
+	}
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			os.WriteFile(path, []byte(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB"))), 0o644)
+		}
+	}
+}
+
+// childPeakRSS returns the peak RSS in kB the child wrote to path (peakRSSEnv), or
+// fallback (the rusage figure) when it wrote none.
+func childPeakRSS(path string, fallback int64) int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fallback
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil {
+		return fallback
+	}
+	return v
+}

@@ -23,8 +23,40 @@ import (
 	"gitui/ui/export"
 )
 
-// loadSpec turns PRESET or a spec file name into a validated spec with the overrides applied.
-func loadSpec(name string, quick bool, seed int64, sets []string, edits ...func(*model.Spec) error) (*model.Spec, error) {
+// now is the clock of the default run directories, runs/TIME-NAME (a test sets it).
+var now = time.Now
+
+// loadSpec is readSpec, cancelled by ctx: a spec file of millions of entries takes
+// seconds to decode and validate, and SIGINT must not wait for it (the read goes on in
+// the background until the process exits; it writes nothing).
+func loadSpec(ctx context.Context, name string, quick bool, seed int64, sets []string, edits ...func(*model.Spec) error) (*model.Spec, error) {
+	type loaded struct {
+		spec *model.Spec
+		err  error
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		s, err := readSpec(name, quick, seed, sets, edits...)
+		done <- loaded{s, err}
+	}()
+	select {
+	case l := <-done:
+		return l.spec, l.err
+	case <-ctx.Done():
+		// A spec read in a moment is taken (what follows reports the interruption, as
+		// it would have without this wait); only a long read is abandoned.
+		select {
+		case l := <-done:
+			return l.spec, l.err
+		case <-time.After(200 * time.Millisecond):
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// readSpec reads the spec of a preset (its quick variant with quick) or a spec file,
+// applies the seed (>= 0), the --set assignments and edits, and validates it.
+func readSpec(name string, quick bool, seed int64, sets []string, edits ...func(*model.Spec) error) (*model.Spec, error) {
 	var spec *model.Spec
 	ext := strings.ToLower(filepath.Ext(name))
 	isPreset := ext != ".json" && ext != ".yaml" && ext != ".yml"
@@ -87,7 +119,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	spec, err := loadSpec(pos[0], *quick, *seed, sets)
+	spec, err := loadSpec(ctx, pos[0], *quick, *seed, sets)
 	if err != nil {
 		return err
 	}
@@ -100,7 +132,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	outDir := *out
 	if outDir == "" {
-		outDir = filepath.Join("runs", store.RunDirName(spec.Name, time.Now()))
+		if outDir, err = store.ClaimDir("runs", store.RunDirName(spec.Name, now()), "give --out DIR"); err != nil {
+			return usageError{err}
+		}
 	}
 	meta := store.RunMeta{DataDir: dir, Quick: *quick}
 	if shard.Count > 0 {
@@ -108,7 +142,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	rd, err := store.OpenRunDir(outDir, spec, meta)
 	if err != nil {
-		return usageError{err}
+		return usageError{store.NoSpaceHint(err, outDir)}
 	}
 	if rd.Meta.Shard != meta.Shard {
 		rd.Close()
@@ -123,7 +157,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if perr := stopProfiles(); err == nil {
 		err = perr
 	}
-	return err
+	return store.NoSpaceHint(err, outDir)
 }
 
 func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -144,7 +178,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	rd, err := store.OpenRunDir(pos[0], nil, store.RunMeta{})
 	if err != nil {
-		return usageError{err}
+		return usageError{store.NoSpaceHint(err, pos[0])}
 	}
 	dir := *dataFlag
 	if dir == "" {
@@ -162,7 +196,7 @@ func cmdResume(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	_, err = executeWith(ctx, rd, engine.RunOptions{DataDir: dir, Shard: shard}, stdout, stderr)
-	return err
+	return store.NoSpaceHint(err, pos[0])
 }
 
 // execute runs the spec of the run directory rd (journaling every cell into it), prints

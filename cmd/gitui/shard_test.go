@@ -262,7 +262,7 @@ func TestSlurmFakeSbatch(t *testing.T) {
 		t.Errorf("printed commands %q: want the array 0-2%%2 and the merge after it", stdout)
 	}
 	arr, _ := os.ReadFile(filepath.Join(dir, "array.sbatch"))
-	for _, want := range []string{"#SBATCH --array=0-2%2", "#SBATCH --output=" + filepath.Join(dir, "logs", "%a.out"), "GOMAXPROCS=\"${SLURM_CPUS_PER_TASK:-1}\"", "--signal=B:USR1@90", `--shard "$i/3"`} {
+	for _, want := range []string{"#SBATCH --array=0-2%2", "#SBATCH --output=\"" + filepath.Join(dir, "logs", "%a.out") + "\"", "GOMAXPROCS=\"${SLURM_CPUS_PER_TASK:-1}\"", "--signal=B:USR1@90", `--shard "$i/3"`} {
 		if !bytes.Contains(arr, []byte(want)) {
 			t.Errorf("array.sbatch lacks %q", want)
 		}

@@ -67,6 +67,11 @@ func cmdSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *out == "" {
 		return usagef("slurm needs --out DIR, on a file system every node sees")
 	}
+	if abs, err := filepath.Abs(*out); err == nil {
+		if err := store.CheckSbatchDir(abs); err != nil {
+			return usageError{err}
+		}
+	}
 	opts := store.SlurmOptions{Tasks: *tasks, Partition: *partition, Time: *timeLimit, CPUs: *cpus, Mem: *mem, MaxParallel: *maxPar}
 	if err := opts.Validate("--"); err != nil {
 		return usageError{err}
@@ -74,7 +79,7 @@ func cmdSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if _, err := exec.LookPath("sbatch"); err != nil {
 		return usagef("slurm: sbatch is not on PATH: run gitui slurm on a Slurm login node (or load its module), or use gitui run --shard i/N on each machine")
 	}
-	spec, err := loadSpec(pos[0], *quick, *seed, sets)
+	spec, err := loadSpec(ctx, pos[0], *quick, *seed, sets)
 	if err != nil {
 		return err
 	}

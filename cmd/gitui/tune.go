@@ -62,7 +62,7 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if *workers < 0 {
 		return usagef("--workers %d is negative: give 1 or more (the jobs in flight, tune.workers), or 0 for the spec's", *workers)
 	}
-	spec, err := loadSpec(pos[0], *quick, *seed, sets, func(spec *model.Spec) error {
+	spec, err := loadSpec(ctx, pos[0], *quick, *seed, sets, func(spec *model.Spec) error {
 		if err := mergeParams(spec, params); err != nil {
 			return err
 		}
@@ -86,11 +86,13 @@ func cmdTune(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	}
 	outDir := *out
 	if outDir == "" {
-		outDir = filepath.Join("runs", store.RunDirName(spec.Name+"-tune", time.Now()))
+		if outDir, err = store.ClaimDir("runs", store.RunDirName(spec.Name+"-tune", now()), "give --out DIR"); err != nil {
+			return usageError{err}
+		}
 	}
 	st, err := study.Open(outDir, spec)
 	if err != nil {
-		return asUsage(err)
+		return asUsage(store.NoSpaceHint(err, outDir))
 	}
 	return runStudy(ctx, st, dir, *workers, stdout, stderr)
 }
@@ -130,7 +132,7 @@ func mergeParams(spec *model.Spec, params []string) error {
 func resumeStudy(ctx context.Context, dir, dataDir string, stdout, stderr io.Writer) error {
 	st, err := study.Open(dir, nil)
 	if err != nil {
-		return asUsage(err)
+		return asUsage(store.NoSpaceHint(err, dir))
 	}
 	d, err := data.ResolveDir(dataDir)
 	if err != nil {
@@ -176,6 +178,13 @@ func asUsage(err error) error {
 // runStudy searches, writes best.spec.json, refits it as an ordinary run in DIR/refit,
 // copies the refit's result.json and predictions.csv into DIR and writes study.json.
 func runStudy(ctx context.Context, st *study.Study, dataDir string, workers int, stdout, stderr io.Writer) error {
+	// A full disk anywhere in the study (its journal, study.json, the refit's files) is
+	// exit 1 with "free space, then gitui resume DIR".
+	return store.NoSpaceHint(searchAndRefit(ctx, st, dataDir, workers, stdout, stderr), st.Dir)
+}
+
+// searchAndRefit is runStudy's work.
+func searchAndRefit(ctx context.Context, st *study.Study, dataDir string, workers int, stdout, stderr io.Writer) error {
 	defer st.Close()
 	for _, n := range st.Notices {
 		fmt.Fprintf(stderr, "gitui: %s\n", n)

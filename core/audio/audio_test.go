@@ -5,6 +5,9 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -170,6 +173,7 @@ func TestWAVBadInput(t *testing.T) {
 		"not supported":             rawWAV(2, 1, 8000, 4, []byte{1, 2}, false), // ADPCM
 		"not a whole number":        rawWAV(wavPCM, 2, 8000, 16, []byte{1, 2, 3}, false),
 		"truncated: chunk \"fmt \"": g[:20],
+		"WAV header gives a sample rate of 4000000000 Hz, above the 1000000 Hz of any recording: the header is corrupt": rawWAV(wavPCM, 1, 4000000000, 16, []byte{1, 2, 3, 4}, false),
 	}
 	for want, b := range cases {
 		_, err := DecodeWAV(b)
@@ -345,5 +349,44 @@ func TestWords(t *testing.T) {
 	}
 	if _, err := Words(x, rate, 9); err == nil || !strings.Contains(err.Error(), "never 9") {
 		t.Errorf("asking for 9 words of 10: %v", err)
+	}
+}
+
+// ReadWAV refuses, before reading a file whole, what is no recording: a link to
+// /dev/zero, a large file without a RIFF header (sparse, 1.2 GB), and a file much longer
+// than its RIFF header claims.
+func TestReadWAVChecksBeforeReading(t *testing.T) {
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero.wav")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.wav")
+	if f, err := os.Create(big); err != nil {
+		t.Fatal(err)
+	} else {
+		f.Truncate(1200 << 20)
+		f.Close()
+	}
+	var good bytes.Buffer
+	EncodeWAV(&good, &Sound{Rate: 8000, Samples: make([]float64, 100)}, PCM16)
+	long := filepath.Join(dir, "long.wav")
+	os.WriteFile(long, append(good.Bytes(), make([]byte, 3<<20)...), 0o644)
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for path, want := range map[string]string{
+		zero: "is not a regular file",
+		big:  "not a WAV file (no RIFF/WAVE header)",
+		long: "larger than the 244 its RIFF header claims",
+	} {
+		_, err := ReadWAV(path)
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v, want one line with %q", filepath.Base(path), err, want)
+		}
+	}
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+		t.Errorf("the refusals allocated %d MB: the files were read before their headers were checked", grew>>20)
 	}
 }

@@ -31,13 +31,38 @@ const (
 // values are garbage, not audio.
 const maxFloatSample = 1000
 
+// MaxWAVRate is the largest sample rate DecodeWAV accepts, in Hz: above the 768 kHz of
+// the fastest audio interfaces, so a larger rate is a corrupt header, not audio.
+const MaxWAVRate = 1_000_000
+
 // maxWAVBytes bounds the data chunk a reader accepts (1 GiB, hours of audio).
 const maxWAVBytes = 1 << 30
 
-// ReadWAV reads the WAV file at path (see DecodeWAV); errors name the file.
+// ReadWAV reads the WAV file at path (see DecodeWAV); errors name the file. Before the
+// file is read whole it must be a regular file (not a link to /dev/zero), start with a
+// RIFF/WAVE header, and be no larger than maxWAVBytes and what that header claims (so a
+// 3 GB file of something else is refused after reading 12 bytes, not 3 GB).
 func ReadWAV(path string) (*Sound, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (a device, a pipe or a directory): give the path of a WAV file", path)
+	}
+	var head [12]byte
+	n, _ := io.ReadFull(f, head[:])
+	if _, err := DecodeWAVHeader(head[:n], fi.Size()); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	b := make([]byte, fi.Size())
+	copy(b, head[:n])
+	if _, err := io.ReadFull(f, b[n:]); err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	s, err := DecodeWAV(b)
@@ -45,6 +70,28 @@ func ReadWAV(path string) (*Sound, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
+}
+
+// DecodeWAVHeader checks the first 12 bytes of a WAV file of size bytes: the RIFF/WAVE
+// magic, and a RIFF size no smaller than the file's (a longer file is not the recording
+// its header describes) and within maxWAVBytes. It returns the RIFF size.
+func DecodeWAVHeader(head []byte, size int64) (int64, error) {
+	if len(head) < 12 || string(head[0:4]) != "RIFF" || string(head[8:12]) != "WAVE" {
+		if len(head) >= 4 && string(head[0:4]) == "RIFX" {
+			return 0, errors.New("big-endian WAV (RIFX) is not supported: convert it, e.g. `sox in.wav -b 16 out.wav`")
+		}
+		return 0, errors.New("not a WAV file (no RIFF/WAVE header): check the path or convert the file to WAV")
+	}
+	riff := int64(binary.LittleEndian.Uint32(head[4:8])) + 8
+	if size > maxWAVBytes+1<<20 {
+		return riff, fmt.Errorf("WAV file of %d bytes is larger than %d: split the recording", size, int64(maxWAVBytes))
+	}
+	if riff != 8 && riff != 0xFFFFFFFF+8 && size > riff+1<<20 {
+		// 0 and 0xFFFFFFFF are the sizes of a streamed file whose writer could not seek
+		// back; a small tail (padding, a trailing chunk miscounted) is tolerated.
+		return riff, fmt.Errorf("WAV file of %d bytes is larger than the %d its RIFF header claims: the file is not one recording; re-export it", size, riff)
+	}
+	return riff, nil
 }
 
 // DecodeWAV decodes a RIFF/WAVE file held in b: PCM of 8 (unsigned), 16, 24 or 32 bits,
@@ -114,6 +161,9 @@ func DecodeWAV(b []byte) (*Sound, error) {
 	}
 	if channels < 1 || rate < 1 {
 		return nil, fmt.Errorf("WAV file has %d channels at %d Hz: the header is corrupt", channels, rate)
+	}
+	if rate > MaxWAVRate {
+		return nil, fmt.Errorf("WAV header gives a sample rate of %d Hz, above the %d Hz of any recording: the header is corrupt, re-export or re-download the file", rate, MaxWAVRate)
 	}
 	var dec func([]byte) float64
 	switch {

@@ -116,6 +116,9 @@ func LoadFile(path string) (*Dataset, error) {
 // load nobody waits for any more (the TUI's preview of a path since edited) ends at its
 // next read and drops what it allocated.
 func LoadFileContext(ctx context.Context, path string) (*Dataset, error) {
+	if err := CheckRegular(path); err != nil {
+		return nil, err
+	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return LoadEdgeLists(ctx, path)
 	}

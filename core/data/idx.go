@@ -47,9 +47,42 @@ func maybeGunzip(r io.Reader) (io.Reader, error) {
 		if err != nil {
 			return nil, fmt.Errorf("bad gzip header (%v): the file is corrupt, re-download it", err)
 		}
-		return bufio.NewReaderSize(&limitedReader{r: zr, left: MaxDecompressedBytes, n: MaxDecompressedBytes}, 1<<16), nil
+		return bufio.NewReaderSize(&limitedReader{r: gzipErrReader{zr}, left: MaxDecompressedBytes, n: MaxDecompressedBytes}, 1<<16), nil
 	}
 	return br, nil
+}
+
+// GzipError is a gzip stream that ends early or fails its checks (a truncated
+// download, a bad CRC, damaged deflate data): its message names the damage and the fix,
+// and it wraps the decompressor's error.
+type GzipError struct {
+	Err error
+}
+
+func (e *GzipError) Error() string {
+	what, file := "is corrupt", "damaged"
+	switch {
+	case errors.Is(e.Err, io.ErrUnexpectedEOF):
+		what, file = "ends early", "truncated"
+	case errors.Is(e.Err, gzip.ErrChecksum):
+		what = "fails its checksum"
+	}
+	return fmt.Sprintf("the gzip stream %s (%v), the file is %s: re-download it or check the copy", what, e.Err, file)
+}
+
+func (e *GzipError) Unwrap() error { return e.Err }
+
+// gzipErrReader turns the errors of a gzip reader, other than io.EOF, into *GzipError.
+type gzipErrReader struct {
+	r io.Reader
+}
+
+func (g gzipErrReader) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = &GzipError{Err: err}
+	}
+	return n, err
 }
 
 // readHeader reads the 4-byte magic and the dims big-endian uint32 sizes of an IDX file.
@@ -94,6 +127,10 @@ func readBodyBlocks(r io.Reader, want uint64, what string) ([][]byte, error) {
 		k, err := io.ReadFull(r, b)
 		got += uint64(k)
 		if err != nil {
+			var gz *GzipError
+			if errors.As(err, &gz) {
+				return nil, fmt.Errorf("reading IDX %s: %w", what, err)
+			}
 			if err != io.EOF && err != io.ErrUnexpectedEOF {
 				return nil, fmt.Errorf("reading IDX %s: %w: the file is corrupt, re-download it", what, err)
 			}
@@ -291,6 +328,9 @@ func newIDXDataset(name string, img *Images, blocks [][]byte, labels []uint8, cl
 // openData opens path for reading and turns a missing file into an error that says
 // where it was looked for.
 func openData(path, what string) (*os.File, error) {
+	if err := CheckRegular(path); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

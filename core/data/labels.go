@@ -99,6 +99,32 @@ func (d *Dataset) classMap(classes []string) []int {
 	return to
 }
 
+// DropEmptyClasses returns d without the classes no sample carries (MNIST's ten digit
+// names over a file of three digits), its labels renumbered in the classes' order; X and
+// Units are shared. It returns d itself when every class is carried.
+func (d *Dataset) DropEmptyClasses() *Dataset {
+	counts := make([]int, len(d.Classes))
+	for _, y := range d.Y {
+		counts[y]++
+	}
+	to := make([]int, len(d.Classes))
+	var classes []string
+	for c, n := range counts {
+		to[c] = len(classes)
+		if n > 0 {
+			classes = append(classes, d.Classes[c])
+		}
+	}
+	if len(classes) == len(d.Classes) {
+		return d
+	}
+	y := make([]int, len(d.Y))
+	for i, c := range d.Y {
+		y[i] = to[c]
+	}
+	return &Dataset{Name: d.Name, X: d.X, Y: y, Classes: classes, Shape: append([]int(nil), d.Shape...), Units: d.Units}
+}
+
 // AlignClasses returns a copy of d whose labels index classes instead of d.Classes: the
 // sample of class name c gets the index of the class in classes with the same value
 // (LabelKey), so that a test set is scored against the training set's classes whatever

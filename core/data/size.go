@@ -43,6 +43,9 @@ func satMul(a, b uint64) int {
 // CSV or LIBSVM file that keeps nothing (that pass refuses a file past the value cap
 // as the load would, and the load reuses its count). Errors are those of the load.
 func SizeOfFile(ctx context.Context, path string) (FileSize, error) {
+	if err := CheckRegular(path); err != nil {
+		return FileSize{}, err
+	}
 	name := filepath.Base(path)
 	lower := strings.ToLower(strings.TrimSuffix(name, ".gz"))
 	switch {

@@ -81,6 +81,9 @@ func (g Grid) Values() [][]float64 {
 func (g Grid) Size() int {
 	n := 1
 	for _, v := range g.Values() {
+		if len(v) > 0 && n > math.MaxInt/len(v) {
+			return math.MaxInt // saturated: more points than any study scores
+		}
 		n *= len(v)
 	}
 	return n

@@ -17,8 +17,16 @@ func Rungs(nMin, nMax, eta int) ([]int, error) {
 	if nMin < 1 {
 		return nil, fmt.Errorf("tune.min_n %d is below 1: give the training size of the first rung, e.g. 100", nMin)
 	}
-	if nMax < nMin*eta {
-		return nil, fmt.Errorf("tune.max_n %d is smaller than one rung above tune.min_n %d (%d·eta = %d): raise max_n to at least %d or lower min_n to at most %d", nMax, nMin, nMin, nMin*eta, nMin*eta, nMax/eta)
+	if nMin > nMax/eta {
+		// nMin·eta > nMax, computed without overflowing nMin·eta.
+		if lower := nMax / eta; lower >= 1 {
+			return nil, fmt.Errorf("tune.max_n %d is smaller than one rung above tune.min_n %d (%d·eta = %d): raise max_n to at least %d or lower min_n to at most %d", nMax, nMin, nMin, nMin*eta, nMin*eta, lower)
+		}
+		// eta above max_n: no min_n gives a second rung, only a smaller eta does.
+		if most := nMax / nMin; most >= 2 {
+			return nil, fmt.Errorf("tune.eta %d is larger than tune.max_n %d, so no second rung follows tune.min_n %d: lower eta to at most %d (3 is usual)", eta, nMax, nMin, most)
+		}
+		return nil, fmt.Errorf("tune.eta %d is larger than tune.max_n %d, so no second rung follows tune.min_n %d: lower eta to 3 and raise max_n to at least %d", eta, nMax, nMin, 3*nMin)
 	}
 	var r []int
 	for n := nMin; n <= nMax; n *= eta {
@@ -160,8 +168,14 @@ type Halving struct {
 type bracket struct {
 	n, start int   // configurations, first rung
 	rung     int   // current rung
-	ids      []int // trials of the current rung
+	ids      []int // trials of the current rung, once past the first
 	queue    []int // of ids, not yet started
+	// The first rung's trials are base..base+n-1, started in order (started of them so
+	// far): never listed, so a bracket of 1e9 configurations costs nothing until its
+	// trials are scored.
+	begun, first bool
+	base         int
+	started      int
 }
 
 // NewHalving returns synchronous successive halving of n configurations over sizes.
@@ -204,13 +218,34 @@ func (h *Halving) Trials() int {
 func (h *Halving) Next() (Job, bool) {
 	for h.cur < len(h.brackets) {
 		b := &h.brackets[h.cur]
-		if b.ids == nil { // the bracket starts: new trials at its first rung
-			b.rung = b.start
-			for i := 0; i < b.n; i++ {
-				b.ids = append(b.ids, h.trials)
-				h.trials++
+		if !b.begun { // the bracket starts: new trials at its first rung
+			b.begun, b.first = true, true
+			b.rung, b.base = b.start, h.trials
+			h.trials += b.n
+		}
+		if b.first {
+			if b.started < b.n {
+				id := b.base + b.started
+				b.started++
+				h.running++
+				return Job{Trial: id, Rung: b.rung, N: h.Sizes[b.rung]}, true
 			}
+			if h.running > 0 {
+				return Job{}, false
+			}
+			if b.rung == len(h.Sizes)-1 {
+				h.cur++
+				continue
+			}
+			in := make(map[int]float64, b.n)
+			for id := b.base; id < b.base+b.n; id++ {
+				in[id] = h.results[b.rung][id]
+			}
+			b.ids = ranked(in)[:max(1, b.n/h.Eta)]
+			b.rung++
 			b.queue = slices.Clone(b.ids)
+			b.first = false
+			continue
 		}
 		if len(b.queue) > 0 {
 			id := b.queue[0]

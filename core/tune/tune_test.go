@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -262,7 +263,7 @@ func TestBadSpacesRefused(t *testing.T) {
 	for _, c := range []struct {
 		min, max, eta int
 		want          string
-	}{{10, 100, 1, "tune.eta 1 is below 2"}, {100, 200, 3, "tune.max_n 200 is smaller than one rung"}, {0, 100, 3, "tune.min_n 0"}} {
+	}{{10, 100, 1, "tune.eta 1 is below 2"}, {100, 200, 3, "tune.max_n 200 is smaller than one rung"}, {0, 100, 3, "tune.min_n 0"}, {20, 540, 1e9, "lower eta to at most 27"}, {300, 540, 1e9, "lower eta to 3 and raise max_n to at least 900"}, {3, 100, math.MaxInt, "lower eta to at most 33"}} {
 		if _, err := Rungs(c.min, c.max, c.eta); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Fatalf("Rungs(%d, %d, %d): %v, want %q", c.min, c.max, c.eta, err, c.want)
 		}
@@ -270,5 +271,37 @@ func TestBadSpacesRefused(t *testing.T) {
 	r, err := Rungs(61, 4941, 3)
 	if err != nil || !reflect.DeepEqual(r, []int{61, 183, 549, 1647, 4941}) {
 		t.Fatalf("Rungs(61, 4941, 3) = %v, %v", r, err)
+	}
+}
+
+// A successive halving of 1e9 configurations gives its first jobs at once and lists
+// none of its trials ahead (it allocated 16 GB of trial ids before its first job).
+func TestHalvingLazyFirstRung(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	h := NewHalving([]int{10, 30, 90}, 3, 1e9)
+	for i := 0; i < 5; i++ {
+		j, ok := h.Next()
+		if !ok || j.Trial != i || j.Rung != 0 || j.N != 10 {
+			t.Fatalf("job %d: %+v %v", i, j, ok)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Fatalf("%d bytes allocated for five jobs", grew)
+	}
+	// A small halving still promotes the best third of each rung.
+	h = NewHalving([]int{10, 30}, 3, 6)
+	for i := 0; i < 6; i++ {
+		j, _ := h.Next()
+		h.Report(j, float64(j.Trial))
+	}
+	j1, _ := h.Next()
+	j2, _ := h.Next()
+	if j1.Trial != 5 || j2.Trial != 4 || j1.Rung != 1 {
+		t.Fatalf("promoted %+v, %+v; want trials 5 and 4 at rung 1", j1, j2)
+	}
+	if _, ok := h.Next(); ok {
+		t.Fatal("a third promotion of six at eta 3")
 	}
 }

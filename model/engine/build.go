@@ -88,6 +88,9 @@ func loadData(ctx context.Context, d model.DataSpec, dataDir string, seed uint64
 			return nil, nil, inputErr(fmt.Errorf("data.classes %v: no sample of the %s carries one of these labels: list labels that occur in the test set", d.Classes, testSource(d, test)))
 		}
 	}
+	// The classes are those the pool carries, not every name its format knows (ten digits
+	// over a file of three): no empty confusion rows, no class count that is not there.
+	pool = pool.DropEmptyClasses()
 	// One label map, the training pool's: the test set's labels are matched to it by value,
 	// whatever order or subset of the classes its own file holds.
 	if test, err = test.AlignClasses(pool.Classes); err != nil {

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sort"
 
 	"gitui/core/data"
 	"gitui/model"
@@ -28,6 +30,9 @@ func checkFileMemory(ctx context.Context, spec *model.Spec) error {
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if errors.Is(err, data.ErrNotRegular) {
+			return err
 		}
 		return inputErr(memoryError(err.Error()))
 	}
@@ -61,6 +66,7 @@ func checkFileMemory(ctx context.Context, spec *model.Spec) error {
 	est := EstimateBytes(spec, DataSize{Pool: pool, Test: test, Shape: []int{size.Dim}, Classes: 2})
 	est.Bytes += float64(one) * dataCopies
 	est.Items = append([]EstimateItem{{What: fmt.Sprintf("the data set %s while it is loaded, split and normalized", d.Path), Bytes: float64(one) * dataCopies, Fix: "use a smaller data file"}}, est.Items...)
+	sort.SliceStable(est.Items, func(i, j int) bool { return est.Items[i].Bytes > est.Items[j].Bytes })
 	limit, source, err := MemoryLimit()
 	if err != nil {
 		return err

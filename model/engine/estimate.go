@@ -736,9 +736,13 @@ func CheckMemory(est Estimate, limit int64, source string) error {
 	if est.Bytes <= float64(limit) {
 		return nil
 	}
+	// The largest term, whatever order the items were put in (a caller may add its own,
+	// such as the data file's copies, ahead of the sorted ones).
 	top := EstimateItem{What: "the run", Fix: "use a smaller spec"}
-	if len(est.Items) > 0 {
-		top = est.Items[0]
+	for i, it := range est.Items {
+		if i == 0 || it.Bytes > top.Bytes {
+			top = it
+		}
 	}
 	return inputErr(memoryError(fmt.Sprintf("the run needs about %s of memory, more than the %s available (%s); the largest part is %s (%s): %s (%s=SIZE sets the limit)",
 		human(est.Bytes), human(float64(limit)), source, top.What, human(top.Bytes), top.Fix, MemoryEnv)))

@@ -6,6 +6,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -121,7 +122,16 @@ func generatedChain(g model.GroupSpec, d int) (*group.Chain, error) {
 			return nil, inputErr(fmt.Errorf("%s: generator %d has %d entries, the data have %d coordinates: give permutations of 0..%d", where, i, len(p), d, d-1))
 		}
 	}
-	c, err := group.NewChain(context.Background(), d, gens)
+	// The chain's transversal tables grow with the degree and the orbits (S_1000: about
+	// 4 GB): they are bounded by the memory limit, and a chain past it is refused.
+	limit, source, err := MemoryLimit()
+	if err != nil {
+		return nil, err
+	}
+	c, err := group.NewChainLimit(context.Background(), d, gens, limit)
+	if errors.Is(err, group.ErrChainTooLarge) {
+		return nil, inputErr(memoryError(fmt.Sprintf("%s: %v, the memory available (%s): use data with fewer coordinates or fewer generators (%s=SIZE sets the limit)", where, err, source, MemoryEnv)))
+	}
 	if err != nil {
 		return nil, inputErr(fmt.Errorf("%s: %w", where, err))
 	}

@@ -237,7 +237,7 @@ func ReadJournal(path string) (*Journal, error) { return readJournal(path, Journ
 // path; only a cells journal may be of the earlier, headerless format.
 func readJournal(path, format string) (*Journal, error) {
 	j := &Journal{Path: path, Format: format}
-	b, err := os.ReadFile(path)
+	b, err := model.ReadFileCapped(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return j, nil
 	}
@@ -540,4 +540,22 @@ func showJSON(v any) string {
 		return string(b[:37]) + "..."
 	}
 	return string(b)
+}
+
+// appendSealed writes the sealed line b to the journal f (opened O_APPEND) in one
+// write(2). A write that fails part-way (a full disk) leaves a torn last line; with
+// alone set (no other process appends to f) the journal is cut back to its size before
+// the write, so that the next reader finds no torn line to take for a kill.
+func appendSealed(f *os.File, b []byte, alone bool) error {
+	var size int64 = -1
+	if alone {
+		if fi, err := f.Stat(); err == nil {
+			size = fi.Size()
+		}
+	}
+	n, err := f.Write(b)
+	if err != nil && n > 0 && size >= 0 {
+		f.Truncate(size)
+	}
+	return err
 }

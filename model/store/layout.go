@@ -83,7 +83,7 @@ func unwrapPath(err error) error {
 }
 
 func readSpecFile(path string) (*model.Spec, error) {
-	b, err := os.ReadFile(path)
+	b, err := model.ReadFileCapped(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -112,7 +112,7 @@ func specDiff(a, b *model.Spec) string {
 
 func readMeta(path string) (RunMeta, error) {
 	var m RunMeta
-	b, err := os.ReadFile(path)
+	b, err := model.ReadFileCapped(path)
 	if err != nil {
 		return m, err
 	}
@@ -170,8 +170,15 @@ func SafeName(s string) string {
 // run of the same second has it) and returns its path: the TUI's folder for a new run
 // in its run store.
 func ClaimRunDir(parent, name string) (string, error) {
+	return ClaimDir(parent, name, "set XDG_DATA_HOME to a writable directory")
+}
+
+// ClaimDir is ClaimRunDir whose errors end in fix: the command line's runs/TIME-NAME
+// when no --out is given ("give --out DIR"), so that runs started in one second, of
+// specs of one name, get a folder each.
+func ClaimDir(parent, name, fix string) (string, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", fmt.Errorf("cannot create the run store %s (%w): set XDG_DATA_HOME to a writable directory", parent, err)
+		return "", fmt.Errorf("cannot create the run store %s (%w): %s", parent, err, fix)
 	}
 	for i := 1; i < 100; i++ {
 		dir := filepath.Join(parent, name)
@@ -183,10 +190,10 @@ func ClaimRunDir(parent, name string) (string, error) {
 			return dir, nil
 		}
 		if !errors.Is(err, os.ErrExist) {
-			return "", fmt.Errorf("cannot create %s (%w): set XDG_DATA_HOME to a writable directory", dir, err)
+			return "", fmt.Errorf("cannot create %s (%w): %s", dir, err, fix)
 		}
 	}
-	return "", fmt.Errorf("%s: 99 runs named %s already: remove some", parent, name)
+	return "", fmt.Errorf("%s: 99 runs named %s already: remove some, or %s", parent, name, fix)
 }
 
 // ShardComplete reports whether the run directory dir holds a shard marked complete

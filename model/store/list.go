@@ -101,7 +101,7 @@ func Status(dir string) string {
 		return StudyStatus(dir)
 	}
 	return runStatus(dir, func() (partial bool, errText string, ok bool) {
-		b, err := os.ReadFile(filepath.Join(dir, ResultFile))
+		b, err := model.ReadFileCapped(filepath.Join(dir, ResultFile))
 		if err != nil {
 			return false, "", false
 		}
@@ -215,7 +215,7 @@ func loadDir(dir string) (Entry, error) {
 	}
 	e := Entry{ID: filepath.Base(dir), Path: dir, Acc: nan, BestValidation: nan, Label: ReadRunMeta(dir).Label}
 	var specRaw json.RawMessage
-	if b, err := os.ReadFile(filepath.Join(dir, SpecFile)); err == nil {
+	if b, err := model.ReadFileCapped(filepath.Join(dir, SpecFile)); err == nil {
 		specRaw = printable.JSON(b) // its names reach the Runs pane
 	}
 	var res *model.Result
@@ -242,7 +242,7 @@ func loadDir(dir string) (Entry, error) {
 		if specRaw != nil {
 			break
 		}
-		if b, err := os.ReadFile(filepath.Join(sd, SpecFile)); err == nil {
+		if b, err := model.ReadFileCapped(filepath.Join(sd, SpecFile)); err == nil {
 			specRaw = printable.JSON(b)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"gitui/model"
 )
 
 // lock takes DIR/lock with O_EXCL, writing "PID HOST". A lock of a live process on this
@@ -24,14 +26,14 @@ func (d *RunDir) lock() error {
 			}
 			if werr != nil {
 				os.Remove(path)
-				return inputErr(fmt.Errorf("the run directory %s is not writable (%v): choose another --out", d.Path, unwrapPath(werr)))
+				return unwritable(werr, fmt.Sprintf("the run directory %s is not writable", d.Path), "choose another --out")
 			}
 			return nil
 		}
 		if !errors.Is(err, os.ErrExist) {
-			return inputErr(fmt.Errorf("the run directory %s is not writable (%v): choose another --out", d.Path, unwrapPath(err)))
+			return unwritable(err, fmt.Sprintf("the run directory %s is not writable", d.Path), "choose another --out")
 		}
-		b, rerr := os.ReadFile(path)
+		b, rerr := model.ReadFileCapped(path)
 		if rerr != nil {
 			continue // released meanwhile
 		}
@@ -80,7 +82,7 @@ func (d *RunDir) unlock() {
 // readLock returns the PID and host of the lock file of dir (0 and "" when there is none
 // or it is torn).
 func readLock(dir string) (pid int, host string) {
-	b, err := os.ReadFile(filepath.Join(dir, LockFile))
+	b, err := model.ReadFileCapped(filepath.Join(dir, LockFile))
 	if err != nil {
 		return 0, ""
 	}

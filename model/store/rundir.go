@@ -74,7 +74,7 @@ func OpenRunDir(path string, spec *model.Spec, meta RunMeta) (*RunDir, error) {
 		return nil, inputErr(errors.New("the run directory is empty: give --out DIR"))
 	}
 	if err := os.MkdirAll(path, 0o755); err != nil {
-		return nil, inputErr(fmt.Errorf("cannot create the run directory %s (%v): choose a writable directory with --out", path, unwrapPath(err)))
+		return nil, unwritable(err, fmt.Sprintf("cannot create the run directory %s", path), "choose a writable directory with --out")
 	}
 	if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
 		return nil, inputErr(fmt.Errorf("%s is not a directory: choose a directory with --out", path))
@@ -82,6 +82,10 @@ func OpenRunDir(path string, spec *model.Spec, meta RunMeta) (*RunDir, error) {
 	d := &RunDir{Path: path, Meta: meta}
 	if err := d.lock(); err != nil {
 		return nil, err
+	}
+	// Under the lock no other process writes here: a temporary file is a killed write's.
+	if gone := model.RemoveAtomicTemps(path); len(gone) > 0 {
+		d.Notices = append(d.Notices, fmt.Sprintf("removed %d temporary files a killed write left in %s (%s)", len(gone), path, strings.Join(gone, ", ")))
 	}
 	ok := false
 	defer func() {
@@ -101,7 +105,7 @@ func OpenRunDir(path string, spec *model.Spec, meta RunMeta) (*RunDir, error) {
 		}
 		b, _ := json.MarshalIndent(spec, "", "  ")
 		if err := model.WriteFileAtomic(filepath.Join(path, SpecFile), append(b, '\n')); err != nil {
-			return nil, inputErr(fmt.Errorf("the run directory %s is not writable (%v): choose another --out", path, unwrapPath(err)))
+			return nil, unwritable(err, fmt.Sprintf("the run directory %s is not writable", path), "choose another --out")
 		}
 		if err := d.writeMeta(); err != nil {
 			return nil, err
@@ -140,7 +144,7 @@ func (d *RunDir) writeMeta() error {
 	}
 	b, _ := json.MarshalIndent(d.Meta, "", "  ")
 	if err := model.WriteFileAtomic(filepath.Join(d.Path, MetaFile), append(b, '\n')); err != nil {
-		return inputErr(fmt.Errorf("the run directory %s is not writable (%v): choose another --out", d.Path, unwrapPath(err)))
+		return unwritable(err, fmt.Sprintf("the run directory %s is not writable", d.Path), "choose another --out")
 	}
 	return nil
 }
@@ -189,12 +193,12 @@ func (d *RunDir) openJournal() error {
 	}
 	if rewrite != nil {
 		if err := model.WriteFileAtomic(path, rewrite); err != nil {
-			return inputErr(fmt.Errorf("rewrite the journal %s (%v): choose a writable --out", path, unwrapPath(err)))
+			return unwritable(err, fmt.Sprintf("rewrite the journal %s", path), "choose a writable --out")
 		}
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return inputErr(fmt.Errorf("open the journal %s (%v): choose a writable --out", path, unwrapPath(err)))
+		return unwritable(err, fmt.Sprintf("open the journal %s", path), "choose a writable --out")
 	}
 	size := j.size
 	if rewrite != nil {
@@ -250,7 +254,7 @@ func moveDamagedTo(path string, ls []DamagedLine) error {
 		}
 	}
 	if err != nil {
-		return inputErr(fmt.Errorf("move damaged journal lines to %s (%v): choose a writable --out", path, unwrapPath(err)))
+		return unwritable(err, fmt.Sprintf("move damaged journal lines to %s", path), "choose a writable --out")
 	}
 	return nil
 }
@@ -281,7 +285,7 @@ func (d *RunDir) Append(c eval.Cell) error {
 	if d.journal == nil {
 		return errors.New("the journal is closed")
 	}
-	if _, err := d.journal.Write(b); err != nil {
+	if err := appendSealed(d.journal, b, true); err != nil {
 		return fmt.Errorf("write the journal %s: %w", d.journal.Name(), err)
 	}
 	if err := d.journal.Sync(); err != nil {

@@ -43,7 +43,7 @@ type Submission struct {
 // ReadSlurmState reads DIR/slurm.json. A missing file is returned as an error wrapping
 // os.ErrNotExist; a file that does not parse is an error naming it.
 func ReadSlurmState(dir string) (*SlurmState, error) {
-	b, err := os.ReadFile(filepath.Join(dir, SlurmFile))
+	b, err := model.ReadFileCapped(filepath.Join(dir, SlurmFile))
 	if err != nil {
 		return nil, err
 	}
@@ -132,8 +132,11 @@ func WriteSlurm(dir string, spec *model.Spec, o SlurmOptions, prefix string) (*S
 	if err != nil {
 		return nil, false, inputErr(fmt.Errorf("the output directory %s: %w", dir, err))
 	}
+	if err := CheckSbatchDir(dir); err != nil {
+		return nil, false, err
+	}
 	specPath := filepath.Join(dir, SpecFile)
-	if b, err := os.ReadFile(specPath); err == nil {
+	if b, err := model.ReadFileCapped(specPath); err == nil {
 		old, perr := model.ParseSpec(b, false)
 		if perr != nil || !sameSpecJSON(old, spec) {
 			return nil, false, inputErr(fmt.Errorf("%s already holds another run's spec: choose another output directory (nothing there is overwritten)", dir))
@@ -223,6 +226,9 @@ func WriteSlurmStudy(dir, name string, o SlurmOptions, prefix string) (*SlurmSta
 	if err != nil {
 		return nil, false, inputErr(fmt.Errorf("the output directory %s: %w", dir, err))
 	}
+	if err := CheckSbatchDir(dir); err != nil {
+		return nil, false, err
+	}
 	if !IsStudyDir(dir) {
 		return nil, false, inputErr(fmt.Errorf("%s holds no %s: open the study first (gitui slurm does)", dir, TrialsFile))
 	}
@@ -259,8 +265,34 @@ func ShellLine(argv []string) string {
 	return strings.Join(q, " ")
 }
 
+// CheckSbatchDir refuses (an *InputError) a job directory that an #SBATCH line cannot
+// name: sbatch ends an option at a newline, and a backslash in an --output pattern
+// turns its %a off and is dropped from the path. Every other character is quoted
+// (sbatchQuote) or escaped (sbatchOutput).
+func CheckSbatchDir(dir string) error {
+	for _, c := range []struct{ ch, name string }{{"\n", "a newline"}, {"\\", "a backslash"}} {
+		if strings.Contains(dir, c.ch) {
+			return inputErr(fmt.Errorf("--out %s holds %s, which sbatch cannot take in an #SBATCH --output path: choose a directory without it", model.ShellQuote(dir), c.name))
+		}
+	}
+	return nil
+}
+
+// sbatchQuote quotes s for an #SBATCH line, as sbatch's script parser reads one: in
+// double quotes, with a double quote escaped by a backslash (spaces, # and ' are then
+// part of the value). s holds no newline or backslash (CheckSbatchDir).
+func sbatchQuote(s string) string {
+	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
+}
+
+// sbatchOutput is the --output pattern of file under dir/logs: a % of dir doubled, so
+// that only file's own replacement symbols (%a) are expanded.
+func sbatchOutput(dir, file string) string {
+	return strings.ReplaceAll(filepath.Join(dir, "logs"), "%", "%%") + "/" + file
+}
+
 func (j slurmJob) header(b *strings.Builder, name, output string) {
-	fmt.Fprintf(b, "#!/bin/bash\n#SBATCH --job-name=%s\n#SBATCH --output=%s\n#SBATCH --time=%s\n", name, output, j.o.Time)
+	fmt.Fprintf(b, "#!/bin/bash\n#SBATCH --job-name=%s\n#SBATCH --output=%s\n#SBATCH --time=%s\n", sbatchQuote(name), sbatchQuote(output), j.o.Time)
 	if j.o.Partition != "" {
 		fmt.Fprintf(b, "#SBATCH --partition=%s\n", j.o.Partition)
 	}
@@ -272,7 +304,7 @@ func (j slurmJob) header(b *strings.Builder, name, output string) {
 // arrayHeader writes the #SBATCH lines of an array job: one task per index, each
 // warned (USR1) 90 s before its time limit and requeueable, appending to its log.
 func (j slurmJob) arrayHeader(b *strings.Builder) {
-	j.header(b, "gitui-"+j.name, filepath.Join(j.dir, "logs", "%a.out"))
+	j.header(b, "gitui-"+j.name, sbatchOutput(j.dir, "%a.out"))
 	fmt.Fprintf(b, "#SBATCH --array=%s\n#SBATCH --cpus-per-task=%d\n#SBATCH --signal=B:USR1@90\n#SBATCH --requeue\n#SBATCH --open-mode=append\n", j.o.ArrayRange(), j.o.CPUs)
 }
 
@@ -337,7 +369,7 @@ exit "$code"
 func (j slurmJob) mergeScript() string {
 	var b strings.Builder
 	if j.study {
-		j.header(&b, "gitui-"+j.name+"-refit", filepath.Join(j.dir, "logs", "refit.out"))
+		j.header(&b, "gitui-"+j.name+"-refit", sbatchOutput(j.dir, "refit.out"))
 		fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", j.o.CPUs)
 		fmt.Fprintf(&b, `# Written by gitui slurm: submitted with --dependency=afterok:<array job id>.
 set -u
@@ -346,7 +378,7 @@ exec %s resume %s --data %s
 `, model.ShellQuote(j.o.Gitui), model.ShellQuote(j.dir), model.ShellQuote(j.o.Data))
 		return b.String()
 	}
-	j.header(&b, "gitui-"+j.name+"-merge", filepath.Join(j.dir, "logs", "merge.out"))
+	j.header(&b, "gitui-"+j.name+"-merge", sbatchOutput(j.dir, "merge.out"))
 	fmt.Fprintf(&b, "#SBATCH --cpus-per-task=1\n")
 	fmt.Fprintf(&b, `# Written by gitui slurm: submitted with --dependency=afterok:<array job id>.
 set -u

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -70,6 +71,7 @@ type Trials struct {
 	// (their jobs run again), a torn last line cut.
 	Notices []string
 	f       *os.File
+	shared  bool // JoinTrials: other tasks append to the file too
 }
 
 // OpenTrials opens (creating it) DIR/trials.jsonl of the study spec s for its one
@@ -96,7 +98,7 @@ func OpenTrials(dir string, s *model.Spec) (*Trials, error) {
 	}
 	if j.Torn {
 		damaged = append(damaged, DamagedLine{Line: len(j.lines) + len(j.Damaged) + 1, Text: j.tornText, Reason: "torn (no newline)"})
-		t.Notices = append(t.Notices, fmt.Sprintf("%s: its last line was cut short (a kill mid-write): moved to %s; its job runs again", path, TrialsDamagedFile))
+		t.Notices = append(t.Notices, fmt.Sprintf("%s: its last line was cut short (a kill or a full disk mid-write): moved to %s; its job runs again", path, TrialsDamagedFile))
 	}
 	if len(damaged) > 0 {
 		if err := moveDamagedTo(filepath.Join(dir, TrialsDamagedFile), damaged); err != nil {
@@ -116,11 +118,11 @@ func OpenTrials(dir string, s *model.Spec) (*Trials, error) {
 			h = append(h, l...)
 		}
 		if err := model.WriteFileAtomic(path, h); err != nil {
-			return nil, inputErr(fmt.Errorf("rewrite %s (%v): choose a writable --out", path, unwrapPath(err)))
+			return nil, unwritable(err, fmt.Sprintf("rewrite %s", path), "choose a writable --out")
 		}
 	}
 	if t.f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
-		return nil, inputErr(fmt.Errorf("open %s (%v): choose a writable --out", path, unwrapPath(err)))
+		return nil, unwritable(err, fmt.Sprintf("open %s", path), "choose a writable --out")
 	}
 	return t, nil
 }
@@ -143,9 +145,9 @@ func JoinTrials(dir string, s *model.Spec) (*Trials, error) {
 	if err := j.CheckSpec(s, dir); err != nil {
 		return nil, err
 	}
-	t := &Trials{Path: path, Jobs: j.Trials}
+	t := &Trials{Path: path, Jobs: j.Trials, shared: true}
 	if t.f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
-		return nil, inputErr(fmt.Errorf("open %s (%v): check the study directory's permissions", path, unwrapPath(err)))
+		return nil, unwritable(err, fmt.Sprintf("open %s", path), "check the study directory's permissions")
 	}
 	return t, nil
 }
@@ -158,7 +160,7 @@ func (t *Trials) Append(r TrialRecord) error {
 	if err != nil {
 		return fmt.Errorf("journal trial %d: %w", r.Trial, err)
 	}
-	if _, err := t.f.Write(sealLine(b)); err != nil {
+	if err := appendSealed(t.f, sealLine(b), !t.shared); err != nil {
 		return fmt.Errorf("journal trial %d in %s: %w", r.Trial, t.Path, err)
 	}
 	if err := t.f.Sync(); err != nil {
@@ -170,6 +172,46 @@ func (t *Trials) Append(r TrialRecord) error {
 // Close closes the journal.
 func (t *Trials) Close() error { return t.f.Close() }
 
+// MoveJobs moves the job lines of the journal for which drop is true to
+// trials.damaged.jsonl, with reason, as damaged lines are moved: the journal is rewritten
+// without them (atomically) and opened again for appending. Only the study's one writer
+// (OpenTrials) may call it. It returns how many lines it moved.
+func (t *Trials) MoveJobs(drop func(TrialRecord) bool, reason string) (int, error) {
+	if t.shared {
+		return 0, errors.New("the tasks of an array do not rewrite the shared journal")
+	}
+	j, err := ReadTrials(t.Path)
+	if err != nil {
+		return 0, err
+	}
+	var keep []byte
+	var moved []DamagedLine
+	for i, l := range j.lines {
+		body, sealed, ok := unseal(bytes.TrimSuffix(l, []byte("\n")))
+		var rec TrialRecord
+		if i > 0 && sealed && ok && json.Unmarshal(printable.JSON(body), &rec) == nil && rec.Kind == "job" && drop(rec) {
+			moved = append(moved, DamagedLine{Line: i + 1, Text: bytes.TrimSuffix(l, []byte("\n")), Reason: reason})
+			continue
+		}
+		keep = append(keep, l...)
+	}
+	if len(moved) == 0 {
+		return 0, nil
+	}
+	dir := filepath.Dir(t.Path)
+	if err := moveDamagedTo(filepath.Join(dir, TrialsDamagedFile), moved); err != nil {
+		return 0, err
+	}
+	if err := model.WriteFileAtomic(t.Path, keep); err != nil {
+		return 0, unwritable(err, fmt.Sprintf("rewrite %s", t.Path), "choose a writable --out")
+	}
+	t.f.Close()
+	if t.f, err = os.OpenFile(t.Path, os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		return 0, unwritable(err, fmt.Sprintf("open %s", t.Path), "choose a writable --out")
+	}
+	return len(moved), nil
+}
+
 // LockStudy takes the study's lock, DIR/study.lock (flock: the kernel releases it when
 // the process dies, even by SIGKILL): exclusive for the one process that searches a
 // study (gitui tune, gitui resume), shared for the tasks of an array, which take their
@@ -177,7 +219,7 @@ func (t *Trials) Close() error { return t.f.Close() }
 func LockStudy(dir string, shared bool) (unlock func(), err error) {
 	f, err := os.OpenFile(filepath.Join(dir, StudyLockFile), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
-		return nil, inputErr(fmt.Errorf("the study directory %s is not writable (%v): choose another --out", dir, unwrapPath(err)))
+		return nil, unwritable(err, fmt.Sprintf("the study directory %s is not writable", dir), "choose another --out")
 	}
 	how := unix.LOCK_EX
 	if shared {
@@ -317,7 +359,7 @@ func ClaimStale(dir string, trial, rung int) bool {
 }
 
 func claimStale(path, host string) bool {
-	b, err := os.ReadFile(path)
+	b, err := model.ReadFileCapped(path)
 	if err != nil {
 		return false
 	}
@@ -415,7 +457,7 @@ func WriteStudy(dir string, s *Study) error {
 // error naming it.
 func ReadStudy(dir string) (*Study, error) {
 	path := filepath.Join(dir, StudyFile)
-	b, err := os.ReadFile(path)
+	b, err := model.ReadFileCapped(path)
 	if err != nil {
 		return nil, err
 	}
@@ -461,7 +503,7 @@ func StudyStatus(dir string) string {
 // the refit's curve and test accuracy when it ran.
 func loadStudyDir(dir string) (Entry, error) {
 	e := Entry{ID: filepath.Base(dir), Path: dir, Status: StudyStatus(dir), Acc: nan, BestValidation: nan}
-	b, err := os.ReadFile(filepath.Join(dir, SpecFile))
+	b, err := model.ReadFileCapped(filepath.Join(dir, SpecFile))
 	if err != nil {
 		return e, fmt.Errorf("study %s holds no readable %s: it is not a gitui study directory", dir, SpecFile)
 	}

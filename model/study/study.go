@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"gitui/core/bench"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -91,12 +93,19 @@ func Open(dir string, spec *model.Spec) (*Study, error) {
 		return nil, &model.InputError{Err: err}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create the study directory: %w", err)
+		if store.NoSpace(err) {
+			return nil, fmt.Errorf("create the study directory %s: %w", dir, err)
+		}
+		// As gitui run's: a directory that cannot be made is bad input (exit 2).
+		return nil, &model.InputError{Err: fmt.Errorf("cannot create the study directory %s (%w): choose a writable directory with --out", dir, unwrapPath(err))}
 	}
 	unlock, err := store.LockStudy(dir, false)
 	if err != nil {
 		return nil, err
 	}
+	// The exclusive lock: no task of an array writes here, a temporary file is a killed
+	// write's.
+	gone := model.RemoveAtomicTemps(dir)
 	if old, err := model.LoadSpec(specPath); err == nil {
 		if SpecHash(canonical(old)) != SpecHash(canonical(spec)) {
 			unlock()
@@ -115,6 +124,9 @@ func Open(dir string, spec *model.Spec) (*Study, error) {
 		return nil, err
 	}
 	st := &Study{Dir: dir, Spec: spec, Params: ps, j: j, jobs: jobMap(j.Jobs), unlock: unlock, Notices: j.Notices}
+	if len(gone) > 0 {
+		st.Notices = append(st.Notices, fmt.Sprintf("removed %d temporary files a killed write left in %s (%s)", len(gone), dir, strings.Join(gone, ", ")))
+	}
 	st.Resumed = len(st.jobs)
 	return st, nil
 }
@@ -301,7 +313,7 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 	}
 	minN := tb.MinN
 	if minN == 0 {
-		minN = max(2, int(math.Ceil(float64(maxN)/float64(eta*eta*eta))))
+		minN = max(2, int(math.Ceil(float64(maxN)/math.Pow(float64(eta), 3))))
 	}
 	rungs, err := tune.Rungs(minN, maxN, eta)
 	if err != nil {
@@ -432,6 +444,13 @@ func (t *Study) Search(ctx context.Context, opts Options) error {
 		}
 		p := &pendingJob{job: job, spec: spec, params: params}
 		rec, done := t.lookup(job)
+		if done && !jobMatches(rec, *p) && !t.worker {
+			// A line of another study spliced in (its checksum holds): moved away as a
+			// damaged line is, and the job scored (or an earlier line of it taken).
+			if rec, done, err = t.moveForeign(*p, opts); err != nil {
+				return err
+			}
+		}
 		if err := checkJob(rec, done, *p); err != nil {
 			return err
 		}
@@ -495,9 +514,53 @@ func (t *Study) lookup(job tune.Job) (store.TrialRecord, bool) {
 	return rec, ok
 }
 
+// jobMatches reports whether the journaled rec is the job p the schedule gives: its
+// training size and parameters.
+func jobMatches(rec store.TrialRecord, p pendingJob) bool {
+	return rec.N == p.job.N && sameParams(rec.Params, p.params)
+}
+
+// moveForeign moves the journal's lines of p's trial and rung that are not p (a line of
+// another study spliced into this one) to trials.damaged.jsonl, logs it, and returns the
+// line of p journaled beside them, if any (done), else false: the job is scored again.
+func (t *Study) moveForeign(p pendingJob, opts Options) (store.TrialRecord, bool, error) {
+	key := [2]int{p.job.Trial, p.job.Rung}
+	bad := t.jobs[key]
+	var match *store.TrialRecord
+	for _, r := range t.j.Jobs {
+		if r.Trial == key[0] && r.Rung == key[1] && jobMatches(r, p) {
+			match = &r
+		}
+	}
+	n, err := t.j.MoveJobs(func(r store.TrialRecord) bool {
+		return r.Trial == key[0] && r.Rung == key[1] && !jobMatches(r, p)
+	}, "a job of another study (its n or params are not this study's schedule)")
+	if err != nil {
+		return store.TrialRecord{}, false, err
+	}
+	what := "the job runs again"
+	t.mu.Lock()
+	if match != nil {
+		t.jobs[key] = *match
+		what = "this study's own line of the job is kept"
+	} else {
+		delete(t.jobs, key)
+		t.Resumed--
+	}
+	t.mu.Unlock()
+	if opts.Log != nil {
+		opts.Log(fmt.Sprintf("notice: %s: %d line(s) of trial %d at rung %d are of another study (journaled n %d, params %s; this study's schedule gives n %d, %s): moved to %s; %s",
+			store.TrialsFile, n, key[0], key[1], bad.N, fmtParams(bad.Params), p.job.N, fmtParams(p.params), store.TrialsDamagedFile, what))
+	}
+	if match != nil {
+		return *match, true, nil
+	}
+	return store.TrialRecord{}, false, nil
+}
+
 // checkJob refuses a journaled job that does not match the one the schedule gives.
 func checkJob(rec store.TrialRecord, done bool, p pendingJob) error {
-	if done && (rec.N != p.job.N || !sameParams(rec.Params, p.params)) {
+	if done && !jobMatches(rec, p) {
 		return &model.InputError{Err: fmt.Errorf("%s: trial %d at rung %d does not match this study's schedule (journaled n %d, params %v; now n %d, %v): the journal is of another gitui; start a new study", TrialsFile, p.job.Trial, p.job.Rung, rec.N, rec.Params, p.job.N, p.params)}
 	}
 	return nil
@@ -799,4 +862,13 @@ func (t *Study) testRows() int {
 		return ds.Test
 	}
 	return max(t.Validation, 1)
+}
+
+// unwrapPath returns the cause of a *fs.PathError (its path is in the message already).
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
