@@ -176,8 +176,8 @@ func TestBoundsAbsurdParameters(t *testing.T) {
 		{name: "group.size 1e8 on 12 blocks", args: []string{"run", perm("100000000")}, want: "|G| = 100000000"},
 		{name: "group.size 12!-1 on 12 blocks", args: []string{"run", perm("479001599")}, want: "|G| = 479001599"},
 		{name: "rotation+shift 3600 angles x radius 13", args: []string{"run", rotshift}, want: "transformed templates"},
-		{name: "rbf RLS n = 20000 (Grams x workers)", args: []string{"run", gram("rbfrls", "rls", 20000)}, want: "cells at once"},
-		{name: "rbf 1-NN n = 20000", args: []string{"run", gram("rbfnn", "1nn", 20000)}, want: "cells at once"},
+		{name: "rbf RLS n = 20000 (one cell: its Gram and factors)", args: []string{"run", gram("rbfrls", "rls", 20000)}, want: "20000 x 20000 Gram matrix and its factors"},
+		{name: "rbf 1-NN n = 20000", args: []string{"run", gram("rbfnn", "1nn", 20000)}, want: "20000 x 20000 Gram matrix"},
 		{name: "rbf RLS n = 40000 (one Gram > 8 GiB)", args: []string{"run", gram("rbfbig", "rls", 40000)}, env: []string{"GITUI_MEMORY_LIMIT=1TiB"}, want: "40000 x 40000 kernel matrix"},
 		{name: "bad GITUI_MEMORY_LIMIT", args: []string{"run", "xperm-curve", "--quick"}, env: []string{"GITUI_MEMORY_LIMIT=lots"}, want: "GITUI_MEMORY_LIMIT"},
 	}
