@@ -1,0 +1,11 @@
+//go:build !amd64 || purego || openblas
+
+package linalg
+
+// dkernAsm is nil without the amd64 assembly (other architectures, -tags purego, and
+// -tags openblas, whose cgo package cannot hold Go assembly): Float64 leaves Dgemm to
+// gonum, and the tests run the packed driver on the Go twins.
+var dkernAsm *dkern
+
+// dkernAsmAll lists no assembly micro-kernels in this build.
+func dkernAsmAll() []*dkern { return nil }
