@@ -118,6 +118,11 @@ func scaleC(m, n int, beta float64, c []float64, ldc int) {
 	}
 }
 
+// DgemmPacked reports whether blas64's level-3 routines run on the packed Go-assembly
+// float64 GEMM of [Float64] in this build and on this CPU (amd64 with AVX2 and FMA, not
+// -tags purego or openblas).
+func DgemmPacked() bool { return dkernAsm != nil }
+
 // DgemmImpl names the implementation behind blas64's level-3 routines in this build and
 // on this CPU: "avx512" or "avx2" (the packed Go-assembly float64 GEMM of [Float64], with
 // its AVX-512 or its AVX2+FMA micro-kernel, on amd64 CPUs with AVX2 and FMA, unless built
