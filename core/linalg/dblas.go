@@ -133,3 +133,6 @@ func DgemmImpl() string {
 	}
 	return "blas64 (" + BLAS() + ")"
 }
+
+// gonumRef is gonum's pure-Go BLAS, for the cases Float64 leaves to it.
+var gonumRef gonum.Implementation
