@@ -9,3 +9,9 @@ var dkernAsm *dkern
 
 // dkernAsmAll lists no assembly micro-kernels in this build.
 func dkernAsmAll() []*dkern { return nil }
+
+// dotAxpyAsm is nil without the amd64 assembly: Float64 leaves Dsymv to gonum.
+var dotAxpyAsm *dotAxpy
+
+// dotAxpyAsmAll lists no assembly dot-axpy kernels in this build.
+func dotAxpyAsmAll() []*dotAxpy { return nil }
