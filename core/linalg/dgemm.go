@@ -212,6 +212,10 @@ func packA64(dst []float64, aT bool, a []float64, lda, i0, p0, rows, kc, mr int,
 			}
 			continue
 		}
+		if nr == 8 && mr == 8 {
+			packCols8(pan, a[p0*lda+r0:], lda, kc, alpha)
+			continue
+		}
 		for p := range kc {
 			d := pan[p*mr : p*mr+mr]
 			off := (p0+p)*lda + r0
@@ -220,6 +224,24 @@ func packA64(dst []float64, aT bool, a []float64, lda, i0, p0, rows, kc, mr int,
 			}
 			clear(d[nr:])
 		}
+	}
+}
+
+// packCols8 writes dst[p·8+i] = alpha·a[p·lda+i] for i < 8, p < kc: eight consecutive
+// entries of each of kc rows of A (eight columns of Aᵀ's rows).
+func packCols8(dst, a []float64, lda, kc int, alpha float64) {
+	dst = dst[:8*kc]
+	for p := range kc {
+		s := a[p*lda : p*lda+8 : p*lda+8]
+		d := dst[p*8 : p*8+8 : p*8+8]
+		d[0] = alpha * s[0]
+		d[1] = alpha * s[1]
+		d[2] = alpha * s[2]
+		d[3] = alpha * s[3]
+		d[4] = alpha * s[4]
+		d[5] = alpha * s[5]
+		d[6] = alpha * s[6]
+		d[7] = alpha * s[7]
 	}
 }
 

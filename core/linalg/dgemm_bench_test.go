@@ -23,6 +23,7 @@ func BenchmarkDgemm(b *testing.B) {
 	for i := range x {
 		x[i], y[i] = rng.Float64(), rng.Float64()
 	}
+	b.Logf("blas64: %s (%s), dgemm: %s", BLAS(), BLASCore(), DgemmImpl())
 	impls := []struct {
 		name string
 		impl blas.Float64
