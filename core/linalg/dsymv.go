@@ -12,16 +12,30 @@ import (
 // vector width, 8 with AVX-512, 4 with AVX2) with len(a), len(x), len(y) >= n >= 0
 // (n > 0 for the assembly), returns Σ_{j<n} a[j]·x[j] in dotAxpyGo's order and sets
 // y[j] = a[j]·s + y[j] (fused) for j < n.
+//
+// fn4(n, a, lda, x, y, s) does four rows at once (n a multiple of w, n > 0 for the
+// assembly): for r < 4 it returns d[r] = Σ_{j<n} a[r·lda+j]·x[j] in dot4AxpyGo's order
+// and sets y[j] = a[3·lda+j]·s[3] + (… + (a[j]·s[0] + y[j])), fused, for j < n, reading
+// x and y once for the four rows.
 type dotAxpy struct {
 	name string
 	w    int
 	fn   func(n int, a, x, y []float64, s float64) float64
+	fn4  func(n int, a []float64, lda int, x, y []float64, s *[4]float64) [4]float64
 }
 
 // Go twins of the assembly kernels.
 var (
-	dotAxpyGo8 = &dotAxpy{name: "go w=8", w: 8, fn: func(n int, a, x, y []float64, s float64) float64 { return dotAxpyGo(8, n, a, x, y, s) }}
-	dotAxpyGo4 = &dotAxpy{name: "go w=4", w: 4, fn: func(n int, a, x, y []float64, s float64) float64 { return dotAxpyGo(4, n, a, x, y, s) }}
+	dotAxpyGo8 = &dotAxpy{name: "go w=8", w: 8,
+		fn: func(n int, a, x, y []float64, s float64) float64 { return dotAxpyGo(8, n, a, x, y, s) },
+		fn4: func(n int, a []float64, lda int, x, y []float64, s *[4]float64) [4]float64 {
+			return dot4AxpyGo(8, n, a, lda, x, y, s)
+		}}
+	dotAxpyGo4 = &dotAxpy{name: "go w=4", w: 4,
+		fn: func(n int, a, x, y []float64, s float64) float64 { return dotAxpyGo(4, n, a, x, y, s) },
+		fn4: func(n int, a []float64, lda int, x, y []float64, s *[4]float64) [4]float64 {
+			return dot4AxpyGo(4, n, a, lda, x, y, s)
+		}}
 )
 
 // dotAxpyGo is the dot-axpy contract in Go for vector width w (4 or 8), bit for bit as
@@ -57,6 +71,58 @@ func dotAxpyGo(w, n int, a, x, y []float64, s float64) float64 {
 	return v[0]
 }
 
+// dot4AxpyGo is the four-row contract in Go for vector width w (4 or 8), bit for bit as
+// the assembly: for each row one set of w lanes summing its products (fused), halved
+// down to one lane at the end; y[j] updated by the four rows in order.
+func dot4AxpyGo(w, n int, a []float64, lda int, x, y []float64, s *[4]float64) [4]float64 {
+	var acc [4][8]float64
+	for q := 0; q+w <= n; q += w {
+		for r := range 4 {
+			for l := range w {
+				acc[r][l] = math.FMA(a[r*lda+q+l], x[q+l], acc[r][l])
+			}
+		}
+	}
+	for j := range n {
+		v := y[j]
+		for r := range 4 {
+			v = math.FMA(a[r*lda+j], s[r], v)
+		}
+		y[j] = v
+	}
+	var d [4]float64
+	for r := range 4 {
+		v := acc[r]
+		for h := w / 2; h >= 1; h /= 2 {
+			for l := range h {
+				v[l] += v[l+h]
+			}
+		}
+		d[r] = v[0]
+	}
+	return d
+}
+
+// dot4 is fn4 over any n >= 0: the kernel on the largest multiple of its width, the rest
+// in Go (each row's dot, then y row by row).
+func (k *dotAxpy) dot4(n int, a []float64, lda int, x, y []float64, s *[4]float64) [4]float64 {
+	m := n / k.w * k.w
+	var d [4]float64
+	if m > 0 {
+		d = k.fn4(m, a, lda, x, y, s)
+	}
+	for j := m; j < n; j++ {
+		v := y[j]
+		for r := range 4 {
+			aj := a[r*lda+j]
+			d[r] = math.FMA(aj, x[j], d[r])
+			v = math.FMA(aj, s[r], v)
+		}
+		y[j] = v
+	}
+	return d
+}
+
 // dot returns Σ a[j]·x[j] over j < len(a) and adds s·a[j] to y[j]: the kernel on the
 // largest multiple of its width, the rest in Go.
 func (k *dotAxpy) dot(a, x, y []float64, s float64) float64 {
@@ -72,6 +138,41 @@ func (k *dotAxpy) dot(a, x, y []float64, s float64) float64 {
 		y[j] = math.FMA(a[j], s, y[j])
 	}
 	return d
+}
+
+// symvRows4 adds rows i..i+3 of A·x into t (their stored entries: from the diagonal to
+// the right for Upper, to the left for Lower) and their mirror images A[j][i..i+3]·x[i..]
+// into t[j]: the part beside the 4×4 diagonal block through the four-row kernel, then
+// the block's triangle, then the diagonal.
+func symvRows4(k *dotAxpy, ul blas.Uplo, n, i int, a []float64, lda int, x, t []float64) {
+	s := [4]float64{x[i], x[i+1], x[i+2], x[i+3]}
+	var d [4]float64
+	if ul == blas.Upper {
+		if j0 := i + 4; j0 < n {
+			d = k.dot4(n-j0, a[i*lda+j0:], lda, x[j0:], t[j0:], &s)
+		}
+		for r := range 4 {
+			row := a[(i+r)*lda:]
+			for j := i + r + 1; j < i+4; j++ {
+				d[r] = math.FMA(row[j], x[j], d[r])
+				t[j] = math.FMA(row[j], s[r], t[j])
+			}
+		}
+	} else {
+		if i > 0 {
+			d = k.dot4(i, a[i*lda:], lda, x, t, &s)
+		}
+		for r := range 4 {
+			row := a[(i+r)*lda:]
+			for j := i; j < i+r; j++ {
+				d[r] = math.FMA(row[j], x[j], d[r])
+				t[j] = math.FMA(row[j], s[r], t[j])
+			}
+		}
+	}
+	for r := range 4 {
+		t[i+r] += a[(i+r)*lda+i+r]*s[r] + d[r]
+	}
 }
 
 // symvPool holds the partial results of Dsymv's row ranges.
@@ -187,7 +288,11 @@ func dsymv(k *dotAxpy, ul blas.Uplo, n int, alpha float64, a []float64, lda int,
 		tp := symvPool.Get().(*[]float64)
 		t := grow64(*tp, n)
 		clear(t)
-		for i := bounds[lo]; i < bounds[lo+1]; i++ {
+		i := bounds[lo]
+		for ; i+4 <= bounds[lo+1]; i += 4 {
+			symvRows4(k, ul, n, i, a, lda, x, t)
+		}
+		for ; i < bounds[lo+1]; i++ {
 			row := a[i*lda : i*lda+n]
 			var d float64
 			if ul == blas.Upper {

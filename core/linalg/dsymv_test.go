@@ -10,9 +10,9 @@ import (
 	"gonum.org/v1/gonum/blas"
 )
 
-// TestDotAxpyAsmMatchesTwin: each assembly dot-axpy kernel gives its Go twin's dot and
-// y bit for bit, for lengths of one, two, three vectors and more (the tails of the
-// two-vector loop).
+// TestDotAxpyAsmMatchesTwin: each assembly dot-axpy kernel, one row and four rows at a
+// time, gives its Go twin's dots and y bit for bit, for lengths of one, two, three
+// vectors and more (the tails of the two-vector loop).
 func TestDotAxpyAsmMatchesTwin(t *testing.T) {
 	if len(dotAxpyAsmAll()) == 0 {
 		t.Skip("no float64 assembly in this build or on this CPU")
@@ -28,6 +28,14 @@ func TestDotAxpyAsmMatchesTwin(t *testing.T) {
 			d1, d2 := k.fn(n, a, x, y1, 0.37), tw.fn(n, a, x, y2, 0.37)
 			if math.Float64bits(d1) != math.Float64bits(d2) || !slices.Equal(y1, y2) {
 				t.Fatalf("%s n=%d: dot %v, twin %v; y equal %v", k.name, n, d1, d2, slices.Equal(y1, y2))
+			}
+			lda := n + 3
+			a4 := randMat(rng, 4, n, lda)
+			s4 := [4]float64{0.3, -1.1, 0.7, 2}
+			y1, y2 = slices.Clone(y), slices.Clone(y)
+			e1, e2 := k.fn4(n, a4, lda, x, y1, &s4), tw.fn4(n, a4, lda, x, y2, &s4)
+			if e1 != e2 || !slices.Equal(y1, y2) {
+				t.Fatalf("%s four rows, n=%d: dots %v, twin %v; y equal %v", k.name, n, e1, e2, slices.Equal(y1, y2))
 			}
 		}
 	}
