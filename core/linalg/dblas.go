@@ -43,16 +43,22 @@ const (
 //
 // with op(A) m×k, op(B) k×n and C m×n, all row-major with leading dimensions lda, ldb,
 // ldc (gonum's convention), on the packed micro-kernel, parallel over GOMAXPROCS
-// goroutines for large products. alpha == 0 or k == 0 leaves only beta·C (A and B are
-// not read); beta == 0 overwrites C without reading it. It panics with gonum's messages
-// on bad arguments.
+// goroutines for large products; products of fewer than 1024 multiply-adds go to
+// gonum's loops. alpha == 0 or k == 0 leaves only beta·C (A and B are not read); beta
+// == 0 overwrites C without reading it. It panics with gonum's messages on bad
+// arguments.
 func (f Float64) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	if dkernAsm == nil {
+	if dkernAsm == nil || (m*n*k < dgemmSmall && alpha != 0 && m > 0 && n > 0 && k > 0) {
 		f.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	dgemm(dkernAsm, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
+
+// dgemmSmall is the number of multiply-adds m·n·k below which Dgemm leaves the product
+// to gonum's loops: packing costs more than it saves there (8×8×8: 0.90 µs packed
+// against 0.81 µs for gonum, 16×16×16: 1.5 against 3.6 µs, one core of the Xeon).
+const dgemmSmall = 1024
 
 // dgemm is Dgemm on the micro-kernel kn (the tests pass the Go twins).
 func dgemm(kn *dkern, tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
