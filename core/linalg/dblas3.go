@@ -102,7 +102,7 @@ func (l level3) dsyrk(ul blas.Uplo, tA blas.Transpose, n, k int, alpha float64, 
 		scaleTri(ul, n, beta, c, ldc)
 		return
 	}
-	l.rankUpdate(ul, tA, n, k, alpha, a, lda, nil, 0, beta, c, ldc)
+	l.rankUpdate(ul, tA, n, k, alpha, a, lda, a, lda, beta, c, ldc)
 }
 
 // Dsyr2k computes the ul triangle of
@@ -110,8 +110,8 @@ func (l level3) dsyrk(ul blas.Uplo, tA blas.Transpose, n, k int, alpha float64, 
 //	C = alpha·A·Bᵀ + alpha·B·Aᵀ + beta·C   (tA = NoTrans, A, B n×k)   or
 //	C = alpha·Aᵀ·B + alpha·Bᵀ·A + beta·C   (A, B k×n)
 //
-// for the symmetric n×n C, leaving its other triangle untouched, blocked as Dsyrk (two
-// products per block). alpha == 0 or k == 0 only scales C's triangle; beta == 0 does
+// for the symmetric n×n C, leaving its other triangle untouched, blocked as Dsyrk on
+// the operands stacked side by side, [A B]·[B A]ᵀ: one product of depth 2k per block. alpha == 0 or k == 0 only scales C's triangle; beta == 0 does
 // not read C. It
 // panics with gonum's messages on bad arguments.
 func (f Float64) Dsyr2k(ul blas.Uplo, tA blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
@@ -130,7 +130,30 @@ func (l level3) dsyr2k(ul blas.Uplo, tA blas.Transpose, n, k int, alpha float64,
 		scaleTri(ul, n, beta, c, ldc)
 		return
 	}
-	l.rankUpdate(ul, tA, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	// One product of depth 2k instead of two of depth k, C read and written once:
+	// A·Bᵀ + B·Aᵀ = X·Yᵀ with X = [A B], Y = [B A] (n×2k; for tA = Trans the k×n A and B
+	// stacked, 2k×n).
+	x := make([]float64, 4*n*k)
+	y := x[2*n*k:]
+	if tA == blas.NoTrans {
+		for i := range n {
+			ar, br := a[i*lda:i*lda+k], b[i*ldb:i*ldb+k]
+			copy(x[2*k*i:], ar)
+			copy(x[2*k*i+k:], br)
+			copy(y[2*k*i:], br)
+			copy(y[2*k*i+k:], ar)
+		}
+		l.rankUpdate(ul, tA, n, 2*k, alpha, x, 2*k, y, 2*k, beta, c, ldc)
+		return
+	}
+	for p := range k {
+		ar, br := a[p*lda:p*lda+n], b[p*ldb:p*ldb+n]
+		copy(x[p*n:], ar)
+		copy(x[(k+p)*n:], br)
+		copy(y[p*n:], br)
+		copy(y[(k+p)*n:], ar)
+	}
+	l.rankUpdate(ul, tA, n, 2*k, alpha, x, n, y, n, beta, c, ldc)
 }
 
 // scaleTri sets the ul triangle of the n×n C to beta·C (to zero, without reading it,
@@ -155,23 +178,21 @@ func scaleTri(ul blas.Uplo, n int, beta float64, c []float64, ldc int) {
 	}
 }
 
-// rankUpdate is the blocked Dsyrk (b == nil) or Dsyr2k: for each row block I of C,
+// rankUpdate is the blocked C = alpha·op(A)·op(B)ᵀ + beta·C on C's ul triangle, for
+// op(A)·op(B)ᵀ symmetric (B = A for Dsyrk; Dsyr2k's stacked operands): for each row
+// block I of C,
 //
-//	C[I, J] = alpha·op(A)[I]·op(B)[J]ᵀ (+ alpha·op(B)[I]·op(A)[J]ᵀ) + beta·C[I, J]
+//	C[I, J] = alpha·op(A)[I]·op(B)[J]ᵀ + beta·C[I, J]
 //
 // with J the columns right of I (Upper) or left of it (Lower), op(A)[I] the rows I of
-// the n×k operand (A, or Aᵀ when tA != NoTrans), B = A for Dsyrk; then the diagonal
-// block, computed whole into scratch and added to C's triangle.
+// the n×k operand (A, or Aᵀ when tA != NoTrans); then the diagonal block, computed whole
+// into scratch and added to C's triangle.
 func (l level3) rankUpdate(ul blas.Uplo, tA blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	tr := tA != blas.NoTrans
 	// C[I,J] = X[I]·Y[J]ᵀ as a Dgemm: rows of op(A) times columns of op(A)ᵀ.
 	tX, tY := blas.NoTrans, blas.Trans
 	if tr {
 		tX, tY = blas.Trans, blas.NoTrans
-	}
-	two := b != nil
-	if !two {
-		b, ldb = a, lda
 	}
 	nb := min(l3Block, n)
 	s := make([]float64, nb*nb)
@@ -185,14 +206,8 @@ func (l level3) rankUpdate(ul blas.Uplo, tA blas.Transpose, n, k int, alpha floa
 		if w > 0 {
 			cIJ := c[i0*ldc+j0:]
 			dgemm(l.kn, tX, tY, m, w, k, alpha, rows(a, lda, tr, i0), lda, rows(b, ldb, tr, j0), ldb, beta, cIJ, ldc)
-			if two {
-				dgemm(l.kn, tX, tY, m, w, k, alpha, rows(b, ldb, tr, i0), ldb, rows(a, lda, tr, j0), lda, 1, cIJ, ldc)
-			}
 		}
 		dgemm(l.kn, tX, tY, m, m, k, alpha, rows(a, lda, tr, i0), lda, rows(b, ldb, tr, i0), ldb, 0, s, m)
-		if two {
-			dgemm(l.kn, tX, tY, m, m, k, alpha, rows(b, ldb, tr, i0), ldb, rows(a, lda, tr, i0), lda, 1, s, m)
-		}
 		for i := range m {
 			lo, hi := i, m // the triangle's part of row i of the block
 			if ul == blas.Lower {
