@@ -66,7 +66,7 @@ func DefaultRates() Rates {
 	case linalg.BLAS() != linalg.PureGoBLAS:
 		r.Dgemm, r.Reduce = 40, 6
 	case linalg.DgemmPacked():
-		r.Dgemm = 40
+		r.Dgemm, r.Reduce = 40, 4
 	}
 	return r
 }
