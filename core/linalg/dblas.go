@@ -98,7 +98,38 @@ func dgemm(kn *dkern, tA, tB blas.Transpose, m, n, k int, alpha float64, a []flo
 		scaleC(m, n, beta, c, ldc)
 		return
 	}
+	if swapNarrow(kn, m, n) {
+		// C narrow: Cᵀ = op(B)ᵀ·op(A)ᵀ (n×m) fills the tiles better; its transpose is
+		// added to beta·C.
+		t := make([]float64, n*m)
+		dgemmPacked(kn, !bT, !aT, n, m, k, alpha, b, ldb, a, lda, 0, t, m)
+		for i := range m {
+			row := c[i*ldc : i*ldc+n]
+			for j := range row {
+				v := t[j*m+i]
+				switch beta {
+				case 0:
+				case 1:
+					v += row[j]
+				default:
+					v += beta * row[j]
+				}
+				row[j] = v
+			}
+		}
+		return
+	}
 	dgemmPacked(kn, aT, bT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// swapNarrow reports whether the m×n product C is better computed as Cᵀ: C narrow (n at
+// most 4 column tiles and at most m/4) with more padding in its last column tile (nr
+// wide) than Cᵀ would have in its last row tile (mr high); for example the 32 columns
+// of Dlarfb's W = C₂ᵀ·V₂ on the 8×24 tile (48 computed for 32, against exactly 32).
+func swapNarrow(kn *dkern, m, n int) bool {
+	colPad := (n+kn.nr-1)/kn.nr*kn.nr - n
+	rowPad := (n+kn.mr-1)/kn.mr*kn.mr - n
+	return n <= 4*kn.nr && 4*n <= m && colPad > rowPad
 }
 
 func checkTrans(t blas.Transpose) {

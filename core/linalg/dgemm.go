@@ -274,19 +274,24 @@ func packRows8(dst, a []float64, lda, kc int, alpha float64) {
 // panels: dst[g·nr·kc + p·nr + j] = op(B)[p0+p][j0+g·nr+j], with zeros past the last
 // column.
 func packB64(dst []float64, bT bool, b []float64, ldb, p0, j0, kc, cols, nr int) {
+	if !bT {
+		// Row by row of B, each read in order across all panels (its cols entries
+		// contiguous), rather than panel by panel with a jump of ldb per row.
+		ng := (cols + nr - 1) / nr
+		for p := range kc {
+			src := b[(p0+p)*ldb+j0 : (p0+p)*ldb+j0+cols]
+			for g := range ng {
+				d := dst[g*nr*kc+p*nr : g*nr*kc+p*nr+nr]
+				nc := copy(d, src[g*nr:])
+				clear(d[nc:])
+			}
+		}
+		return
+	}
 	for g := 0; g*nr < cols; g++ {
 		pan := dst[g*nr*kc : (g+1)*nr*kc]
 		c0 := j0 + g*nr
 		nc := min(nr, cols-g*nr)
-		if !bT {
-			for p := range kc {
-				d := pan[p*nr : p*nr+nr]
-				off := (p0+p)*ldb + c0
-				copy(d, b[off:off+nc])
-				clear(d[nc:])
-			}
-			continue
-		}
 		for j := range nc {
 			off := (c0+j)*ldb + p0
 			for p, v := range b[off : off+kc] {

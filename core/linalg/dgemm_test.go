@@ -265,11 +265,19 @@ func TestDgemmNaNInf(t *testing.T) {
 	for _, kn := range dkerns() {
 		for _, tA := range transposes {
 			for _, tB := range transposes {
-				for _, s := range [][2]float64{{1, 0}, {1, 1}, {0, 1}, {0, 0}, {-2, 0.5}} {
-					p := newGemmProblem(rng, tA, tB, 19, 29, 37, s[0], s[1], 0)
+				for si, s := range [][2]float64{{1, 0}, {1, 1}, {0, 1}, {0, 0}, {-2, 0.5}, {1, 0}, {1, 1}} {
+					m, n := 19, 29
+					if si >= 5 { // narrow C: computed as Cᵀ
+						m, n = 60, 9
+					}
+					p := newGemmProblem(rng, tA, tB, m, n, 37, s[0], s[1], 0)
 					p.a[3*p.lda+5] = math.NaN()
 					p.b[7*p.ldb+2] = math.Inf(1)
-					p.b[11*p.ldb+20] = math.Inf(-1)
+					br, bc := p.k, p.n // B's rows and columns as stored
+					if tB != blas.NoTrans {
+						br, bc = p.n, p.k
+					}
+					p.b[min(11, br-1)*p.ldb+min(20, bc-1)] = math.Inf(-1)
 					if s[1] != 0 {
 						p.c[2*p.ldc+3] = math.Inf(1)
 					}
