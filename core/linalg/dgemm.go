@@ -191,7 +191,29 @@ func dgemmSerial(kn *dkern, aT, bT bool, m, n, k int, alpha float64, a []float64
 // into mr-high panels: dst[q·mr·kc + p·mr + i] = alpha·op(A)[i0+q·mr+i][p0+p], with
 // zeros past the last row.
 func packA64(dst []float64, aT bool, a []float64, lda, i0, p0, rows, kc, mr int, alpha float64) {
-	for q := 0; q*mr < rows; q++ {
+	q0 := 0
+	if aT && mr == 8 {
+		// Aᵀ's full panels row by row of A: each row's stretch of the block read in
+		// order across all panels.
+		full := rows / 8
+		for p := range kc {
+			src := a[(p0+p)*lda+i0 : (p0+p)*lda+i0+full*8]
+			for q := range full {
+				s := src[q*8 : q*8+8 : q*8+8]
+				d := dst[q*8*kc+p*8 : q*8*kc+p*8+8 : q*8*kc+p*8+8]
+				d[0] = alpha * s[0]
+				d[1] = alpha * s[1]
+				d[2] = alpha * s[2]
+				d[3] = alpha * s[3]
+				d[4] = alpha * s[4]
+				d[5] = alpha * s[5]
+				d[6] = alpha * s[6]
+				d[7] = alpha * s[7]
+			}
+		}
+		q0 = full
+	}
+	for q := q0; q*mr < rows; q++ {
 		pan := dst[q*mr*kc : (q+1)*mr*kc]
 		r0 := i0 + q*mr
 		nr := min(mr, rows-q*mr)
@@ -212,10 +234,6 @@ func packA64(dst []float64, aT bool, a []float64, lda, i0, p0, rows, kc, mr int,
 			}
 			continue
 		}
-		if nr == 8 && mr == 8 {
-			packCols8(pan, a[p0*lda+r0:], lda, kc, alpha)
-			continue
-		}
 		for p := range kc {
 			d := pan[p*mr : p*mr+mr]
 			off := (p0+p)*lda + r0
@@ -224,24 +242,6 @@ func packA64(dst []float64, aT bool, a []float64, lda, i0, p0, rows, kc, mr int,
 			}
 			clear(d[nr:])
 		}
-	}
-}
-
-// packCols8 writes dst[p·8+i] = alpha·a[p·lda+i] for i < 8, p < kc: eight consecutive
-// entries of each of kc rows of A (eight columns of Aᵀ's rows).
-func packCols8(dst, a []float64, lda, kc int, alpha float64) {
-	dst = dst[:8*kc]
-	for p := range kc {
-		s := a[p*lda : p*lda+8 : p*lda+8]
-		d := dst[p*8 : p*8+8 : p*8+8]
-		d[0] = alpha * s[0]
-		d[1] = alpha * s[1]
-		d[2] = alpha * s[2]
-		d[3] = alpha * s[3]
-		d[4] = alpha * s[4]
-		d[5] = alpha * s[5]
-		d[6] = alpha * s[6]
-		d[7] = alpha * s[7]
 	}
 }
 
