@@ -280,7 +280,13 @@ func packB64(dst []float64, bT bool, b []float64, ldb, p0, j0, kc, cols, nr int)
 		ng := (cols + nr - 1) / nr
 		for p := range kc {
 			src := b[(p0+p)*ldb+j0 : (p0+p)*ldb+j0+cols]
-			for g := range ng {
+			g := 0
+			if nr == 24 {
+				for ; (g+1)*24 <= cols; g++ { // full panels: one 192-byte array copy each
+					*(*[24]float64)(dst[g*24*kc+p*24:]) = [24]float64(src[g*24 : g*24+24])
+				}
+			}
+			for ; g < ng; g++ {
 				d := dst[g*nr*kc+p*nr : g*nr*kc+p*nr+nr]
 				nc := copy(d, src[g*nr:])
 				clear(d[nc:])
