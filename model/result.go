@@ -81,6 +81,10 @@ type Env struct {
 	// Sgemm is the float32 GEMM of the projection (linalg.SgemmImpl: avx512, avx2 or
 	// blas32 (...)): with the assembly kernels too, the low-order bits depend on it.
 	Sgemm string `json:"sgemm,omitempty"`
+	// Dgemm is the float64 GEMM under blas64's level-3 routines (linalg.DgemmImpl:
+	// avx512, avx2 or blas64 (...)): the kernel matrices, fits and reductions; their
+	// low-order bits depend on it.
+	Dgemm string `json:"dgemm,omitempty"`
 }
 
 // WriteFile writes r as indented JSON to path atomically (see WriteFileAtomic), so a

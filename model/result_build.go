@@ -38,7 +38,7 @@ func NewResult(spec *Spec, out *eval.Outcome, err error, wall time.Duration) *Re
 		Seed:   spec.Seed,
 		Series: []Series{},
 		Timing: Timing{WallSeconds: float64(wall.Round(time.Millisecond)) / 1e9, Stages: map[string]float64{}},
-		Env:    Env{Version: VersionString(), Go: runtime.Version(), GOMAXPROCS: runtime.GOMAXPROCS(0), BLAS: linalg.BLAS(), BLASCore: linalg.BLASCore(), Sgemm: linalg.SgemmImpl()},
+		Env:    Env{Version: VersionString(), Go: runtime.Version(), GOMAXPROCS: runtime.GOMAXPROCS(0), BLAS: linalg.BLAS(), BLASCore: linalg.BLASCore(), Sgemm: linalg.SgemmImpl(), Dgemm: linalg.DgemmImpl()},
 	}
 	if out != nil {
 		r.Data = out.Data

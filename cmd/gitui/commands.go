@@ -32,19 +32,19 @@ import (
 )
 
 // versionLine is what `gitui version` prints: the module version, the VCS commit the
-// binary was built from, the Go version, the platform, the BLAS and the float32 GEMM of
-// the projection (linalg.SgemmImpl), and in the openblas build OpenBLAS's version and
-// kernel set (linalg.BLASCore).
+// binary was built from, the Go version, the platform, the BLAS, the float32 GEMM of
+// the projection (linalg.SgemmImpl), the float64 GEMM under blas64 (linalg.DgemmImpl),
+// and in the openblas build OpenBLAS's version and kernel set (linalg.BLASCore).
 //
-//	gitui v0.1.0 (commit 4e2f4c7d0a1b+modified, go1.26, linux/amd64, BLAS: gonum (pure Go), sgemm: avx2)
-//	gitui devel (commit unknown, go1.26.8, linux/amd64, BLAS: OpenBLAS (cgo), sgemm: blas32 (OpenBLAS (cgo)), OpenBLAS 0.3.21, core SkylakeX)
+//	gitui v0.1.0 (commit 4e2f4c7d0a1b+modified, go1.26, linux/amd64, BLAS: gonum (pure Go), sgemm: avx512, dgemm: avx512)
+//	gitui devel (commit unknown, go1.26.8, linux/amd64, BLAS: OpenBLAS (cgo), sgemm: blas32 (OpenBLAS (cgo)), dgemm: blas64 (OpenBLAS (cgo)), OpenBLAS 0.3.21, core SkylakeX)
 func versionLine() string {
 	bi, _ := debug.ReadBuildInfo()
 	core := ""
 	if c := linalg.BLASCore(); c != "" {
 		core = ", " + c
 	}
-	return fmt.Sprintf("gitui %s (commit %s, %s, %s/%s, BLAS: %s, sgemm: %s%s)", model.VersionString(), vcsCommit(bi), runtime.Version(), runtime.GOOS, runtime.GOARCH, linalg.BLAS(), linalg.SgemmImpl(), core)
+	return fmt.Sprintf("gitui %s (commit %s, %s, %s/%s, BLAS: %s, sgemm: %s, dgemm: %s%s)", model.VersionString(), vcsCommit(bi), runtime.Version(), runtime.GOOS, runtime.GOARCH, linalg.BLAS(), linalg.SgemmImpl(), linalg.DgemmImpl(), core)
 }
 
 // vcsCommit returns the commit recorded in the build info (vcs.revision, its first 12

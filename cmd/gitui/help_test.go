@@ -106,7 +106,7 @@ func TestVersionCommit(t *testing.T) {
 		}
 	}
 	code, out, _ := gitui(t, "version")
-	if code != exitOK || !strings.HasPrefix(out, "gitui "+model.VersionString()+" (commit ") || !strings.Contains(out, "BLAS: ") || !strings.Contains(out, ", sgemm: ") {
+	if code != exitOK || !strings.HasPrefix(out, "gitui "+model.VersionString()+" (commit ") || !strings.Contains(out, "BLAS: ") || !strings.Contains(out, ", sgemm: ") || !strings.Contains(out, ", dgemm: ") {
 		t.Errorf("gitui version: exit %d, %q", code, out)
 	}
 }

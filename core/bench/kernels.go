@@ -136,10 +136,12 @@ func timeTI(ctx context.Context, name string, t, x *mat.Dense, params map[string
 	return Result{Name: name, Seconds: wall, Throughput: pairs / wall, Unit: "pairs/s", Params: withMachine(params)}, nil
 }
 
-// withMachine adds the BLAS in use (blas), in the openblas build its version and kernel
-// set (blas_core), and GOMAXPROCS (gomaxprocs) to params and returns it.
+// withMachine adds the BLAS in use (blas), the float64 GEMM behind it (dgemm:
+// linalg.DgemmImpl), in the openblas build its version and kernel set (blas_core), and
+// GOMAXPROCS (gomaxprocs) to params and returns it.
 func withMachine(params map[string]any) map[string]any {
 	params["blas"], params["gomaxprocs"] = linalg.BLAS(), runtime.GOMAXPROCS(0)
+	params["dgemm"] = linalg.DgemmImpl()
 	if c := linalg.BLASCore(); c != "" {
 		params["blas_core"] = c
 	}

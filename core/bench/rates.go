@@ -57,24 +57,28 @@ type Rates struct {
 
 // DefaultRates returns conservative built-in rates for the build in use, for a machine
 // that was never calibrated: about what 2 busy cores of a recent x86-64 server give
-// (pure-Go float64 BLAS, or OpenBLAS when linalg.BLAS() is not linalg.PureGoBLAS). They
+// (pure-Go float64 BLAS, with its level-3 products on the packed assembly GEMM where
+// linalg.DgemmPacked, or OpenBLAS when linalg.BLAS() is not linalg.PureGoBLAS). They
 // err towards slow, so an uncalibrated estimate is more often too long than too short.
 func DefaultRates() Rates {
 	r := Rates{Sgemm: 60, Pool: 4e8, Dgemm: 6, Kernel: 4e7, FFT: 5e5, Reduce: 1.5, SMO: 2e8, Key: RatesKey()}
-	if linalg.BLAS() != linalg.PureGoBLAS {
+	switch {
+	case linalg.BLAS() != linalg.PureGoBLAS:
 		r.Dgemm, r.Reduce = 40, 6
+	case linalg.DgemmPacked():
+		r.Dgemm, r.Reduce = 40, 4
 	}
 	return r
 }
 
 // RatesKey identifies the machine and build rates are measured on: the CPU model
-// (/proc/cpuinfo), GOOS/GOARCH, GOMAXPROCS, the BLAS and its core, the float32 GEMM and
-// the FFT implementation. A cache under another key is not used (another build or machine
+// (/proc/cpuinfo), GOOS/GOARCH, GOMAXPROCS, the BLAS and its core, the float32 GEMM, the
+// float64 GEMM and the FFT implementation. A cache under another key is not used (another build or machine
 // is recalibrated).
 func RatesKey() string {
 	return strings.Join([]string{cpuModel(), runtime.GOOS + "/" + runtime.GOARCH,
 		fmt.Sprintf("gomaxprocs=%d", runtime.GOMAXPROCS(0)), "blas=" + linalg.BLAS() + " " + linalg.BLASCore(),
-		"sgemm=" + linalg.SgemmImpl(), "fft=" + kernel.Cyclic28Impl()}, "|")
+		"sgemm=" + linalg.SgemmImpl(), "dgemm=" + linalg.DgemmImpl(), "fft=" + kernel.Cyclic28Impl()}, "|")
 }
 
 // cpuModel returns the first "model name" of /proc/cpuinfo, or "unknown cpu".

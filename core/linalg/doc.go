@@ -1,12 +1,15 @@
 // Package linalg wires the BLAS implementation used by the engine and holds the few
 // numerical helpers every hot path shares: a context-aware parallel loop over blocks,
-// float64↔float32 conversion of row blocks, and the float32 GEMM C = A·Bᵀ of the
-// projection with an AVX2+FMA micro-kernel for builds without OpenBLAS.
+// float64↔float32 conversion of row blocks, the float32 GEMM C = A·Bᵀ of the
+// projection with an AVX2+FMA micro-kernel for builds without OpenBLAS, and the
+// float64 level-3 BLAS (and Dsymv) on Go-assembly kernels that the same builds install
+// under gonum's blas64.
 //
 // # Overview
 //
-// The default build uses gonum's pure-Go BLAS (gonum.org/v1/gonum/blas/gonum), which needs
-// no C toolchain and works with CGO_ENABLED=0. Building with
+// The default build uses gonum's pure-Go BLAS (gonum.org/v1/gonum/blas/gonum), with its
+// float64 level-3 routines and Dsymv replaced by this package's assembly ones ([Float64],
+// below); it needs no C toolchain and works with CGO_ENABLED=0. Building with
 //
 //	go build -tags openblas ./...
 //
@@ -61,6 +64,27 @@
 // blas32.Gemm. [SgemmImpl] names the path. MulNT is single-threaded: the projection
 // already runs one product per worker on its own row block, which measured as fast as
 // splitting one product over the cores (see BenchmarkSgemmProjection).
+//
+// # The float64 BLAS of the static build
+//
+// [Float64] is a blas.Float64 that embeds gonum's pure-Go implementation and overrides
+// its level-3 routines (Dgemm, Dsyrk, Dsyr2k, Dtrmm, Dtrsm, Dsymm) and Dsymv. The default
+// build installs it with blas64.Use at start-up on amd64 CPUs with AVX2 and FMA, so that
+// gonum's mat and lapack (Dsytrd, Dorgtr, Dpotrf, ...) run on it unchanged; the openblas
+// build installs OpenBLAS instead and -tags purego leaves gonum's code. Dgemm is a
+// GotoBLAS-style packed GEMM: op(B) packed nc = 576 columns at a time into 24-wide panels,
+// op(A) packed (times alpha) 960 rows at a time into 8-high panels, k in equal blocks of
+// at most 320, and a Go-assembly micro-kernel (dgemm_amd64.s) keeping an 8×24 tile of C
+// in 24 ZMM registers (three loads of B, eight broadcasts of A, 24 FMAs per k index),
+// with a 6×8 tile of YMM registers on CPUs without AVX-512. Products above 2²² flops are
+// split over GOMAXPROCS goroutines by whole tiles of C's columns or rows, so that the
+// result does not depend on the split. The other level-3 routines are blocked on top of
+// it (blocks of 192; Dtrsm's diagonal blocks of 64 are solved by gonum's code, split over
+// goroutines). Dsymv, half the flops of the tridiagonal reduction and bound by memory,
+// reads each stored entry of A once in a fused dot product and axpy (dsymv_amd64.s).
+// Every kernel has a Go twin (math.FMA in the assembly's order) that the tests hold bit
+// for bit against it, and each routine is tested against gonum's. [DgemmImpl] names the
+// kernel: "avx512", "avx2" or "blas64 (...)".
 //
 // # Shapes
 //

@@ -70,7 +70,7 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 	if opts.Loaded == nil { // not per trial of a study: the study says its own
 		logf("%s", TimeLine(EstimateTime(spec, size, rates)))
 	}
-	if hint := buildHint(est, linalg.BLAS()); hint != "" && opts.Loaded == nil { // not per trial of a study
+	if hint := buildHint(est, linalg.BLAS(), linalg.DgemmPacked()); hint != "" && opts.Loaded == nil { // not per trial of a study
 		logf("%s", hint)
 	}
 	g, err := BuildGroup(spec.Group, pool.Shape, spec.Seed)

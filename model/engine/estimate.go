@@ -890,10 +890,12 @@ func checkRunMemory(spec *model.Spec, pool, test *data.Dataset) (string, Estimat
 const slowBLASGram = 8 * 5000 * 5000
 
 // buildHint returns a log line for a run whose largest kernel matrix (est.Gram) is at
-// least 5,000 x 5,000 when this build multiplies in float64 with gonum's pure-Go BLAS:
-// its fits are the run's bulk, and the OpenBLAS build does them many times faster. "" otherwise.
-func buildHint(est Estimate, blas string) string {
-	if blas != linalg.PureGoBLAS || est.Gram < slowBLASGram {
+// least 5,000 x 5,000 when this build multiplies in float64 with gonum's pure-Go BLAS
+// and not on the packed assembly GEMM (packed: linalg.DgemmPacked, which runs Dgemm at
+// about OpenBLAS's speed and the reduction within 1.3-1.5x of it): its fits are the
+// run's bulk, and the OpenBLAS build does them many times faster. "" otherwise.
+func buildHint(est Estimate, blas string, packed bool) string {
+	if blas != linalg.PureGoBLAS || packed || est.Gram < slowBLASGram {
 		return ""
 	}
 	n := int(math.Sqrt(est.Gram / 8))

@@ -252,23 +252,26 @@ func TestEstimateLiuLocality(t *testing.T) {
 	}
 }
 
-// TestBuildHint: the pure-Go build points a run with a kernel matrix of 5,000 x 5,000 or
-// more to the OpenBLAS build, naming the matrix; smaller runs and the OpenBLAS build get
-// no line.
+// TestBuildHint: the pure-Go build without the packed float64 GEMM points a run with a
+// kernel matrix of 5,000 x 5,000 or more to the OpenBLAS build, naming the matrix;
+// smaller runs, the OpenBLAS build and the pure-Go build on the assembly GEMM get no
+// line.
 func TestBuildHint(t *testing.T) {
 	big := Estimate{Gram: 8 * 10000 * 10000}
-	if h := buildHint(big, linalg.PureGoBLAS); !strings.Contains(h, "10000x10000") || !strings.Contains(h, "-tags openblas") {
+	if h := buildHint(big, linalg.PureGoBLAS, false); !strings.Contains(h, "10000x10000") || !strings.Contains(h, "-tags openblas") {
 		t.Errorf("10,000 x 10,000 in the pure-Go build: %q, want the matrix and the openblas build named", h)
 	}
 	for _, c := range []struct {
-		est  Estimate
-		blas string
+		est    Estimate
+		blas   string
+		packed bool
 	}{
-		{big, "OpenBLAS (cgo)"},
-		{Estimate{Gram: 8 * 4999 * 4999}, linalg.PureGoBLAS},
-		{Estimate{}, linalg.PureGoBLAS},
+		{big, "OpenBLAS (cgo)", false},
+		{big, linalg.PureGoBLAS, true},
+		{Estimate{Gram: 8 * 4999 * 4999}, linalg.PureGoBLAS, false},
+		{Estimate{}, linalg.PureGoBLAS, false},
 	} {
-		if h := buildHint(c.est, c.blas); h != "" {
+		if h := buildHint(c.est, c.blas, c.packed); h != "" {
 			t.Errorf("Gram %.0f bytes, %s: %q, want no line", c.est.Gram, c.blas, h)
 		}
 	}

@@ -1,0 +1,12 @@
+//go:build !openblas
+
+package linalg
+
+import "gonum.org/v1/gonum/blas/blas64"
+
+// The default build routes blas64 through Float64 where a micro-kernel runs.
+func init() {
+	if dkernAsm != nil {
+		blas64.Use(Float64{})
+	}
+}
