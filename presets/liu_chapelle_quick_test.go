@@ -165,46 +165,14 @@ const mnistFullQuickMin = 0.955
 // at 1,500 and 3,000 (each logs its fit), accuracy not falling with the training size
 // and at 3,000 above mnistFullQuickMin.
 func TestMNISTFullCDFQuick(t *testing.T) {
-	dir := os.Getenv("GITUI_DATA")
-	if dir == "" {
-		t.Skip("set GITUI_DATA to a directory holding mnist/ to run mnist-full-cdf --quick")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "mnist")); err != nil {
-		t.Skipf("no mnist/ in GITUI_DATA=%s", dir)
-	}
-	p, err := Lookup("mnist-full-cdf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var done eval.Done
 	fits := map[string]bool{}
-	for e := range engine.Start(context.Background(), p.Build(true), engine.RunOptions{DataDir: dir, Quick: true}) {
-		switch e := e.(type) {
-		case eval.Done:
-			done = e
-		case eval.Log:
-			for _, n := range []string{"n=1500 M=600 fitted", "n=3000 M=600 fitted"} {
-				fits[n] = fits[n] || strings.Contains(e.Line, n)
-			}
+	ps := runMNISTQuick(t, "mnist-full-cdf", func(line string) {
+		for _, n := range []string{"n=1500 M=600 fitted", "n=3000 M=600 fitted"} {
+			fits[n] = fits[n] || strings.Contains(line, n)
 		}
-	}
-	if done.Err != nil {
-		t.Fatal(done.Err)
-	}
+	})
 	if !fits["n=1500 M=600 fitted"] || !fits["n=3000 M=600 fitted"] {
 		t.Errorf("Nyström fits logged: %v, want both sizes above the 600 centres", fits)
-	}
-	var ps []eval.SeriesPoint
-	for _, s := range done.Outcome.Series {
-		ps = s.Points
-	}
-	if len(ps) != 3 {
-		t.Fatalf("%d points, want 3 (500, 1500, 3000)", len(ps))
-	}
-	for i := 1; i < len(ps); i++ {
-		if ps[i].Mean < ps[i-1].Mean {
-			t.Errorf("accuracy fell from %.4f at %g to %.4f at %g", ps[i-1].Mean, ps[i-1].X, ps[i].Mean, ps[i].X)
-		}
 	}
 	t.Logf("accuracy: %.4f at 500 (exact), %.4f at 1500, %.4f at 3000 (Nyström, 600 centres)", ps[0].Mean, ps[1].Mean, ps[2].Mean)
 	if ps[2].Mean < mnistFullQuickMin {
@@ -224,29 +192,49 @@ const mnistFullVSVQuickMin = 0.965
 // that plain SVM at 3,000 digits, accuracy must not fall with the training size, and at
 // 3,000 it is above mnistFullVSVQuickMin.
 func TestMNISTFullVSVQuick(t *testing.T) {
+	first := -1.0
+	ps := runMNISTQuick(t, "mnist-full-vsv", func(line string) {
+		if _, after, ok := strings.Cut(line, "the first SVM alone scores "); ok {
+			if _, err := fmt.Sscanf(after, "%f%%", &first); err != nil {
+				t.Errorf("log line %q: %v", line, err)
+			}
+		}
+	})
+	t.Logf("VSV accuracy: %.4f at 500, %.4f at 1500, %.4f at 3000 (the first SVM alone: %.2f%%)", ps[0].Mean, ps[1].Mean, ps[2].Mean, first)
+	if first < 0 {
+		t.Fatal("no 'first SVM alone scores' line: the 3,000-digit cell did not take the row path")
+	}
+	if 100*ps[2].Mean <= first {
+		t.Errorf("VSV %.2f%% at 3000 digits, not above its first SVM's %.2f%%", 100*ps[2].Mean, first)
+	}
+	if ps[2].Mean < mnistFullVSVQuickMin {
+		t.Errorf("accuracy %.4f at 3000 digits, want >= %.3f", ps[2].Mean, mnistFullVSVQuickMin)
+	}
+}
+
+// runMNISTQuick runs preset name --quick on the MNIST of $GITUI_DATA (skipping without
+// it), passes each log line to onLog, and returns the curve of its one series: 3 points
+// (500, 1,500, 3,000 digits) whose accuracy does not fall with the training size.
+func runMNISTQuick(t *testing.T, name string, onLog func(string)) []eval.SeriesPoint {
+	t.Helper()
 	dir := os.Getenv("GITUI_DATA")
 	if dir == "" {
-		t.Skip("set GITUI_DATA to a directory holding mnist/ to run mnist-full-vsv --quick")
+		t.Skipf("set GITUI_DATA to a directory holding mnist/ to run %s --quick", name)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "mnist")); err != nil {
 		t.Skipf("no mnist/ in GITUI_DATA=%s", dir)
 	}
-	p, err := Lookup("mnist-full-vsv")
+	p, err := Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var done eval.Done
-	first := -1.0
 	for e := range engine.Start(context.Background(), p.Build(true), engine.RunOptions{DataDir: dir, Quick: true}) {
 		switch e := e.(type) {
 		case eval.Done:
 			done = e
 		case eval.Log:
-			if _, after, ok := strings.Cut(e.Line, "the first SVM alone scores "); ok {
-				if _, err := fmt.Sscanf(after, "%f%%", &first); err != nil {
-					t.Fatalf("log line %q: %v", e.Line, err)
-				}
-			}
+			onLog(e.Line)
 		}
 	}
 	if done.Err != nil {
@@ -264,14 +252,5 @@ func TestMNISTFullVSVQuick(t *testing.T) {
 			t.Errorf("accuracy fell from %.4f at %g to %.4f at %g", ps[i-1].Mean, ps[i-1].X, ps[i].Mean, ps[i].X)
 		}
 	}
-	t.Logf("VSV accuracy: %.4f at 500, %.4f at 1500, %.4f at 3000 (the first SVM alone: %.2f%%)", ps[0].Mean, ps[1].Mean, ps[2].Mean, first)
-	if first < 0 {
-		t.Fatal("no 'first SVM alone scores' line: the 3,000-digit cell did not take the row path")
-	}
-	if 100*ps[2].Mean <= first {
-		t.Errorf("VSV %.2f%% at 3000 digits, not above its first SVM's %.2f%%", 100*ps[2].Mean, first)
-	}
-	if ps[2].Mean < mnistFullVSVQuickMin {
-		t.Errorf("accuracy %.4f at 3000 digits, want >= %.3f", ps[2].Mean, mnistFullVSVQuickMin)
-	}
+	return ps
 }
