@@ -38,8 +38,8 @@ func newLiuKernel(m model.Method, shape []int, g group.Action) (*liuKernel, erro
 	if err != nil {
 		return nil, inputErr(fmt.Errorf("%s: %w", m.Name, err))
 	}
-	if m.KernelNorm != "" && m.KernelNorm != "cosine" {
-		return nil, inputErr(fmt.Errorf("%s: kernel_norm %q: use cosine, or leave it out to divide by the training diagonal's mean", m.Name, m.KernelNorm))
+	if m.KernelNorm != "" && m.KernelNorm != "cosine" && m.KernelNorm != "mean" {
+		return nil, inputErr(fmt.Errorf("%s: kernel_norm %q: use cosine, or mean (the default: divide by the training diagonal's mean)", m.Name, m.KernelNorm))
 	}
 	o := kernel.LiuOptions{Fit: kernel.BestFit, Shifts: m.Shifts}
 	if m.Fit == "average" {

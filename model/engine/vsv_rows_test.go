@@ -156,3 +156,20 @@ func TestVSVKernelNormMean(t *testing.T) {
 		}
 	}
 }
+
+// TestLiuKernelNormMean: kernel_norm mean on Liu et al.'s kernels is their default (the
+// Gram divided by its training diagonal's mean): the same accuracies as without it.
+func TestLiuKernelNormMean(t *testing.T) {
+	s := rowsSpec()
+	s.Methods = s.Methods[:2]
+	want, _, _ := runEvents(t, s)
+	for i := range s.Methods {
+		s.Methods[i].KernelNorm = "mean"
+	}
+	got, _, _ := runEvents(t, s)
+	for i := range got.Series {
+		if g, w := got.Series[i].Points[0].Mean, want.Series[i].Points[0].Mean; g != w {
+			t.Errorf("%s: kernel_norm mean %.4f, default %.4f", got.Series[i].Name, g, w)
+		}
+	}
+}
