@@ -106,24 +106,46 @@ func RatesFile() (string, error) {
 	return filepath.Join(d, "gitui", "rates.json"), nil
 }
 
-// LoadRates returns the rates of the cache (RatesFile) when they were measured under
-// this machine's and build's RatesKey, with ok true; otherwise DefaultRates and ok
-// false (no cache, an unreadable one, or one of another machine or build).
+// LoadRates returns the rates of the cache (RatesFile) measured under this machine's and
+// build's RatesKey, with ok true; otherwise DefaultRates and ok false (no cache, an
+// unreadable one, or none for this machine and build). The cache keeps one entry per key,
+// so the static and the OpenBLAS builds on one machine each keep their own.
 func LoadRates() (Rates, bool) {
 	path, err := RatesFile()
 	if err != nil {
 		return DefaultRates(), false
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return DefaultRates(), false
-	}
-	var r Rates
-	if json.Unmarshal(b, &r) != nil || r.Key != RatesKey() || !r.valid() {
+	r, ok := readRates(path)[RatesKey()]
+	if !ok || !r.valid() {
 		return DefaultRates(), false
 	}
 	r.Calibrated = true
 	return r, true
+}
+
+// ratesCache is the file format of the rates cache: the rates of each machine and build,
+// by RatesKey.
+type ratesCache struct {
+	Rates map[string]Rates `json:"rates"`
+}
+
+// readRates returns the entries of the rates cache at path by key: none when it is
+// missing or unreadable. A cache of one Rates object (written before the cache kept one
+// entry per key) reads as that one entry.
+func readRates(path string) map[string]Rates {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var c ratesCache
+	if json.Unmarshal(b, &c) == nil && c.Rates != nil {
+		return c.Rates
+	}
+	var r Rates
+	if json.Unmarshal(b, &r) == nil && r.Key != "" {
+		return map[string]Rates{r.Key: r}
+	}
+	return nil
 }
 
 // valid reports whether every rate is positive and finite.
@@ -136,8 +158,9 @@ func (r Rates) valid() bool {
 	return true
 }
 
-// SaveRates writes r to the rates cache (RatesFile) atomically (a temporary file, then
-// rename) and returns its path.
+// SaveRates writes r into the rates cache (RatesFile) under r.Key, keeping the entries of
+// other machines and builds, atomically (a temporary file, then rename), and returns its
+// path.
 func SaveRates(r Rates) (string, error) {
 	path, err := RatesFile()
 	if err != nil {
@@ -146,7 +169,12 @@ func SaveRates(r Rates) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", fmt.Errorf("rates cache: %w", err)
 	}
-	b, err := json.MarshalIndent(r, "", "  ")
+	c := ratesCache{Rates: readRates(path)}
+	if c.Rates == nil {
+		c.Rates = map[string]Rates{}
+	}
+	c.Rates[r.Key] = r
+	b, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("rates cache: %w", err)
 	}
