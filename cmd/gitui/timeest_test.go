@@ -92,3 +92,18 @@ func TestTimeLine(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateTimeCDFKept: RLS on CDF features with theory thresholds is estimated on the
+// cdfTheoryKept share of the columns learn.FitRLS keeps (about 0.3 on MNIST), so its cell
+// costs less than the same features with range thresholds, which keep all of them.
+func TestEstimateTimeCDFKept(t *testing.T) {
+	s := presets.XPermCurve(true)
+	ds := engine.DataSize{Pool: 10000, Test: 2000, Shape: []int{28, 28}, Classes: 10}
+	m := model.Method{Name: "cdf", Features: "cdf", Bins: 25, Templates: 100, Learner: "rls"}
+	theory := engine.MethodWork(s, ds, fixedRates, m).Cell(5000)
+	m.Thresholds = "range"
+	rng := engine.MethodWork(s, ds, fixedRates, m).Cell(5000)
+	if !(theory > 0 && rng > 3*theory) {
+		t.Fatalf("CDF(25,100) RLS at 5000: theory thresholds %g s, range %g s: want range > 3x theory", theory, rng)
+	}
+}

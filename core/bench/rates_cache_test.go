@@ -2,6 +2,7 @@ package bench
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,5 +51,30 @@ func TestRatesCacheKeepsEachBuild(t *testing.T) {
 		if got, ok := LoadRates(); ok || got.Calibrated {
 			t.Fatalf("LoadRates of %q = %+v, %v: want the uncalibrated defaults", body, got, ok)
 		}
+	}
+}
+
+// TestReduceAt: the kernel RLS rate goes through both calibrated points, is constant
+// below the small size and past ReduceCapN, and is Reduce alone without ReduceLarge.
+func TestReduceAt(t *testing.T) {
+	r := Rates{Reduce: 5, ReduceLarge: 5.9}
+	for _, c := range []struct{ n, want float64 }{{100, 5}, {ReduceSmallN, 5}, {ReduceLargeN, 5.9}} {
+		if got := r.ReduceAt(c.n); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("ReduceAt(%g) = %g, want %g", c.n, got, c.want)
+		}
+	}
+	if a, b := r.ReduceAt(ReduceCapN), r.ReduceAt(60000); a != b || !(a > 5.9) {
+		t.Errorf("ReduceAt(cap) = %g, ReduceAt(60000) = %g: want equal and above ReduceLarge", a, b)
+	}
+	// α is clamped to [0, 0.5]: a slower large fit (noise) does not make big fits slower
+	// than small ones, a wildly faster one grows at most as sqrt(n).
+	if got := (Rates{Reduce: 5, ReduceLarge: 4}).ReduceAt(ReduceCapN); got != 5 {
+		t.Errorf("with ReduceLarge < Reduce, ReduceAt(cap) = %g, want 5", got)
+	}
+	if got, want := (Rates{Reduce: 5, ReduceLarge: 500}).ReduceAt(ReduceCapN), 5*math.Sqrt(ReduceCapN/ReduceSmallN); math.Abs(got-want) > 1e-9 {
+		t.Errorf("ReduceAt(cap) with a huge ReduceLarge = %g, want %g", got, want)
+	}
+	if got := (Rates{Reduce: 5}).ReduceAt(3000); got != 5 {
+		t.Errorf("without ReduceLarge ReduceAt = %g, want Reduce", got)
 	}
 }
