@@ -4,11 +4,11 @@
 //
 // # Overview
 //
-// A pane package (datapane, grouppane, methodpane, runpane, curves, heatmap, runs) keeps
-// its Bubble Tea model with a value-returning Update (`m, cmd = m.Update(msg)`, which its
-// tests use); Of turns a pointer to it into a Component, whose
+// A pane package keeps its Bubble Tea model with a value-returning Update (`m, cmd =
+// m.Update(msg)`, which its tests use); Of turns a pointer to it into a Component, whose
 // Update writes the new model back through the pointer. One generic adapter serves every
-// pane: the pane packages hold no adapter code.
+// pane: the pane packages hold no adapter code. The workbench's panes are declared in
+// one list of the root (ui/panes.go).
 //
 // Of forwards Init, Editing, Wants and Problem when the model has them. Capabilities only
 // some panes have are optional interfaces of the model, found with As: Clicker (mouse
