@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gitui/ui/pane"
+	"gitui/ui/previewpane"
 )
 
 // paneID names the panes in focus order: an index into paneDecls. The constants name the
@@ -88,6 +89,7 @@ var paneDecls = [...]paneDecl{
 	paneRuns: {name: "Runs", short: "Rns", key: "7", slot: slotBody, over: []string{"r", "p"},
 		make:  func(a *App) pane.Component { return pane.Of(&a.runs) },
 		shown: (*App).loadRuns, live: func(a *App) bool { return a.runs.Live() }},
+	{name: "Preview", short: "Prv", key: "8", slot: slotBody, spec: true, make: func(a *App) pane.Component { return previewpane.Of(a.st, a.spec) }},
 }
 
 func (p paneID) String() string { return paneDecls[p].name }
