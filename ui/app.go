@@ -149,9 +149,9 @@ type App struct {
 	curves curves.Model
 	heat   heatmap.Model
 	runs   runs.Model
-	// panes are the panes above as components, indexed by paneID: the root sizes,
-	// focuses, draws and asks them through pane.Component.
-	panes [numPanes]pane.Component
+	// panes are the declared panes (paneDecls) as components, indexed by paneID: the
+	// root sizes, focuses, draws and asks them through pane.Component.
+	panes []pane.Component
 	zoom  bool // the focused pane fills the body (z)
 	// livePins maps the label of each pinned sharded run still running elsewhere to its
 	// directory: its curves are re-read on the runs tick.
@@ -230,10 +230,9 @@ func New(ctx context.Context, opts Options, st theme.Styles) *App {
 	a.heat = heatmap.New(st)
 	a.runs = runs.New(st)
 	a.tv = tunepane.New(st)
-	a.panes = [numPanes]pane.Component{
-		paneData: a.data.Component(), paneGroup: a.group.Component(), paneMethod: a.method.Component(),
-		paneRun: a.run.Component(), paneCurves: a.curves.Component(), paneHeat: a.heat.Component(),
-		paneRuns: a.runs.Component(),
+	a.panes = make([]pane.Component, numPanes)
+	for p, d := range paneDecls {
+		a.panes[p] = d.make(a)
 	}
 	a.setFocus(paneData)
 	if len(opts.Open) > 0 || opts.StartRuns {
@@ -299,8 +298,8 @@ func (a *App) Init() tea.Cmd {
 	if a.opts.Store != "" {
 		cmds = append(cmds, listStore(a.opts.Store, storeShown))
 	}
-	if a.focus == paneRuns {
-		cmds = append(cmds, a.loadRuns())
+	if shown := a.focus.decl().shown; shown != nil {
+		cmds = append(cmds, shown(a))
 	}
 	return tea.Batch(cmds...)
 }
@@ -325,7 +324,7 @@ const storeShown = 3
 // setFocus moves the focus to p.
 func (a *App) setFocus(p paneID) {
 	a.focus = p
-	if p <= paneMethod {
+	if p.decl().slot == slotConfig {
 		a.config = p
 	}
 	for id, c := range a.panes {
@@ -335,8 +334,8 @@ func (a *App) setFocus(p paneID) {
 			c.Blur()
 		}
 	}
-	a.keys.Slurm.SetEnabled(p == paneRun && a.blocker() == "")
-	if a.zoom || p == paneHeat || a.lay.heat.h > a.lay.curves.h { // the heatmap grows while focused
+	a.keys.Slurm.SetEnabled(p.decl().slurm && a.blocker() == "")
+	if a.zoom || p.decl().grows || a.lay.heat.h > a.lay.curves.h { // the heatmap grows while focused
 		a.relayout()
 	}
 }
@@ -383,12 +382,12 @@ func (a *App) blocker() string {
 
 // updateKeys enables exactly the global keys that do something now.
 func (a *App) updateKeys() {
-	a.keys.Run.SetEnabled(a.blocker() == "" && a.focus != paneRuns) // r there: re-read the runs
-	a.keys.Slurm.SetEnabled(a.focus == paneRun && a.blocker() == "")
+	a.keys.Run.SetEnabled(a.blocker() == "" && !a.focus.overrides("r")) // r in the Runs pane: re-read the runs
+	a.keys.Slurm.SetEnabled(a.focus.decl().slurm && a.blocker() == "")
 	a.keys.Cancel.SetEnabled(a.r.running && !a.r.cancelling)
 	a.keys.Pin.SetEnabled(len(a.curves.Current().Series) > 0)
 	a.keys.Save.SetEnabled(len(a.curves.Current().Series) > 0 || len(a.pins) > 0 || len(a.heat.Matrices()) > 0)
-	a.keys.Presets.SetEnabled(len(a.opts.Presets) > 0 && a.focus != paneRuns) // p there: parallel axes
+	a.keys.Presets.SetEnabled(len(a.opts.Presets) > 0 && !a.focus.overrides("p")) // p in the Runs pane: parallel axes
 	a.keys.Tune.SetEnabled(a.study.running || a.study.dir != "" || len(a.method.Tuned()) > 0 || a.spec.Tune != nil)
 }
 
@@ -461,13 +460,15 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return a, cmd
 }
 
-// fanOut hands a message to the three configuration panes (previews listen to each
-// other's results: the group pane needs the loaded data).
+// fanOut hands a message to the panes that follow the spec (paneDecl.spec; previews
+// listen to each other's results: the group pane needs the loaded data).
 func (a *App) fanOut(msg tea.Msg) tea.Cmd {
 	var cmds []tea.Cmd
-	for _, p := range a.panes[paneData : paneMethod+1] {
-		_, c := p.Update(msg)
-		cmds = append(cmds, c)
+	for p, d := range paneDecls {
+		if d.spec {
+			_, c := a.panes[p].Update(msg)
+			cmds = append(cmds, c)
+		}
 	}
 	switch msg.(type) {
 	case form.ChangedMsg, datapane.LoadedMsg:
@@ -481,7 +482,7 @@ func (a *App) relayout() {
 	a.help.Width = a.w
 	footer := lipgloss.Height(a.footerView())
 	a.lay = layoutFor(a.w, a.h, footer)
-	if a.focus == paneHeat {
+	if a.focus.decl().grows {
 		a.lay = a.lay.heatFocused()
 	}
 	if a.lay.tooSmall {
@@ -502,7 +503,7 @@ func (a *App) relayout() {
 // mode, and in grid mode for the Runs pane and a zoomed pane; the full help (?) in
 // both (a click then only reaches the tabs).
 func (a *App) fullBody() bool {
-	return a.lay.tabs || a.zoom || a.focus == paneRuns || a.helpOpen
+	return a.lay.tabs || a.zoom || a.focus.decl().slot == slotBody || a.helpOpen
 }
 
 // openRuns overlays the curves of past runs (enter in the Runs pane or its compare
@@ -554,7 +555,7 @@ type livePinsMsg struct{ entries map[string]runs.Entry }
 // followed (a live row while the Runs pane is shown, or a live pinned run) and no tick
 // is pending; else nil.
 func (a *App) runsTick() tea.Cmd {
-	if a.runsTicking || !(a.focus == paneRuns && a.runs.Live()) && len(a.livePins) == 0 {
+	if a.runsTicking || !a.followsLive() && len(a.livePins) == 0 {
 		return nil
 	}
 	a.runsTicking = true
@@ -564,12 +565,18 @@ func (a *App) runsTick() tea.Cmd {
 	return tea.Tick(runsTickEvery, func(time.Time) tea.Msg { return runsTickMsg{} })
 }
 
+// followsLive reports whether the focused pane shows what changes elsewhere (paneDecl.live).
+func (a *App) followsLive() bool {
+	d := a.focus.decl()
+	return d.live != nil && d.shown != nil && d.live(a)
+}
+
 // followLive returns the commands that re-read what is followed live: the runs of the
 // Runs pane while it shows, and the pinned live runs. Reading happens in the commands.
 func (a *App) followLive() tea.Cmd {
 	var cmds []tea.Cmd
-	if a.focus == paneRuns && a.runs.Live() {
-		cmds = append(cmds, a.loadRuns())
+	if a.followsLive() {
+		cmds = append(cmds, a.focus.decl().shown(a))
 	}
 	if len(a.livePins) > 0 {
 		pins := make(map[string]string, len(a.livePins))

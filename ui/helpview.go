@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"gitui/ui/pane"
 	"gitui/ui/theme"
 )
 
@@ -44,15 +45,15 @@ var helpPageKeys = struct{ Next, Prev, Close key.Binding }{
 // helpSections returns the sections of the full help: the workbench's keys, the
 // focused pane's keys, and the focused pane's text page when it has one.
 func (a *App) helpSections() []helpSection {
-	pane := a.focusedHelp()
-	g := globalHelp{k: a.keys, pane: pane}
+	ph := a.focusedHelp()
+	g := globalHelp{k: a.keys, pane: ph}
 	all := g.FullHelp()
-	nGlobal := len(all) - len(pane.FullHelp())
+	nGlobal := len(all) - len(ph.FullHelp())
 	secs := []helpSection{
 		{title: "Workbench", keys: all[:nGlobal]},
 		{title: a.focus.String() + " pane", keys: all[nGlobal:]},
 	}
-	if t, ok := pane.(helpTexter); ok {
+	if t, ok := pane.As[helpTexter](a.focused()); ok {
 		title, lines := t.HelpText()
 		secs = append(secs, helpSection{title: title, text: lines})
 	}
@@ -116,7 +117,8 @@ func (a *App) handleHelp(k tea.KeyMsg) tea.Cmd {
 		return a.focusTo((a.focus + numPanes - 1) % numPanes)
 	case key.Matches(k, a.keys.Jump):
 		a.helpPage = 0
-		return a.focusTo(paneID(k.Runes[0] - '1'))
+		p, _ := paneWithKey(k.String())
+		return a.focusTo(p)
 	}
 	return nil
 }

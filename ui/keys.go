@@ -20,7 +20,7 @@ func defaultKeys() keyMap {
 	return keyMap{
 		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
-		Jump:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7"), key.WithHelp("1-7", "go to pane (7 runs)")),
+		Jump:      key.NewBinding(key.WithKeys(jumpKeys()...), key.WithHelp(jumpHelp())),
 		Zoom:      key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom pane")),
 		Suspend:   key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend")),
 		Run:       key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run")),

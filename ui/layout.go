@@ -1,23 +1,5 @@
 package ui
 
-// paneID names the panes in focus order.
-type paneID int
-
-const (
-	paneData paneID = iota
-	paneGroup
-	paneMethod
-	paneRun
-	paneCurves
-	paneHeat
-	paneRuns
-	numPanes
-)
-
-var paneNames = [numPanes]string{"Data", "Group", "Method", "Run", "Curves", "Heatmap", "Runs"}
-
-func (p paneID) String() string { return paneNames[p] }
-
 // Minimum terminal size.
 const minW, minH = 80, 24
 
@@ -36,21 +18,27 @@ type layout struct {
 	config, run, curves, heat rect // grid mode
 }
 
-// rectOf returns the box of pane p: the body in tab mode; in grid mode the configuration
-// box for the data, group and method panes, the pane's own box for the run, curves and
-// heatmap panes, and the body for the Runs pane.
+// rectOf returns the box of pane p: the body in tab mode; in grid mode the box of its
+// slot (paneDecls), the body for the panes of slotBody.
 func (l layout) rectOf(p paneID) rect {
 	if l.tabs {
 		return l.body
 	}
-	switch p {
-	case paneData, paneGroup, paneMethod:
+	return l.rectOfSlot(p.decl().slot)
+}
+
+// rectOfSlot returns the box of slot s in grid mode: the configuration box top left, the
+// run log bottom left, the curves top right, the heatmap bottom right, else the body.
+// This switch and heatFocused are the layout's knowledge of which pane goes where.
+func (l layout) rectOfSlot(s slot) rect {
+	switch s {
+	case slotConfig:
 		return l.config
-	case paneRun:
+	case slotLog:
 		return l.run
-	case paneCurves:
+	case slotChart:
 		return l.curves
-	case paneHeat:
+	case slotMatrix:
 		return l.heat
 	}
 	return l.body

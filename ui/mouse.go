@@ -65,13 +65,12 @@ func (a *App) handleMouse(m tea.MouseMsg) tea.Cmd {
 	if p != a.focus {
 		cmds = append(cmds, a.focusTo(p))
 	}
+	wk := p.decl().wheel
 	switch {
-	case wheel != 0 && p == paneCurves:
-		k := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("}")}
-		if wheel < 0 {
-			k.Runes = []rune("{")
-		}
-		cmds = append(cmds, a.toFocused(k))
+	case wheel < 0 && wk[0] != "":
+		cmds = append(cmds, a.toFocused(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(wk[0])}))
+	case wheel > 0 && wk[1] != "":
+		cmds = append(cmds, a.toFocused(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(wk[1])}))
 	case wheel < 0:
 		cmds = append(cmds, a.toFocused(tea.KeyMsg{Type: tea.KeyUp}))
 	case wheel > 0:
@@ -80,7 +79,7 @@ func (a *App) handleMouse(m tea.MouseMsg) tea.Cmd {
 		// inside the pane's frame: border, title line, then the pane's content
 		x := m.X - r.x - a.st.Pane.GetBorderLeftSize()
 		y := m.Y - r.y - a.st.Pane.GetBorderTopSize() - 1
-		if c, ok := a.panes[p].(pane.Clicker); ok {
+		if c, ok := pane.As[pane.Clicker](a.panes[p]); ok {
 			c.Click(x, y)
 		}
 	}
@@ -94,9 +93,9 @@ func (a *App) bodyPaneAt(x, y int) (paneID, rect, bool) {
 	if a.fullBody() {
 		return a.focus, a.lay.body, in(a.lay.body)
 	}
-	for _, p := range []paneID{a.config, paneRun, paneCurves, paneHeat} {
-		if r := a.lay.rectOf(p); in(r) {
-			return p, r, true
+	for _, s := range gridSlots {
+		if r := a.lay.rectOfSlot(s); in(r) {
+			return a.slotPane(s), r, true
 		}
 	}
 	return 0, rect{}, false

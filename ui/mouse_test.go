@@ -184,20 +184,20 @@ func TestWheelScrollsLists(t *testing.T) {
 	}
 }
 
-// TestNarrowHeaderKeepsTheRunName: at 80 columns the tabs and the preset
-// "xperm-curve" fit once "gitui " is left out; "running run 2 xperm-curve" does not,
-// and the header then names only the focused tab (the others by their number) and
-// shows the run's name whole, and a click on a numbered tab still focuses its pane.
-// At 120 columns every tab keeps its name.
+// TestNarrowHeaderKeepsTheRunName: at 80 columns the eight tabs and the preset
+// "xperm-curve" fit once the tabs other than the focused one are abbreviated; with
+// "running run 2 xperm-curve" the abbreviated tabs keep 21 columns for the run's name
+// (cut with …), and a click on an abbreviated tab still focuses its pane. At 120
+// columns every tab keeps its name.
 func TestNarrowHeaderKeepsTheRunName(t *testing.T) {
 	a := newTestApp(t, 80, 24)
 	a.preset = "xperm-curve"
-	if head := strings.Split(ansi.Strip(a.View()), "\n")[0]; !strings.HasPrefix(head, " 1 Data  2 Group") || !strings.HasSuffix(head, "7 Runs       xperm-curve") {
+	if head := strings.Split(ansi.Strip(a.View()), "\n")[0]; !strings.HasPrefix(head, " 1 Data  2 Grp") || !strings.HasSuffix(head, "8 Prv             xperm-curve") {
 		t.Errorf("idle header %q", head)
 	}
 	a.r.running, a.r.label = true, "run 2 xperm-curve"
 	head := strings.Split(ansi.Strip(a.View()), "\n")[0]
-	if !strings.HasSuffix(head, "running run 2 xperm-curve") || !strings.Contains(head, "1 Data") || strings.Contains(head, "Curves") {
+	if !strings.HasSuffix(head, "running run 2 xperm-c…") || !strings.Contains(head, "1 Data") || strings.Contains(head, "Curves") {
 		t.Fatalf("header %q", head)
 	}
 	x := strings.Index(head, " 5 ") + 1 // the tabs are ASCII up to the status

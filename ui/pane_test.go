@@ -18,8 +18,8 @@ func TestPanesBehindOneInterface(t *testing.T) {
 		if c == nil {
 			t.Fatalf("pane %s has no component", paneID(p))
 		}
-		_, clicks := c.(pane.Clicker)
-		_, caches := c.(pane.Cacher)
+		_, clicks := pane.As[pane.Clicker](c)
+		_, caches := pane.As[pane.Cacher](c)
 		wantClicks := paneID(p) <= paneMethod || paneID(p) == paneRuns
 		wantCaches := paneID(p) == paneCurves || paneID(p) == paneHeat
 		if clicks != wantClicks || caches != wantCaches {

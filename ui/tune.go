@@ -19,6 +19,7 @@ import (
 	"gitui/model/study"
 	"gitui/ui/form"
 	"gitui/ui/methodpane"
+	"gitui/ui/pane"
 	"gitui/ui/tunepane"
 )
 
@@ -387,9 +388,7 @@ func (a *App) openBest() tea.Cmd {
 	}
 	s.Defaults()
 	a.spec, a.preset, a.quick, a.base = s, path, false, s.Clone()
-	a.group.SetSpec(s)
-	a.method.SetSpec(s)
-	cmd := a.data.SetSpec(s)
+	cmd := a.fanOut(pane.SpecMsg{Spec: s})
 	a.revalidate()
 	a.tuneOpen = false
 	a.setFocus(paneMethod)

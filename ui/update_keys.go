@@ -10,6 +10,7 @@ import (
 
 	"gitui/model/engine"
 	"gitui/ui/internal/lineedit"
+	"gitui/ui/pane"
 )
 
 // handleKey routes a key: ctrl+c always quits (interrupted: Run returns ErrInterrupted); a pending question, the preset
@@ -54,7 +55,7 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	if a.editing() {
 		return a.toFocused(k)
 	}
-	if a.focus == paneMethod && k.String() == "D" && len(a.spec.Methods) > 1 {
+	if c := a.focus.decl().confirm; c != "" && k.String() == c && len(a.spec.Methods) > 1 {
 		a.confirm = confirmDelete // the pane deletes after y
 		return nil
 	}
@@ -67,11 +68,12 @@ func (a *App) handleKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, a.keys.PrevPane):
 		return a.focusTo((a.focus + numPanes - 1) % numPanes)
 	case key.Matches(k, a.keys.Jump):
-		return a.focusTo(paneID(k.Runes[0] - '1'))
+		p, _ := paneWithKey(k.String())
+		return a.focusTo(p)
 	case key.Matches(k, a.keys.Zoom):
 		a.zoom = !a.zoom
 		a.relayout()
-	case a.focus == paneRun && key.Matches(k, a.keys.Slurm):
+	case a.focus.decl().slurm && key.Matches(k, a.keys.Slurm):
 		a.openSlurm()
 	case key.Matches(k, a.keys.Help):
 		a.openHelp()
@@ -186,12 +188,13 @@ func (a *App) toFocused(k tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-// focusTo moves the focus to p; entering the Runs pane re-reads the runs.
+// focusTo moves the focus to p; a pane that re-reads what it shows (paneDecl.shown:
+// the Runs pane) does so when it gains the focus.
 func (a *App) focusTo(p paneID) tea.Cmd {
 	was := a.focus
 	a.setFocus(p)
-	if p == paneRuns && was != paneRuns {
-		return a.loadRuns()
+	if shown := p.decl().shown; shown != nil && p != was {
+		return shown(a)
 	}
 	return nil
 }
@@ -320,9 +323,7 @@ func (a *App) loadPreset(i int, quick bool) tea.Cmd {
 	s := p.Build(quick)
 	s.Defaults()
 	a.spec, a.preset, a.quick, a.base = s, p.Name, quick, s.Clone()
-	a.group.SetSpec(s)
-	a.method.SetSpec(s)
-	cmd := a.data.SetSpec(s)
+	cmd := a.fanOut(pane.SpecMsg{Spec: s})
 	a.revalidate()
 	v := "full"
 	if quick {

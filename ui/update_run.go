@@ -111,8 +111,8 @@ func (a *App) handleRun(msg tea.Msg) tea.Cmd {
 		if a.confirm == confirmCancel { // the run ended while x asked: nothing left to cancel
 			a.confirm = confirmNone
 		}
-		if a.focus == paneRuns { // the run's result.json is written: list it
-			return tea.Batch(cmd, a.loadRuns())
+		if shown := a.focus.decl().shown; shown != nil { // the run's result.json is written: list it
+			return tea.Batch(cmd, shown(a))
 		}
 		return cmd
 	case tickedMsg:

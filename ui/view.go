@@ -43,19 +43,40 @@ func (a *App) View() string {
 		}
 		body = a.box(a.lay.body, title, true, func(int, int) string { return a.paneView(a.focus) })
 	default:
-		left := a.box(a.lay.config, a.configTitle(), a.focus <= paneMethod, func(int, int) string { return a.paneView(a.config) }) + "\n" +
-			a.box(a.lay.run, "Run"+a.errMark(paneRun), a.focus == paneRun, func(int, int) string { return a.paneView(paneRun) })
-		right := a.box(a.lay.curves, "Curves", a.focus == paneCurves, func(int, int) string { return a.paneView(paneCurves) }) + "\n" +
-			a.box(a.lay.heat, "Heatmap"+a.errMark(paneHeat), a.focus == paneHeat, func(int, int) string { return a.paneView(paneHeat) })
-		body = theme.JoinColumns(left, right)
+		body = a.gridView()
 	}
 	// Every box is exactly its rectangle, so only the header and footer need clipping.
 	return theme.Clip(a.header(), a.w, 1) + "\n" + body + "\n" + theme.Clip(a.footerView(), a.w, a.lay.footer)
 }
 
+// gridView draws the grid: one box per slot of gridSlots (the left column, then the
+// right), each showing its pane (slotPane), focused when the focus is in that slot.
+func (a *App) gridView() string {
+	var boxes [len(gridSlots)]string
+	for i, s := range gridSlots {
+		p := a.slotPane(s)
+		title := p.String() + a.errMark(p)
+		if s == slotConfig {
+			title = a.configTitle()
+		}
+		boxes[i] = a.box(a.lay.rectOfSlot(s), title, a.focus.decl().slot == s, func(int, int) string { return a.paneView(p) })
+	}
+	return theme.JoinColumns(boxes[0]+"\n"+boxes[1], boxes[2]+"\n"+boxes[3])
+}
+
+// slotPane returns the pane the grid shows in slot s: the focused (or last) configuration
+// pane in slotConfig, else the slot's pane.
+func (a *App) slotPane(s slot) paneID {
+	if s == slotConfig {
+		return a.config
+	}
+	return panesIn(s)[0]
+}
+
+// configTitle names the configuration panes, the one shown in brackets.
 func (a *App) configTitle() string {
 	var parts []string
-	for p := paneData; p <= paneMethod; p++ {
+	for _, p := range panesIn(slotConfig) {
 		if p == a.config {
 			parts = append(parts, "["+p.String()+"]"+a.errMark(p))
 		} else {
@@ -83,7 +104,7 @@ func (a *App) errMark(p paneID) string {
 // notes the time when it draws.
 func (a *App) paneView(p paneID) string {
 	c := a.panes[p]
-	if ch, ok := c.(pane.Cacher); ok && ch.Dirty() {
+	if ch, ok := pane.As[pane.Cacher](c); ok && ch.Dirty() {
 		if a.holdCharts {
 			return ch.Cached()
 		}
@@ -165,12 +186,9 @@ type tabSpan struct {
 // How the tabs other than the focused one and those marked with an error are named.
 const (
 	tabsFull    = iota // "2 Group"
-	tabsShort          // "2 Grp" (paneShort)
+	tabsShort          // "2 Grp" (paneDecl.short)
 	tabsNumbers        // "2"
 )
-
-// paneShort abbreviates the pane names for the tab bar of a narrow terminal.
-var paneShort = [numPanes]string{"Dat", "Grp", "Mth", "Run", "Crv", "Hmp", "Rns"}
 
 // headerTabs draws "gitui " (when brand) and the tabs: "N Name" each; at level tabsShort
 // or tabsNumbers only the focused one and those marked with an error have their full
@@ -181,12 +199,13 @@ func (a *App) headerTabs(brand bool, level int) tabRow {
 		row.text = a.st.Bold.Render("gitui ")
 	}
 	x := ansi.StringWidth(row.text)
-	for p := paneData; p < numPanes; p++ {
-		label := fmt.Sprintf("%d %s", p+1, p)
+	for p := paneID(0); p < numPanes; p++ {
+		d := p.decl()
+		label := d.key + " " + d.name
 		if level > tabsFull && p != a.focus && !a.hasError(p) {
-			label = fmt.Sprintf("%d %s", p+1, paneShort[p])
+			label = d.key + " " + d.short
 			if level == tabsNumbers {
-				label = fmt.Sprint(int(p) + 1)
+				label = d.key
 			}
 		}
 		style := a.st.Tab

@@ -14,6 +14,7 @@ import (
 	"gitui/model/engine"
 	"gitui/ui/form"
 	"gitui/ui/internal/pix"
+	"gitui/ui/pane"
 	"gitui/ui/theme"
 )
 
@@ -140,6 +141,9 @@ func (m *Model) Load() tea.Cmd {
 	}
 }
 
+// Init loads the preview of the spec's data set (Load).
+func (m *Model) Init() tea.Cmd { return m.Load() }
+
 // releaseMemory is a command that collects garbage and returns the freed memory to the
 // operating system (debug.FreeOSMemory): run after a stale preview load is dropped, as
 // the idle TUI would otherwise keep the heap it grew to. It reports no message.
@@ -151,6 +155,8 @@ func releaseMemory() tea.Msg {
 // Update handles keys (to the form), the form's changes (reload) and LoadedMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case pane.SpecMsg:
+		return m, m.SetSpec(msg.Spec)
 	case LoadedMsg:
 		if msg.Tag != m.tag {
 			// A stale load (cancelled, or finished after the spec changed): what it

@@ -15,6 +15,7 @@ import (
 	"gitui/ui/datapane"
 	"gitui/ui/form"
 	"gitui/ui/internal/pix"
+	"gitui/ui/pane"
 	"gitui/ui/theme"
 )
 
@@ -111,6 +112,9 @@ func (m *Model) Problem() error {
 // Update handles keys, group changes (rebuild the orbit), a new data set and orbitMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case pane.SpecMsg:
+		m.SetSpec(msg.Spec) // the orbit follows the next LoadedMsg
+		return m, nil
 	case datapane.LoadedMsg:
 		if msg.Tag < m.dataTag {
 			return m, nil // a stale load (the data pane drops it too)

@@ -10,6 +10,7 @@ import (
 
 	"gitui/model"
 	"gitui/ui/form"
+	"gitui/ui/pane"
 	"gitui/ui/theme"
 )
 
@@ -211,6 +212,10 @@ func (m Model) FullHelp() [][]key.Binding {
 // Update handles the method keys and passes the rest to the form. Adding or deleting a
 // method returns a form.ChangedMsg("methods") command.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if sm, ok := msg.(pane.SpecMsg); ok {
+		m.SetSpec(sm.Spec)
+		return m, nil
+	}
 	km, ok := msg.(tea.KeyMsg)
 	if ok && !m.form.Editing() {
 		n := len(m.spec.Methods)

@@ -4,19 +4,23 @@
 //
 // # Overview
 //
-// A pane package (datapane, grouppane, methodpane, runpane, curves, heatmap, runs) keeps
-// its Bubble Tea model with a value-returning Update (`m, cmd = m.Update(msg)`, which its
-// tests use) and offers it as a Component with (*Model).Component(): the Component's
-// Update writes the new model back through the pointer and returns the Component.
+// A pane package keeps its Bubble Tea model with a value-returning Update (`m, cmd =
+// m.Update(msg)`, which its tests use); Of turns a pointer to it into a Component, whose
+// Update writes the new model back through the pointer. One generic adapter serves every
+// pane: the pane packages hold no adapter code. The workbench's panes are declared in
+// one list of the root (ui/panes.go).
 //
-// Capabilities only some panes have are optional interfaces, found by a type assertion:
-// Clicker (mouse clicks on fields, tabs or rows) and Cacher (charts that keep their last
-// frame between redraws).
+// Of forwards Init, Editing, Wants and Problem when the model has them. Capabilities only
+// some panes have are optional interfaces of the model, found with As: Clicker (mouse
+// clicks on fields, tabs or rows) and Cacher (charts that keep their last frame between
+// redraws).
 package pane
 
 import (
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"gitui/model"
 )
 
 // Component is one pane of the workbench.
@@ -55,3 +59,9 @@ type Cacher interface {
 	Dirty() bool
 	Cached() string
 }
+
+// SpecMsg hands the panes that follow the spec a new one (a preset or a study's best
+// spec loaded): each points its fields and previews at Spec and returns the command that
+// reloads what it previews (nil when nothing). The root sends it, through the same
+// fan-out as the spec's other messages, to every pane declared to follow the spec.
+type SpecMsg struct{ Spec *model.Spec }

@@ -567,9 +567,10 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// Click moves the cursor to the run drawn on line y of the pane (0 is the first line),
-// as a mouse click does; it reports whether a run was there. The compare view ignores it.
-func (m *Model) Click(y int) bool {
+// Click moves the cursor to the run drawn on line y of the pane (0 is the first line;
+// the column x does not matter), as a mouse click does; it reports whether a run was
+// there. The compare view ignores it.
+func (m *Model) Click(_, y int) bool {
 	if m.cmp != nil || m.filtering || m.pcOn || m.hp.on || m.x.mode != modeTable {
 		return false
 	}
