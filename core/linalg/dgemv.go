@@ -121,10 +121,14 @@ func gemvRowBlock(n int) int {
 }
 
 // gemvColBlock is the number of columns of A in one block of a parallel Trans product:
-// an eighth of them, rounded up to a multiple of 8, within [64, 512], so that the block's
-// stretch of y (at most 4 KiB) stays in L1 while all rows of A stream past it.
+// n split into ceil(n/2048) equal ranges, rounded up to a multiple of 8, so that a
+// block's stretch of y (at most 16 KiB) stays in L1 while the rows of A stream past it
+// in stretches long enough for the hardware prefetcher: at 4000×4000 on the AMD EPYC,
+// one goroutine, blocks of 512 columns read A at 6.6 GB per CPU-second, of 1024 at 8.3,
+// of 2048 at 9.6 and whole rows at 11.4.
 func gemvColBlock(n int) int {
-	return min(512, max(64, ((n+7)/8+7)/8*8))
+	parts := (n + 2047) / 2048
+	return ((n+parts-1)/parts + 7) / 8 * 8
 }
 
 // dgemv is Dgemv with unit increments and checked arguments (m, n >= 1, lda >= n, len(a)
@@ -234,12 +238,13 @@ var gemvPool = sync.Pool{New: func() any { return new([]float64) }}
 //	y = alpha·A·x + beta·y    tA == blas.NoTrans   (A m×n, x of n, y of m elements)
 //	y = alpha·Aᵀ·x + beta·y   tA == blas.Trans or blas.ConjTrans   (x of m, y of n)
 //
-// for the row-major m×n A (gonum's convention) on vectorised kernels (AVX2+FMA): NoTrans
-// as dot products of A's rows with x, four rows at a time; Trans as y updated by four
-// rows of A at a time (fused multiply-adds, y's stretch kept in L1). Products of at least
-// 65,536 entries are split over GOMAXPROCS goroutines, NoTrans by rows, Trans by column
-// ranges, each entry of y computed whole by one goroutine, so the result does not depend
-// on GOMAXPROCS; smaller ones run on the calling goroutine. Vectors with increments
+// for the row-major m×n A (gonum's convention) on vectorised kernels (AVX2+FMA), reading
+// A once: NoTrans as dot products of A's rows with x, four rows at a time; Trans as y
+// updated by four rows of A at a time (fused multiply-adds). Products of at least 65,536
+// entries are split over GOMAXPROCS goroutines, NoTrans by blocks of rows, Trans by
+// column ranges of at most 2048, each entry of y computed whole by one goroutine, so the
+// result does not depend on GOMAXPROCS; smaller ones run on the calling goroutine.
+// Vectors with increments
 // other than 1 (negative ones included) are gathered into contiguous copies first and y
 // scattered back. As in the reference BLAS, m == 0 or n == 0 returns at once, alpha == 0
 // only scales y (A and x are not read), and beta == 0 does not read y (NaN in y does not
