@@ -38,11 +38,7 @@ func BenchmarkDgemm(b *testing.B) {
 				for b.Loop() {
 					im.impl.Dgemm(blas.NoTrans, tB, n, n, n, 1, x, n, y, n, 0, c, n)
 				}
-				flops := 2 * float64(n) * n * n * float64(b.N)
-				b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-				if cpu1 := cpuSeconds(); cpu0 >= 0 && cpu1 > cpu0 {
-					b.ReportMetric(flops/(cpu1-cpu0)/1e9, "GFLOP/cpu-s")
-				}
+				reportRate(b, 2*float64(n)*n*n*float64(b.N)/1e9, "GFLOP", cpu0)
 			})
 		}
 	}
@@ -68,11 +64,7 @@ func BenchmarkDgemmKernel(b *testing.B) {
 			for b.Loop() {
 				kn.fn(kc, a, bp, c, kn.nr, true)
 			}
-			flops := 2 * float64(kn.mr*kn.nr*kc) * float64(b.N)
-			b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-			if cpu1 := cpuSeconds(); cpu0 >= 0 && cpu1 > cpu0 {
-				b.ReportMetric(flops/(cpu1-cpu0)/1e9, "GFLOP/cpu-s")
-			}
+			reportRate(b, 2*float64(kn.mr*kn.nr*kc)*float64(b.N)/1e9, "GFLOP", cpu0)
 		})
 	}
 }
@@ -106,12 +98,17 @@ func BenchmarkDgemv(b *testing.B) {
 				for b.Loop() {
 					im.impl.Dgemv(tA, n, n, 1, a, n, x, 1, 0.5, y, 1)
 				}
-				bytes := 8 * float64(n) * n * float64(b.N)
-				b.ReportMetric(bytes/b.Elapsed().Seconds()/1e9, "GB/s")
-				if cpu1 := cpuSeconds(); cpu0 >= 0 && cpu1 > cpu0 {
-					b.ReportMetric(bytes/(cpu1-cpu0)/1e9, "GB/cpu-s")
-				}
+				reportRate(b, 8*float64(n)*n*float64(b.N)/1e9, "GB", cpu0)
 			})
 		}
+	}
+}
+
+// reportRate reports units (of unit: GFLOP, GB) done per second of the benchmark and per
+// CPU-second of the whole process since cpuSeconds returned cpu0.
+func reportRate(b *testing.B, units float64, unit string, cpu0 float64) {
+	b.ReportMetric(units/b.Elapsed().Seconds(), unit+"/s")
+	if cpu1 := cpuSeconds(); cpu0 >= 0 && cpu1 > cpu0 {
+		b.ReportMetric(units/(cpu1-cpu0), unit+"/cpu-s")
 	}
 }

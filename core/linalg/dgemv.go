@@ -52,13 +52,7 @@ func dotRowsGo(w, rows, n int, a []float64, lda int, x []float64) [4]float64 {
 	}
 	var d [4]float64
 	for r := range rows {
-		v := acc[r]
-		for h := w / 2; h >= 1; h /= 2 {
-			for l := range h {
-				v[l] += v[l+h]
-			}
-		}
-		d[r] = v[0]
+		d[r] = halveLanes(acc[r], w)
 	}
 	return d
 }
