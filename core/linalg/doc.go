@@ -87,9 +87,10 @@
 // A·x as dot products four rows at a time, y = Aᵀ·x as y updated by four rows at a time;
 // large products are split by rows or by column ranges of at most 2048 (shorter stretches
 // of A's rows starve the hardware prefetcher), each entry of y whole on one goroutine.
-// At 4000×4000 on the AMD EPYC (family 23, 2 cores, under heavy load) it read A at 9-11
-// GB per CPU-second for y = A·x and 8-8.5 for Aᵀ·x, as gonum's SSE2 Dgemv (8.6-9.6):
-// both at the memory's bound per core, so its gain is the split over the cores.
+// At 4000×4000 on the AMD EPYC (family 23, 2 cores, heavily loaded: rough figures) it
+// read A at 9.4-11.3 GB per CPU-second for y = A·x against gonum's SSE2 Dgemv's 8.4-10.1,
+// and at 7.4-8.4 for Aᵀ·x against 8.4-10.4 (gonum reads whole rows): both at the
+// memory's bound per core, so what it adds is the split over the cores.
 // Every kernel has a Go twin (math.FMA in the assembly's order) that the tests hold bit
 // for bit against it, and each routine is tested against gonum's. [DgemmImpl] names the
 // kernel: "avx512", "avx2" or "blas64 (...)".
