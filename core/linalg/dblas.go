@@ -7,11 +7,12 @@ import (
 
 // Float64 is a blas.Float64 whose level-3 routines run on the packed float64 GEMM of
 // this package (Go-assembly micro-kernels: an 8×24 tile of ZMM registers with AVX-512, a
-// 6×8 tile of YMM with AVX2+FMA, chosen at start-up) and whose other routines are
-// gonum's pure-Go ones, embedded. Where the CPU or the build has no micro-kernel
-// (DgemmImpl does not say "avx512" or "avx2"), every routine is gonum's. The default
-// build installs it with blas64.Use at start-up, so that gonum's mat and lapack products
-// run on it; the openblas build installs OpenBLAS instead.
+// 6×8 tile of YMM with AVX2+FMA, chosen at start-up), whose Dsymv and Dgemv run on
+// vectorised kernels of their own, and whose other routines are gonum's pure-Go ones,
+// embedded. Where the CPU or the build has no micro-kernel (DgemmImpl does not say
+// "avx512" or "avx2"), every routine is gonum's. The default build installs it with
+// blas64.Use at start-up, so that gonum's mat and lapack products run on it; the openblas
+// build installs OpenBLAS instead.
 //
 // Results agree with gonum's to rounding (each product summed over k with fused
 // multiply-adds, in k blocks of 256), not bit for bit. Unlike gonum's loops, which skip

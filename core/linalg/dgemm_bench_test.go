@@ -38,11 +38,7 @@ func BenchmarkDgemm(b *testing.B) {
 				for b.Loop() {
 					im.impl.Dgemm(blas.NoTrans, tB, n, n, n, 1, x, n, y, n, 0, c, n)
 				}
-				flops := 2 * float64(n) * n * n * float64(b.N)
-				b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-				if cpu1 := cpuSeconds(); cpu0 >= 0 && cpu1 > cpu0 {
-					b.ReportMetric(flops/(cpu1-cpu0)/1e9, "GFLOP/cpu-s")
-				}
+				reportRate(b, 2*float64(n)*n*n*float64(b.N)/1e9, "GFLOP", cpu0)
 			})
 		}
 	}
@@ -68,11 +64,51 @@ func BenchmarkDgemmKernel(b *testing.B) {
 			for b.Loop() {
 				kn.fn(kc, a, bp, c, kn.nr, true)
 			}
-			flops := 2 * float64(kn.mr*kn.nr*kc) * float64(b.N)
-			b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-			if cpu1 := cpuSeconds(); cpu0 >= 0 && cpu1 > cpu0 {
-				b.ReportMetric(flops/(cpu1-cpu0)/1e9, "GFLOP/cpu-s")
-			}
+			reportRate(b, 2*float64(kn.mr*kn.nr*kc)*float64(b.N)/1e9, "GFLOP", cpu0)
 		})
+	}
+}
+
+// BenchmarkDgemv measures y = A·x and y = Aᵀ·x at 4000×4000 in GB/s (the 128 MB of A
+// read per product, the vectors besides) through blas64, the implementation this build
+// installs (Float64 on the AVX2 kernels in the default build, OpenBLAS under -tags
+// openblas), and gonum's pure Go for comparison; also GB per CPU-second of the whole
+// process, the figure to trust when other load shares the cores. Run with -cpu 1,2.
+func BenchmarkDgemv(b *testing.B) {
+	const n = 4000
+	rng := rand.New(rand.NewPCG(1, 3))
+	a, x, y := make([]float64, n*n), make([]float64, n), make([]float64, n)
+	for i := range a {
+		a[i] = rng.Float64()
+	}
+	for i := range x {
+		x[i] = rng.Float64()
+	}
+	impls := []struct {
+		name string
+		impl blas.Float64
+	}{{"blas64=" + DgemmImpl(), blas64.Implementation()}, {"gonum", ref}}
+	for _, im := range impls {
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			b.Run(fmt.Sprintf("%s/%c/%d", im.name, tA, n), func(b *testing.B) {
+				if prev := SetBLASThreads(runtime.GOMAXPROCS(0)); prev > 0 {
+					defer SetBLASThreads(prev)
+				}
+				cpu0 := cpuSeconds()
+				for b.Loop() {
+					im.impl.Dgemv(tA, n, n, 1, a, n, x, 1, 0.5, y, 1)
+				}
+				reportRate(b, 8*float64(n)*n*float64(b.N)/1e9, "GB", cpu0)
+			})
+		}
+	}
+}
+
+// reportRate reports units (of unit: GFLOP, GB) done per second of the benchmark and per
+// CPU-second of the whole process since cpuSeconds returned cpu0.
+func reportRate(b *testing.B, units float64, unit string, cpu0 float64) {
+	b.ReportMetric(units/b.Elapsed().Seconds(), unit+"/s")
+	if cpu1 := cpuSeconds(); cpu0 >= 0 && cpu1 > cpu0 {
+		b.ReportMetric(units/(cpu1-cpu0), unit+"/cpu-s")
 	}
 }

@@ -15,3 +15,9 @@ var dotAxpyAsm *dotAxpy
 
 // dotAxpyAsmAll lists no assembly dot-axpy kernels in this build.
 func dotAxpyAsmAll() []*dotAxpy { return nil }
+
+// gemvAsm is nil without the amd64 assembly: Float64 leaves Dgemv to gonum.
+var gemvAsm *gemvKern
+
+// gemvAsmAll lists no assembly Dgemv kernels in this build.
+func gemvAsmAll() []*gemvKern { return nil }

@@ -63,6 +63,12 @@ func dotAxpyGo(w, n int, a, x, y []float64, s float64) float64 {
 	for l := range w {
 		v[l] += acc[1][l]
 	}
+	return halveLanes(v, w)
+}
+
+// halveLanes adds the w lanes of v (w a power of 2, at most 8) down to one as the
+// assembly's reductions do: lane l plus lane l+w/2 for l < w/2, and so on.
+func halveLanes(v [8]float64, w int) float64 {
 	for h := w / 2; h >= 1; h /= 2 {
 		for l := range h {
 			v[l] += v[l+h]
@@ -92,13 +98,7 @@ func dot4AxpyGo(w, n int, a []float64, lda int, x, y []float64, s *[4]float64) [
 	}
 	var d [4]float64
 	for r := range 4 {
-		v := acc[r]
-		for h := w / 2; h >= 1; h /= 2 {
-			for l := range h {
-				v[l] += v[l+h]
-			}
-		}
-		d[r] = v[0]
+		d[r] = halveLanes(acc[r], w)
 	}
 	return d
 }
