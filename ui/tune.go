@@ -18,8 +18,8 @@ import (
 	"gitui/model/store"
 	"gitui/model/study"
 	"gitui/ui/form"
+	"gitui/ui/internal/specmsg"
 	"gitui/ui/methodpane"
-	"gitui/ui/pane"
 	"gitui/ui/tunepane"
 )
 
@@ -388,7 +388,7 @@ func (a *App) openBest() tea.Cmd {
 	}
 	s.Defaults()
 	a.spec, a.preset, a.quick, a.base = s, path, false, s.Clone()
-	cmd := a.fanOut(pane.SpecMsg{Spec: s})
+	cmd := a.fanOut(specmsg.Msg{Spec: s})
 	a.revalidate()
 	a.tuneOpen = false
 	a.setFocus(paneMethod)

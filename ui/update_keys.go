@@ -10,7 +10,7 @@ import (
 
 	"gitui/model/engine"
 	"gitui/ui/internal/lineedit"
-	"gitui/ui/pane"
+	"gitui/ui/internal/specmsg"
 )
 
 // handleKey routes a key: ctrl+c always quits (interrupted: Run returns ErrInterrupted); a pending question, the preset
@@ -323,7 +323,7 @@ func (a *App) loadPreset(i int, quick bool) tea.Cmd {
 	s := p.Build(quick)
 	s.Defaults()
 	a.spec, a.preset, a.quick, a.base = s, p.Name, quick, s.Clone()
-	cmd := a.fanOut(pane.SpecMsg{Spec: s})
+	cmd := a.fanOut(specmsg.Msg{Spec: s})
 	a.revalidate()
 	v := "full"
 	if quick {

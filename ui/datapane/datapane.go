@@ -14,7 +14,7 @@ import (
 	"gitui/model/engine"
 	"gitui/ui/form"
 	"gitui/ui/internal/pix"
-	"gitui/ui/pane"
+	"gitui/ui/internal/specmsg"
 	"gitui/ui/theme"
 )
 
@@ -155,7 +155,7 @@ func releaseMemory() tea.Msg {
 // Update handles keys (to the form), the form's changes (reload) and LoadedMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case pane.SpecMsg:
+	case specmsg.Msg:
 		return m, m.SetSpec(msg.Spec)
 	case LoadedMsg:
 		if msg.Tag != m.tag {

@@ -15,7 +15,7 @@ import (
 	"gitui/ui/datapane"
 	"gitui/ui/form"
 	"gitui/ui/internal/pix"
-	"gitui/ui/pane"
+	"gitui/ui/internal/specmsg"
 	"gitui/ui/theme"
 )
 
@@ -112,7 +112,7 @@ func (m *Model) Problem() error {
 // Update handles keys, group changes (rebuild the orbit), a new data set and orbitMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case pane.SpecMsg:
+	case specmsg.Msg:
 		m.SetSpec(msg.Spec) // the orbit follows the next LoadedMsg
 		return m, nil
 	case datapane.LoadedMsg:

@@ -10,7 +10,7 @@ import (
 
 	"gitui/model"
 	"gitui/ui/form"
-	"gitui/ui/pane"
+	"gitui/ui/internal/specmsg"
 	"gitui/ui/theme"
 )
 
@@ -212,7 +212,7 @@ func (m Model) FullHelp() [][]key.Binding {
 // Update handles the method keys and passes the rest to the form. Adding or deleting a
 // method returns a form.ChangedMsg("methods") command.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if sm, ok := msg.(pane.SpecMsg); ok {
+	if sm, ok := msg.(specmsg.Msg); ok {
 		m.SetSpec(sm.Spec)
 		return m, nil
 	}

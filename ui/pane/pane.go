@@ -19,8 +19,6 @@ package pane
 import (
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
-
-	"gitui/model"
 )
 
 // Component is one pane of the workbench.
@@ -59,9 +57,3 @@ type Cacher interface {
 	Dirty() bool
 	Cached() string
 }
-
-// SpecMsg hands the panes that follow the spec a new one (a preset or a study's best
-// spec loaded): each points its fields and previews at Spec and returns the command that
-// reloads what it previews (nil when nothing). The root sends it, through the same
-// fan-out as the spec's other messages, to every pane declared to follow the spec.
-type SpecMsg struct{ Spec *model.Spec }

@@ -16,6 +16,7 @@ import (
 	"gitui/ui/datapane"
 	"gitui/ui/form"
 	"gitui/ui/internal/pix"
+	"gitui/ui/internal/specmsg"
 	"gitui/ui/pane"
 	"gitui/ui/theme"
 )
@@ -126,12 +127,12 @@ func (m *Model) Orbit() (elems []int, images [][]float64) { return m.elems, m.or
 // or is building).
 func (m *Model) GroupErr() error { return m.gerr }
 
-// Update takes the data set (datapane.LoadedMsg), a new spec (pane.SpecMsg), the spec's
+// Update takes the data set (datapane.LoadedMsg), a new spec (specmsg.Msg), the spec's
 // changes (form.ChangedMsg: a group field or the seed rebuilds the group), the built
 // group, and the keys that move the selection.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case pane.SpecMsg:
+	case specmsg.Msg:
 		m.spec, m.pool, m.byClass, m.loading = msg.Spec, nil, nil, true
 		m.dropOrbit()
 		return m, nil
