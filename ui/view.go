@@ -154,7 +154,7 @@ func (a *App) header() string {
 	left := a.headerTabs(true, tabsFull)
 	for i, alt := range []tabRow{a.headerTabs(false, tabsFull), a.headerTabs(false, tabsShort), a.headerTabs(false, tabsNumbers)} {
 		if i == 2 {
-			need = min(need, 21) // abbreviated tabs before bare numbers: the run's name is cut with …
+			need = min(need, 16) // abbreviated tabs before bare numbers: the run's name is cut with … (to 19 columns at 80 with 8 tabs)
 		}
 		if ansi.StringWidth(left.text)+need <= a.w {
 			break
