@@ -131,9 +131,7 @@ var (
 // triangle and the padding NaN (never read).
 func triMat(rng *rand.Rand, ul blas.Uplo, unit bool, k, lda int) []float64 {
 	a := make([]float64, 1+max(0, (k-1)*lda+k))[1:]
-	for i := range a {
-		a[i] = math.NaN()
-	}
+	fillNaN(a)
 	for i := range k {
 		for j := range k {
 			switch {
@@ -176,9 +174,7 @@ func TestDtrmmDtrsm(t *testing.T) {
 							a := triMat(rng, ul, d == blas.Unit, k, lda)
 							b := randMat(rng, m, n, ldb)
 							if alpha == 0 {
-								for i := range b {
-									b[i] = math.NaN()
-								}
+								fillNaN(b)
 							}
 							name := fmt.Sprintf("%s s=%c ul=%c tA=%c d=%c m=%d n=%d alpha=%g", l.kn.name, s, ul, tA, d, m, n, alpha)
 							all := func(i, j int) bool { return true }

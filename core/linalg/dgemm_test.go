@@ -77,11 +77,16 @@ func newGemmProblem(rng *rand.Rand, tA, tB blas.Transpose, m, n, k int, alpha, b
 	p.lda, p.ldb, p.ldc = max(1, ac)+rng.IntN(pad+1), max(1, bc)+rng.IntN(pad+1), max(1, n)+rng.IntN(pad+1)
 	p.a, p.b, p.c = randMat(rng, ar, ac, p.lda), randMat(rng, br, bc, p.ldb), randMat(rng, m, n, p.ldc)
 	if beta == 0 { // beta = 0 must not read C
-		for i := range p.c {
-			p.c[i] = math.NaN()
-		}
+		fillNaN(p.c)
 	}
 	return p
+}
+
+// fillNaN sets every element of s to NaN (what a routine must not read, or read through).
+func fillNaN(s []float64) {
+	for i := range s {
+		s[i] = math.NaN()
+	}
 }
 
 // run returns C after Dgemm on kn (nil: gonum's reference).
@@ -382,9 +387,7 @@ func FuzzDgemm(f *testing.F) {
 		}
 		p2.a, p2.b, p2.c = randMat(rng, ar, ac, p2.lda), randMat(rng, br, bc, p2.ldb), randMat(rng, p.m, p.n, p2.ldc)
 		if s[1] == 0 {
-			for i := range p2.c {
-				p2.c[i] = math.NaN()
-			}
+			fillNaN(p2.c)
 		}
 		p2.check(t, kn.name, p2.run(kn))
 	})

@@ -84,9 +84,7 @@ func (p gemvProblem) lens() (lenX, lenY int) {
 // between its elements.
 func randVec(rng *rand.Rand, n, inc int) []float64 {
 	v := make([]float64, max(1, 1+(n-1)*abs(inc)))
-	for i := range v {
-		v[i] = math.NaN()
-	}
+	fillNaN(v)
 	for i := range n {
 		v[i*abs(inc)] = rng.Float64()*2 - 1
 	}
@@ -100,17 +98,11 @@ func newGemvProblem(rng *rand.Rand, tA blas.Transpose, m, n, pad, incX, incY int
 	lenX, lenY := p.lens()
 	p.a, p.x, p.y = randMat(rng, m, n, p.lda), randVec(rng, lenX, incX), randVec(rng, lenY, incY)
 	if alpha == 0 {
-		for i := range p.a {
-			p.a[i] = math.NaN()
-		}
-		for i := range p.x {
-			p.x[i] = math.NaN()
-		}
+		fillNaN(p.a)
+		fillNaN(p.x)
 	}
 	if beta == 0 {
-		for i := range p.y {
-			p.y[i] = math.NaN()
-		}
+		fillNaN(p.y)
 	}
 	return p
 }
