@@ -15,6 +15,7 @@ import (
 	"gitui/model/store"
 	"gitui/ui/datapane"
 	"gitui/ui/internal/uitest"
+	"gitui/ui/previewpane"
 )
 
 // sgr matches the styling sequences the views write themselves (ESC [ params m).
@@ -38,9 +39,9 @@ func checkNoControl(t *testing.T, where, evil, view string) {
 
 // FuzzFileStringsNeverReachTheTerminal drives strings taken from files through the
 // views that show them: a CSV's class labels and its file name in the Data pane, and
-// a result.json's preset, spec name, series name and error in the Runs pane and the
-// Curves legend of the run it opens. Every view must show the string's control
-// characters as visible escapes (printable.String), never write them. The seeds run
+// the same labels in the Data preview pane, a result.json's preset, spec name,
+// series name and error in the Runs pane, its HParams table and the Curves legend of
+// the run it opens. Every view must show the string's control characters as visible escapes (printable.String), never write them. The seeds run
 // with go test; go test -fuzz explores further.
 func FuzzFileStringsNeverReachTheTerminal(f *testing.F) {
 	for _, s := range []string{"\x1b]0;PWNED\x07\x1b[2J", "a\rb\tc", "\u009b31m", "rtl\u202egnp.exe", "\xff\xfeok", "bell\x07", "\x1bc"} {
@@ -67,19 +68,33 @@ func FuzzFileStringsNeverReachTheTerminal(f *testing.F) {
 		spec := &model.Spec{Data: model.DataSpec{Name: "file", Path: csv, TestSize: 2}}
 		dp := datapane.New(uitest.Styles(), spec, dir)
 		dp.SetSize(100, 30)
+		pp := previewpane.New(uitest.Styles(), spec)
+		pp.SetSize(100, 30)
+		deliver := func(msg tea.Msg) {
+			dp, _ = dp.Update(msg)
+			if cmd := func() tea.Cmd { var c tea.Cmd; pp, c = pp.Update(msg); return c }(); cmd != nil {
+				pp, _ = pp.Update(cmd()) // the group built for the orbit row
+			}
+		}
 		if cmd := dp.Load(); cmd != nil {
 			msg := cmd()
 			if b, ok := msg.(tea.BatchMsg); ok {
 				for _, c := range b {
 					if c != nil {
-						dp, _ = dp.Update(c())
+						deliver(c())
 					}
 				}
 			} else {
-				dp, _ = dp.Update(msg)
+				deliver(msg)
 			}
 		}
 		checkNoControl(t, "the Data pane", evil, dp.View())
+		if v := pp.View(); !strings.Contains(v, "sample 1 of") {
+			t.Fatalf("the Data preview pane shows no samples:\n%s", v)
+		}
+		checkNoControl(t, "the Data preview pane", evil, pp.View())
+		pp, _ = pp.Update(tea.KeyMsg{Type: tea.KeyRight}) // the other class selected
+		checkNoControl(t, "the Data preview pane, other class", evil, pp.View())
 
 		// The Runs pane and the Curves legend: a result.json shared by a colleague.
 		storeDir := filepath.Join(dir, "store")
@@ -102,6 +117,12 @@ func FuzzFileStringsNeverReachTheTerminal(f *testing.F) {
 		a.opts.Store = storeDir
 		press(t, a, "7")
 		checkNoControl(t, "the Runs pane", evil, a.View())
+		press(t, a, "h")
+		if v := a.View(); !strings.Contains(v, "hparams ·") {
+			t.Fatalf("h in the Runs pane shows no HParams table:\n%s", v)
+		}
+		checkNoControl(t, "the Runs pane's HParams table", evil, a.View())
+		press(t, a, "h")
 		press(t, a, "enter")
 		checkNoControl(t, "the Curves pane of the opened run", evil, a.View())
 	})
