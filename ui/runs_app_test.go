@@ -298,15 +298,21 @@ func TestTabsAbbreviateDuringARun(t *testing.T) {
 	press(t, a, "6")
 	a.r.running, a.r.label = true, "run 1 xperm-tiny"
 	head := strings.SplitN(ansi.Strip(a.View()), "\n", 2)[0]
-	// Eight tabs abbreviated leave the run's name 19 columns at 80: cut with …, not
-	// the tabs reduced to bare numbers.
-	if ansi.StringWidth(head) > 80 || !strings.Contains(head, "running run 1 xpe") {
+	// Eight tabs abbreviated, one column apart, leave the run's name whole at 80: not cut,
+	// and the tabs not reduced to bare numbers.
+	if ansi.StringWidth(head) > 80 || !strings.HasSuffix(head, " running run 1 xperm-tiny") {
 		t.Fatalf("header %q", head)
 	}
-	for _, want := range []string{"6 Heatmap", "1 Dat", "2 Grp", "3 Mth", "4 Run", "5 Crv", "7 Rns"} {
+	for _, want := range []string{"6 Heatmap", "1 Dat", "2 Grp", "3 Mth", "4 Run", "5 Crv", "7 Rns", "8 Prv"} {
 		if !strings.Contains(head, want) {
 			t.Errorf("header %q lacks %q", head, want)
 		}
+	}
+	// A name longer than the abbreviated tabs leave is cut with …, the tabs kept.
+	a.r.label = "run 12 a-rather-long-preset-name"
+	head = strings.SplitN(ansi.Strip(a.View()), "\n", 2)[0]
+	if ansi.StringWidth(head) > 80 || !strings.HasSuffix(head, "…") || !strings.Contains(head, "running run 12 a-") || !strings.Contains(head, "7 Rns") {
+		t.Fatalf("header with a long name %q", head)
 	}
 	a.r.running = false
 }

@@ -148,13 +148,13 @@ type boxCache struct {
 func (a *App) header() string {
 	// Every pane's name and the run's name when they fit; else without "gitui "; else
 	// (a run's name at 80 columns) the focused tab and those marked with an error keep
-	// their name, the others an abbreviation ("2 Grp"); else only their number (the
+	// their name, the others an abbreviation ("2 Grp", one column apart); else only their number (the
 	// key that reaches them). A longer message is cut as before.
 	need := ansi.StringWidth(a.runLabel()) + 1
 	left := a.headerTabs(true, tabsFull)
 	for i, alt := range []tabRow{a.headerTabs(false, tabsFull), a.headerTabs(false, tabsShort), a.headerTabs(false, tabsNumbers)} {
 		if i == 2 {
-			need = min(need, 16) // abbreviated tabs before bare numbers: the run's name is cut with … (to 19 columns at 80 with 8 tabs)
+			need = min(need, 16) // abbreviated tabs before bare numbers: a long run name is cut with … (to 26 columns at 80 with 8 tabs)
 		}
 		if ansi.StringWidth(left.text)+need <= a.w {
 			break
@@ -211,6 +211,8 @@ func (a *App) headerTabs(brand bool, level int) tabRow {
 		style := a.st.Tab
 		if p == a.focus {
 			style = a.st.TabActive
+		} else if level > tabsFull && !a.hasError(p) {
+			style = style.PaddingRight(0) // one column between short tabs, not two
 		}
 		var tab string
 		if a.hasError(p) { // the ! takes the tab's right padding
