@@ -13,7 +13,7 @@
 // draws and routes keys to them alike; only the layout (layout.rectOf) tells them apart.
 // The panes' fields, ranges and help come from the registries model.SpecFields and
 // model.MethodFields, so the TUI accepts what `gitui run --set` accepts. Keys: tab/shift+tab or
-// 1-7 between panes, arrows/hjkl inside them, enter to edit, r run, x cancel (asks),
+// 1-8 between panes, arrows/hjkl inside them, enter to edit, r run, x cancel (asks),
 // p presets (/ filters them), P pin, s export, z zoom the focused pane, ctrl+z suspend,
 // ? full help (every key of the workbench and of the focused pane, disabled ones marked
 // "(not now)", in columns and pages that fit the window: ←/→ or pgup/pgdn turn them,

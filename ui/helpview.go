@@ -14,7 +14,7 @@ import (
 
 // The full help (?) fills the body with every key of the workbench and of the focused
 // pane, laid out in columns that fit the window and cut into pages when they do not fit
-// its height. It is modal: ←/→, pgup/pgdn turn the pages, tab, shift+tab and 1-7 move
+// its height. It is modal: ←/→, pgup/pgdn turn the pages, tab, shift+tab and the pane keys move
 // the focus (the help then shows that pane's keys), esc, ? and q close it.
 
 // helpTexter is a pane whose full help has a page of text besides its keys (the Runs
@@ -84,12 +84,13 @@ func (a *App) helpTitle(n int) string {
 // helpFooter is the footer while the help is open: how to turn its pages and close it.
 func (a *App) helpFooter(n int) string {
 	s := a.st.Muted
+	jump, _ := jumpHelp()
 	if n <= 1 {
-		return s.Render("help · ") + a.st.Accent.Render("esc/?/q") + s.Render(" close · ") + a.st.Accent.Render("tab/1-7") + s.Render(" another pane's keys")
+		return s.Render("help · ") + a.st.Accent.Render("esc/?/q") + s.Render(" close · ") + a.st.Accent.Render("tab/"+jump) + s.Render(" another pane's keys")
 	}
 	return s.Render(fmt.Sprintf("help %d/%d · ", a.helpPage+1, n)) + a.st.Accent.Render("←/→") + s.Render(" or ") +
 		a.st.Accent.Render("pgup/pgdn") + s.Render(" page · ") + a.st.Accent.Render("esc/?/q") + s.Render(" close · ") +
-		a.st.Accent.Render("tab/1-7") + s.Render(" pane")
+		a.st.Accent.Render("tab/"+jump) + s.Render(" pane")
 }
 
 // openHelp shows the full help from its first page.
