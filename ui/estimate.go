@@ -41,7 +41,7 @@ func (a *App) dataSize(s *model.Spec) (engine.DataSize, bool) {
 	if p, t := a.data.Pool(), a.data.Test(); p != nil && t != nil && !a.data.Loading() && a.data.Err() == nil {
 		return engine.LoadedDataSize(s, p, t), true
 	}
-	return engine.ListingDataSize(s.Data)
+	return engine.ListingDataSize(s)
 }
 
 // estimateSpec computes the estimates of spec s (valid, defaults applied) on the data
@@ -98,7 +98,7 @@ func (a *App) pickerEstimates() {
 	for i, p := range a.opts.Presets {
 		s := p.Build(a.picker.quick)
 		s.Defaults()
-		ds, ok := engine.ListingDataSize(s.Data)
+		ds, ok := engine.ListingDataSize(s)
 		if !ok || s.Tune != nil || s.Clone().Validate() != nil {
 			continue
 		}

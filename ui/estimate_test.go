@@ -91,7 +91,7 @@ func TestTimeEstimates(t *testing.T) {
 	press(t, b, "p")
 	hs := haarPreset().Build(true)
 	hs.Defaults()
-	hds, _ := engine.ListingDataSize(hs.Data)
+	hds, _ := engine.ListingDataSize(hs)
 	quick := approx(engine.EstimateTime(hs, hds, testRates).Seconds)
 	if got := b.picker.est[2]; got != quick || !strings.HasPrefix(quick, "~") {
 		t.Fatalf("picker estimate of mnist-haar %q, want %q", got, quick)
@@ -106,7 +106,10 @@ func TestTimeEstimates(t *testing.T) {
 	if got := b.picker.est[2]; got != full || full == quick {
 		t.Fatalf("full mode: picker estimate %q, want %q (quick %q)", got, full, quick)
 	}
-	if b.picker.est[1] != "" {
-		t.Errorf("circle-rbf has no listed data size but shows %q", b.picker.est[1])
+	cs := testPresets()[1].Build(false)
+	cs.Defaults()
+	cds, ok := engine.ListingDataSize(cs)
+	if want := approx(engine.EstimateTime(cs, cds, testRates).Seconds); !ok || b.picker.est[1] != want {
+		t.Errorf("circle-rbf (a generated set, its size listed: %v) shows %q, want %q", ok, b.picker.est[1], want)
 	}
 }

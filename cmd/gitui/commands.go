@@ -92,7 +92,7 @@ func cmdPresets(args []string, stdout io.Writer) error {
 			if ds, ok := engine.KnownDataSize(spec.Data); ok {
 				fmt.Fprintf(stdout, "  %s\n", engine.EstimateLine(engine.EstimateBytes(spec, ds), ds))
 			}
-			if ds, ok := engine.ListingDataSize(spec.Data); ok && spec.Tune == nil {
+			if ds, ok := engine.ListingDataSize(spec); ok && spec.Tune == nil {
 				fmt.Fprintf(stdout, "  %s (%d training and %d test samples)\n", engine.TimeLine(engine.EstimateTime(spec, ds, bench.LoadRatesOnce())), ds.Pool, ds.Test)
 			}
 		}

@@ -313,3 +313,32 @@ func TestEstimateSVMRows60000(t *testing.T) {
 		t.Errorf("at 10,000 digits the largest kernel matrix is %.3g B, want the precomputed 8e8", small.Gram)
 	}
 }
+
+// TestListingDataSize checks the sizes a listing assumes before loading: the data
+// directory's MNIST (10,000 + 10,000, or the full 60,000 training digits when a size
+// needs them), a fixed set with a class selection (USPS 4 vs 9: 2/10 of its 7,291 and
+// 2,007 digits, below the test size asked), the generated sets at their generators' defaults and caps, and
+// none for a data file or an audio corpus, whose size only their files tell.
+func TestListingDataSize(t *testing.T) {
+	cases := []struct {
+		spec             model.Spec
+		pool, test, dims int
+		ok               bool
+	}{
+		{model.Spec{Data: model.DataSpec{Name: "mnist"}, Sizes: []int{100, 1000}}, 10000, 10000, 784, true},
+		{model.Spec{Data: model.DataSpec{Name: "mnist", TestSize: 2000}, Sizes: []int{10000, 60000}}, 60000, 2000, 784, true},
+		{model.Spec{Data: model.DataSpec{Name: "mnist", Pool: 5000}, Sizes: []int{4000}}, 5000, 10000, 784, true},
+		{model.Spec{Data: model.DataSpec{Name: "usps", Classes: []int{4, 9}, TestSize: 2000}}, 7291 * 2 / 10, 2007 * 2 / 10, 256, true},
+		{model.Spec{Data: model.DataSpec{Name: "mnist-translated", Pool: 3000, TestSize: 2000}}, 3000, 2000, 4096, true},
+		{model.Spec{Data: model.DataSpec{Name: "circle"}}, 1000, 10000, 2, true},
+		{model.Spec{Data: model.DataSpec{Name: "graphs", Pool: 4000}}, 4000, model.GraphTestDefault, model.GraphNodes * model.GraphNodes, true},
+		{model.Spec{Data: model.DataSpec{Name: "file", Path: "x.csv"}}, 0, 0, 0, false},
+		{model.Spec{Data: model.DataSpec{Name: "spoken-digits"}}, 0, 0, 0, false},
+	}
+	for _, c := range cases {
+		ds, ok := ListingDataSize(&c.spec)
+		if ok != c.ok || ds.Pool != c.pool || ds.Test != c.test || (ok && ds.dim() != float64(c.dims)) {
+			t.Errorf("%+v: %+v (dim %g), %v; want pool %d, test %d, %d values, %v", c.spec.Data, ds, ds.dim(), ok, c.pool, c.test, c.dims, c.ok)
+		}
+	}
+}

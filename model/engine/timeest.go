@@ -645,27 +645,93 @@ func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates)
 }
 
 // ListingDataSize is KnownDataSize, plus the sizes a listing assumes for the data sets
-// whose files vary (ok false for others): xperm (30,768 + 2,000 sequences of 5×8, 2
-// classes) and mnist (the data directory's mnist/: 10,000 + 10,000 digits of 28×28), after
-// data.pool and data.test_size. `gitui presets -v` estimates a preset's time from it.
-func ListingDataSize(d model.DataSpec) (DataSize, bool) {
+// whose files vary or which are generated (ok false for the others: a data file, an
+// audio corpus, the embedded digits): listingSizes gives each its counts before
+// data.pool and data.test_size, and its sample shape and classes. With data.classes the
+// counts are scaled by the share of the classes kept (the sets are near balanced); with
+// data.holdout the test set is the holdout, drawn from the pool. A spec of mnist whose
+// training sizes pass 10,000 is run on a data directory with the full 60,000 training
+// digits (mnist-full), and is sized so. `gitui presets -v` and the preset picker
+// estimate a preset's time from it.
+func ListingDataSize(s *model.Spec) (DataSize, bool) {
+	d := s.Data
 	if ds, ok := KnownDataSize(d); ok {
 		return ds, true
 	}
-	var ds DataSize
-	switch {
-	case d.Name == "xperm" && len(d.Classes) == 0:
-		ds = DataSize{Pool: 30768, Test: 2000, Shape: []int{5, 8}, Classes: 2}
-	case d.Name == "mnist" && len(d.Classes) == 0 && d.Holdout == 0:
-		ds = DataSize{Pool: 10000, Test: 10000, Shape: []int{28, 28}, Classes: 10}
-	default:
+	ds, ok := KnownDataSize(model.DataSpec{Name: d.Name}) // a fixed set, with data.classes
+	if size, listed := listingSizes[d.Name]; listed {
+		ds, ok = size(s), true
+	}
+	if !ok {
 		return DataSize{}, false
+	}
+	if k := len(d.Classes); k > 0 && ds.Classes > 0 {
+		ds.Pool, ds.Test, ds.Classes = ds.Pool*min(k, ds.Classes)/ds.Classes, ds.Test*min(k, ds.Classes)/ds.Classes, min(k, ds.Classes)
+	}
+	if d.Holdout > 0 {
+		ds.Pool, ds.Test = max(ds.Pool-d.Holdout, 0), d.Holdout
 	}
 	if d.Pool > 0 && d.Pool < ds.Pool {
 		ds.Pool = d.Pool
 	}
-	if d.TestSize > 0 && d.TestSize < ds.Test {
+	if d.TestSize > 0 && d.TestSize < ds.Test && d.Holdout == 0 {
 		ds.Test = d.TestSize
 	}
 	return ds, true
+}
+
+// listingSizes gives, per data set, the DataSize of a load before the pool cap and
+// test size: the official counts of the data directory's sets (mnist: its 10,000 +
+// 10,000 digits; fashion-mnist: 60,000 + 10,000), the sets generated from MNIST at
+// their shapes, and the generated sets at the sizes their generators draw (data.pool and
+// data.test_size are those sizes, with the generators' defaults).
+var listingSizes = map[string]func(*model.Spec) DataSize{
+	"xperm": func(*model.Spec) DataSize {
+		return DataSize{Pool: 30768, Test: 2000, Shape: []int{5, 8}, Classes: 2}
+	},
+	"mnist": func(s *model.Spec) DataSize {
+		ds := DataSize{Pool: 10000, Test: 10000, Shape: []int{28, 28}, Classes: 10}
+		for _, n := range s.Sizes {
+			if n > ds.Pool { // a run past 10,000 digits needs the full training set (mnist-full)
+				ds.Pool = mnistFullTrain
+			}
+		}
+		return ds
+	},
+	"fashion-mnist": func(*model.Spec) DataSize {
+		return DataSize{Pool: 60000, Test: 10000, Shape: []int{28, 28}, Classes: 10}
+	},
+	"mnist-translated": func(*model.Spec) DataSize {
+		return DataSize{Pool: 10000, Test: 10000, Shape: []int{64, 64}, Classes: 10}
+	},
+	"mnist-rotated": func(*model.Spec) DataSize {
+		return DataSize{Pool: 10000, Test: 10000, Shape: []int{28, 28}, Classes: 10}
+	},
+	"digits16": func(*model.Spec) DataSize {
+		return DataSize{Pool: 10000, Test: 10000, Shape: []int{16, 16}, Classes: 10}
+	},
+	"circle": func(s *model.Spec) DataSize {
+		return DataSize{Pool: orDefault(s.Data.Pool, 1000), Test: orDefault(s.Data.TestSize, 10000), Shape: []int{2}, Classes: 2}
+	},
+	"graphs":            graphsSize,
+	"graphs-relabelled": graphsSize,
+}
+
+// graphsSize is the DataSize of the graphs data sets: data.pool and data.test_size
+// adjacency matrices of model.GraphNodes nodes (defaults model.GraphPoolDefault and
+// model.GraphTestDefault), one class per graph family.
+func graphsSize(s *model.Spec) DataSize {
+	return DataSize{Pool: orDefault(s.Data.Pool, model.GraphPoolDefault), Test: orDefault(s.Data.TestSize, model.GraphTestDefault),
+		Shape: []int{model.GraphNodes, model.GraphNodes}, Classes: len(data.GraphFamilies)}
+}
+
+// mnistFullTrain is the number of MNIST's official training digits.
+const mnistFullTrain = 60000
+
+// orDefault is v, or def when v is 0 (unset).
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
 }
