@@ -484,6 +484,16 @@ func TestLongRunAsks(t *testing.T) {
 	if v := ansi.Strip(a.View()); !strings.Contains(v, "This run takes about") || !strings.Contains(v, "r again to start, esc to edit") {
 		t.Fatalf("no time question in the footer:\n%s", v)
 	}
+	// At 80 columns the question keeps its keys whole: the estimate's largest part goes.
+	a.longWhy = "about 35 min (TI-SVM (average fit): 10 min)"
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if lines := strings.Split(ansi.Strip(a.View()), "\n"); !strings.HasSuffix(lines[len(lines)-1], "This run takes about 35 min: r again to start, esc to edit") {
+		t.Fatalf("the question at 80 columns: %q", lines[len(lines)-1])
+	}
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if v := ansi.Strip(a.View()); !strings.Contains(v, "This run takes about 35 min (TI-SVM (average fit): 10 min): r again to start, esc to edit") {
+		t.Fatalf("the question at 120 columns lost its largest part:\n%s", v)
+	}
 	press(t, a, "esc")
 	if a.confirm != confirmNone || started != 0 {
 		t.Fatalf("esc: confirm %v, started %d", a.confirm, started)

@@ -277,7 +277,11 @@ func (a *App) footerView() string {
 	case confirmCancel:
 		return a.st.Warn.Render("Cancel the run? Its finished cells are kept. ") + a.st.Bold.Render("y/n")
 	case confirmLong:
-		return a.st.Warn.Render("This run takes "+a.longWhy+": ") + a.st.Bold.Render("r again to start, esc to edit")
+		why, keys := a.longWhy, "r again to start, esc to edit"
+		if ansi.StringWidth("This run takes "+why+": "+keys) > a.w { // the total without its largest part
+			why, _, _ = strings.Cut(why, " (")
+		}
+		return a.st.Warn.Render("This run takes "+why+": ") + a.st.Bold.Render(keys)
 	case confirmDelete:
 		return a.st.Warn.Render(fmt.Sprintf("Delete method %d of %d? ", a.method.Method()+1, len(a.spec.Methods))) + a.st.Bold.Render("y/n")
 	}
