@@ -140,15 +140,26 @@ func (o Overlay) Write(w io.Writer, format string) error {
 		plots[g], legends[g] = p, leg
 		legH = max(legH, legendHeight(&leg))
 	}
+	capText := barsCaption(groups)
+	capH := vg.Length(0)
+	if capText != "" {
+		capH = captionHeight
+	}
 	tileH := panelHeight + legH
-	c, err := newCanvas(vg.Length(cols)*panelWidth, vg.Length(rows)*tileH, format)
+	c, err := newCanvas(vg.Length(cols)*panelWidth, vg.Length(rows)*tileH+capH, format)
 	if err != nil {
 		return err
 	}
 	dc := draw.New(c)
+	if capText != "" { // under the panels, aligned with the first one's legend
+		sty := plot.NewLegend().TextStyle
+		sty.Font.Size = font.Length(10)
+		sty.YAlign = draw.YBottom
+		dc.FillText(sty, vg.Point{X: vg.Millimeter*2 + legendIndent, Y: vg.Millimeter * 2}, capText)
+	}
 	for g, p := range plots {
 		r, col := g/cols, g%cols
-		x0, y0 := vg.Length(col)*panelWidth, vg.Length(rows-1-r)*tileH
+		x0, y0 := vg.Length(col)*panelWidth, capH+vg.Length(rows-1-r)*tileH
 		area := func(ymin, ymax vg.Length) draw.Canvas {
 			return draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
 				Min: vg.Point{X: x0 + vg.Millimeter*2, Y: ymin},
@@ -165,6 +176,9 @@ func (o Overlay) Write(w io.Writer, format string) error {
 	_, err = c.WriteTo(w)
 	return err
 }
+
+// captionHeight is the room of the caption line under the panels.
+const captionHeight = 6 * vg.Millimeter
 
 // legendIndent aligns the legend below the panel with the data area (about the width
 // of the y axis's labels).
@@ -765,7 +779,102 @@ func panel(cs []curve) (*plot.Plot, plot.Legend, []drawn, error) {
 		p.Y.Max = math.Min(p.Y.Max, 1)
 		p.Y.Min = math.Max(p.Y.Min, 0)
 	}
+	frame(p, logX)
+	if ticks := roundTicks(p.Y.Min, p.Y.Max, acc); ticks != nil {
+		p.Y.Tick.Marker = ticks
+	}
 	return p, leg, out, nil
+}
+
+// framePad is the room left between the data (points and error bars) and the frame, as
+// a fraction of each axis's span (in decades on a log axis): a marker at the highest or
+// last point is drawn whole, never cut by the frame.
+const framePad = 0.04
+
+// frame widens p's axes by framePad of their span on each side (by 0.05 around a single
+// value), after the data set them.
+func frame(p *plot.Plot, logX bool) {
+	pad := func(lo, hi float64) (float64, float64) {
+		d := (hi - lo) * framePad
+		if d <= 0 {
+			d = 0.05 * max(math.Abs(lo), 1)
+		}
+		return lo - d, hi + d
+	}
+	if logX && p.X.Min > 0 {
+		lo, hi := pad(math.Log10(p.X.Min), math.Log10(p.X.Max))
+		p.X.Min, p.X.Max = math.Pow(10, lo), math.Pow(10, hi)
+	} else {
+		p.X.Min, p.X.Max = pad(p.X.Min, p.X.Max)
+	}
+	p.Y.Min, p.Y.Max = pad(p.Y.Min, p.Y.Max)
+}
+
+// roundTicks returns labelled y ticks at the multiples of a round step (1, 2, 2.5 or 5
+// times a power of ten) in [lo, hi], the largest step that gives at least 5 of them,
+// each labelled with the decimals the step needs; for accuracies (acc) none above 1 or
+// below 0. Between two labelled ticks sits an unlabelled one. nil for an empty or
+// non-finite range.
+func roundTicks(lo, hi float64, acc bool) plot.ConstantTicks {
+	if !(hi > lo) || math.IsInf(hi-lo, 0) || math.IsNaN(hi-lo) {
+		return nil
+	}
+	top, bottom := hi, lo
+	if acc {
+		top, bottom = min(hi, 1), max(lo, 0)
+	}
+	var step float64
+	for e := math.Floor(math.Log10(hi - lo)); step == 0; e-- {
+		for _, m := range []float64{5, 2.5, 2, 1} {
+			st := m * math.Pow(10, e)
+			if math.Floor(top/st+1e-9)-math.Ceil(bottom/st-1e-9)+1 >= 5 {
+				step = st
+				break
+			}
+		}
+	}
+	decimals := 0 // as many as the step has: 25 → 0, 0.25 → 2, 0.02 → 2
+	if st := strconv.FormatFloat(step, 'f', -1, 64); strings.Contains(st, ".") {
+		decimals = len(st) - strings.Index(st, ".") - 1
+	}
+	var ticks plot.ConstantTicks
+	for k := math.Ceil(bottom/step - 1e-9); k*step <= top+1e-9*step; k++ {
+		v := k * step
+		if v == 0 {
+			v = 0 // not -0
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', decimals, 64)})
+		if half := v + step/2; half <= top {
+			ticks = append(ticks, plot.Tick{Value: half})
+		}
+	}
+	if first := math.Ceil(bottom/step-1e-9)*step - step/2; first >= bottom {
+		ticks = append(plot.ConstantTicks{{Value: first}}, ticks...)
+	}
+	return ticks
+}
+
+// barsCaption says what a figure's points and error bars are: "points: mean over 5 draws;
+// bars: ± 1 std" (or "over 3–5 draws" when the points have different counts), "one draw
+// per point: no error bars" when no point has two; "" for no points.
+func barsCaption(groups [][]curve) string {
+	lo, hi := math.MaxInt, 0
+	for _, cs := range groups {
+		for _, c := range cs {
+			for _, p := range c.pts {
+				lo, hi = min(lo, p.Runs), max(hi, p.Runs)
+			}
+		}
+	}
+	switch {
+	case hi == 0:
+		return ""
+	case hi < 2:
+		return "one draw per point: no error bars"
+	case lo == hi:
+		return fmt.Sprintf("points: mean over %d draws; bars: ± 1 std", hi)
+	}
+	return fmt.Sprintf("points: mean over %d–%d draws; bars: ± 1 std", max(lo, 1), hi)
 }
 
 // SeriesKeys lists the series of results in drawing order, each with the index of its

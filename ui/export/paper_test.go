@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"gonum.org/v1/plot/vg/draw"
@@ -8,6 +9,7 @@ import (
 	"image/color"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,8 +134,37 @@ func TestPaperStyle(t *testing.T) {
 	if _, ok := p.X.Scale.(plot.LogScale); !ok {
 		t.Error("x axis is not logarithmic over two decades")
 	}
-	if p.Y.Max > 1 {
-		t.Errorf("accuracy axis goes to %g > 1", p.Y.Max)
+	// The frame leaves room round the data (a marker at the top or the last size is drawn
+	// whole), an accuracy axis passes 1 by that room alone and labels no tick above 1,
+	// and the y ticks are round: at least 5 labelled, evenly spaced.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, bs := range bars {
+		for i, xy := range bs.XYs {
+			lo, hi = min(lo, xy.Y-bs.YErrors[i].Low), max(hi, xy.Y+bs.YErrors[i].High)
+			if xy.X <= p.X.Min || xy.X >= p.X.Max {
+				t.Errorf("point at x = %g on or outside the frame [%g, %g]", xy.X, p.X.Min, p.X.Max)
+			}
+		}
+	}
+	if pad := 0.02 * (hi - lo); p.Y.Max < hi+pad || p.Y.Min > lo-pad || p.Y.Max > 1+0.1*(hi-lo) {
+		t.Errorf("y axis [%g, %g] around data [%g, %g]: want room of at least %g, and no more than a pad above 1", p.Y.Min, p.Y.Max, lo, hi, pad)
+	}
+	var labelled []float64
+	for _, tk := range p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max) {
+		if tk.Label != "" {
+			labelled = append(labelled, tk.Value)
+			if tk.Value > 1+1e-12 {
+				t.Errorf("accuracy tick %q above 1", tk.Label)
+			}
+		}
+	}
+	if len(labelled) < 5 {
+		t.Errorf("y ticks %v: want at least 5 labelled", labelled)
+	}
+	for i := 2; i < len(labelled); i++ {
+		if d0, d1 := labelled[1]-labelled[0], labelled[i]-labelled[i-1]; math.Abs(d0-d1) > 1e-9 {
+			t.Errorf("y ticks %v unevenly spaced", labelled)
+		}
 	}
 	for _, bs := range bars {
 		for i, xy := range bs.XYs {
@@ -222,5 +253,73 @@ func TestSeriesColorsAreTheTheme(t *testing.T) {
 		if got := fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8); got != c.Dark.TrueColor {
 			t.Errorf("series %d: %s, theme %s", i, got, c.Dark.TrueColor)
 		}
+	}
+}
+
+// TestRoundTicks checks the y ticks' steps (1, 2, 2.5 or 5 times a power of ten, the
+// largest giving 5 labelled ticks), their labels' decimals, and that accuracies get no
+// tick outside [0, 1].
+func TestRoundTicks(t *testing.T) {
+	cases := []struct {
+		lo, hi float64
+		acc    bool
+		want   []string
+	}{
+		{0.23, 0.96, true, []string{"0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9"}},
+		{0.9, 0.99, true, []string{"0.90", "0.92", "0.94", "0.96", "0.98"}},
+		{0.95, 1.03, true, []string{"0.95", "0.96", "0.97", "0.98", "0.99", "1.00"}},
+		{0, 100, false, []string{"0", "25", "50", "75", "100"}},
+		{-3, 7, false, []string{"-2", "0", "2", "4", "6"}},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, tk := range roundTicks(c.lo, c.hi, c.acc) {
+			if tk.Value < c.lo || tk.Value > c.hi {
+				t.Errorf("[%g, %g]: tick %g outside the range", c.lo, c.hi, tk.Value)
+			}
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("[%g, %g] acc %v: labels %q, want %q", c.lo, c.hi, c.acc, got, c.want)
+		}
+	}
+	if roundTicks(1, 1, false) != nil || roundTicks(0, math.Inf(1), false) != nil {
+		t.Error("ticks for an empty or infinite range")
+	}
+}
+
+// TestFigureCaption checks the caption under a figure: what the points and bars are, with
+// the number of draws, and that the written SVG holds it.
+func TestFigureCaption(t *testing.T) {
+	pts := func(runs ...int) curve {
+		var c curve
+		for i, r := range runs {
+			c.pts = append(c.pts, model.Point{X: float64(10 * (i + 1)), Mean: 0.5, Runs: r})
+		}
+		return c
+	}
+	for _, c := range []struct {
+		groups [][]curve
+		want   string
+	}{
+		{[][]curve{{pts(5, 5)}, {pts(5)}}, "points: mean over 5 draws; bars: ± 1 std"},
+		{[][]curve{{pts(3, 5)}}, "points: mean over 3–5 draws; bars: ± 1 std"},
+		{[][]curve{{pts(1, 1)}}, "one draw per point: no error bars"},
+		{nil, ""},
+	} {
+		if got := barsCaption(c.groups); got != c.want {
+			t.Errorf("%v: caption %q, want %q", c.groups, got, c.want)
+		}
+	}
+	var b bytes.Buffer
+	r := sampleResult("run-a", 0.02)
+	if err := (Overlay{Results: []*model.Result{r}}).Write(&b, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	want := barsCaption(collect([]*model.Result{r}, SeriesLabels([]*model.Result{r})))
+	if want == "" || !strings.Contains(b.String(), want) {
+		t.Errorf("the SVG lacks its caption %q", want)
 	}
 }
