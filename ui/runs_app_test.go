@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 
 	"gitui/model"
 	"gitui/model/store"
+	"gitui/ui/form"
 	"gitui/ui/internal/uitest"
 )
 
@@ -340,5 +342,25 @@ func TestExportLogged(t *testing.T) {
 	}
 	if n < 3 { // spec.json, result.json, curves.csv at least
 		t.Errorf("%d files logged: %q", n, a.run.LogLines())
+	}
+}
+
+// TestSaveFolderNamedAfterTheRun: s writes into a folder named as the run store names
+// the run (time, then the run's name made safe), never after a spec file's path, as
+// after b opened a study's best.spec.json.
+func TestSaveFolderNamedAfterTheRun(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	a.opts.OutDir = t.TempDir()
+	a.preset = "/home/someone/.local/share/gitui/studies/s1/best.spec.json"
+	a.apply(fakeEvents())
+	a.updateKeys()
+	press(t, a, "s")
+	ents, err := os.ReadDir(a.opts.OutDir)
+	if err != nil || len(ents) != 1 {
+		t.Fatalf("%s holds %v (%v), want one folder", a.opts.OutDir, ents, err)
+	}
+	want := regexp.MustCompile(`^\d{8}-\d{6}-` + regexp.QuoteMeta(store.SafeName(form.RunName(a.base, a.spec))) + `$`)
+	if name := ents[0].Name(); !want.MatchString(name) || strings.Contains(name, "home") || strings.Contains(name, "json") {
+		t.Errorf("saved into %q, want %v", name, want)
 	}
 }

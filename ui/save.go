@@ -6,14 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gitui/core/eval"
 	"gitui/model"
+	"gitui/model/store"
 	"gitui/ui/export"
+	"gitui/ui/form"
 )
 
 // save writes, in the background, a new directory under OutDir holding result.json of
@@ -32,7 +33,13 @@ func (a *App) save() tea.Cmd {
 	if root == "" {
 		root = "gitui-results"
 	}
-	dir := filepath.Join(root, a.now().Format("20060102-150405")+"-"+safeName(a.preset))
+	// Named after the run shown (or the spec in the panes), as the run store names it:
+	// "20261203-182524-xperm-curve-mnist-cyclic-shift", never after a spec file's path.
+	name := form.RunName(a.base, spec)
+	if cur != nil && a.r.spec != nil {
+		name = a.r.spec.Name
+	}
+	dir := filepath.Join(root, store.RunDirName(name, a.now()))
 	a.setStatus("saving to "+dir+"…", false)
 	return func() (msg tea.Msg) {
 		defer func() {
@@ -97,26 +104,11 @@ func writeAll(dir string, cur *model.Result, pins []*model.Result, mats []eval.M
 		}
 	}
 	for i, m := range mats {
-		base := fmt.Sprintf("heatmap-%d-%s", i+1, safeName(m.Name))
+		base := fmt.Sprintf("heatmap-%d-%s", i+1, store.SafeName(m.Name))
 		note(base+".png", export.HeatmapPNG(m, filepath.Join(dir, base+".png")))
 		note(base+".svg", export.HeatmapSVG(m, filepath.Join(dir, base+".svg")))
 	}
 	return files, errors.Join(errs...)
-}
-
-// safeName turns s into a file-name fragment (letters, digits, '-', '_', '.').
-func safeName(s string) string {
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			return r
-		}
-		return '_'
-	}, s)
-	if s == "" {
-		return "run"
-	}
-	return s
 }
 
 // savePartial writes the result received so far (after a panic) to a new directory
