@@ -35,13 +35,13 @@ func approx(s float64) string {
 
 // dataSize is the size of the data a run of s would load: the data set the Data pane's
 // preview loaded when it is s's and loaded (engine.LoadedDataSize), else the sizes a
-// listing assumes (engine.ListingDataSize; ok false for a file not loaded yet). Nothing
-// is loaded here.
+// listing assumes (engine.ListingSize; ok false for a file not loaded yet). Nothing
+// is loaded here (of a spoken-digit corpus, its file list is read).
 func (a *App) dataSize(s *model.Spec) (engine.DataSize, bool) {
 	if p, t := a.data.Pool(), a.data.Test(); p != nil && t != nil && !a.data.Loading() && a.data.Err() == nil {
 		return engine.LoadedDataSize(s, p, t), true
 	}
-	return engine.ListingDataSize(s)
+	return engine.ListingSize(s, a.opts.DataDir)
 }
 
 // estimateSpec computes the estimates of spec s (valid, defaults applied) on the data
@@ -88,7 +88,7 @@ func (a *App) refreshEstimates() {
 
 // pickerEstimates computes the time estimate of every preset in the picker's mode
 // (quick or full), as `gitui presets -v` does: engine.EstimateTime of the preset's spec
-// on the sizes a listing assumes for its data (engine.ListingDataSize). A study preset
+// on the sizes a listing assumes for its data (engine.ListingSize). A study preset
 // (a tune block: its plan needs the loaded split) and a preset whose data size is not
 // known before loading get none, as there. Building a preset reads no file; this runs
 // when the picker opens and on f, not per frame.
@@ -98,7 +98,7 @@ func (a *App) pickerEstimates() {
 	for i, p := range a.opts.Presets {
 		s := p.Build(a.picker.quick)
 		s.Defaults()
-		ds, ok := engine.ListingDataSize(s)
+		ds, ok := engine.ListingSize(s, a.opts.DataDir)
 		if !ok || s.Tune != nil || s.Clone().Validate() != nil {
 			continue
 		}

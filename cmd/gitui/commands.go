@@ -78,6 +78,7 @@ func vcsCommit(bi *debug.BuildInfo) string {
 func cmdPresets(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("presets", flag.ContinueOnError)
 	verbose := fs.Bool("v", false, "print each preset's full spec as JSON")
+	dataDir := fs.String("data", "", "data directory whose corpora size the speech presets' estimates (default $GITUI_DATA)")
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return err
 	}
@@ -92,7 +93,7 @@ func cmdPresets(args []string, stdout io.Writer) error {
 			if ds, ok := engine.KnownDataSize(spec.Data); ok {
 				fmt.Fprintf(stdout, "  %s\n", engine.EstimateLine(engine.EstimateBytes(spec, ds), ds))
 			}
-			if ds, ok := engine.ListingDataSize(spec); ok && spec.Tune == nil {
+			if ds, ok := engine.ListingSize(spec, *dataDir); ok && spec.Tune == nil {
 				fmt.Fprintf(stdout, "  %s (%d training and %d test samples)\n", engine.TimeLine(engine.EstimateTime(spec, ds, bench.LoadRatesOnce())), ds.Pool, ds.Test)
 			}
 		}

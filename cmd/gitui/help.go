@@ -254,7 +254,7 @@ started is refused (exit 2, naming the changed keys); a line that fails its CRC-
 moved to DIR/cells.damaged.jsonl (a study's to trials.damaged.jsonl) and only its cell
 (job) runs again.`,
 		Run: cmdResume, Complete: func(int, []string) []string { return nil }})
-	register(command{Name: "presets", Order: 30, Synopsis: "presets [-v]",
+	register(command{Name: "presets", Order: 30, Synopsis: "presets [-v] [--data DIR]",
 		Summary: "name and one line for each preset (-v: each spec and the method fields)",
 		Run: func(_ context.Context, args []string, stdout, _ io.Writer) error {
 			return cmdPresets(args, stdout)

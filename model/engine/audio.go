@@ -70,9 +70,59 @@ type unitKey struct {
 // gets the recordings read over those of the pool and the test set.
 func loadAudio(ctx context.Context, d model.DataSpec, dataDir string, seed uint64, progress func(done, total int)) (pool, test *data.Dataset, err error) {
 	a := model.AudioDefaults(d.Audio)
+	sp, err := splitAudio(d, dataDir, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	trainItems, trainUnits, testItems := sp.train, sp.units, sp.test
+	opt := data.AudioOptions{Spec: a.Params(), Waveform: a.Representation == "waveform"}
+	total := len(trainItems) + len(testItems)
+	if progress != nil {
+		opt.Progress = func(done, _ int) { progress(done, total) }
+	}
+	if pool, err = data.AudioDataset(ctx, d.Name+"-"+a.Split+"-train", trainItems, trainUnits, opt); err != nil {
+		return nil, nil, audioErr(ctx, err)
+	}
+	if progress != nil {
+		opt.Progress = func(done, _ int) { progress(len(trainItems)+done, total) }
+	}
+	rate := opt.Spec.Rate
+	switch a.TestProcess {
+	case "tempo":
+		opt.Process = func(i int, x []float64) []float64 {
+			return audio.TimeStretch(x, rate, []float64{0.5, 2}[i%2])
+		}
+	case "pitch":
+		opt.Process = func(i int, x []float64) []float64 {
+			return audio.PitchShift(x, rate, []float64{-400, 400}[i%2])
+		}
+	}
+	name := d.Name + "-" + a.Split + "-test"
+	if a.Split == "corpus" {
+		name = a.TestCorpus + "-test"
+	}
+	if test, err = data.AudioDataset(ctx, name, testItems, nil, opt); err != nil {
+		return nil, nil, audioErr(ctx, err)
+	}
+	test.Units = nil
+	return pool, test, nil
+}
+
+// audioSplit is the recordings a run of an audio data set reads: the training and test
+// items after the split and the caps, and the training items' sampling units.
+type audioSplit struct {
+	train, test []data.AudioItem
+	units       []int
+}
+
+// splitAudio reads the corpus of d (its file list and speakers, no recording) and splits
+// it by d.Audio and caps the pool and the test set by whole units (data.pool,
+// data.test_size), seeded: what loadAudio then reads, and what a listing's size counts.
+func splitAudio(d model.DataSpec, dataDir string, seed uint64) (audioSplit, error) {
+	a := model.AudioDefaults(d.Audio)
 	c, err := audioCorpus(d.Name, d.Path, dataDir)
 	if err != nil {
-		return nil, nil, inputErr(err)
+		return audioSplit{}, inputErr(err)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0xa0d10))
 	var trainItems, testItems []data.AudioItem
@@ -86,7 +136,7 @@ func loadAudio(ctx context.Context, d model.DataSpec, dataDir string, seed uint6
 		test := map[string]bool{}
 		for _, s := range a.TestSpeakers {
 			if _, ok := c.Speakers[s]; !ok {
-				return nil, nil, inputErr(fmt.Errorf("data.audio.test_speakers: %q is not a speaker of %s: use some of %s", s, d.Name, strings.Join(firstFew(speakers, 8), ", ")))
+				return audioSplit{}, inputErr(fmt.Errorf("data.audio.test_speakers: %q is not a speaker of %s: use some of %s", s, d.Name, strings.Join(firstFew(speakers, 8), ", ")))
 			}
 			test[s] = true
 		}
@@ -97,7 +147,7 @@ func loadAudio(ctx context.Context, d model.DataSpec, dataDir string, seed uint6
 			}
 		}
 		if len(test) == len(speakers) {
-			return nil, nil, inputErr(fmt.Errorf("data.audio: every speaker of %s is a test speaker: leave some for training", d.Name))
+			return audioSplit{}, inputErr(fmt.Errorf("data.audio: every speaker of %s is a test speaker: leave some for training", d.Name))
 		}
 		for _, it := range c.Items {
 			if test[it.Speaker] {
@@ -116,11 +166,11 @@ func loadAudio(ctx context.Context, d model.DataSpec, dataDir string, seed uint6
 			}
 		}
 		if len(trainItems) == 0 || len(testItems) == 0 {
-			return nil, nil, inputErr(fmt.Errorf("data.audio.split gender: %s has %d recordings of %s speakers and %d of the other gender: a gender split needs both (use spoken-digits, or a corpus whose speakers.csv gives genders)", d.Name, len(trainItems), a.TrainGender, len(testItems)))
+			return audioSplit{}, inputErr(fmt.Errorf("data.audio.split gender: %s has %d recordings of %s speakers and %d of the other gender: a gender split needs both (use spoken-digits, or a corpus whose speakers.csv gives genders)", d.Name, len(trainItems), a.TrainGender, len(testItems)))
 		}
 	case "rate":
 		if c.Renders == nil {
-			return nil, nil, inputErr(fmt.Errorf("data.audio.split rate: %s has no renders.csv giving each rendering's speed: use spoken-digits, or split speaker or utterance with test_process tempo", d.Name))
+			return audioSplit{}, inputErr(fmt.Errorf("data.audio.split rate: %s has no renders.csv giving each rendering's speed: use spoken-digits, or split speaker or utterance with test_process tempo", d.Name))
 		}
 		for _, it := range c.Items {
 			if c.Renders[it.Index].Speed == a.TrainSpeed {
@@ -165,46 +215,38 @@ func loadAudio(ctx context.Context, d model.DataSpec, dataDir string, seed uint6
 	case "corpus":
 		tc, err := audioCorpus(a.TestCorpus, d.TestPath, dataDir)
 		if err != nil {
-			return nil, nil, inputErr(err)
+			return audioSplit{}, inputErr(err)
 		}
 		trainItems, testItems = c.Items, tc.Items
 	}
 	if len(trainItems) == 0 || len(testItems) == 0 {
-		return nil, nil, inputErr(fmt.Errorf("data.audio.split %s of %s leaves %d training and %d test recordings: choose another split", a.Split, d.Name, len(trainItems), len(testItems)))
+		return audioSplit{}, inputErr(fmt.Errorf("data.audio.split %s of %s leaves %d training and %d test recordings: choose another split", a.Split, d.Name, len(trainItems), len(testItems)))
 	}
 	trainItems, trainUnits := capUnits(trainItems, d.Pool, rng)
 	testItems, _ = capUnits(testItems, d.TestSize, rng)
-	opt := data.AudioOptions{Spec: a.Params(), Waveform: a.Representation == "waveform"}
-	total := len(trainItems) + len(testItems)
-	if progress != nil {
-		opt.Progress = func(done, _ int) { progress(done, total) }
+	return audioSplit{train: trainItems, test: testItems, units: trainUnits}, nil
+}
+
+// AudioListingSize is the DataSize of a run of an audio data set (d one of
+// model.AudioDataNames) on the corpus in dataDir: the recordings its split and caps keep
+// (the corpus's file list and speakers are read, no recording) and the shape of a
+// spectrogram or waveform by d.Audio; ok is false when d is not audio or the corpus is
+// not there.
+func AudioListingSize(d model.DataSpec, dataDir string, seed uint64) (DataSize, bool) {
+	if !slices.Contains(model.AudioDataNames, d.Name) {
+		return DataSize{}, false
 	}
-	if pool, err = data.AudioDataset(ctx, d.Name+"-"+a.Split+"-train", trainItems, trainUnits, opt); err != nil {
-		return nil, nil, audioErr(ctx, err)
+	sp, err := splitAudio(d, dataDir, seed)
+	if err != nil {
+		return DataSize{}, false
 	}
-	if progress != nil {
-		opt.Progress = func(done, _ int) { progress(len(trainItems)+done, total) }
+	a := model.AudioDefaults(d.Audio)
+	p := a.Params()
+	shape := []int{p.Bands, p.Frames}
+	if a.Representation == "waveform" {
+		shape = []int{p.Rate}
 	}
-	rate := opt.Spec.Rate
-	switch a.TestProcess {
-	case "tempo":
-		opt.Process = func(i int, x []float64) []float64 {
-			return audio.TimeStretch(x, rate, []float64{0.5, 2}[i%2])
-		}
-	case "pitch":
-		opt.Process = func(i int, x []float64) []float64 {
-			return audio.PitchShift(x, rate, []float64{-400, 400}[i%2])
-		}
-	}
-	name := d.Name + "-" + a.Split + "-test"
-	if a.Split == "corpus" {
-		name = a.TestCorpus + "-test"
-	}
-	if test, err = data.AudioDataset(ctx, name, testItems, nil, opt); err != nil {
-		return nil, nil, audioErr(ctx, err)
-	}
-	test.Units = nil
-	return pool, test, nil
+	return DataSize{Pool: len(sp.train), Test: len(sp.test), Shape: shape, Classes: 10}, true
 }
 
 // audioErr returns ctx's error as it is when the reading stopped because ctx was

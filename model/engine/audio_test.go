@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,6 +86,35 @@ func TestLoadAudioErrors(t *testing.T) {
 	for u, k := range per {
 		if k != 10 {
 			t.Errorf("unit %d has %d recordings, want its 10 digits", u, k)
+		}
+	}
+}
+
+// TestAudioListingSize checks that a listing sizes an audio run as its load does (the
+// same split, caps and seed: the recordings kept and the spectrogram's shape) without
+// reading a recording, and knows nothing of a corpus that is not there or of other data.
+func TestAudioListingSize(t *testing.T) {
+	if _, ok := AudioListingSize(model.DataSpec{Name: "spoken-digits"}, t.TempDir(), 1); ok {
+		t.Error("a size for a synthetic corpus that was never made")
+	}
+	if _, ok := AudioListingSize(model.DataSpec{Name: "mnist"}, t.TempDir(), 1); ok {
+		t.Error("an audio size for mnist")
+	}
+	d := os.Getenv("GITUI_DATA")
+	if _, err := os.Stat(filepath.Join(d, "fsdd", "recordings")); d == "" || err != nil {
+		t.Skip("GITUI_DATA has no fsdd/: the FSDD cases are skipped")
+	}
+	for _, ds := range []model.DataSpec{
+		{Name: "fsdd", Pool: 200, TestSize: 100, Audio: &model.AudioSpec{Split: "speaker", TestSpeakers: []string{"theo"}}},
+		{Name: "fsdd", Pool: 150, TestSize: 60, Audio: &model.AudioSpec{Split: "utterance", TestFraction: 0.2}},
+	} {
+		size, ok := AudioListingSize(ds, d, 3)
+		pool, test, err := LoadData(ds, d, 3)
+		if err != nil || !ok {
+			t.Fatalf("%+v: load %v, listing ok %v", ds.Audio, err, ok)
+		}
+		if size.Pool != pool.Len() || size.Test != test.Len() || !slices.Equal(size.Shape, pool.Shape) || size.Classes != len(pool.Classes) {
+			t.Errorf("%+v: listing %+v, load pool %d test %d shape %v classes %d", ds.Audio, size, pool.Len(), test.Len(), pool.Shape, len(pool.Classes))
 		}
 	}
 }

@@ -680,6 +680,17 @@ func ListingDataSize(s *model.Spec) (DataSize, bool) {
 	return ds, true
 }
 
+// ListingSize is the DataSize a listing gives spec before its data are loaded:
+// ListingDataSize, else, for a spoken-digit corpus in dataDir ("": $GITUI_DATA or the
+// cache), the recordings its split keeps (AudioListingSize: the corpus's file list is
+// read, no recording). ok is false when neither knows (a data file, a corpus not there).
+func ListingSize(spec *model.Spec, dataDir string) (DataSize, bool) {
+	if ds, ok := ListingDataSize(spec); ok {
+		return ds, true
+	}
+	return AudioListingSize(spec.Data, dataDir, spec.Seed)
+}
+
 // listingSizes gives, per data set, the DataSize of a load before the pool cap and
 // test size: the official counts of the data directory's sets (mnist: its 10,000 +
 // 10,000 digits; fashion-mnist: 60,000 + 10,000), the sets generated from MNIST at
