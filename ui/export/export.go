@@ -825,6 +825,9 @@ func roundTicks(lo, hi float64, acc bool) plot.ConstantTicks {
 	}
 	var step float64
 	for e := math.Floor(math.Log10(hi - lo)); step == 0; e-- {
+		if e < math.Floor(math.Log10(hi-lo))-2 {
+			return nil // a span lost in the values' precision (1e15 + 0.25): the default ticks
+		}
 		for _, m := range []float64{5, 2.5, 2, 1} {
 			st := m * math.Pow(10, e)
 			if math.Floor(top/st+1e-9)-math.Ceil(bottom/st-1e-9)+1 >= 5 {
@@ -832,6 +835,9 @@ func roundTicks(lo, hi float64, acc bool) plot.ConstantTicks {
 				break
 			}
 		}
+	}
+	if max(math.Abs(top), math.Abs(bottom))/step > 1e12 {
+		return nil // the tick count past float precision (1e17 + 64): the default ticks
 	}
 	decimals := 0 // as many as the step has: 25 → 0, 0.25 → 2, 0.02 → 2
 	if st := strconv.FormatFloat(step, 'f', -1, 64); strings.Contains(st, ".") {

@@ -285,7 +285,7 @@ func TestRoundTicks(t *testing.T) {
 			t.Errorf("[%g, %g] acc %v: labels %q, want %q", c.lo, c.hi, c.acc, got, c.want)
 		}
 	}
-	if roundTicks(1, 1, false) != nil || roundTicks(0, math.Inf(1), false) != nil {
+	if roundTicks(1, 1, false) != nil || roundTicks(0, math.Inf(1), false) != nil || roundTicks(1e17, 1e17+64, false) != nil {
 		t.Error("ticks for an empty or infinite range")
 	}
 }
