@@ -75,6 +75,10 @@ type Chain struct {
 	// bytes counts the tables held (transversals, their inverses, generators, the
 	// levels' point tables); max, when > 0, bounds it (NewChainLimit).
 	bytes, max int64
+	// giant, when not giantNone, says the group was recognised as S_d or A_d
+	// (recognizeGiant): it holds no levels, only its generators.
+	giant giantKind
+	gens  []perm
 }
 
 // ErrChainTooLarge is wrapped by NewChainLimit's error when the chain's tables would
@@ -137,6 +141,23 @@ func NewChainLimit(ctx context.Context, d int, gens [][]int, maxBytes int64) (*C
 		if err := CheckPerm(g, d); err != nil {
 			return nil, fmt.Errorf("generator %d %w", i, err)
 		}
+	}
+	if d >= GiantDegree {
+		ps := make([]perm, len(gens))
+		for i, g := range gens {
+			ps[i] = fromInts(g)
+		}
+		kind, err := recognizeGiant(ctx, d, ps)
+		if err != nil {
+			return nil, err
+		}
+		if kind != giantNone {
+			c.giant, c.gens = kind, ps
+			c.bytes = int64(len(ps)) * (4*int64(d) + 24)
+			return c, nil
+		}
+	}
+	for _, g := range gens {
 		if err := c.add(ctx, fromInts(g)); err != nil {
 			return nil, err
 		}
@@ -272,8 +293,15 @@ func (c *Chain) complete(ctx context.Context, i int) error {
 // Degree returns d, the number of points.
 func (c *Chain) Degree() int { return c.d }
 
-// Order returns |G| = Π |Δ_i| (exact, any size).
+// Order returns |G| = Π |Δ_i| (exact, any size); d! for S_d and d!/2 for A_d.
 func (c *Chain) Order() *big.Int {
+	if c.giant != giantNone {
+		n := new(big.Int).MulRange(1, int64(c.d))
+		if c.giant == giantAlternating {
+			n.Rsh(n, 1)
+		}
+		return n
+	}
 	n := big.NewInt(1)
 	for _, L := range c.levels {
 		n.Mul(n, big.NewInt(int64(len(L.orbit))))
@@ -281,8 +309,15 @@ func (c *Chain) Order() *big.Int {
 	return n
 }
 
-// Base returns the base points b_0, ..., b_{k-1}.
+// Base returns the base points b_0, ..., b_{k-1} (for S_d: 0..d-2; for A_d: 0..d-3).
 func (c *Chain) Base() []int {
+	if c.giant != giantNone {
+		b := make([]int, c.giantLevels())
+		for i := range b {
+			b[i] = i
+		}
+		return b
+	}
 	b := make([]int, len(c.levels))
 	for i, L := range c.levels {
 		b[i] = L.base
@@ -290,8 +325,16 @@ func (c *Chain) Base() []int {
 	return b
 }
 
-// OrbitSizes returns |Δ_0|, ..., |Δ_{k-1}| (their product is |G|).
+// OrbitSizes returns |Δ_0|, ..., |Δ_{k-1}| (their product is |G|; d, d-1, ..., for a
+// recognised S_d or A_d).
 func (c *Chain) OrbitSizes() []int {
+	if c.giant != giantNone {
+		s := make([]int, c.giantLevels())
+		for i := range s {
+			s[i] = c.d - i
+		}
+		return s
+	}
 	s := make([]int, len(c.levels))
 	for i, L := range c.levels {
 		s[i] = len(L.orbit)
@@ -302,6 +345,13 @@ func (c *Chain) OrbitSizes() []int {
 // StrongGenerators returns the strong generating set (the generators of level 0, which
 // include those of every deeper level), as image tables.
 func (c *Chain) StrongGenerators() [][]int {
+	if c.giant != giantNone { // S_d and A_d: the generators (strong for no explicit base)
+		out := make([][]int, len(c.gens))
+		for i, g := range c.gens {
+			out[i] = toInts(g)
+		}
+		return out
+	}
 	if len(c.levels) == 0 {
 		return nil
 	}
@@ -318,18 +368,38 @@ func (c *Chain) Contains(p []int) bool {
 	if CheckPerm(p, c.d) != nil {
 		return false
 	}
+	switch c.giant {
+	case giantSymmetric:
+		return true
+	case giantAlternating:
+		return even(fromInts(p))
+	}
 	h, _ := c.sift(fromInts(p), 0)
 	return h.isIdentity()
 }
 
 // Random returns an element of G drawn uniformly: the product of one uniformly chosen
 // transversal element per level, u_{k-1}(p_{k-1})···u_0(p_0). Since every element is
-// exactly one such product, each of the |G| elements has probability 1/|G|.
+// exactly one such product, each of the |G| elements has probability 1/|G|. For a
+// recognised S_d it is a Fisher–Yates shuffle; for A_d the same with its first two images
+// swapped when it is odd (a bijection from the odd permutations to the even ones, so
+// uniform on A_d).
 func (c *Chain) Random(rng *rand.Rand) []int {
 	return toInts(c.random(rng))
 }
 
 func (c *Chain) random(rng *rand.Rand) perm {
+	if c.giant != giantNone {
+		g := identityPerm(c.d)
+		for i := c.d - 1; i > 0; i-- {
+			j := rng.IntN(i + 1)
+			g[i], g[j] = g[j], g[i]
+		}
+		if c.giant == giantAlternating && !even(g) {
+			g[0], g[1] = g[1], g[0]
+		}
+		return g
+	}
 	g := identityPerm(c.d)
 	for l := len(c.levels) - 1; l >= 0; l-- {
 		L := c.levels[l]

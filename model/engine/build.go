@@ -214,6 +214,12 @@ func squareForRotation(what string, h, w int) error {
 // Size > 0 keeps a seeded sample of Size elements, the identity included. Errors
 // (a rotation on non-image data, a radius larger than the image) are *InputError.
 func BuildGroup(g model.GroupSpec, shape []int, seed uint64) (group.Action, error) {
+	return BuildGroupContext(context.Background(), g, shape, seed)
+}
+
+// BuildGroupContext is BuildGroup under ctx: building a generated group's stabiliser
+// chain (seconds to minutes for large degrees) stops when ctx is cancelled, with ctx.Err().
+func BuildGroupContext(ctx context.Context, g model.GroupSpec, shape []int, seed uint64) (group.Action, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x9709))
 	image := func() (int, int, error) {
 		if len(shape) != 2 || shape[0] < 2 || shape[1] < 2 {
@@ -225,7 +231,7 @@ func BuildGroup(g model.GroupSpec, shape []int, seed uint64) (group.Action, erro
 		return shape[0], shape[1], nil
 	}
 	if model.FileGroupKind(g.Kind) {
-		return buildFileGroup(g, shape, rng)
+		return buildFileGroup(ctx, g, shape, rng)
 	}
 	var a group.Action
 	switch g.Kind {

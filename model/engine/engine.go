@@ -73,7 +73,7 @@ func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.
 	if hint := buildHint(est, linalg.BLAS(), linalg.DgemmPacked()); hint != "" && opts.Loaded == nil { // not per trial of a study
 		logf("%s", hint)
 	}
-	g, err := BuildGroup(spec.Group, pool.Shape, spec.Seed)
+	g, err := BuildGroupContext(ctx, spec.Group, pool.Shape, spec.Seed)
 	if err != nil {
 		return nil, err
 	}

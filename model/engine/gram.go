@@ -33,7 +33,7 @@ func SampleGram(ctx context.Context, spec *model.Spec, dataDir string, n int) (b
 	if err := checkGroupMemory(s.Group, pool.Shape); err != nil {
 		return base, invariant, err
 	}
-	g, err := BuildGroup(s.Group, pool.Shape, s.Seed)
+	g, err := BuildGroupContext(ctx, s.Group, pool.Shape, s.Seed)
 	if err != nil {
 		return base, invariant, err
 	}

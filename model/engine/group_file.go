@@ -6,12 +6,15 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"gitui/core/data"
 	"gitui/core/group"
@@ -30,12 +33,11 @@ func dims(shape []int) int {
 // buildFileGroup builds a group of FileGroupKinds (BuildGroup's part for them) on samples
 // of the given shape; size > 0 keeps a seeded sample of that many elements. Errors are
 // *InputError naming the field, the file, the row and the fix.
-func buildFileGroup(g model.GroupSpec, shape []int, rng *rand.Rand) (group.Action, error) {
+func buildFileGroup(ctx context.Context, g model.GroupSpec, shape []int, rng *rand.Rand) (group.Action, error) {
 	if err := model.FileGroupShape(g, shape, "group", "the data"); err != nil {
 		return nil, inputErr(err)
 	}
 	d := dims(shape)
-	ctx := context.Background()
 	var a group.Action
 	switch g.Kind {
 	case "dihedral":
@@ -78,7 +80,7 @@ func buildFileGroup(g model.GroupSpec, shape []int, rng *rand.Rand) (group.Actio
 		}
 		a = s
 	case "generated":
-		c, err := generatedChain(g, d)
+		c, err := generatedChain(ctx, g, d)
 		if err != nil {
 			return nil, err
 		}
@@ -103,8 +105,10 @@ func buildFileGroup(g model.GroupSpec, shape []int, rng *rand.Rand) (group.Actio
 }
 
 // generatedChain reads the generators of a generated group (inline or from
-// GeneratorsPath) and returns their stabiliser chain.
-func generatedChain(g model.GroupSpec, d int) (*group.Chain, error) {
+// GeneratorsPath) and returns their stabiliser chain, built under ctx (a cancelled
+// chain returns ctx.Err()). The last chain built is kept (lastChain), so the estimate
+// and the build that follows it do the work once.
+func generatedChain(ctx context.Context, g model.GroupSpec, d int) (*group.Chain, error) {
 	gens, where := g.Generators, "group.generators"
 	if g.GeneratorsPath != "" {
 		where = "group.generators_path " + g.GeneratorsPath
@@ -128,7 +132,16 @@ func generatedChain(g model.GroupSpec, d int) (*group.Chain, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := group.NewChainLimit(context.Background(), d, gens, limit)
+	key := chainKey(d, limit, gens)
+	lastChain.Lock()
+	defer lastChain.Unlock()
+	if lastChain.key == key {
+		return lastChain.c, nil
+	}
+	c, err := group.NewChainLimit(ctx, d, gens, limit)
+	if err == nil && c.Bytes() <= maxCachedChain {
+		lastChain.key, lastChain.c = key, c
+	}
 	if errors.Is(err, group.ErrChainTooLarge) {
 		return nil, inputErr(memoryError(fmt.Sprintf("%s: %v, the memory available (%s): use data with fewer coordinates or fewer generators (%s=SIZE sets the limit)", where, err, source, MemoryEnv)))
 	}
@@ -136,6 +149,44 @@ func generatedChain(g model.GroupSpec, d int) (*group.Chain, error) {
 		return nil, inputErr(fmt.Errorf("%s: %w", where, err))
 	}
 	return c, nil
+}
+
+// estimateChainDegree is the degree from which the estimate no longer builds a generated
+// group's chain (S_100: 0.2 s; S_200: 3 s).
+const estimateChainDegree = 128
+
+// lastChain holds the last stabiliser chain generatedChain built and the key of its
+// inputs (degree, memory limit, generators): the run's estimate builds the chain to learn
+// the group's order (for small degrees), and BuildGroup then needs the same chain.
+var lastChain struct {
+	sync.Mutex
+	key [sha256.Size]byte
+	c   *group.Chain
+}
+
+// maxCachedChain bounds the chain lastChain keeps alive between runs (the TUI's process
+// lives on): larger tables are rebuilt (a 10,000-cycle's 800 MB take 0.3 s).
+const maxCachedChain = 64 << 20
+
+// chainKey is the SHA-256 of d, the memory limit and the generators' images.
+func chainKey(d int, limit int64, gens [][]int) [sha256.Size]byte {
+	h := sha256.New()
+	var b [8]byte
+	put := func(v int64) {
+		binary.LittleEndian.PutUint64(b[:], uint64(v))
+		h.Write(b[:])
+	}
+	put(int64(d))
+	put(limit)
+	put(int64(len(gens)))
+	for _, p := range gens {
+		for _, v := range p {
+			put(int64(v))
+		}
+	}
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
 }
 
 // permRows returns the rows of a (|rows|, d) array of permutations (group.path,
@@ -204,7 +255,18 @@ func fileGroupCost(g model.GroupSpec, shape []int) (order, bytes float64, item E
 		return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f orthogonal %dx%d matrices", order, d, d), Bytes: bytes,
 			Fix: "use fewer matrices or data with fewer coordinates (the matrices are d x d)"}, true
 	case "generated":
-		c, err := generatedChain(g, d)
+		// The estimate runs where nothing may wait (the TUI's panes, before a run's
+		// context exists): it builds the chain only for small degrees, where it takes
+		// milliseconds. Otherwise group.size bounds the tables; without it the order is
+		// unknown here and BuildGroup refuses a group too large to list.
+		if d >= estimateChainDegree {
+			if g.Size <= 0 {
+				return 0, 0, item, true
+			}
+			order = float64(g.Size)
+			break
+		}
+		c, err := generatedChain(context.Background(), g, d)
 		if err != nil {
 			return 0, 0, item, true
 		}

@@ -380,7 +380,7 @@ func pdOutcome(ctx context.Context, spec *model.Spec, pool *data.Dataset, ch cha
 	for _, m := range spec.Methods {
 		if m.Invariance == model.InvarianceGroup && g == nil {
 			var err error
-			if g, err = BuildGroup(spec.Group, pool.Shape, spec.Seed); err != nil {
+			if g, err = BuildGroupContext(ctx, spec.Group, pool.Shape, spec.Seed); err != nil {
 				return nil, err
 			}
 		}
