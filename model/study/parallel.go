@@ -34,7 +34,8 @@ func (t *Study) trialPeak(n int, train, val *data.Dataset) float64 {
 		s.Tune = nil
 		s.Protocol, s.Sizes, s.Repeats, s.Nested = model.ProtocolCurve, []int{n}, 1, false
 		s.Grid, s.Sweep, s.PD, s.Approx, s.GroupSizes, s.TestTransform = nil, nil, nil, nil, nil, nil
-		peak = max(peak, engine.EstimateBytes(s, ds).Bytes)
+		// The process's own base is counted once, not once per trial at once.
+		peak = max(peak, engine.EstimateBytes(s, ds).Bytes-engine.RuntimeBaseBytes)
 	}
 	return peak
 }
