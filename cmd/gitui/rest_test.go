@@ -814,3 +814,31 @@ func TestGeneratedGroupChainBounded(t *testing.T) {
 	}
 	t.Logf("exit %d, peak RSS %d MB, %.1f s", r.code, r.rssKB>>10, r.wall.Seconds())
 }
+
+// S_n from a transposition and an n-cycle works for large n (docs/groups.md): S_3000
+// with group.size 50 under GITUI_MEMORY_LIMIT=1GiB runs (its Schreier–Sims chain would
+// need about 100 GB; recognised as S_n it holds its generators), and the run logs the
+// order 3000!.
+func TestGeneratedSymmetricGroupLargeDegree(t *testing.T) {
+	dir := t.TempDir()
+	const d = 3000
+	csv := writeWideCSV(t, dir, "d.csv", 60, d)
+	swap, cycle := make([]int, d), make([]int, d)
+	for i := range swap {
+		swap[i], cycle[i] = i, (i+1)%d
+	}
+	swap[0], swap[1] = 1, 0
+	spec, _ := json.Marshal(map[string]any{
+		"name": "s3000", "protocol": "sample-complexity",
+		"data":    map[string]any{"name": "file", "path": csv, "test_size": 20},
+		"group":   map[string]any{"kind": "generated", "generators": [][]int{swap, cycle}, "size": 50},
+		"methods": []any{map[string]any{"features": "cdf", "bins": 3, "templates": 3}},
+		"sizes":   []int{20},
+	})
+	path := writeSpec(t, dir, "s3000", string(spec))
+	t.Setenv("GITUI_MEMORY_LIMIT", "1GiB")
+	code, _, stderr := gitui(t, "run", path, "--out", filepath.Join(dir, "out"))
+	if code != 0 || !strings.Contains(stderr, "50 of the generated group of order 4.1e9130") {
+		t.Fatalf("exit %d: %s; want 0 and the group logged as 50 of order 3000! = 4.1e9130", code, stderr)
+	}
+}

@@ -342,3 +342,24 @@ func TestListingDataSize(t *testing.T) {
 		}
 	}
 }
+
+// Every estimate counts gitui's own resident memory once (RuntimeBaseBytes), so that a
+// small run's estimate is a bound on its peak: a 10-sample raw RLS run on the circle
+// is estimated at no less than that base, with the base named among the items.
+func TestEstimateCountsRuntimeBase(t *testing.T) {
+	s := &model.Spec{Protocol: model.ProtocolCurve, Methods: []model.Method{{Features: "raw"}}, Sizes: []int{10}}
+	s.Defaults()
+	e := EstimateBytes(s, DataSize{Pool: 30, Test: 30, Shape: []int{2}, Classes: 2})
+	n := 0
+	for _, it := range e.Items {
+		if strings.HasPrefix(it.What, "gitui itself") {
+			n++
+			if it.Bytes != RuntimeBaseBytes {
+				t.Errorf("base item %g bytes, want %d", it.Bytes, RuntimeBaseBytes)
+			}
+		}
+	}
+	if n != 1 || e.Bytes < RuntimeBaseBytes || e.Bytes > 2*RuntimeBaseBytes {
+		t.Errorf("estimate %.3g B with %d base items: want the base counted once, and little else", e.Bytes, n)
+	}
+}
