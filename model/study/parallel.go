@@ -34,8 +34,9 @@ func (t *Study) trialPeak(n int, train, val *data.Dataset) float64 {
 		s.Tune = nil
 		s.Protocol, s.Sizes, s.Repeats, s.Nested = model.ProtocolCurve, []int{n}, 1, false
 		s.Grid, s.Sweep, s.PD, s.Approx, s.GroupSizes, s.TestTransform = nil, nil, nil, nil, nil, nil
-		// The process's own base is counted once, not once per trial at once.
-		peak = max(peak, engine.EstimateBytes(s, ds).Bytes-engine.RuntimeBaseBytes)
+		// The process and the data are counted once, not once per trial at once.
+		e := engine.EstimateBytes(s, ds)
+		peak = max(peak, e.Bytes-e.Shared)
 	}
 	return peak
 }
