@@ -55,8 +55,9 @@ type studyProgressMsg struct {
 	err  error
 }
 
-// studyDoneMsg: the search of study id ended (err: ctx.Err() when cancelled, nil when
-// finished and best.spec.json written); snap is its directory read then.
+// studyDoneMsg: study id ended (err: ctx.Err() when cancelled, nil when concluded:
+// best.spec.json, its refit and study.json with the test accuracy written); snap is its
+// directory read then.
 type studyDoneMsg struct {
 	id      int
 	snap    tunepane.Snapshot
@@ -299,34 +300,31 @@ func (a *App) waitStudy() tea.Cmd {
 	}
 }
 
-// searchStudy runs the search of st (in its own goroutine), then writes best.spec.json;
-// it signals notify after every scored job (never blocking), sends the outcome on done
-// (buffered) and closes over once the journal is closed. A study that stopped on bad
-// input before scoring anything leaves nothing behind; a panic is reported as an error.
+// searchStudy runs st to its conclusion in its own goroutine (study.Start, as `gitui
+// tune` does: the search, best.spec.json, the refit of the best in DIR/refit, the refits
+// of tune.refit_top and study.json with the test accuracy); it signals notify after
+// every scored job and every refit's end (never blocking), sends the outcome on done
+// (buffered) and closes over once the study is closed (its journal closed, its lock
+// released). A study that stopped on bad input before scoring anything leaves nothing
+// behind; a panic is reported as an error.
 func searchStudy(ctx context.Context, st *study.Study, dataDir string, notify chan<- struct{}, done chan<- error, over chan<- struct{}) {
 	var err error
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("the study panicked: %v", r)
 		}
-		var ie *model.InputError
-		if errors.As(err, &ie) {
-			st.Discard()
-		}
-		st.Close()
 		done <- err
 		close(over)
 	}()
-	err = st.Search(ctx, study.Options{DataDir: dataDir, Log: func(string) {
-		select {
-		case notify <- struct{}{}:
-		default:
-		}
-	}})
-	if err == nil {
-		var best *model.Spec
-		if best, err = st.BestSpec(); err == nil {
-			_, err = st.WriteBestSpec(best)
+	for e := range study.Start(ctx, st, study.Options{DataDir: dataDir}) {
+		switch e := e.(type) {
+		case study.Done:
+			err = e.Err
+		case study.Log, study.Searched, study.Refitted:
+			select {
+			case notify <- struct{}{}:
+			default:
+			}
 		}
 	}
 }
@@ -348,7 +346,11 @@ func (a *App) finishStudy(m studyDoneMsg) {
 	default:
 		msg := "study done"
 		if f := m.snap.File; f != nil && f.Best != nil {
-			msg = fmt.Sprintf("study done: best %s %.4f at n %d (trial %d); b in the Tune view opens its spec", model.TuneScoreName(f.Score), f.Best.Validation, f.Best.ValidationN, f.Best.Trial)
+			test := ""
+			if f.Best.Test != nil {
+				test = fmt.Sprintf(", test %.4f refit at n %d", *f.Best.Test, f.Best.N)
+			}
+			msg = fmt.Sprintf("study done: best %s %.4f at n %d (trial %d)%s; b in the Tune view opens its spec", model.TuneScoreName(f.Score), f.Best.Validation, f.Best.ValidationN, f.Best.Trial, test)
 		}
 		a.setStatus(msg, false)
 	}

@@ -52,8 +52,8 @@ func fieldOffset(t *testing.T, s *model.Spec, from, to string) int {
 // shown), T (the study starts in the run store and the Tune view opens), the rungs
 // fill (n 4, then 12, then 36), the study finishes (a trial complete at 3/3), b loads
 // the best spec into the panes.
-// It then checks the study directory: 9 trials over rungs 4, 12, 36 in study.json,
-// best.spec.json a plain spec of the method tuned at n 90 with the best's values.
+// It then checks the study directory: 9 trials over rungs 4, 12, 36 in study.json, the
+// best refit and tested at n 90, best.spec.json a plain spec of the method tuned at n 90 with the best's values.
 func TestScriptedTune(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a study for a few seconds")
@@ -106,6 +106,9 @@ func TestScriptedTune(t *testing.T) {
 	}
 	if !slices.Equal(f.Rungs, []int{4, 12, 36}) || len(f.Trials) != 9 || f.Best == nil {
 		t.Fatalf("study.json: rungs %v, %d trials, best %v; want rungs 4, 12, 36, 9 trials and a best", f.Rungs, len(f.Trials), f.Best)
+	}
+	if f.Best.Test == nil || f.Best.N != 90 {
+		t.Errorf("study.json's best %+v: want the refit's test accuracy at n 90 (the study concludes as gitui tune does)", f.Best)
 	}
 	full := 0
 	for _, tr := range f.Trials {

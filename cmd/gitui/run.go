@@ -215,35 +215,46 @@ func execute(ctx context.Context, rd *store.RunDir, dataDir string, stdout, stde
 // run's conclusion (store.RunDir.Conclude, the same as the TUI's), then the summary. It
 // returns the result written or kept (nil when nothing was kept).
 func executeWith(ctx context.Context, rd *store.RunDir, opts engine.RunOptions, stdout, stderr io.Writer) (*model.Result, error) {
-	if rd.Warning != "" {
-		fmt.Fprintln(stderr, "gitui: "+rd.Warning)
-	}
-	for _, n := range rd.Notices {
-		fmt.Fprintln(stderr, "gitui: "+n)
-	}
-	if rd.Resumed > 0 {
-		fmt.Fprintf(stderr, "continuing %s: %d cells already in its journal\n", rd.Path, rd.Resumed)
-	}
+	printRunDir(stderr, rd.Path, rd.Warning, rd.Notices, rd.Resumed)
 	start := time.Now()
 	prog := newProgress(stderr)
 	var outcome *eval.Outcome
 	var runErr error
 	opts.Quick, opts.Dir, opts.NoMatrices = rd.Meta.Quick, rd, true
 	for e := range engine.Start(ctx, rd.Spec, opts) {
-		switch e := e.(type) {
-		case eval.Progress:
-			prog.progress(e)
-		case eval.Log:
-			prog.log(e.Line)
-		case eval.Done:
-			outcome, runErr = e.Outcome, e.Err
+		if d, ok := e.(eval.Done); ok {
+			outcome, runErr = d.Outcome, d.Err
+			continue
 		}
+		prog.event(e)
 	}
 	prog.finish()
 	c, err := rd.Conclude(outcome, runErr, time.Since(start))
 	if err != nil {
 		return nil, err
 	}
+	return printConclusion(stdout, stderr, rd.Path, c, runErr)
+}
+
+// printRunDir writes what opening the run directory path said (its warning and
+// notices, and how many cells its journal held) on stderr, before the run starts.
+func printRunDir(stderr io.Writer, path, warning string, notices []string, resumed int) {
+	if warning != "" {
+		fmt.Fprintln(stderr, "gitui: "+warning)
+	}
+	for _, n := range notices {
+		fmt.Fprintln(stderr, "gitui: "+n)
+	}
+	if resumed > 0 {
+		fmt.Fprintf(stderr, "continuing %s: %d cells already in its journal\n", path, resumed)
+	}
+}
+
+// printConclusion reports how the run in path concluded (c, store.RunDir.Conclude; runErr
+// the run's error): the summary tables on stdout and where the result went on stderr. It
+// returns the result written or kept (nil when nothing was kept) and the command's error:
+// a usage error when the run was refused or discarded as bad input, else runErr.
+func printConclusion(stdout, stderr io.Writer, path string, c store.Conclusion, runErr error) (*model.Result, error) {
 	if c.Refused {
 		return nil, usageError{runErr} // refused before a cell ran: the directory is as it was
 	}
@@ -252,15 +263,16 @@ func executeWith(ctx context.Context, rd *store.RunDir, opts engine.RunOptions, 
 		if errors.As(runErr, &ie) {
 			return nil, usageError{runErr} // nothing ran: nothing is left behind
 		}
-		fmt.Fprintf(stderr, "nothing kept in %s: no cell had finished\n", rd.Path)
+		fmt.Fprintf(stderr, "nothing kept in %s: no cell had finished\n", path)
 		return nil, runErr
 	}
 	printSummary(stdout, c.Result)
+	result := filepath.Join(path, store.ResultFile)
 	if c.Unchanged {
-		fmt.Fprintf(stderr, "result: %s is complete: nothing to do\n", rd.ResultPath())
+		fmt.Fprintf(stderr, "result: %s is complete: nothing to do\n", result)
 		return c.Result, nil
 	}
-	fmt.Fprintf(stderr, "result: %s (%.1f s)\n", rd.ResultPath(), c.Result.Timing.WallSeconds)
+	fmt.Fprintf(stderr, "result: %s (%.1f s)\n", result, c.Result.Timing.WallSeconds)
 	return c.Result, runErr
 }
 
@@ -293,6 +305,17 @@ func newProgress(w io.Writer) *progress {
 		tty = term.IsTerminal(int(f.Fd()))
 	}
 	return &progress{w: w, tty: tty, start: time.Now()}
+}
+
+// event draws an engine event: a Progress on the bar, a Log line above it; the others
+// (points, matrices) are the TUI's.
+func (p *progress) event(e eval.Event) {
+	switch e := e.(type) {
+	case eval.Progress:
+		p.progress(e)
+	case eval.Log:
+		p.log(e.Line)
+	}
 }
 
 func (p *progress) progress(e eval.Progress) {

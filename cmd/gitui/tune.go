@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -175,122 +174,86 @@ func asUsage(err error) error {
 	return err
 }
 
-// runStudy searches, writes best.spec.json, refits it as an ordinary run in DIR/refit,
-// copies the refit's result.json and predictions.csv into DIR and writes study.json.
+// runStudy runs the study st to its conclusion (study.Start: the search, best.spec.json,
+// the refit of the best as an ordinary run in DIR/refit, whose result.json and
+// predictions.csv are copied into DIR, the refits of tune.refit_top, study.json): a loop
+// over the study's events, drawing the progress on stderr and the results on stdout, as
+// cmdRun does over a run's.
 func runStudy(ctx context.Context, st *study.Study, dataDir string, workers int, stdout, stderr io.Writer) error {
-	// A full disk anywhere in the study (its journal, study.json, the refit's files) is
-	// exit 1 with "free space, then gitui resume DIR".
-	return store.NoSpaceHint(searchAndRefit(ctx, st, dataDir, workers, stdout, stderr), st.Dir)
-}
-
-// searchAndRefit is runStudy's work.
-func searchAndRefit(ctx context.Context, st *study.Study, dataDir string, workers int, stdout, stderr io.Writer) error {
-	defer st.Close()
 	for _, n := range st.Notices {
 		fmt.Fprintf(stderr, "gitui: %s\n", n)
 	}
 	if st.Resumed > 0 {
 		fmt.Fprintf(stderr, "continuing %s: %d scored jobs already in its journal\n", st.Dir, st.Resumed)
 	}
+	dir := st.Dir
 	prog := newProgress(stderr)
-	err := st.Search(ctx, study.Options{DataDir: dataDir, Log: prog.log, Workers: workers,
-		Estimate: func(e engine.TimeEstimate) { prog.log("study " + engine.TimeLine(e)) }})
-	prog.finish()
-	var ie *model.InputError
-	if errors.As(err, &ie) {
-		st.Discard() // nothing was scored: leave nothing behind
-		return usageError{err}
+	var searched study.Searched
+	var done study.Done
+	for e := range study.Start(ctx, st, study.Options{DataDir: dataDir, Workers: workers}) {
+		switch e := e.(type) {
+		case study.Log:
+			prog.log(e.Line)
+		case study.Estimated:
+			prog.log("study " + engine.TimeLine(e.Estimate))
+		case study.Searched:
+			prog.finish()
+			searched = e
+			printSearched(stderr, e)
+		case study.RefitStarted:
+			printRunDir(stderr, e.Path, e.Warning, e.Notices, e.Resumed)
+			prog = newProgress(stderr)
+		case study.RefitEvent:
+			prog.event(e.Event)
+		case study.Refitted:
+			prog.finish()
+			printRefitted(stdout, stderr, e, searched)
+		case study.Done:
+			done = e
+		}
 	}
-	if err != nil {
-		return err
+	if done.Err != nil {
+		if done.Discarded {
+			return usageError{done.Err} // nothing was scored: nothing is left behind
+		}
+		return asUsage(done.Err)
 	}
-	trial, valN, params, val, _ := st.Best()
-	on := fmt.Sprintf("on %d validation samples", st.Validation)
-	switch st.Score {
+	fmt.Fprintf(stderr, "study: %s (best spec %s)\n", filepath.Join(dir, study.StudyFile), done.BestSpec)
+	return nil
+}
+
+// printSearched writes the search's summary line on stderr.
+func printSearched(stderr io.Writer, e study.Searched) {
+	on := fmt.Sprintf("on %d validation samples", e.Validation)
+	switch e.Score {
 	case model.TuneLOO:
 		on = "by leave-one-out on their training samples"
 	case model.TunePooled:
 		on += ", pooled at the last rung with each fit's leave-one-out"
 	}
-	score := model.TuneScoreName(st.Score)
+	b := e.Best
 	fmt.Fprintf(stderr, "search: %d configurations compared %s, rungs %v (%.2f s, %d at once, tune.workers %d; %s); best trial %d, %s %.4f (n %d), %s\n",
-		st.Trials, on, st.Sizes, st.SearchSeconds(), st.Workers, st.Lag, st.CacheStats(), trial, score, val, valN, fmtJSON(params))
-	best, err := st.BestSpec()
-	if err != nil {
-		return err
-	}
-	bestPath, err := st.WriteBestSpec(best)
-	if err != nil {
-		return err
-	}
-	rd, err := store.OpenRunDir(filepath.Join(st.Dir, study.RefitDir), best, store.RunMeta{DataDir: dataDir})
-	if err != nil {
-		return asUsage(err)
-	}
-	res, err := executeWith(ctx, rd, engine.RunOptions{DataDir: dataDir}, stdout, stderr)
-	if err != nil {
-		return err
-	}
-	if res == nil || len(res.Series) == 0 || len(res.Series[0].Points) == 0 {
-		return errors.New("the refit produced no test accuracy")
-	}
-	for _, f := range []string{store.ResultFile, store.PredictionsFile} {
-		b, err := os.ReadFile(filepath.Join(rd.Path, f))
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				continue
-			}
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(st.Dir, f), b, 0o644); err != nil {
-			return fmt.Errorf("copy the refit's %s: %w", f, err)
-		}
-	}
-	test := res.Series[0].Points[0].Mean
-	fmt.Fprintf(stdout, "best of %d configurations: %s %.4f (n %d), test %.4f (refit at n %d); %s\n", st.Trials, score, val, valN, test, st.RefitN, fmtJSON(params))
-	if err := refitTop(ctx, st, dataDir, test, score, stdout, stderr); err != nil {
-		return err
-	}
-	if err := st.WriteStudy(&test); err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "study: %s (best spec %s)\n", filepath.Join(st.Dir, study.StudyFile), bestPath)
-	return nil
+		e.Trials, on, e.Sizes, e.Seconds, e.Workers, e.Lag, e.Cache, b.Trial, model.TuneScoreName(e.Score), b.Validation, b.ValidationN, fmtJSON(b.Params))
 }
 
-// refitTop refits the trials ranked 2..tune.refit_top (the best, whose test accuracy
-// is test, was refit in DIR/refit) each in DIR/refit-RANK, tests each once and records
-// them for study.json's "top". Their test accuracies are reported, not used to choose.
-func refitTop(ctx context.Context, st *study.Study, dataDir string, test float64, score string, stdout, stderr io.Writer) error {
-	top := st.Top(st.Spec.Tune.RefitTop)
-	if len(top) < 2 {
-		return nil
+// printRefitted reports a refit's conclusion as `gitui run` reports a run's (the best's
+// summary tables on stdout; the other top trials' are left out), then its test accuracy
+// on stdout: the best's, or that of rank k (reported, not chosen).
+func printRefitted(stdout, stderr io.Writer, e study.Refitted, s study.Searched) {
+	tables := stdout
+	if e.Rank > 1 {
+		tables = io.Discard
 	}
-	top[0].Test, top[0].Dir = &test, study.RefitDir
-	for i := 1; i < len(top); i++ {
-		t := &top[i]
-		spec, err := st.RefitSpec(t.Trial, fmt.Sprintf("-rank%d", t.Rank))
-		if err != nil {
-			return err
-		}
-		t.Dir = fmt.Sprintf("%s-%d", study.RefitDir, t.Rank)
-		rd, err := store.OpenRunDir(filepath.Join(st.Dir, t.Dir), spec, store.RunMeta{DataDir: dataDir})
-		if err != nil {
-			return asUsage(err)
-		}
-		res, err := executeWith(ctx, rd, engine.RunOptions{DataDir: dataDir}, io.Discard, stderr)
-		if err != nil {
-			return err
-		}
-		if res == nil || len(res.Series) == 0 || len(res.Series[0].Points) == 0 {
-			return fmt.Errorf("the refit of trial %d (rank %d) produced no test accuracy", t.Trial, t.Rank)
-		}
-		acc := res.Series[0].Points[0].Mean
-		t.Test = &acc
-		fmt.Fprintf(stdout, "rank %d: trial %d, %s %.4f (n %d), test %.4f (reported, not chosen); %s\n", t.Rank, t.Trial, score, t.Validation, t.ValidationN, acc, fmtJSON(t.Params))
+	printConclusion(tables, stderr, e.Path, e.Conclusion, e.Err)
+	if e.Test == nil {
+		return
 	}
-	st.SetTop(top)
-	return nil
+	score, r := model.TuneScoreName(s.Score), e.Refit
+	if e.Rank == 1 {
+		fmt.Fprintf(stdout, "best of %d configurations: %s %.4f (n %d), test %.4f (refit at n %d); %s\n", s.Trials, score, r.Validation, r.ValidationN, *e.Test, s.RefitN, fmtJSON(r.Params))
+		return
+	}
+	fmt.Fprintf(stdout, "rank %d: trial %d, %s %.4f (n %d), test %.4f (reported, not chosen); %s\n", e.Rank, e.Trial, score, r.Validation, r.ValidationN, *e.Test, fmtJSON(r.Params))
 }
 
 func fmtJSON(v any) string {

@@ -16,9 +16,13 @@
 // not yet journaled by an O_EXCL claim (store.ClaimJob) and wait for the scores other
 // tasks compute, so an array of N tasks gives the trials of one process with workers N.
 //
-// The final refit of the best configuration at the full training size is an ordinary
-// run of best.spec.json (the command line does it through its run path), so that
-// `gitui run best.spec.json` reproduces the study's test accuracy exactly.
+// A study is the second kind of job, shaped like a run: Start runs it to its
+// conclusion and streams its events, the same for `gitui tune`, `gitui resume` and the
+// workbench (which only draw them): the search, best.spec.json, the refit of the best
+// configuration at the refit size as an ordinary run of best.spec.json in DIR/refit
+// (concluded by store.RunDir.Conclude, as `gitui run` concludes a run, so that `gitui
+// run best.spec.json` reproduces the study's test accuracy exactly), the refits of
+// tune.refit_top, and study.json with the test accuracy.
 //
 // The study directory's files, its journal, study.json (store.Study), its lock and its
 // listing live in model/store (docs/runs.md, "A study directory").
