@@ -611,6 +611,10 @@ func loadNPZ(ctx context.Context, path string) (*Dataset, error) {
 	return ds, nil
 }
 
+// npzKey returns the key of the .npz entry name: numpy.savez names the array of key k
+// "k.npy".
+func npzKey(name string) string { return strings.TrimSuffix(name, ".npy") }
+
 // ReadNPZ reads an .npz archive of size bytes from r as LoadNPZ does; name becomes the
 // Dataset's Name.
 func ReadNPZ(r io.ReaderAt, size int64, name string) (*Dataset, error) {
@@ -621,7 +625,7 @@ func ReadNPZ(r io.ReaderAt, size int64, name string) (*Dataset, error) {
 	var xf, yf *zip.File
 	var keys []string
 	for _, f := range zr.File {
-		k := strings.TrimSuffix(f.Name, ".npy")
+		k := npzKey(f.Name)
 		keys = append(keys, k)
 		switch k {
 		case "x", "X":
