@@ -65,7 +65,10 @@ func LoadEdgeLists(ctx context.Context, dir string) (*Dataset, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("%s: the graph files hold no edges: write one edge per line as \"u v\" (0-based node numbers)", dir)
 	}
-	limit, why := valueCap()
+	limit, why, capErr := valueCap()
+	if capErr != nil {
+		return nil, capErr
+	}
 	if uint64(len(files))*uint64(n)*uint64(n) > limit {
 		return nil, fmt.Errorf("%s: %d graphs of %d nodes are %d values, more than %s: use fewer or smaller graphs", dir, len(files), n, len(files)*n*n, why)
 	}

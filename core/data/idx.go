@@ -200,7 +200,11 @@ func readIDXImageBlocks(r io.Reader) (img *Images, blocks [][]byte, err error) {
 	}
 	hi, d := bits.Mul64(rows, cols)
 	hi2, total := bits.Mul64(n, d)
-	if limit, msg := valueCap(); hi != 0 || hi2 != 0 || total > limit {
+	limit, msg, capErr := valueCap()
+	if capErr != nil {
+		return nil, nil, capErr
+	}
+	if hi != 0 || hi2 != 0 || total > limit {
 		if hi != 0 || hi2 != 0 {
 			total = math.MaxUint64
 		}

@@ -50,7 +50,10 @@ func readNPY(r io.Reader, bound uint64) (*ndarray, error) {
 	if err != nil {
 		return nil, err
 	}
-	limit, limitMsg := valueCap()
+	limit, limitMsg, capErr := valueCap()
+	if capErr != nil {
+		return nil, capErr
+	}
 	count := uint64(1)
 	for _, s := range h.shape {
 		var hi uint64

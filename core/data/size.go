@@ -92,7 +92,10 @@ func CheckFileMemory(ctx context.Context, copies int, paths ...string) (int64, e
 		}
 		dims = append(dims, fmt.Sprintf("%s: %d×%d", filepath.Base(p), s.Rows, s.Dim))
 	}
-	avail, source := AvailableMemory()
+	avail, source, err := AvailableMemory()
+	if err != nil {
+		return 0, err
+	}
 	if need := float64(total) * float64(copies); need > float64(avail) {
 		return total, fmt.Errorf("the data set (%s) takes %s as float64, about %s while it is loaded, split and normalized, more than the %s available (%s): use a smaller file, or set %s=SIZE if more memory is free", strings.Join(dims, ", "), humanBytes(float64(total)), humanBytes(need), humanBytes(float64(avail)), source, MemoryEnv)
 	}

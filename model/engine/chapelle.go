@@ -227,7 +227,7 @@ func (f *chapelleFitter) fitRows(ctx context.Context, k kernel.Base, idx []int, 
 	_, d := f.pool.X.Dims()
 	opts.Budget = func(svs, rows int) error {
 		need := vsvRetrainBytes(float64(rows), float64(d), float64(f.test.Len()), float64(max(len(f.pool.Classes), 2)))
-		limit, source, err := MemoryLimit()
+		limit, source, err := data.AvailableMemory()
 		if err != nil {
 			return err
 		}

@@ -22,8 +22,8 @@ import (
 
 // MemoryEnv names the environment variable that sets the memory a run may use, e.g.
 // GITUI_MEMORY_LIMIT=8GiB (units B, KB, MB, GB, TB, KiB, MiB, GiB, TiB; a bare number is
-// bytes). Without it the limit is what the machine has available (MemoryLimit).
-const MemoryEnv = "GITUI_MEMORY_LIMIT"
+// bytes). Without it the limit is what the machine has available (data.AvailableMemory).
+const MemoryEnv = data.MemoryEnv
 
 // DataSize describes the loaded data a run's memory estimate starts from: the rows of
 // the training pool and of the test set (2N with test_transform), the shape of one
@@ -780,51 +780,31 @@ func human(b float64) string {
 // 1 MiB.
 func ParseBytes(s string) (int64, error) { return data.ParseBytes(s) }
 
-// MemoryLimit returns the bytes a run may allocate and where that figure comes from:
-// $GITUI_MEMORY_LIMIT when set; else the smallest of MemAvailable (/proc/meminfo) and
-// the room left in the process's cgroup (memory.max - memory.current, cgroup v2); else
-// (neither readable) 1 TiB, which refuses only the absurd. A bad GITUI_MEMORY_LIMIT is an
-// *InputError.
-func MemoryLimit() (int64, string, error) {
-	if v, ok := os.LookupEnv(MemoryEnv); ok && strings.TrimSpace(v) != "" {
-		b, err := ParseBytes(v)
-		if err != nil {
-			return 0, "", inputErr(fmt.Errorf("%s: %w", MemoryEnv, err))
-		}
-		return b, MemoryEnv, nil
-	}
-	limit, source := int64(1<<40), "no memory information"
-	if avail, ok := memAvailable(); ok {
-		limit, source = avail, "MemAvailable"
-	}
-	if room, ok := data.CgroupRoom(); ok && room < limit {
-		limit, source = room, "cgroup memory.max"
-	}
-	return limit, source, nil
-}
-
 // SoftMemoryLimit returns the soft memory limit for the Go runtime (debug.SetMemoryLimit)
 // of a gitui process: $GITUI_MEMORY_LIMIT when set and valid, else what the process may
-// still use (MemAvailable and the cgroup's room, plus what it already holds), at most
-// 95% of MachineMemory;
-// ok is false when $GOMEMLIMIT is set (the runtime already honours it) or nothing is
-// known. Near the limit the collector runs hard, so a run that the estimate let through
-// gives memory back before the kernel's OOM killer or the runtime's fatal
-// "out of memory" would end it.
+// still use (data.AvailableMemory, plus what it already holds), at most 95% of
+// MachineMemory; ok is false when $GOMEMLIMIT is set (the runtime already honours it),
+// when $GITUI_MEMORY_LIMIT is malformed (the run refuses it) or nothing is known. Near
+// the limit the collector runs hard, so a run that the estimate let through gives memory
+// back before the kernel's OOM killer or the runtime's fatal "out of memory" would end
+// it.
 func SoftMemoryLimit() (int64, bool) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return 0, false
 	}
-	if v := os.Getenv(MemoryEnv); strings.TrimSpace(v) != "" {
-		b, err := ParseBytes(v)
-		return b, err == nil
+	room, source, err := data.AvailableMemory()
+	if err != nil {
+		return 0, false
+	}
+	if source == MemoryEnv {
+		return room, true
 	}
 	m, ok := MachineMemory()
 	if !ok {
 		return 0, false
 	}
 	limit := m / 20 * 19
-	if room, _, err := MemoryLimit(); err == nil && room < 1<<40 {
+	if room < 1<<40 {
 		limit = min(limit, room+selfRSS())
 	}
 	return limit, true
@@ -863,11 +843,9 @@ func MachineMemory() (int64, bool) {
 	return data.MeminfoBytes("MemTotal:")
 }
 
-func memAvailable() (int64, bool) { return data.MeminfoBytes("MemAvailable:") }
-
 // checkRunMemory estimates the memory of spec on the loaded pool and test set and
 // refuses (an *InputError, before the group or anything large is built) a run that
-// does not fit MemoryLimit or whose largest kernel matrix exceeds kernel.MaxGramBytes.
+// does not fit data.AvailableMemory or whose largest kernel matrix exceeds kernel.MaxGramBytes.
 // On success it returns a log line with the estimate and the limit, and the estimate.
 func checkRunMemory(spec *model.Spec, pool, test *data.Dataset) (string, Estimate, error) {
 	nt := test.Len()
@@ -875,7 +853,7 @@ func checkRunMemory(spec *model.Spec, pool, test *data.Dataset) (string, Estimat
 		nt *= 2
 	}
 	est := EstimateBytes(spec, DataSize{Pool: pool.Len(), Test: nt, Shape: pool.Shape, Classes: len(pool.Classes)})
-	limit, source, err := MemoryLimit()
+	limit, source, err := data.AvailableMemory()
 	if err != nil {
 		return "", est, err
 	}
@@ -903,11 +881,11 @@ func buildHint(est Estimate, blas string, packed bool) string {
 }
 
 // checkGroupMemory refuses (an *InputError) a group whose element tables alone exceed
-// MemoryLimit, before BuildGroup builds them: for callers that build the group without
+// data.AvailableMemory, before BuildGroup builds them: for callers that build the group without
 // running the spec (SampleGram, the heatmap's sample).
 func checkGroupMemory(g model.GroupSpec, shape []int) error {
 	_, bytes, item := groupCost(g, shape)
-	limit, source, err := MemoryLimit()
+	limit, source, err := data.AvailableMemory()
 	if err != nil {
 		return err
 	}
