@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"gitui/internal/ctxio"
 )
 
 // EdgeListLabels is the name of the labels file of an edge-list folder (LoadEdgeLists).
@@ -176,7 +178,7 @@ func readEdgeList(ctx context.Context, path string) ([][2]int, error) {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(ctxReader{ctx, f})
+	sc := bufio.NewScanner(ctxio.Reader(ctx, f))
 	var edges [][2]int
 	for line := 1; sc.Scan(); line++ {
 		t := strings.TrimSpace(sc.Text())

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"gitui/internal/ctxio"
 )
 
 // LoadOptions are the choices a Format's loader takes beside the path.
@@ -399,7 +401,7 @@ func idxFileSize(ctx context.Context, path string) (FileSize, error) {
 		return FileSize{}, err
 	}
 	defer f.Close()
-	r, err := maybeGunzip(ctxReader{ctx, f})
+	r, err := maybeGunzip(ctxio.Reader(ctx, f))
 	if err != nil {
 		return FileSize{}, fmt.Errorf("load %s: %w", path, err)
 	}

@@ -2,7 +2,6 @@ package data
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"gitui/internal/bytefmt"
 )
 
 // Environment variables that override the readers' limits at start-up (whole numbers;
@@ -263,52 +264,9 @@ func valueCap() (uint64, string, error) {
 		if source != MemoryEnv {
 			where += "; " + MemoryEnv + " sets it"
 		}
-		return fit, fmt.Sprintf("the %d values (%s as float64) that fit in the %s of memory available (%s)", fit, humanBytes(float64(fit*8)), humanBytes(float64(avail)), where), nil
+		return fit, fmt.Sprintf("the %d values (%s as float64) that fit in the %s of memory available (%s)", fit, bytefmt.IEC(float64(fit*8)), bytefmt.IEC(float64(avail)), where), nil
 	}
 	return MaxValues, valuesLimitMsg(), nil
-}
-
-// humanBytes formats bytes in binary units: "512 MiB", "7.63 GiB".
-func humanBytes(b float64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	i := 0
-	for b >= 1024 && i < len(units)-1 {
-		b /= 1024
-		i++
-	}
-	switch {
-	case i == 0 || b >= 100:
-		return fmt.Sprintf("%.0f %s", b, units[i])
-	case b >= 10:
-		return fmt.Sprintf("%.1f %s", b, units[i])
-	}
-	return fmt.Sprintf("%.2f %s", b, units[i])
-}
-
-// ctxReader passes the reads of r through until ctx is done, then fails with ctx's error.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}
-
-// ctxReaderAt passes the reads of r through until ctx is done, then fails with ctx's error.
-type ctxReaderAt struct {
-	ctx context.Context
-	r   io.ReaderAt
-}
-
-func (c ctxReaderAt) ReadAt(p []byte, off int64) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.ReadAt(p, off)
 }
 
 // growth returns how many elements to add to a full slice of n elements that may not

@@ -19,6 +19,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"gitui/internal/ctxio"
 )
 
 // npyMagic opens every .npy file (NEP 1).
@@ -607,7 +609,7 @@ func loadNPZ(ctx context.Context, path string) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds, err := ReadNPZ(ctxReaderAt{ctx, f}, st.Size(), baseName(path))
+	ds, err := ReadNPZ(ctxio.ReaderAt(ctx, f), st.Size(), baseName(path))
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}

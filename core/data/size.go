@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"gitui/internal/bytefmt"
 )
 
 // FileSize is the size of the data set in a file, known before it is loaded: Rows
@@ -97,7 +99,7 @@ func CheckFileMemory(ctx context.Context, copies int, paths ...string) (int64, e
 		return 0, err
 	}
 	if need := float64(total) * float64(copies); need > float64(avail) {
-		return total, fmt.Errorf("the data set (%s) takes %s as float64, about %s while it is loaded, split and normalized, more than the %s available (%s): use a smaller file, or set %s=SIZE if more memory is free", strings.Join(dims, ", "), humanBytes(float64(total)), humanBytes(need), humanBytes(float64(avail)), source, MemoryEnv)
+		return total, fmt.Errorf("the data set (%s) takes %s as float64, about %s while it is loaded, split and normalized, more than the %s available (%s): use a smaller file, or set %s=SIZE if more memory is free", strings.Join(dims, ", "), bytefmt.IEC(float64(total)), bytefmt.IEC(need), bytefmt.IEC(float64(avail)), source, MemoryEnv)
 	}
 	return total, nil
 }

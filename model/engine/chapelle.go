@@ -15,6 +15,7 @@ import (
 	"gitui/core/group"
 	"gitui/core/kernel"
 	"gitui/core/learn"
+	"gitui/internal/bytefmt"
 	"gitui/model"
 )
 
@@ -233,7 +234,7 @@ func (f *chapelleFitter) fitRows(ctx context.Context, k kernel.Base, idx []int, 
 		}
 		if need > float64(limit) {
 			return inputErr(memoryError(fmt.Sprintf("%s: the first SVM has %d support vectors: retraining on them and %d copies each (%d samples) needs about %s, more than the %s available (%s): use a smaller jitter or directions, or fewer training samples (%s=SIZE sets the limit)",
-				m.Name, svs, f.c.vsv.Len(), rows, human(need), human(float64(limit)), source, MemoryEnv)))
+				m.Name, svs, f.c.vsv.Len(), rows, bytefmt.IEC(need), bytefmt.IEC(float64(limit)), source, MemoryEnv)))
 		}
 		return nil
 	}

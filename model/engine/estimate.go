@@ -17,6 +17,7 @@ import (
 	"gitui/core/kernel"
 	"gitui/core/learn"
 	"gitui/core/linalg"
+	"gitui/internal/bytefmt"
 	"gitui/model"
 )
 
@@ -405,7 +406,7 @@ func estimateFeatures(e *estimator, m model.Method, st stage, name string, held 
 		mc := math.Min(10000, math.Floor(n/4))
 		cell.What = fmt.Sprintf("%s on %.0f samples (a %.0f x %.0f kernel)", m.Name, n, n, n)
 		cell.Fix = fmt.Sprintf("use solver: nystrom, centres: %.0f (about %s), or smaller sizes", mc,
-			human(float64(learn.NystromBytes(int(n), int(mc), true))+8*2048*mc))
+			bytefmt.IEC(float64(learn.NystromBytes(int(n), int(mc), true))+8*2048*mc))
 		if e.gram == 8*n*n {
 			e.gramFix = cell.Fix
 		}
@@ -731,7 +732,7 @@ func CheckMemory(est Estimate, limit int64, source string) error {
 	if est.Gram > float64(kernel.MaxGramBytes) {
 		fix := cmp.Or(est.GramFix, "use fewer training samples (sizes, repeats) or test samples (data.test_size)")
 		return inputErr(memoryError(fmt.Sprintf("%s needs %s, above the %s one kernel matrix may take: %s",
-			est.GramWhat, human(est.Gram), human(float64(kernel.MaxGramBytes)), fix)))
+			est.GramWhat, bytefmt.IEC(est.Gram), bytefmt.IEC(float64(kernel.MaxGramBytes)), fix)))
 	}
 	if est.Bytes <= float64(limit) {
 		return nil
@@ -745,7 +746,7 @@ func CheckMemory(est Estimate, limit int64, source string) error {
 		}
 	}
 	return inputErr(memoryError(fmt.Sprintf("the run needs about %s of memory, more than the %s available (%s); the largest part is %s (%s): %s (%s=SIZE sets the limit)",
-		human(est.Bytes), human(float64(limit)), source, top.What, human(top.Bytes), top.Fix, MemoryEnv)))
+		bytefmt.IEC(est.Bytes), bytefmt.IEC(float64(limit)), source, top.What, bytefmt.IEC(top.Bytes), top.Fix, MemoryEnv)))
 }
 
 // memoryError is a refusal for lack of memory: errors.Is(err, ErrTooMuchMemory).
@@ -753,26 +754,6 @@ type memoryError string
 
 func (e memoryError) Error() string        { return string(e) }
 func (e memoryError) Is(target error) bool { return target == ErrTooMuchMemory }
-
-// human formats bytes in binary units: "512 MiB", "7.63 GiB", "47.7 TiB".
-func human(b float64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	i := 0
-	for b >= 1024 && i < len(units)-1 {
-		b /= 1024
-		i++
-	}
-	if math.IsInf(b, 0) || b >= 1024 {
-		return "more than 1024 EiB"
-	}
-	switch {
-	case i == 0 || b >= 100:
-		return fmt.Sprintf("%.0f %s", b, units[i])
-	case b >= 10:
-		return fmt.Sprintf("%.1f %s", b, units[i])
-	}
-	return fmt.Sprintf("%.2f %s", b, units[i])
-}
 
 // ParseBytes parses a memory size: a number with an optional unit B, K/KB, M/MB, G/GB,
 // T/TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024), case-insensitive,
@@ -860,7 +841,7 @@ func checkRunMemory(spec *model.Spec, pool, test *data.Dataset) (string, Estimat
 	if err := CheckMemory(est, limit, source); err != nil {
 		return "", est, err
 	}
-	return fmt.Sprintf("memory: about %s estimated, %s available (%s)", human(est.Bytes), human(float64(limit)), source), est, nil
+	return fmt.Sprintf("memory: about %s estimated, %s available (%s)", bytefmt.IEC(est.Bytes), bytefmt.IEC(float64(limit)), source), est, nil
 }
 
 // slowBLASGram is the kernel matrix (bytes: 5,000 x 5,000 float64) from which
@@ -927,9 +908,9 @@ func KnownDataSize(d model.DataSpec) (ds DataSize, ok bool) {
 // EstimateLine is one line for listings: "memory estimate: about X (largest kernel
 // matrix Y: what) for P training and T test samples".
 func EstimateLine(est Estimate, ds DataSize) string {
-	line := fmt.Sprintf("memory estimate: about %s for %d training and %d test samples", human(est.Bytes), ds.Pool, ds.Test)
+	line := fmt.Sprintf("memory estimate: about %s for %d training and %d test samples", bytefmt.IEC(est.Bytes), ds.Pool, ds.Test)
 	if est.Gram > 0 {
-		line += fmt.Sprintf(" (largest kernel matrix %s: %s)", human(est.Gram), strings.TrimPrefix(est.GramWhat, ": "))
+		line += fmt.Sprintf(" (largest kernel matrix %s: %s)", bytefmt.IEC(est.Gram), strings.TrimPrefix(est.GramWhat, ": "))
 	}
 	return line
 }
