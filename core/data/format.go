@@ -351,6 +351,7 @@ func init() {
 			},
 			Size: idxFileSize,
 		},
+		parquetFormat,
 	} {
 		RegisterFormat(f)
 	}
