@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"gitui/core/data"
 	"gitui/model/study"
 	"gitui/presets"
 )
@@ -71,6 +72,21 @@ func TestDocsAgreeOnTuneWorkers(t *testing.T) {
 			if s[1] != want {
 				t.Errorf("%s gives tune.workers' default as %s, study.DefaultWorkers is %s", f, s[1], want)
 			}
+		}
+	}
+}
+
+// TestDocsNameFormats checks that docs/data.md names every registered data file format
+// (its Name, in any case: "CSV", ".npy"), so a format added to the registry is documented.
+func TestDocsNameFormats(t *testing.T) {
+	b, err := os.ReadFile("docs/data.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.ToLower(string(b))
+	for _, f := range data.Formats() {
+		if !strings.Contains(doc, strings.ToLower(f.Name)) {
+			t.Errorf("docs/data.md does not name the %s format: describe it beside the other user files", f.Name)
 		}
 	}
 }

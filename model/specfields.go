@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"gitui/core/data"
 )
 
 // This file is the schema of the spec-level fields (everything outside methods: the
@@ -165,6 +167,7 @@ var SpecFields []*SpecField
 func init() { SpecFields = specFields() }
 
 func specFields() []*SpecField {
+	labelNames, labelExts := data.LabelColumnFormats()
 	return []*SpecField{
 		{Key: "name", Label: "name", Kind: KindText, Help: "name of the experiment (a preset's name, or your own)"},
 		{Key: "description", Label: "description", Kind: KindText, Zero: "none", Help: "one line saying what the experiment shows"},
@@ -172,9 +175,9 @@ func specFields() []*SpecField {
 			Help: "sample-complexity: accuracy vs training size; grid: bins × templates; group-size: vs |G|; kernel-approx: Theorem 1"},
 
 		{Key: "data.name", Label: "data set", Kind: KindEnum, Choices: DataNames,
-			Help: "xperm and circle are generated; embedded is built in; mnist/fashion-mnist need the data directory; file loads CSV/NPY/LIBSVM/IDX"},
+			Help: "xperm and circle are generated; embedded is built in; mnist/fashion-mnist need the data directory; file loads " + strings.Join(data.FormatFamilies(), "/")},
 		{Key: "data.path", Label: "training file", Kind: KindText, Zero: "none", AppliesTo: "data.name file",
-			Help: "path of a CSV, NPY, LIBSVM or IDX file (a CSV holds one sample per row, its label in the last column)",
+			Help: "path of a " + data.JoinOr(data.FormatFamilies()) + " file (a CSV holds one sample per row, its label in the last column)",
 			set:  func(s *Spec) bool { return s.Data.Path != "" }, applies: func(s *Spec) bool { return s.Data.Name == "file" || in(s.Data.Name, AudioDataNames) },
 			not: nowData, clear: func(s *Spec) { s.Data.Path = "" }},
 		{Key: "data.test_path", Label: "test file", Kind: KindText, Zero: "hold out test_size samples", AppliesTo: "data.name file",
@@ -182,10 +185,10 @@ func specFields() []*SpecField {
 			set:  func(s *Spec) bool { return s.Data.TestPath != "" }, applies: func(s *Spec) bool {
 				return s.Data.Name == "file" || in(s.Data.Name, AudioDataNames) && s.Data.Audio != nil && s.Data.Audio.Split == "corpus"
 			}, not: nowData, clear: func(s *Spec) { s.Data.TestPath = "" }},
-		{Key: "data.label_column", Label: "label column", Kind: KindText, Zero: "the last column", AppliesTo: "data.name file with a .csv or .tsv path",
-			Help: "the label column of a CSV or TSV file: a header name, or a 0-based index",
+		{Key: "data.label_column", Label: "label column", Kind: KindText, Zero: "the last column", AppliesTo: "data.name file with a " + data.JoinOr(labelExts) + " path",
+			Help: "the label column of a " + data.JoinOr(labelNames) + " file: a header name, or a 0-based index",
 			set:  func(s *Spec) bool { return s.Data.LabelColumn != "" }, applies: func(s *Spec) bool {
-				return s.Data.Name == "file" && columnFile(s.Data.Path) && (s.Data.TestPath == "" || columnFile(s.Data.TestPath))
+				return s.Data.Name == "file" && data.HasLabelColumn(s.Data.Path) && (s.Data.TestPath == "" || data.HasLabelColumn(s.Data.TestPath))
 			}, not: func(s *Spec) string {
 				if s.Data.Name != "file" {
 					return nowData(s)
@@ -348,13 +351,6 @@ func specFields() []*SpecField {
 			Help:      "also score every method on a copy of the test set, each sample acted on by a random element of this group {kind, radius, angles, ...}",
 			applies:   protocolIs(ProtocolCurve, ProtocolGrid, ProtocolGroupSize, ProtocolSweep)},
 	}
-}
-
-// columnFile reports whether path names a CSV or TSV file (gzipped or not): a file whose
-// label column data.label_column may choose.
-func columnFile(path string) bool {
-	p := strings.ToLower(strings.TrimSuffix(path, ".gz"))
-	return strings.HasSuffix(p, ".csv") || strings.HasSuffix(p, ".tsv")
 }
 
 // pathIf returns " and data.test_path P" for a non-empty test path p, else "".

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"gitui/core/data"
 	"gitui/core/group"
 )
 
@@ -180,7 +181,7 @@ func (s *Spec) Validate() error {
 		}
 	}
 	if s.Data.Name == "file" && s.Data.Path == "" {
-		bad("data.path is empty: name the CSV, NPY or LIBSVM file to load")
+		bad("data.path is empty: name the %s file to load", data.JoinOr(data.FormatFamilies()))
 	}
 	if !specField("data.pool").InRange(float64(s.Data.Pool)) || !specField("data.test_size").InRange(float64(s.Data.TestSize)) {
 		bad("data.pool and data.test_size must be >= 0 (0 means all)")

@@ -67,7 +67,7 @@ func TestLabelColumn(t *testing.T) {
 		}
 	}
 	code, _, stderr := gitui(t, "run", "xperm-curve", "--quick", "--out", t.TempDir(), "--set", "data.label_column=y")
-	if code != 2 || !strings.Contains(stderr, "data.label_column applies to data.name file with a .csv or .tsv path") {
+	if code != 2 || !strings.Contains(stderr, "data.label_column applies to data.name file with a .csv, .tsv or .parquet path") {
 		t.Errorf("label_column on xperm: exit %d, %q", code, stderr)
 	}
 }

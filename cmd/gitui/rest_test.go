@@ -800,7 +800,7 @@ func TestGeneratedGroupChainBounded(t *testing.T) {
 		"sizes":   []int{20},
 	})
 	c := boundsCase{name: "cyclic group of degree 10,000", args: []string{"run", writeSpec(t, dir, "cyclic", string(spec)), "--out", filepath.Join(dir, "out")},
-		env: []string{"GITUI_MEMORY_LIMIT=256MiB"}, want: "group.generators: the generators' stabiliser chain (Schreier–Sims transversals on 10000 points) needs more than 256.0 MiB, the memory available (GITUI_MEMORY_LIMIT): use data with fewer coordinates or fewer generators"}
+		env: []string{"GITUI_MEMORY_LIMIT=256MiB"}, want: "group.generators: the generators' stabiliser chain (Schreier–Sims transversals on 10000 points) needs more than 256 MiB, the memory available (GITUI_MEMORY_LIMIT): use data with fewer coordinates or fewer generators"}
 	r := runBounded(t, c)
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
 	if last := lines[len(lines)-1]; r.code != exitUsage || !strings.HasPrefix(last, "gitui: ") || !strings.Contains(last, c.want) {

@@ -195,7 +195,10 @@ func readCSV(r io.Reader, file string, opts CSVOptions, rows int) (*Dataset, err
 	}
 
 	d := ncol - 1
-	limit, limitMsg := valueCap()
+	limit, limitMsg, capErr := valueCap()
+	if capErr != nil {
+		return nil, capErr
+	}
 	var (
 		x       []float64
 		y       []int

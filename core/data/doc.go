@@ -12,8 +12,9 @@
 //     data directory (ResolveDir: --data, else $GITUI_DATA, else the user cache
 //     directory) and, for Fashion-MNIST, in Debian's /usr/share/datasets; Available
 //     lists what is on disk. Pixels are scaled to [0, 1].
-//   - User files: LoadCSV, LoadNPY / LoadNPZ (NumPy), LoadLIBSVM (svmlight text), and
-//     LoadFile, which chooses by file name.
+//   - User files: LoadCSV, LoadNPY / LoadNPZ (NumPy), LoadLIBSVM (svmlight text),
+//     LoadParquet (Apache Parquet), and LoadFile, which chooses the reader of the file's
+//     registered Format (RegisterFormat, Formats, FormatOf: by name, else magic bytes).
 //   - Generators: XPerm (Mroueh, Voinea, Poggio, NIPS 2015, Sec. 5) and Circle (Chapelle
 //     and Schoelkopf's toy problem).
 //   - Spoken digits: ReadFSDD (the Free Spoken Digit Dataset's layout, also gitui's

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"gitui/internal/ctxio"
 )
 
 // EdgeListLabels is the name of the labels file of an edge-list folder (LoadEdgeLists).
@@ -65,7 +67,10 @@ func LoadEdgeLists(ctx context.Context, dir string) (*Dataset, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("%s: the graph files hold no edges: write one edge per line as \"u v\" (0-based node numbers)", dir)
 	}
-	limit, why := valueCap()
+	limit, why, capErr := valueCap()
+	if capErr != nil {
+		return nil, capErr
+	}
 	if uint64(len(files))*uint64(n)*uint64(n) > limit {
 		return nil, fmt.Errorf("%s: %d graphs of %d nodes are %d values, more than %s: use fewer or smaller graphs", dir, len(files), n, len(files)*n*n, why)
 	}
@@ -173,7 +178,7 @@ func readEdgeList(ctx context.Context, path string) ([][2]int, error) {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(ctxReader{ctx, f})
+	sc := bufio.NewScanner(ctxio.Reader(ctx, f))
 	var edges [][2]int
 	for line := 1; sc.Scan(); line++ {
 		t := strings.TrimSpace(sc.Text())

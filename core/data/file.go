@@ -59,19 +59,10 @@ func checkFinite(v float64) string {
 	return ""
 }
 
-// baseName returns the file name of path without directory and without the extensions
-// .gz, .csv, .tsv, .npy, .npz, .libsvm, .svm, .svmlight and .txt.
+// baseName returns the file name of path without directory and without its trailing
+// .gz and registered extensions (.csv, .npy, ...: stripExtensions).
 func baseName(path string) string {
-	b := printable.String(filepath.Base(path))
-	for {
-		ext := strings.ToLower(filepath.Ext(b))
-		switch ext {
-		case ".gz", ".csv", ".tsv", ".npy", ".npz", ".libsvm", ".svm", ".svmlight", ".txt":
-			b = b[:len(b)-len(ext)]
-			continue
-		}
-		return b
-	}
+	return stripExtensions(printable.String(filepath.Base(path)))
 }
 
 // classIndex maps label strings to class indices in order of first appearance. Labels
@@ -97,8 +88,10 @@ func (c *classIndex) add(s string) int {
 	return k
 }
 
-// LoadFile reads a user data file, choosing the reader by the file name (a trailing .gz
-// is ignored for the choice; compression itself is detected from the content):
+// LoadFile reads a user data file with the reader of its registered format (Formats,
+// FormatOf: chosen by the file name, a trailing .gz being ignored for the choice, else
+// by the first bytes; compression itself is detected from the content). The built-in
+// formats:
 //
 //	*.csv, *.tsv                       LoadCSV with default options (tab-separated for .tsv)
 //	*.npz                              LoadNPZ (keys x and y, or X and y)
@@ -107,7 +100,7 @@ func (c *classIndex) add(s string) int {
 //	*-images-idx3-ubyte[.gz]           LoadIDX with the labels in *-labels-idx1-ubyte[.gz]
 //	a folder                           LoadEdgeLists: one edge-list file per graph
 //
-// Any other name is an error listing the supported kinds.
+// Any other name is an error listing the supported kinds (SupportedFormats).
 func LoadFile(path string) (*Dataset, error) {
 	return LoadFileContext(context.Background(), path)
 }
@@ -116,34 +109,23 @@ func LoadFile(path string) (*Dataset, error) {
 // load nobody waits for any more (the TUI's preview of a path since edited) ends at its
 // next read and drops what it allocated.
 func LoadFileContext(ctx context.Context, path string) (*Dataset, error) {
+	return loadFileOptions(ctx, path, LoadOptions{})
+}
+
+// loadFileOptions is LoadFileContext with the loader's options o; o.Label is set only
+// for a format with LabelColumn.
+func loadFileOptions(ctx context.Context, path string, o LoadOptions) (*Dataset, error) {
 	if err := CheckRegular(path); err != nil {
 		return nil, err
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return LoadEdgeLists(ctx, path)
 	}
-	name := filepath.Base(path)
-	lower := strings.ToLower(strings.TrimSuffix(name, ".gz"))
-	switch {
-	case strings.HasSuffix(lower, ".csv"):
-		return loadCSV(ctx, path, CSVOptions{})
-	case strings.HasSuffix(lower, ".tsv"):
-		return loadCSV(ctx, path, CSVOptions{Comma: '\t'})
-	case strings.HasSuffix(lower, ".npz"):
-		return loadNPZ(ctx, path)
-	case strings.HasSuffix(lower, ".npy"):
-		y, err := npyLabelsPath(path)
-		if err != nil {
-			return nil, err
-		}
-		return loadNPY(ctx, path, y)
-	case strings.HasSuffix(lower, ".libsvm"), strings.HasSuffix(lower, ".svm"),
-		strings.HasSuffix(lower, ".svmlight"), strings.HasSuffix(lower, ".txt"):
-		return loadLIBSVM(ctx, path)
-	case strings.Contains(name, "-images-idx3-ubyte"):
-		return loadIDXContext(ctx, path, idxLabelsPath(path), baseName(path), nil)
+	f := formats.lookup(path)
+	if f == nil {
+		return nil, unknownKind(path)
 	}
-	return nil, fmt.Errorf("%s: unknown file kind: use .csv, .tsv, .npy (x/y pair), .npz, .libsvm/.svm/.txt, an IDX *-images-idx3-ubyte[.gz] file, or a folder of edge lists (one graph per file)", path)
+	return f.Load(ctx, path, o)
 }
 
 // npyLabelsPath returns the labels file beside the samples file path (…x.npy or

@@ -40,7 +40,7 @@ func TestLoadFileDispatch(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ name, want string }{
-		{"x.parquet", "unknown file kind"},
+		{"x.arrow", "unknown file kind"},
 		{"data.npy", "_x.npy with ..._y.npy"},
 		{"train_x.npy", "no labels file"},
 	} {

@@ -15,6 +15,8 @@ import (
 	"os"
 
 	"gonum.org/v1/gonum/mat"
+
+	"gitui/internal/ctxio"
 )
 
 // IDX magic numbers: two zero bytes, the element type (0x08 = unsigned byte) and the
@@ -200,7 +202,11 @@ func readIDXImageBlocks(r io.Reader) (img *Images, blocks [][]byte, err error) {
 	}
 	hi, d := bits.Mul64(rows, cols)
 	hi2, total := bits.Mul64(n, d)
-	if limit, msg := valueCap(); hi != 0 || hi2 != 0 || total > limit {
+	limit, msg, capErr := valueCap()
+	if capErr != nil {
+		return nil, nil, capErr
+	}
+	if hi != 0 || hi2 != 0 || total > limit {
 		if hi != 0 || hi2 != 0 {
 			total = math.MaxUint64
 		}
@@ -357,7 +363,7 @@ func openReadContext[T any](ctx context.Context, path, what string, read func(io
 		return zero, err
 	}
 	defer f.Close()
-	r, err := maybeGunzip(ctxReader{ctx, f})
+	r, err := maybeGunzip(ctxio.Reader(ctx, f))
 	if err != nil {
 		var zero T
 		return zero, fmt.Errorf("load %s: %w", path, err)
@@ -409,7 +415,7 @@ func readIDXFile(ctx context.Context, path, what string, read func(io.Reader) (a
 		return nil, err
 	}
 	defer f.Close()
-	v, err := read(ctxReader{ctx, f})
+	v, err := read(ctxio.Reader(ctx, f))
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}

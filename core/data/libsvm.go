@@ -60,7 +60,10 @@ func ReadLIBSVM(r io.Reader, file string, dim int) (*Dataset, error) {
 // past the dimension, mean the file changed between the passes: an error); otherwise
 // they are kept sparse and made dense at the end. Lines are read into one reused buffer.
 func readLIBSVM(r io.Reader, file string, dim int, hint textCount) (*Dataset, error) {
-	limit, limitMsg := valueCap()
+	limit, limitMsg, capErr := valueCap()
+	if capErr != nil {
+		return nil, capErr
+	}
 	var (
 		rowStart = []int{0}
 		idx      []int

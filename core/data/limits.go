@@ -2,7 +2,6 @@ package data
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"gitui/internal/bytefmt"
 )
 
 // Environment variables that override the readers' limits at start-up (whole numbers;
@@ -125,16 +126,24 @@ func (l *lineLimiter) Read(p []byte) (int, error) {
 const MemoryEnv = "GITUI_MEMORY_LIMIT"
 
 // AvailableMemory returns the bytes the process may still allocate and where that
-// figure comes from, as the run estimate computes it: $GITUI_MEMORY_LIMIT when set and
-// valid; else the smallest of MemAvailable (/proc/meminfo), the room left in the
-// process's cgroup v2 (memory.max - memory.current) and the address space left under
-// RLIMIT_AS (ulimit -v); else 1 TiB (nothing known). An unparsable $GITUI_MEMORY_LIMIT
-// is ignored here (the run estimate refuses it).
-func AvailableMemory() (int64, string) {
+// figure comes from, the one rule of gitui's memory guards (the readers' value cap, the
+// data guard, the run estimate, the workers of a study):
+//
+//	$GITUI_MEMORY_LIMIT                  when set (8GiB, 512MiB, 2e9: ParseBytes)
+//	min(MemAvailable,                    /proc/meminfo
+//	    memory.max - memory.current,     the process's cgroup v2
+//	    RLIMIT_AS - VmSize)              ulimit -v: past it the Go runtime dies
+//	1 TiB                                when nothing is known, refusing only the absurd
+//
+// A malformed $GITUI_MEMORY_LIMIT is an *InputError naming the variable and the accepted
+// units (bytes and source are then 0 and ""). It reads /proc and /sys on each call.
+func AvailableMemory() (bytes int64, source string, err error) {
 	if v := strings.TrimSpace(os.Getenv(MemoryEnv)); v != "" {
-		if b, err := ParseBytes(v); err == nil {
-			return b, MemoryEnv
+		b, err := ParseBytes(v)
+		if err != nil {
+			return 0, "", InputErr(fmt.Errorf("%s: %w", MemoryEnv, err))
 		}
+		return b, MemoryEnv, nil
 	}
 	limit, source := int64(1<<40), "no memory information"
 	if avail, ok := MeminfoBytes("MemAvailable:"); ok {
@@ -146,7 +155,7 @@ func AvailableMemory() (int64, string) {
 	if room, ok := addressSpaceRoom(); ok && room < limit {
 		limit, source = room, "RLIMIT_AS (ulimit -v)"
 	}
-	return limit, source
+	return limit, source, nil
 }
 
 // addressSpaceRoom returns the address space the process may still map under its
@@ -202,7 +211,7 @@ func ParseBytes(s string) (int64, error) {
 		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}[unit]
 	v, err := strconv.ParseFloat(num, 64)
 	if mult == 0 || err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q is not a memory size: give a number with a unit, e.g. 8GiB or 512MiB", s)
+		return 0, fmt.Errorf("%q is not a memory size: give a number with a unit B, K/KB, M/MB, G/GB, T/TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024), e.g. 8GiB or 512MiB", s)
 	}
 	b := v * mult
 	if b < 1<<20 || b > 1<<62 {
@@ -243,61 +252,21 @@ const loadOverhead = 200 << 20
 // valueCap returns the most values (float64 matrix entries) one file may load: the
 // smaller of MaxValues and what the available memory holds as one float64 array beside
 // the load's overhead, with a phrase naming the binding limit and how to raise it, for
-// errors.
-func valueCap() (uint64, string) {
-	avail, source := AvailableMemory()
+// errors. Its error is AvailableMemory's (a malformed $GITUI_MEMORY_LIMIT).
+func valueCap() (uint64, string, error) {
+	avail, source, err := AvailableMemory()
+	if err != nil {
+		return 0, "", err
+	}
 	fit := uint64(max(0, avail-min(loadOverhead, avail/8))) / 8
 	if fit < MaxValues {
 		where := source
 		if source != MemoryEnv {
 			where += "; " + MemoryEnv + " sets it"
 		}
-		return fit, fmt.Sprintf("the %d values (%s as float64) that fit in the %s of memory available (%s)", fit, humanBytes(float64(fit*8)), humanBytes(float64(avail)), where)
+		return fit, fmt.Sprintf("the %d values (%s as float64) that fit in the %s of memory available (%s)", fit, bytefmt.IEC(float64(fit*8)), bytefmt.IEC(float64(avail)), where), nil
 	}
-	return MaxValues, valuesLimitMsg()
-}
-
-// humanBytes formats bytes in binary units: "512 MiB", "7.63 GiB".
-func humanBytes(b float64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	i := 0
-	for b >= 1024 && i < len(units)-1 {
-		b /= 1024
-		i++
-	}
-	switch {
-	case i == 0 || b >= 100:
-		return fmt.Sprintf("%.0f %s", b, units[i])
-	case b >= 10:
-		return fmt.Sprintf("%.1f %s", b, units[i])
-	}
-	return fmt.Sprintf("%.2f %s", b, units[i])
-}
-
-// ctxReader passes the reads of r through until ctx is done, then fails with ctx's error.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}
-
-// ctxReaderAt passes the reads of r through until ctx is done, then fails with ctx's error.
-type ctxReaderAt struct {
-	ctx context.Context
-	r   io.ReaderAt
-}
-
-func (c ctxReaderAt) ReadAt(p []byte, off int64) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.ReadAt(p, off)
+	return MaxValues, valuesLimitMsg(), nil
 }
 
 // growth returns how many elements to add to a full slice of n elements that may not

@@ -3,7 +3,9 @@ package data
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -161,5 +163,23 @@ func TestSizeOfAbsurdHeader(t *testing.T) {
 	}
 	if _, err := CheckFileMemory(context.Background(), 3, p); err == nil || !strings.Contains(err.Error(), "more than the") {
 		t.Fatalf("err = %v, want a refusal", err)
+	}
+}
+
+// TestBadMemoryLimitRefused checks the one rule of AvailableMemory: a malformed
+// GITUI_MEMORY_LIMIT is an *InputError naming the variable and the units, for the
+// readers and the memory guard as for the run (it was quietly ignored here).
+func TestBadMemoryLimitRefused(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "a.csv", []byte("1,2,a\n3,4,b\n"))
+	p := filepath.Join(dir, "a.csv")
+	t.Setenv(MemoryEnv, "plenty")
+	_, err := LoadFile(p)
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), MemoryEnv+": ") || !strings.Contains(err.Error(), "KiB, MiB, GiB, TiB") {
+		t.Errorf("LoadFile under %s=plenty: err = %v, want an *InputError naming %s and the units", MemoryEnv, err, MemoryEnv)
+	}
+	if _, err := CheckFileMemory(context.Background(), 3, p); !errors.As(err, &ie) {
+		t.Errorf("CheckFileMemory under %s=plenty: err = %v, want an *InputError", MemoryEnv, err)
 	}
 }

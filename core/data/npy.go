@@ -19,6 +19,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"gitui/internal/ctxio"
 )
 
 // npyMagic opens every .npy file (NEP 1).
@@ -50,7 +52,10 @@ func readNPY(r io.Reader, bound uint64) (*ndarray, error) {
 	if err != nil {
 		return nil, err
 	}
-	limit, limitMsg := valueCap()
+	limit, limitMsg, capErr := valueCap()
+	if capErr != nil {
+		return nil, capErr
+	}
 	count := uint64(1)
 	for _, s := range h.shape {
 		var hi uint64
@@ -604,12 +609,16 @@ func loadNPZ(ctx context.Context, path string) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds, err := ReadNPZ(ctxReaderAt{ctx, f}, st.Size(), baseName(path))
+	ds, err := ReadNPZ(ctxio.ReaderAt(ctx, f), st.Size(), baseName(path))
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}
 	return ds, nil
 }
+
+// npzKey returns the key of the .npz entry name: numpy.savez names the array of key k
+// "k.npy".
+func npzKey(name string) string { return strings.TrimSuffix(name, ".npy") }
 
 // ReadNPZ reads an .npz archive of size bytes from r as LoadNPZ does; name becomes the
 // Dataset's Name.
@@ -621,7 +630,7 @@ func ReadNPZ(r io.ReaderAt, size int64, name string) (*Dataset, error) {
 	var xf, yf *zip.File
 	var keys []string
 	for _, f := range zr.File {
-		k := strings.TrimSuffix(f.Name, ".npy")
+		k := npzKey(f.Name)
 		keys = append(keys, k)
 		switch k {
 		case "x", "X":

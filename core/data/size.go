@@ -1,16 +1,16 @@
 package data
 
 import (
-	"archive/zip"
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"gitui/internal/bytefmt"
 )
 
 // FileSize is the size of the data set in a file, known before it is loaded: Rows
@@ -39,74 +39,24 @@ func satMul(a, b uint64) int {
 }
 
 // SizeOfFile returns the size of the data set LoadFile would read from path, without
-// loading it: from the header of an IDX, .npy or .npz file, or from a first pass over a
-// CSV or LIBSVM file that keeps nothing (that pass refuses a file past the value cap
-// as the load would, and the load reuses its count). Errors are those of the load.
+// loading it, with the Size function of the path's registered format: from the header
+// of an IDX, .npy or .npz file, or from a first pass over a CSV or LIBSVM file that
+// keeps nothing (that pass refuses a file past the value cap as the load would, and the
+// load reuses its count). Errors are those of the load, the unknown kind included; a
+// folder (of edge lists) gives a zero FileSize, as does a file whose size only its load
+// finds.
 func SizeOfFile(ctx context.Context, path string) (FileSize, error) {
 	if err := CheckRegular(path); err != nil {
 		return FileSize{}, err
 	}
-	name := filepath.Base(path)
-	lower := strings.ToLower(strings.TrimSuffix(name, ".gz"))
-	switch {
-	case strings.HasSuffix(lower, ".csv"), strings.HasSuffix(lower, ".tsv"):
-		comma := rune(0)
-		if strings.HasSuffix(lower, ".tsv") {
-			comma = '\t'
-		}
-		c, err := countCSV(ctx, path, comma)
-		return FileSize{Rows: c.Lines, Dim: c.Dim}, err
-	case strings.HasSuffix(lower, ".libsvm"), strings.HasSuffix(lower, ".svm"),
-		strings.HasSuffix(lower, ".svmlight"), strings.HasSuffix(lower, ".txt"):
-		c, err := countLIBSVM(ctx, path, 0)
-		return FileSize{Rows: c.Lines, Dim: c.Dim}, err
-	case strings.HasSuffix(lower, ".npy"):
-		if _, err := npyLabelsPath(path); err != nil {
-			return FileSize{}, err
-		}
-		h, err := openRead(path, ".npy samples", func(r io.Reader) (*npyHeader, error) { return readNPYHeader(r) })
-		if err != nil {
-			return FileSize{}, fmt.Errorf("load %s: %w", path, err)
-		}
-		return npySize(h), nil
-	case strings.HasSuffix(lower, ".npz"):
-		zr, err := zip.OpenReader(path)
-		if err != nil {
-			return FileSize{}, fmt.Errorf("load %s: not an .npz archive (%v): save with numpy.savez", path, err)
-		}
-		defer zr.Close()
-		for _, f := range zr.File {
-			if k := strings.TrimSuffix(f.Name, ".npy"); k == "x" || k == "X" {
-				rc, err := f.Open()
-				if err != nil {
-					return FileSize{}, fmt.Errorf("load %s: entry %s: %v: the archive is corrupt, save it again", path, f.Name, err)
-				}
-				h, err := readNPYHeader(rc)
-				rc.Close()
-				if err != nil {
-					return FileSize{}, fmt.Errorf("load %s: entry %s: %w", path, f.Name, err)
-				}
-				return npySize(h), nil
-			}
-		}
-		return FileSize{}, nil // the load names the missing key
-	case strings.Contains(name, "-images-idx3-ubyte"):
-		f, err := openData(path, "IDX images")
-		if err != nil {
-			return FileSize{}, err
-		}
-		defer f.Close()
-		r, err := maybeGunzip(ctxReader{ctx, f})
-		if err != nil {
-			return FileSize{}, fmt.Errorf("load %s: %w", path, err)
-		}
-		sz, err := readHeader(r, idxImagesMagic, "images", 3)
-		if err != nil {
-			return FileSize{}, fmt.Errorf("load %s: %w", path, err)
-		}
-		return FileSize{Rows: int(sz[0]), Dim: satMul(sz[1], sz[2])}, nil
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return FileSize{}, nil // a folder of edge lists is sized by its load
 	}
-	return FileSize{}, nil // the load names the unknown kind
+	f := formats.lookup(path)
+	if f == nil {
+		return FileSize{}, unknownKind(path)
+	}
+	return f.Size(ctx, path)
 }
 
 // npySize returns the size of a samples array of header h: (n, d) or (n, h, w).
@@ -144,9 +94,12 @@ func CheckFileMemory(ctx context.Context, copies int, paths ...string) (int64, e
 		}
 		dims = append(dims, fmt.Sprintf("%s: %d×%d", filepath.Base(p), s.Rows, s.Dim))
 	}
-	avail, source := AvailableMemory()
+	avail, source, err := AvailableMemory()
+	if err != nil {
+		return 0, err
+	}
 	if need := float64(total) * float64(copies); need > float64(avail) {
-		return total, fmt.Errorf("the data set (%s) takes %s as float64, about %s while it is loaded, split and normalized, more than the %s available (%s): use a smaller file, or set %s=SIZE if more memory is free", strings.Join(dims, ", "), humanBytes(float64(total)), humanBytes(need), humanBytes(float64(avail)), source, MemoryEnv)
+		return total, fmt.Errorf("the data set (%s) takes %s as float64, about %s while it is loaded, split and normalized, more than the %s available (%s): use a smaller file, or set %s=SIZE if more memory is free", strings.Join(dims, ", "), bytefmt.IEC(float64(total)), bytefmt.IEC(need), bytefmt.IEC(float64(avail)), source, MemoryEnv)
 	}
 	return total, nil
 }

@@ -81,7 +81,10 @@ func countCSVFile(ctx context.Context, path string, comma rune) (textCount, erro
 			comma = sniffComma(br)
 		}
 		sep := []byte(string(comma))
-		limit, msg := valueCap()
+		limit, msg, capErr := valueCap()
+		if capErr != nil {
+			return textCount{}, capErr
+		}
 		var c textCount
 		err := forEachLine(br, path, maxCSVLineBytes, func(line int, b []byte) error {
 			if len(bytes.TrimSpace(b)) == 0 {
@@ -110,7 +113,10 @@ func countLIBSVM(ctx context.Context, path string, dim int) (textCount, error) {
 
 func countLIBSVMFile(ctx context.Context, path string, dim int) (textCount, error) {
 	return openReadContext(ctx, path, "LIBSVM", func(r io.Reader) (textCount, error) {
-		limit, msg := valueCap()
+		limit, msg, capErr := valueCap()
+		if capErr != nil {
+			return textCount{}, capErr
+		}
 		c := textCount{Dim: dim}
 		err := forEachLine(r, path, maxLIBSVMLineBytes, func(line int, b []byte) error {
 			if k := bytes.IndexByte(b, '#'); k >= 0 {

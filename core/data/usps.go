@@ -50,7 +50,10 @@ func readUSPS(ctx context.Context, r io.Reader, file string) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	limit, limitMsg := valueCap()
+	limit, limitMsg, capErr := valueCap()
+	if capErr != nil {
+		return nil, capErr
+	}
 	const d = USPSSide * USPSSide
 	br := bufio.NewReaderSize(zr, 1<<16)
 	var (

@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"strings"
+
+	"gitui/internal/bytefmt"
 )
 
 // A perm is a permutation of 0..d-1 as an image table: point p goes to perm[p].
@@ -89,7 +91,7 @@ var ErrChainTooLarge = errors.New("the stabiliser chain does not fit")
 func (c *Chain) grow(n int64) error {
 	c.bytes += n
 	if c.max > 0 && c.bytes > c.max {
-		return chainTooLarge(fmt.Sprintf("the generators' stabiliser chain (Schreier–Sims transversals on %d points) needs more than %s", c.d, formatBytes(c.max)))
+		return chainTooLarge(fmt.Sprintf("the generators' stabiliser chain (Schreier–Sims transversals on %d points) needs more than %s", c.d, bytefmt.IEC(float64(c.max))))
 	}
 	return nil
 }
@@ -99,18 +101,6 @@ type chainTooLarge string
 
 func (e chainTooLarge) Error() string        { return string(e) }
 func (e chainTooLarge) Is(target error) bool { return target == ErrChainTooLarge }
-
-// formatBytes writes b in binary units: "1.0 GiB".
-func formatBytes(b int64) string {
-	v, u := float64(b), "B"
-	for _, next := range []string{"KiB", "MiB", "GiB", "TiB"} {
-		if v < 1024 {
-			break
-		}
-		v, u = v/1024, next
-	}
-	return fmt.Sprintf("%.1f %s", v, u)
-}
 
 // Bytes returns the bytes of the chain's tables.
 func (c *Chain) Bytes() int64 { return c.bytes }

@@ -15,6 +15,7 @@ import (
 	"gitui/core/group"
 	"gitui/core/kernel"
 	"gitui/core/learn"
+	"gitui/internal/bytefmt"
 	"gitui/model"
 )
 
@@ -227,13 +228,13 @@ func (f *chapelleFitter) fitRows(ctx context.Context, k kernel.Base, idx []int, 
 	_, d := f.pool.X.Dims()
 	opts.Budget = func(svs, rows int) error {
 		need := vsvRetrainBytes(float64(rows), float64(d), float64(f.test.Len()), float64(max(len(f.pool.Classes), 2)))
-		limit, source, err := MemoryLimit()
+		limit, source, err := data.AvailableMemory()
 		if err != nil {
 			return err
 		}
 		if need > float64(limit) {
 			return inputErr(memoryError(fmt.Sprintf("%s: the first SVM has %d support vectors: retraining on them and %d copies each (%d samples) needs about %s, more than the %s available (%s): use a smaller jitter or directions, or fewer training samples (%s=SIZE sets the limit)",
-				m.Name, svs, f.c.vsv.Len(), rows, human(need), human(float64(limit)), source, MemoryEnv)))
+				m.Name, svs, f.c.vsv.Len(), rows, bytefmt.IEC(need), bytefmt.IEC(float64(limit)), source, MemoryEnv)))
 		}
 		return nil
 	}

@@ -67,7 +67,7 @@ func checkFileMemory(ctx context.Context, spec *model.Spec) error {
 	est.Bytes += float64(one) * dataCopies
 	est.Items = append([]EstimateItem{{What: fmt.Sprintf("the data set %s while it is loaded, split and normalized", d.Path), Bytes: float64(one) * dataCopies, Fix: "use a smaller data file"}}, est.Items...)
 	sort.SliceStable(est.Items, func(i, j int) bool { return est.Items[i].Bytes > est.Items[j].Bytes })
-	limit, source, err := MemoryLimit()
+	limit, source, err := data.AvailableMemory()
 	if err != nil {
 		return err
 	}

@@ -17,13 +17,14 @@ import (
 	"gitui/core/kernel"
 	"gitui/core/learn"
 	"gitui/core/linalg"
+	"gitui/internal/bytefmt"
 	"gitui/model"
 )
 
 // MemoryEnv names the environment variable that sets the memory a run may use, e.g.
 // GITUI_MEMORY_LIMIT=8GiB (units B, KB, MB, GB, TB, KiB, MiB, GiB, TiB; a bare number is
-// bytes). Without it the limit is what the machine has available (MemoryLimit).
-const MemoryEnv = "GITUI_MEMORY_LIMIT"
+// bytes). Without it the limit is what the machine has available (data.AvailableMemory).
+const MemoryEnv = data.MemoryEnv
 
 // DataSize describes the loaded data a run's memory estimate starts from: the rows of
 // the training pool and of the test set (2N with test_transform), the shape of one
@@ -456,7 +457,7 @@ func estimateFeatures(e *estimator, m model.Method, st stage, name string, held 
 		mc := math.Min(10000, math.Floor(n/4))
 		cell.What = fmt.Sprintf("%s on %.0f samples (a %.0f x %.0f kernel)", m.Name, n, n, n)
 		cell.Fix = fmt.Sprintf("use solver: nystrom, centres: %.0f (about %s), or smaller sizes", mc,
-			human(float64(learn.NystromBytes(int(n), int(mc), true))+8*2048*mc))
+			bytefmt.IEC(float64(learn.NystromBytes(int(n), int(mc), true))+8*2048*mc))
 		if e.gram == 8*n*n {
 			e.gramFix = cell.Fix
 		}
@@ -782,7 +783,7 @@ func CheckMemory(est Estimate, limit int64, source string) error {
 	if est.Gram > float64(kernel.MaxGramBytes) {
 		fix := cmp.Or(est.GramFix, "use fewer training samples (sizes, repeats) or test samples (data.test_size)")
 		return inputErr(memoryError(fmt.Sprintf("%s needs %s, above the %s one kernel matrix may take: %s",
-			est.GramWhat, human(est.Gram), human(float64(kernel.MaxGramBytes)), fix)))
+			est.GramWhat, bytefmt.IEC(est.Gram), bytefmt.IEC(float64(kernel.MaxGramBytes)), fix)))
 	}
 	if est.Bytes <= float64(limit) {
 		return nil
@@ -796,7 +797,7 @@ func CheckMemory(est Estimate, limit int64, source string) error {
 		}
 	}
 	return inputErr(memoryError(fmt.Sprintf("the run needs about %s of memory, more than the %s available (%s); the largest part is %s (%s): %s (%s=SIZE sets the limit)",
-		human(est.Bytes), human(float64(limit)), source, top.What, human(top.Bytes), top.Fix, MemoryEnv)))
+		bytefmt.IEC(est.Bytes), bytefmt.IEC(float64(limit)), source, top.What, bytefmt.IEC(top.Bytes), top.Fix, MemoryEnv)))
 }
 
 // memoryError is a refusal for lack of memory: errors.Is(err, ErrTooMuchMemory).
@@ -805,77 +806,37 @@ type memoryError string
 func (e memoryError) Error() string        { return string(e) }
 func (e memoryError) Is(target error) bool { return target == ErrTooMuchMemory }
 
-// human formats bytes in binary units: "512 MiB", "7.63 GiB", "47.7 TiB".
-func human(b float64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	i := 0
-	for b >= 1024 && i < len(units)-1 {
-		b /= 1024
-		i++
-	}
-	if math.IsInf(b, 0) || b >= 1024 {
-		return "more than 1024 EiB"
-	}
-	switch {
-	case i == 0 || b >= 100:
-		return fmt.Sprintf("%.0f %s", b, units[i])
-	case b >= 10:
-		return fmt.Sprintf("%.1f %s", b, units[i])
-	}
-	return fmt.Sprintf("%.2f %s", b, units[i])
-}
-
 // ParseBytes parses a memory size: a number with an optional unit B, K/KB, M/MB, G/GB,
 // T/TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024), case-insensitive,
 // e.g. "8GiB", "512 MiB", "2e9". It returns an error for anything else, or a size below
 // 1 MiB.
 func ParseBytes(s string) (int64, error) { return data.ParseBytes(s) }
 
-// MemoryLimit returns the bytes a run may allocate and where that figure comes from:
-// $GITUI_MEMORY_LIMIT when set; else the smallest of MemAvailable (/proc/meminfo) and
-// the room left in the process's cgroup (memory.max - memory.current, cgroup v2); else
-// (neither readable) 1 TiB, which refuses only the absurd. A bad GITUI_MEMORY_LIMIT is an
-// *InputError.
-func MemoryLimit() (int64, string, error) {
-	if v, ok := os.LookupEnv(MemoryEnv); ok && strings.TrimSpace(v) != "" {
-		b, err := ParseBytes(v)
-		if err != nil {
-			return 0, "", inputErr(fmt.Errorf("%s: %w", MemoryEnv, err))
-		}
-		return b, MemoryEnv, nil
-	}
-	limit, source := int64(1<<40), "no memory information"
-	if avail, ok := memAvailable(); ok {
-		limit, source = avail, "MemAvailable"
-	}
-	if room, ok := data.CgroupRoom(); ok && room < limit {
-		limit, source = room, "cgroup memory.max"
-	}
-	return limit, source, nil
-}
-
 // SoftMemoryLimit returns the soft memory limit for the Go runtime (debug.SetMemoryLimit)
 // of a gitui process: $GITUI_MEMORY_LIMIT when set and valid, else what the process may
-// still use (MemAvailable and the cgroup's room, plus what it already holds), at most
-// 95% of MachineMemory;
-// ok is false when $GOMEMLIMIT is set (the runtime already honours it) or nothing is
-// known. Near the limit the collector runs hard, so a run that the estimate let through
-// gives memory back before the kernel's OOM killer or the runtime's fatal
-// "out of memory" would end it.
+// still use (data.AvailableMemory, plus what it already holds), at most 95% of
+// MachineMemory; ok is false when $GOMEMLIMIT is set (the runtime already honours it),
+// when $GITUI_MEMORY_LIMIT is malformed (the run refuses it) or nothing is known. Near
+// the limit the collector runs hard, so a run that the estimate let through gives memory
+// back before the kernel's OOM killer or the runtime's fatal "out of memory" would end
+// it.
 func SoftMemoryLimit() (int64, bool) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return 0, false
 	}
-	if v := os.Getenv(MemoryEnv); strings.TrimSpace(v) != "" {
-		b, err := ParseBytes(v)
-		return b, err == nil
+	room, source, err := data.AvailableMemory()
+	if err != nil {
+		return 0, false
+	}
+	if source == MemoryEnv {
+		return room, true
 	}
 	m, ok := MachineMemory()
 	if !ok {
 		return 0, false
 	}
 	limit := m / 20 * 19
-	if room, _, err := MemoryLimit(); err == nil && room < 1<<40 {
+	if room < 1<<40 {
 		limit = min(limit, room+selfRSS())
 	}
 	return limit, true
@@ -914,11 +875,9 @@ func MachineMemory() (int64, bool) {
 	return data.MeminfoBytes("MemTotal:")
 }
 
-func memAvailable() (int64, bool) { return data.MeminfoBytes("MemAvailable:") }
-
 // checkRunMemory estimates the memory of spec on the loaded pool and test set and
 // refuses (an *InputError, before the group or anything large is built) a run that
-// does not fit MemoryLimit or whose largest kernel matrix exceeds kernel.MaxGramBytes.
+// does not fit data.AvailableMemory or whose largest kernel matrix exceeds kernel.MaxGramBytes.
 // On success it returns a log line with the estimate and the limit, and the estimate.
 func checkRunMemory(spec *model.Spec, pool, test *data.Dataset) (string, Estimate, error) {
 	nt := test.Len()
@@ -926,14 +885,14 @@ func checkRunMemory(spec *model.Spec, pool, test *data.Dataset) (string, Estimat
 		nt *= 2
 	}
 	est := EstimateBytes(spec, DataSize{Pool: pool.Len(), Test: nt, Shape: pool.Shape, Classes: len(pool.Classes)})
-	limit, source, err := MemoryLimit()
+	limit, source, err := data.AvailableMemory()
 	if err != nil {
 		return "", est, err
 	}
 	if err := CheckMemory(est, limit, source); err != nil {
 		return "", est, err
 	}
-	return fmt.Sprintf("memory: about %s estimated, %s available (%s)", human(est.Bytes), human(float64(limit)), source), est, nil
+	return fmt.Sprintf("memory: about %s estimated, %s available (%s)", bytefmt.IEC(est.Bytes), bytefmt.IEC(float64(limit)), source), est, nil
 }
 
 // slowBLASGram is the kernel matrix (bytes: 5,000 x 5,000 float64) from which
@@ -954,11 +913,11 @@ func buildHint(est Estimate, blas string, packed bool) string {
 }
 
 // checkGroupMemory refuses (an *InputError) a group whose element tables alone exceed
-// MemoryLimit, before BuildGroup builds them: for callers that build the group without
+// data.AvailableMemory, before BuildGroup builds them: for callers that build the group without
 // running the spec (SampleGram, the heatmap's sample).
 func checkGroupMemory(g model.GroupSpec, shape []int) error {
 	_, bytes, item := groupCost(g, shape)
-	limit, source, err := MemoryLimit()
+	limit, source, err := data.AvailableMemory()
 	if err != nil {
 		return err
 	}
@@ -1000,9 +959,9 @@ func KnownDataSize(d model.DataSpec) (ds DataSize, ok bool) {
 // EstimateLine is one line for listings: "memory estimate: about X (largest kernel
 // matrix Y: what) for P training and T test samples".
 func EstimateLine(est Estimate, ds DataSize) string {
-	line := fmt.Sprintf("memory estimate: about %s for %d training and %d test samples", human(est.Bytes), ds.Pool, ds.Test)
+	line := fmt.Sprintf("memory estimate: about %s for %d training and %d test samples", bytefmt.IEC(est.Bytes), ds.Pool, ds.Test)
 	if est.Gram > 0 {
-		line += fmt.Sprintf(" (largest kernel matrix %s: %s)", human(est.Gram), strings.TrimPrefix(est.GramWhat, ": "))
+		line += fmt.Sprintf(" (largest kernel matrix %s: %s)", bytefmt.IEC(est.Gram), strings.TrimPrefix(est.GramWhat, ": "))
 	}
 	return line
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"gitui/core/data"
 	"gitui/core/kernel"
 	"gitui/core/linalg"
 	"gitui/model"
@@ -157,18 +158,19 @@ func TestParseBytes(t *testing.T) {
 	}
 }
 
-// TestMemoryLimitEnv checks the override and its one-line refusal of a bad value.
+// TestMemoryLimitEnv checks the override and its one-line refusal of a bad value, an
+// *InputError naming the variable and the units, as the engine reports it.
 func TestMemoryLimitEnv(t *testing.T) {
 	t.Setenv(MemoryEnv, "3GiB")
-	if b, src, err := MemoryLimit(); err != nil || b != 3<<30 || src != MemoryEnv {
-		t.Errorf("MemoryLimit() = %d, %q, %v; want 3 GiB from %s", b, src, err, MemoryEnv)
+	if b, src, err := data.AvailableMemory(); err != nil || b != 3<<30 || src != MemoryEnv {
+		t.Errorf("AvailableMemory() = %d, %q, %v; want 3 GiB from %s", b, src, err, MemoryEnv)
 	}
 	t.Setenv(MemoryEnv, "plenty")
-	_, _, err := MemoryLimit()
-	wantInputError(t, "bad "+MemoryEnv, err, MemoryEnv, "e.g. 8GiB")
+	_, _, err := data.AvailableMemory()
+	wantInputError(t, "bad "+MemoryEnv, err, MemoryEnv, "e.g. 8GiB", "MiB, GiB")
 	t.Setenv(MemoryEnv, "")
-	if b, _, err := MemoryLimit(); err != nil || b <= 0 {
-		t.Errorf("MemoryLimit() without the override = %d, %v", b, err)
+	if b, _, err := data.AvailableMemory(); err != nil || b <= 0 {
+		t.Errorf("AvailableMemory() without the override = %d, %v", b, err)
 	}
 }
 

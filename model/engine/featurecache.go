@@ -10,6 +10,7 @@ import (
 	"gitui/core/data"
 	"gitui/core/feature"
 	"gitui/core/learn"
+	"gitui/internal/bytefmt"
 	"gitui/model"
 )
 
@@ -76,7 +77,7 @@ func (c *FeatureCache) Stats() FeatureCacheStats {
 
 // String is a one-line summary for logs.
 func (s FeatureCacheStats) String() string {
-	return fmt.Sprintf("feature cache: %d hits, %d computed, %d kept (%s of %s)", s.Hits, s.Misses, s.Entries, human(float64(s.Bytes)), human(float64(max(s.Limit, 0))))
+	return fmt.Sprintf("feature cache: %d hits, %d computed, %d kept (%s of %s)", s.Hits, s.Misses, s.Entries, bytefmt.IEC(float64(s.Bytes)), bytefmt.IEC(float64(max(s.Limit, 0))))
 }
 
 // get returns the features of key: from the cache, or from compute (called at most

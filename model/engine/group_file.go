@@ -128,7 +128,7 @@ func generatedChain(ctx context.Context, g model.GroupSpec, d int) (*group.Chain
 	}
 	// The chain's transversal tables grow with the degree and the orbits (S_1000: about
 	// 4 GB): they are bounded by the memory limit, and a chain past it is refused.
-	limit, source, err := MemoryLimit()
+	limit, source, err := data.AvailableMemory()
 	if err != nil {
 		return nil, err
 	}
@@ -206,13 +206,13 @@ func permTableBytes(d int) float64 { return 12*float64(d) + 2*24 + 88 }
 
 // checkEnumerable refuses (an *InputError) to list a generated group of the given order
 // on d coordinates when it has more than 362,880 elements or its tables exceed
-// MemoryLimit: the message gives the order and the fix (group.size).
+// data.AvailableMemory: the message gives the order and the fix (group.size).
 func checkEnumerable(order *big.Int, d int) error {
 	fix := fmt.Errorf("the generators give a group of %s elements: give group.size to sample some, e.g. 1000", group.FormatOrder(order))
 	if !order.IsInt64() || order.Int64() > maxEnumerated {
 		return inputErr(fix)
 	}
-	limit, _, err := MemoryLimit()
+	limit, _, err := data.AvailableMemory()
 	if err != nil {
 		return err
 	}

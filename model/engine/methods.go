@@ -668,7 +668,7 @@ const nystromReportEvery = 2 * time.Second
 // nystromMemoryLimit returns MemoryLimit's bytes (0: no limit known), the bound a
 // Nyström fit checks before it allocates.
 func nystromMemoryLimit() int64 {
-	b, _, err := MemoryLimit()
+	b, _, err := data.AvailableMemory()
 	if err != nil {
 		return 0
 	}

@@ -42,24 +42,24 @@ func (t *Study) trialPeak(n int, train, val *data.Dataset) float64 {
 }
 
 // workersFor returns how many jobs run at once: lag (tune.workers), at most GOMAXPROCS,
-// at most as many trials of the given peak estimate as fit in engine.MemoryLimit, at
+// at most as many trials of the given peak estimate as fit in data.AvailableMemory, at
 // most limit (when > 0), and at least 1.
 func workersFor(lag, limit int, peak float64) int {
 	w := min(lag, runtime.GOMAXPROCS(0))
 	if limit > 0 {
 		w = min(w, limit)
 	}
-	if mem, _, err := engine.MemoryLimit(); err == nil && peak > 0 {
+	if mem, _, err := data.AvailableMemory(); err == nil && peak > 0 {
 		w = min(w, int(float64(mem)/peak))
 	}
 	return max(w, 1)
 }
 
-// cacheLimit returns the bytes of the study's feature cache: what engine.MemoryLimit
+// cacheLimit returns the bytes of the study's feature cache: what data.AvailableMemory
 // leaves beside workers trials of the given peak estimate, at most a quarter of it (the
 // machine is shared), at least 0.
 func cacheLimit(workers int, peak float64) int64 {
-	limit, _, err := engine.MemoryLimit()
+	limit, _, err := data.AvailableMemory()
 	if err != nil {
 		return 0
 	}

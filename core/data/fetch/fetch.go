@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"gitui/internal/ctxio"
 )
 
 // File is one file of a data set: its base name, the lower-case hex SHA-256 of its
@@ -331,7 +333,7 @@ func (f *fetcher) extract(ctx context.Context, zr *zip.ReadCloser, fl File, url 
 	if limit <= 0 {
 		limit = MaxUnknownSize
 	}
-	n, cerr := io.Copy(io.MultiWriter(out, h), ctxReader{ctx, io.LimitReader(rc, limit+1)})
+	n, cerr := io.Copy(io.MultiWriter(out, h), ctxio.Reader(ctx, io.LimitReader(rc, limit+1)))
 	if err := out.Close(); cerr == nil {
 		cerr = err
 	}
@@ -343,19 +345,6 @@ func (f *fetcher) extract(ctx context.Context, zr *zip.ReadCloser, fl File, url 
 		return fmt.Errorf("extract %s: %w: the archive is damaged, delete it and fetch again", m.Name, cerr)
 	}
 	return f.promote(fl, part, final, hex.EncodeToString(h.Sum(nil)), n)
-}
-
-// ctxReader fails its reads with ctx's error once ctx is done.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }
 
 func (o Options) note(msg string) {
