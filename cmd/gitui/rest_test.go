@@ -842,3 +842,31 @@ func TestGeneratedSymmetricGroupLargeDegree(t *testing.T) {
 		t.Fatalf("exit %d: %s; want 0 and the group logged as 50 of order 3000! = 4.1e9130", code, stderr)
 	}
 }
+
+// The stabiliser chain of a generated group enters the memory estimate before it is
+// built: a 3000-cycle's first level (3000 transversal elements and their inverses, 69
+// MiB) is refused under a 60 MiB limit in one line naming the chain, before it is
+// allocated.
+func TestGeneratedChainInEstimate(t *testing.T) {
+	dir := t.TempDir()
+	const d = 3000
+	csv := writeWideCSV(t, dir, "d.csv", 60, d)
+	cycle := make([]int, d)
+	for i := range cycle {
+		cycle[i] = (i + 1) % d
+	}
+	spec, _ := json.Marshal(map[string]any{
+		"name": "c3000", "protocol": "sample-complexity",
+		"data":    map[string]any{"name": "file", "path": csv, "test_size": 20},
+		"group":   map[string]any{"kind": "generated", "generators": [][]int{cycle}, "size": 50},
+		"methods": []any{map[string]any{"features": "cdf", "bins": 3, "templates": 3}},
+		"sizes":   []int{20},
+	})
+	path := writeSpec(t, dir, "c3000", string(spec))
+	t.Setenv("GITUI_MEMORY_LIMIT", "60MiB")
+	code, _, stderr := gitui(t, "run", path, "--out", filepath.Join(dir, "out"))
+	msg := strings.TrimSpace(stderr)
+	if code != exitUsage || strings.Contains(msg, "\n") || !strings.Contains(msg, "the generators' stabiliser chain (69.0 MiB at least)") {
+		t.Fatalf("exit %d, %q; want 2 and one line naming the chain", code, msg)
+	}
+}

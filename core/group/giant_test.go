@@ -173,3 +173,28 @@ func TestEvenAndPrimeWindow(t *testing.T) {
 		t.Errorf("primeWindow(20) = %v, want [11 13 17]", got)
 	}
 }
+
+// ChainBytesBound is a lower bound on the chain's tables, exact for a cyclic group (one
+// level), and the generators' alone for a recognised S_d.
+func TestChainBytesBound(t *testing.T) {
+	ctx := context.Background()
+	for _, d := range []int{50, 300, 2000} {
+		cyc, tr, _ := giantGens(d)
+		c, err := NewChain(ctx, d, [][]int{cyc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := ChainBytesBound(ctx, d, [][]int{cyc})
+		if err != nil || b != c.Bytes() {
+			t.Errorf("C_%d: bound %d, chain %d bytes: want equal (one level)", d, b, c.Bytes())
+		}
+		s, _ := NewChain(ctx, d, [][]int{tr, cyc})
+		sb, err := ChainBytesBound(ctx, d, [][]int{tr, cyc})
+		if err != nil || sb > s.Bytes() {
+			t.Errorf("S_%d: bound %d above the chain's %d bytes", d, sb, s.Bytes())
+		}
+	}
+	if b, _ := ChainBytesBound(ctx, 4, [][]int{{0, 1, 2}}); b != 0 {
+		t.Errorf("an invalid generator: bound %d, want 0", b)
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"gitui/core/data"
 	"gitui/core/group"
+	"gitui/internal/bytefmt"
 	"gitui/model"
 )
 
@@ -109,22 +110,9 @@ func buildFileGroup(ctx context.Context, g model.GroupSpec, shape []int, rng *ra
 // chain returns ctx.Err()). The last chain built is kept (lastChain), so the estimate
 // and the build that follows it do the work once.
 func generatedChain(ctx context.Context, g model.GroupSpec, d int) (*group.Chain, error) {
-	gens, where := g.Generators, "group.generators"
-	if g.GeneratorsPath != "" {
-		where = "group.generators_path " + g.GeneratorsPath
-		arr, err := data.LoadIntNPY(g.GeneratorsPath)
-		if err != nil {
-			return nil, inputErr(fmt.Errorf("group.generators_path: %w", err))
-		}
-		if len(arr.Shape) != 2 || arr.Shape[1] != d {
-			return nil, inputErr(fmt.Errorf("%s has shape %v, want (k, %d): one permutation of the %d coordinates of the data per row", where, arr.Shape, d, d))
-		}
-		gens = permRows(arr, d)
-	}
-	for i, p := range gens {
-		if len(p) != d {
-			return nil, inputErr(fmt.Errorf("%s: generator %d has %d entries, the data have %d coordinates: give permutations of 0..%d", where, i, len(p), d, d-1))
-		}
+	gens, where, err := generators(g, d)
+	if err != nil {
+		return nil, err
 	}
 	// The chain's transversal tables grow with the degree and the orbits (S_1000: about
 	// 4 GB): they are bounded by the memory limit, and a chain past it is refused.
@@ -154,6 +142,30 @@ func generatedChain(ctx context.Context, g model.GroupSpec, d int) (*group.Chain
 // estimateChainDegree is the degree from which the estimate no longer builds a generated
 // group's chain (S_100: 0.2 s; S_200: 3 s).
 const estimateChainDegree = 128
+
+// generators reads the generators of a generated group, inline or from GeneratorsPath,
+// as permutations of d coordinates, and the field they came from ("group.generators" or
+// "group.generators_path FILE"). Errors are *InputError naming the field and the fix.
+func generators(g model.GroupSpec, d int) ([][]int, string, error) {
+	gens, where := g.Generators, "group.generators"
+	if g.GeneratorsPath != "" {
+		where = "group.generators_path " + g.GeneratorsPath
+		arr, err := data.LoadIntNPY(g.GeneratorsPath)
+		if err != nil {
+			return nil, where, inputErr(fmt.Errorf("group.generators_path: %w", err))
+		}
+		if len(arr.Shape) != 2 || arr.Shape[1] != d {
+			return nil, where, inputErr(fmt.Errorf("%s has shape %v, want (k, %d): one permutation of the %d coordinates of the data per row", where, arr.Shape, d, d))
+		}
+		gens = permRows(arr, d)
+	}
+	for i, p := range gens {
+		if len(p) != d {
+			return nil, where, inputErr(fmt.Errorf("%s: generator %d has %d entries, the data have %d coordinates: give permutations of 0..%d", where, i, len(p), d, d-1))
+		}
+	}
+	return gens, where, nil
+}
 
 // lastChain holds the last stabiliser chain generatedChain built and the key of its
 // inputs (degree, memory limit, generators): the run's estimate builds the chain to learn
@@ -263,8 +275,17 @@ func fileGroupCost(g model.GroupSpec, shape []int) (order, bytes float64, item E
 			if g.Size <= 0 {
 				return 0, 0, item, true
 			}
+			// The chain, built before the sample is drawn, holds at least its first
+			// level (exact from the generators' orbit; nothing for S_n and A_n).
+			chain := 0.0
+			if gens, _, err := generators(g, d); err == nil {
+				b, _ := group.ChainBytesBound(context.Background(), d, gens)
+				chain = float64(b)
+			}
 			order = float64(g.Size)
-			break
+			bytes = order*permTableBytes(d) + chain
+			return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.4g permutations of %d coordinates, and the generators' stabiliser chain (%s at least)", order, d, bytefmt.IEC(chain)), Bytes: bytes,
+				Fix: "use generators of a smaller group, or data with fewer coordinates"}, true
 		}
 		c, err := generatedChain(context.Background(), g, d)
 		if err != nil {
