@@ -779,28 +779,18 @@ func (s *syncBuffer) String() string {
 
 // The stabiliser chain of generated groups is bounded by the memory limit: the group of
 // a 10,000-cycle (a cyclic group of degree 10,000, whose transversal takes 800 MB) under
-// GITUI_MEMORY_LIMIT=256MiB is refused in one line, exit 2, within the limit (it took
-// 846 MB against an estimate of 27.8 MiB).
+// GITUI_MEMORY_LIMIT=256MiB is refused in one line, exit 2, within the limit, by the
+// estimate that counts the chain's first level before it is built (it took 846 MB
+// against an estimate of 27.8 MiB).
 func TestGeneratedGroupChainBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("child process")
 	}
 	dir := t.TempDir()
 	const d = 10000
-	csv := writeWideCSV(t, dir, "d.csv", 40, d)
-	cycle := make([]int, d)
-	for i := range cycle {
-		cycle[i] = (i + 1) % d
-	}
-	spec, _ := json.Marshal(map[string]any{
-		"name": "cyclic", "protocol": "sample-complexity",
-		"data":    map[string]any{"name": "file", "path": csv, "test_size": 10},
-		"group":   map[string]any{"kind": "generated", "generators": [][]int{cycle}, "size": 50},
-		"methods": []any{map[string]any{"features": "cdf", "bins": 3, "templates": 3}},
-		"sizes":   []int{20},
-	})
-	c := boundsCase{name: "cyclic group of degree 10,000", args: []string{"run", writeSpec(t, dir, "cyclic", string(spec)), "--out", filepath.Join(dir, "out")},
-		env: []string{"GITUI_MEMORY_LIMIT=256MiB"}, want: "group.generators: the generators' stabiliser chain (Schreier–Sims transversals on 10000 points) needs more than 256 MiB, the memory available (GITUI_MEMORY_LIMIT): use data with fewer coordinates or fewer generators"}
+	spec := generatedSpec(t, dir, "cyclic", d, 40, [][]int{cyclePerm(d)})
+	c := boundsCase{name: "cyclic group of degree 10,000", args: []string{"run", spec, "--out", filepath.Join(dir, "out")},
+		env: []string{"GITUI_MEMORY_LIMIT=256MiB"}, want: "the largest part is group tables: 50 permutations of 10000 coordinates, and the generators' stabiliser chain (764 MiB at least)"}
 	r := runBounded(t, c)
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
 	if last := lines[len(lines)-1]; r.code != exitUsage || !strings.HasPrefix(last, "gitui: ") || !strings.Contains(last, c.want) {
@@ -822,20 +812,9 @@ func TestGeneratedGroupChainBounded(t *testing.T) {
 func TestGeneratedSymmetricGroupLargeDegree(t *testing.T) {
 	dir := t.TempDir()
 	const d = 3000
-	csv := writeWideCSV(t, dir, "d.csv", 60, d)
-	swap, cycle := make([]int, d), make([]int, d)
-	for i := range swap {
-		swap[i], cycle[i] = i, (i+1)%d
-	}
+	swap := identityPerm(d)
 	swap[0], swap[1] = 1, 0
-	spec, _ := json.Marshal(map[string]any{
-		"name": "s3000", "protocol": "sample-complexity",
-		"data":    map[string]any{"name": "file", "path": csv, "test_size": 20},
-		"group":   map[string]any{"kind": "generated", "generators": [][]int{swap, cycle}, "size": 50},
-		"methods": []any{map[string]any{"features": "cdf", "bins": 3, "templates": 3}},
-		"sizes":   []int{20},
-	})
-	path := writeSpec(t, dir, "s3000", string(spec))
+	path := generatedSpec(t, dir, "s3000", d, 60, [][]int{swap, cyclePerm(d)})
 	t.Setenv("GITUI_MEMORY_LIMIT", "1GiB")
 	code, _, stderr := gitui(t, "run", path, "--out", filepath.Join(dir, "out"))
 	if code != 0 || !strings.Contains(stderr, "50 of the generated group of order 4.1e9130") {
@@ -850,23 +829,45 @@ func TestGeneratedSymmetricGroupLargeDegree(t *testing.T) {
 func TestGeneratedChainInEstimate(t *testing.T) {
 	dir := t.TempDir()
 	const d = 3000
-	csv := writeWideCSV(t, dir, "d.csv", 60, d)
-	cycle := make([]int, d)
-	for i := range cycle {
-		cycle[i] = (i + 1) % d
-	}
-	spec, _ := json.Marshal(map[string]any{
-		"name": "c3000", "protocol": "sample-complexity",
-		"data":    map[string]any{"name": "file", "path": csv, "test_size": 20},
-		"group":   map[string]any{"kind": "generated", "generators": [][]int{cycle}, "size": 50},
-		"methods": []any{map[string]any{"features": "cdf", "bins": 3, "templates": 3}},
-		"sizes":   []int{20},
-	})
-	path := writeSpec(t, dir, "c3000", string(spec))
+	path := generatedSpec(t, dir, "c3000", d, 60, [][]int{cyclePerm(d)})
 	t.Setenv("GITUI_MEMORY_LIMIT", "60MiB")
 	code, _, stderr := gitui(t, "run", path, "--out", filepath.Join(dir, "out"))
 	msg := strings.TrimSpace(stderr)
 	if code != exitUsage || strings.Contains(msg, "\n") || !strings.Contains(msg, "the generators' stabiliser chain (69.0 MiB at least)") {
 		t.Fatalf("exit %d, %q; want 2 and one line naming the chain", code, msg)
 	}
+}
+
+// generatedSpec writes a rows x d CSV of random values and a spec of CDF(3,3) features
+// on it under the group the generators gens generate (group.size 50), and returns the
+// spec's path.
+func generatedSpec(t *testing.T, dir, name string, d, rows int, gens [][]int) string {
+	t.Helper()
+	csv := writeWideCSV(t, dir, name+".csv", rows, d)
+	spec, _ := json.Marshal(map[string]any{
+		"name": name, "protocol": "sample-complexity",
+		"data":    map[string]any{"name": "file", "path": csv, "test_size": 20},
+		"group":   map[string]any{"kind": "generated", "generators": gens, "size": 50},
+		"methods": []any{map[string]any{"features": "cdf", "bins": 3, "templates": 3}},
+		"sizes":   []int{20},
+	})
+	return writeSpec(t, dir, name, string(spec))
+}
+
+// identityPerm returns the identity permutation of 0..d-1 as an image table.
+func identityPerm(d int) []int {
+	p := make([]int, d)
+	for i := range p {
+		p[i] = i
+	}
+	return p
+}
+
+// cyclePerm returns the d-cycle i -> i+1 mod d as an image table.
+func cyclePerm(d int) []int {
+	p := make([]int, d)
+	for i := range p {
+		p[i] = (i + 1) % d
+	}
+	return p
 }
