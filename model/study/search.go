@@ -135,6 +135,13 @@ func (t *Study) schedule(pool *data.Dataset, loaded *engine.LoadedData, opts Opt
 	}
 	sampler := newSampler(samplerName, sp, grid, t.Spec.Seed, tb.Startup)
 	t.sched, t.Sizes = t.newScheduler(pruner, rungs, eta, maxN)
+	if tb.BaselineOn() && !t.worker {
+		spec, params, err := t.Spec.BaselineSpec(t.Params)
+		if err != nil {
+			return nil, &model.InputError{Err: fmt.Errorf("tune.baseline: %w; or set tune.baseline false", err)}
+		}
+		t.base = &baseline{spec: spec, params: params}
+	}
 	if opts.Estimate != nil && !t.worker {
 		plan := engine.StudyPlan{Rungs: t.Sizes, Trials: t.Trials, Eta: eta, Train: train.Len(), Val: val.Len(), RefitN: t.RefitN, RefitTop: tb.RefitTop}
 		if pruner == "none" || pruner == "hyperband" {
@@ -275,6 +282,10 @@ func (t *Study) runJobs(ctx context.Context, sampler tune.Sampler, loaded *engin
 		cancel()
 		l.running.Wait()
 	}()
+	base, err := l.giveBaseline()
+	if err != nil {
+		return err
+	}
 	for {
 		job, ok := t.sched.Next()
 		if !ok {
@@ -285,7 +296,7 @@ func (t *Study) runJobs(ctx context.Context, sampler tune.Sampler, loaded *engin
 				continue
 			}
 			if t.sched.Finished() {
-				return nil
+				return l.awaitBaseline(base)
 			}
 			return fmt.Errorf("internal error (please report): the scheduler waits with no job running")
 		}
@@ -335,6 +346,47 @@ func (l *jobLoop) give(job tune.Job) error {
 		}
 	}
 	l.inflight = append(l.inflight, p)
+	return nil
+}
+
+// giveBaseline puts the baseline's job (tune.baseline: the spec's own setting at the
+// top rung) in flight beside the scheduler's, as give does a job, and returns it (nil
+// when there is no baseline). The scheduler never hears of it, and the sampler never
+// sees it: the trials are those of a study without a baseline.
+func (l *jobLoop) giveBaseline() (*pendingJob, error) {
+	t := l.t
+	if t.base == nil {
+		return nil, nil
+	}
+	top := len(t.Sizes) - 1
+	p := &pendingJob{job: tune.Job{Trial: BaselineTrial, Rung: top, N: t.Sizes[top]}, spec: t.base.spec, params: t.base.params}
+	rec, done := t.lookup(p.job)
+	if done && !jobMatches(rec, *p) {
+		var err error
+		if rec, done, err = t.moveForeign(*p, l.opts); err != nil {
+			return nil, err
+		}
+	}
+	if done {
+		p.rec = &rec
+		return p, nil
+	}
+	return p, l.score(p)
+}
+
+// awaitBaseline waits for the baseline's job p (giveBaseline; nil: none) and keeps its
+// record for Best and study.json.
+func (l *jobLoop) awaitBaseline(p *pendingJob) error {
+	if p == nil {
+		return nil
+	}
+	if p.done != nil {
+		<-p.done
+		if p.err != nil {
+			return p.err
+		}
+	}
+	l.t.base.rec = p.rec
 	return nil
 }
 
