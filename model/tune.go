@@ -95,8 +95,9 @@ type TuneSpec struct {
 	Score string `json:"score,omitempty" yaml:"score,omitempty"`
 	// Baseline, unless false, also scores the spec's own setting of the searched params
 	// (BaselineSpec: the spec before any trial's values, a default where it leaves a
-	// param unset) on the validation split at the top rung's training size, as one more
-	// job of the journal. It competes with the trials (winning a tie at the top rung),
+	// param unset) on the validation split once the search is done, at the highest rung a
+	// trial reached, as one more job of the journal. It competes with the trials (winning
+	// a tie there),
 	// is refit and tested like them, and study.json reports the best against it. It is
 	// never shown to the sampler: trials 0..N-1 are those of a study without it. Nil
 	// (absent) is true.

@@ -397,12 +397,13 @@ type Study struct {
 }
 
 // BaselineTrial is the trial number of a study's baseline in trials.jsonl and in a
-// Refit: the spec's own setting, scored at the top rung only, never seen by the sampler.
+// Refit: the spec's own setting, scored at one rung only (the highest a trial reached),
+// never seen by the sampler.
 const BaselineTrial = -1
 
 // BaselineInfo is study.json's baseline: the spec's own values of the searched params,
-// its validation accuracy at the top rung's training size ValidationN (as the trials
-// are scored), whether it is the best (it then is study.json's best, refit in DIR/refit),
+// its validation accuracy at training size ValidationN (the highest rung a trial
+// reached, scored as the trials are), whether it is the best (it then is study.json's best, refit in DIR/refit),
 // and the test accuracy of its refit at the best's refit size (nil until it ran; Dir is
 // its run directory). Error is set when its job failed (it then does not compete).
 type BaselineInfo struct {

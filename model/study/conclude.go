@@ -42,7 +42,8 @@ type Searched struct {
 	RefitN     int   // training size of the refits
 	Best       Refit // the best trial, its params and validation accuracy
 	Found      bool  // a trial was scored (else Best is empty and Done has the error)
-	// Baseline is the spec's own setting scored as a trial (tune.baseline; nil when off),
+	// Baseline is the spec's own setting scored as a trial (tune.baseline; nil when off or
+	// not scored),
 	// Test nil: its refit comes with the others.
 	Baseline *store.BaselineInfo
 }

@@ -282,10 +282,6 @@ func (t *Study) runJobs(ctx context.Context, sampler tune.Sampler, loaded *engin
 		cancel()
 		l.running.Wait()
 	}()
-	base, err := l.giveBaseline()
-	if err != nil {
-		return err
-	}
 	for {
 		job, ok := t.sched.Next()
 		if !ok {
@@ -296,7 +292,7 @@ func (t *Study) runJobs(ctx context.Context, sampler tune.Sampler, loaded *engin
 				continue
 			}
 			if t.sched.Finished() {
-				return l.awaitBaseline(base)
+				return l.runBaseline()
 			}
 			return fmt.Errorf("internal error (please report): the scheduler waits with no job running")
 		}
@@ -349,36 +345,32 @@ func (l *jobLoop) give(job tune.Job) error {
 	return nil
 }
 
-// giveBaseline puts the baseline's job (tune.baseline: the spec's own setting at the
-// top rung) in flight beside the scheduler's, as give does a job, and returns it (nil
-// when there is no baseline). The scheduler never hears of it, and the sampler never
-// sees it: the trials are those of a study without a baseline.
-func (l *jobLoop) giveBaseline() (*pendingJob, error) {
+// runBaseline scores the baseline's job (tune.baseline: the spec's own setting) once
+// the scheduler is finished, at the highest rung a trial reached (so that it is
+// compared with the best at the same training size), or takes it from the journal, and
+// keeps its record for Best and study.json. The scheduler never hears of it and the
+// sampler never sees it: the trials are those of a study without a baseline.
+func (l *jobLoop) runBaseline() error {
 	t := l.t
 	if t.base == nil {
-		return nil, nil
+		return nil
 	}
-	top := len(t.Sizes) - 1
-	p := &pendingJob{job: tune.Job{Trial: BaselineTrial, Rung: top, N: t.Sizes[top]}, spec: t.base.spec, params: t.base.params}
+	_, k, _, ok := tune.Best(t.sched.Results())
+	if !ok {
+		return nil // no trial was scored: nothing to compare with
+	}
+	p := &pendingJob{job: tune.Job{Trial: BaselineTrial, Rung: k, N: t.Sizes[k]}, spec: t.base.spec, params: t.base.params}
 	rec, done := t.lookup(p.job)
 	if done && !jobMatches(rec, *p) {
 		var err error
 		if rec, done, err = t.moveForeign(*p, l.opts); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if done {
 		p.rec = &rec
-		return p, nil
-	}
-	return p, l.score(p)
-}
-
-// awaitBaseline waits for the baseline's job p (giveBaseline; nil: none) and keeps its
-// record for Best and study.json.
-func (l *jobLoop) awaitBaseline(p *pendingJob) error {
-	if p == nil {
-		return nil
+	} else if err := l.score(p); err != nil {
+		return err
 	}
 	if p.done != nil {
 		<-p.done

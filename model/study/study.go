@@ -68,8 +68,8 @@ type Study struct {
 const BaselineTrial = store.BaselineTrial
 
 // baseline is the study's baseline (tune.baseline): the spec's own setting, scored as
-// one job at the top rung beside the sampler's trials, never reported to the scheduler
-// or seen by TPE, so that the trials are those of a study without it.
+// one job once the search is done, at the highest rung a trial reached, never reported
+// to the scheduler or seen by TPE, so that the trials are those of a study without it.
 type baseline struct {
 	spec   *model.Spec
 	params map[string]any
@@ -485,10 +485,9 @@ func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, load
 // reached (ties: the lower trial), that rung's training size n, its parameters and
 // validation accuracy.
 //
-// The baseline (tune.baseline), scored at the top rung, is the best when no trial
-// reached the top rung or its score is at least the best trial's there (ties: the
-// baseline, the spec's own setting, as a lower trial wins a tie); trial is then
-// BaselineTrial.
+// The baseline (tune.baseline), scored at the highest rung a trial reached, is the
+// best when its score is at least the best trial's there (ties: the baseline, the
+// spec's own setting, as a lower trial wins a tie); trial is then BaselineTrial.
 func (t *Study) Best() (trial, n int, params map[string]any, validation float64, ok bool) {
 	id, k, v, ok := tune.Best(t.sched.Results())
 	if t.baseWins(k, v, ok) {
@@ -507,7 +506,7 @@ func (t *Study) baseWins(k int, v float64, ok bool) bool {
 	if !t.base.scored() {
 		return false
 	}
-	return !ok || k < len(t.Sizes)-1 || t.base.rec.Validation >= v
+	return !ok || k < t.base.rec.Rung || k == t.base.rec.Rung && t.base.rec.Validation >= v
 }
 
 // BestSpec returns the plain spec of the best configuration refit at RefitN: the
@@ -549,7 +548,7 @@ func (t *Study) RefitSpec(id int, suffix string) (*model.Spec, error) {
 // Top returns up to k trials in the order the study ranks them, the best first (Best):
 // those scored at the highest rung by validation (ties: the lower trial), then those
 // that stopped one rung lower, and so on. Failed trials are left out. The baseline,
-// when scored, ranks among those of the top rung (before a trial of the same score).
+// when scored, ranks among those of its rung (before a trial of the same score).
 func (t *Study) Top(k int) []TopInfo {
 	res := t.sched.Results()
 	var out []TopInfo
@@ -561,7 +560,7 @@ func (t *Study) Top(k int) []TopInfo {
 	baseLeft := t.base.scored()
 	for r := len(res) - 1; r >= 0 && len(out) < k; r-- {
 		for _, id := range tune.Ranked(res[r]) {
-			if baseLeft && r == len(t.Sizes)-1 && t.base.rec.Validation >= res[r][id] && len(out) < k {
+			if baseLeft && r == t.base.rec.Rung && t.base.rec.Validation >= res[r][id] && len(out) < k {
 				addBase()
 				baseLeft = false
 			}
@@ -575,7 +574,7 @@ func (t *Study) Top(k int) []TopInfo {
 			_, params, _ := t.Spec.TrialSpec(t.Params, t.configs[id])
 			out = append(out, TopInfo{Rank: len(out) + 1, Refit: Refit{Trial: id, Params: params, Validation: res[r][id], ValidationN: t.Sizes[r]}})
 		}
-		if baseLeft && r == len(t.Sizes)-1 && len(out) < k {
+		if baseLeft && r == t.base.rec.Rung && len(out) < k {
 			addBase()
 			baseLeft = false
 		}
