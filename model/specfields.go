@@ -350,6 +350,8 @@ func specFields() []*SpecField {
 			AppliesTo: "protocols that score a test set (sample-complexity, grid, group-size, sweep)",
 			Help:      "also score every method on a copy of the test set, each sample acted on by a random element of this group {kind, radius, angles, ...}",
 			applies:   protocolIs(ProtocolCurve, ProtocolGrid, ProtocolGroupSize, ProtocolSweep)},
+		{Key: "tune.baseline", Label: "baseline", Kind: KindBool, Zero: "true",
+			Help: "also score the spec's own setting of the searched params as a trial at the highest rung a trial reached; it competes, is refit, and study.json's baseline reports the best against it; false: the sampler's trials alone"},
 	}
 }
 

@@ -93,7 +93,20 @@ type TuneSpec struct {
 	// the split alone: leave-one-out at a lambda chosen by leave-one-out is optimistic
 	// at small n, and more so for wide linear features (docs/tune.md (a2)). RLS only.
 	Score string `json:"score,omitempty" yaml:"score,omitempty"`
+	// Baseline, unless false, also scores the spec's own setting of the searched params
+	// (BaselineSpec: the spec before any trial's values, a default where it leaves a
+	// param unset) on the validation split once the search is done, at the highest rung a
+	// trial reached, as one more job of the journal. It competes with the trials (winning
+	// a tie there),
+	// is refit and tested like them, and study.json reports the best against it. It is
+	// never shown to the sampler: trials 0..N-1 are those of a study without it. Nil
+	// (absent) is true.
+	Baseline *bool `json:"baseline,omitempty" yaml:"baseline,omitempty"`
 }
+
+// BaselineOn reports whether the study scores its baseline (tune.baseline, true unless
+// set to false).
+func (t *TuneSpec) BaselineOn() bool { return t != nil && (t.Baseline == nil || *t.Baseline) }
 
 // TuneParam is one parsed dimension of a tune block: its key, its dimension (named by
 // the key) and, for a categorical one, the value literals in order (as `--set` takes them).
@@ -322,6 +335,83 @@ func (s *Spec) TrialSpec(ps []TuneParam, x []float64) (*Spec, map[string]any, er
 		return nil, nil, fmt.Errorf("the spec has %d methods and the study scores one: keep one method, or tune method=0,1,... to choose among them", len(c.Methods))
 	}
 	return c, params, nil
+}
+
+// BaselineSpec returns the plain spec of the study's baseline, the spec's own setting of
+// the space ps: a clone of s without its tune block (with a "method" key, its first
+// method alone), and the value of each key in it, as study.json writes a trial's: the
+// spec's value, else the field's default (Defaults), else its zero value.
+func (s *Spec) BaselineSpec(ps []TuneParam) (*Spec, map[string]any, error) {
+	c := s.Clone()
+	c.Tune = nil
+	d := c.Clone()
+	d.Defaults()
+	b, err := json.Marshal(d)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode the spec for its baseline: %w", err)
+	}
+	var doc any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, nil, fmt.Errorf("decode the spec for its baseline: %w", err)
+	}
+	params := map[string]any{}
+	for _, p := range ps {
+		if p.Key == TuneMethodKey {
+			params[p.Key] = float64(0)
+			for i, v := range p.Values {
+				if k, err := c.methodIndex(v); err == nil && k == 0 {
+					params[p.Key] = p.Value(float64(i))
+					break
+				}
+			}
+			c.Methods = c.Methods[:1]
+			continue
+		}
+		params[p.Key] = specValue(doc, p.Key)
+	}
+	if len(c.Methods) != 1 {
+		return nil, nil, fmt.Errorf("the spec has %d methods and the study scores one: keep one method, or tune method=0,1,... to choose among them", len(c.Methods))
+	}
+	return c, params, nil
+}
+
+// specValue returns the value at the dotted key in the decoded spec doc, else the
+// field's zero value ("" for a field not in the registry).
+func specValue(doc any, key string) any {
+	cur := doc
+	for _, part := range strings.Split(key, ".") {
+		switch x := cur.(type) {
+		case map[string]any:
+			cur = x[part]
+		case []any:
+			i, err := strconv.Atoi(part)
+			if err != nil || i < 0 || i >= len(x) {
+				cur = nil
+			} else {
+				cur = x[i]
+			}
+		default:
+			cur = nil
+		}
+		if cur == nil {
+			break
+		}
+	}
+	if cur != nil {
+		return cur
+	}
+	lit := `""`
+	parts := strings.Split(key, ".")
+	if parts[0] == "methods" && len(parts) >= 3 {
+		if f := MethodFieldOf(strings.Join(parts[2:], ".")); f != nil {
+			lit = f.Kind.zeroLiteral()
+		}
+	} else if f := SpecFieldOf(key); f != nil {
+		lit = f.ZeroLiteral()
+	}
+	var v any
+	json.Unmarshal([]byte(lit), &v)
+	return v
 }
 
 // validateTune reports the problems of the tune block (Validate calls it when the

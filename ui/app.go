@@ -207,6 +207,10 @@ type partial struct {
 	points  []eval.Series
 }
 
+// Status returns the status line's text as last set (a study's conclusion, a run's,
+// an error), without styling or truncation.
+func (a *App) Status() string { return a.status }
+
 // New returns the workbench for opts, drawing with st. It does not start anything;
 // Init loads the data preview.
 func New(ctx context.Context, opts Options, st theme.Styles) *App {

@@ -350,7 +350,14 @@ func (a *App) finishStudy(m studyDoneMsg) {
 			if f.Best.Test != nil {
 				test = fmt.Sprintf(", test %.4f refit at n %d", *f.Best.Test, f.Best.N)
 			}
-			msg = fmt.Sprintf("study done: best %s %.4f at n %d (trial %d)%s; b in the Tune view opens its spec", model.TuneScoreName(f.Score), f.Best.Validation, f.Best.ValidationN, f.Best.Trial, test)
+			who := fmt.Sprintf("trial %d", f.Best.Trial)
+			if f.Best.Baseline {
+				who = "your setting"
+			}
+			msg = fmt.Sprintf("study done: best %s %.4f at n %d (%s)%s; b in the Tune view opens its spec", model.TuneScoreName(f.Score), f.Best.Validation, f.Best.ValidationN, who, test)
+			if c := study.Comparison(f); c != "" && !f.Best.Baseline {
+				msg = fmt.Sprintf("study done: %s (refit at n %d); b in the Tune view opens the best's spec", c, f.Best.N)
+			}
 		}
 		a.setStatus(msg, false)
 	}

@@ -192,19 +192,27 @@ func TestExportTableOfAStudy(t *testing.T) {
 	if code != exitOK || byFile != byDir {
 		t.Fatalf("export study.json: exit %d (%s), output differs from the directory's:\n%s\n%s", code, stderr, byFile, byDir)
 	}
-	wantCap := fmt.Sprintf("refit of trial %d at n %d: test accuracy %.4f", f.Best.Trial, f.Best.N, *f.Best.Test)
+	name, label := fmt.Sprintf("trial %d", f.Best.Trial), fmt.Sprint(f.Best.Trial)
+	if f.Best.Baseline {
+		name, label = "the baseline", "baseline"
+	}
+	wantCap := fmt.Sprintf("refit of %s at n %d: test accuracy %.4f", name, f.Best.N, *f.Best.Test)
 	if !strings.HasPrefix(byDir, "blobs study: 9 trials") || !strings.Contains(strings.SplitN(byDir, "\n", 2)[0], wantCap) {
 		t.Errorf("caption %q lacks %q", strings.SplitN(byDir, "\n", 2)[0], wantCap)
 	}
 	rows := mdRows(byDir)
-	if len(rows) != 1+len(f.Trials) || rows[0][0] != "trial" || rows[0][1] != "methods.0.gamma" || rows[0][len(rows[0])-1] != "seconds" {
+	withBase := 0
+	if f.Baseline != nil {
+		withBase = 1 // the baseline's row
+	}
+	if len(rows) != 1+len(f.Trials)+withBase || rows[0][0] != "trial" || rows[0][1] != "methods.0.gamma" || rows[0][len(rows[0])-1] != "seconds" {
 		t.Fatalf("%d rows for %d trials, header %q", len(rows), len(f.Trials), rows[0])
 	}
 	bold := 0
 	for _, r := range rows[1:] {
 		if strings.HasPrefix(r[0], "**") {
 			bold++
-			if r[0] != fmt.Sprintf("**%d**", f.Best.Trial) || !strings.Contains(strings.Join(r, "|"), fmt.Sprintf("**%.4f**", f.Best.Validation)) {
+			if r[0] != "**"+label+"**" || !strings.Contains(strings.Join(r, "|"), fmt.Sprintf("**%.4f**", f.Best.Validation)) {
 				t.Errorf("bold row %q, want trial %d with %.4f", r, f.Best.Trial, f.Best.Validation)
 			}
 		}

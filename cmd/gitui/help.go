@@ -238,8 +238,12 @@ among the spec's methods); DIST a list 5,10,25 or a range LOW..HIGH, log:LOW..HI
 int:LOW..HIGH. The spec's tune block sets the sampler (tpe, random, quasi, grid), the
 pruner (asha, sh, hyperband, none), eta, trials, min_n, max_n, validation, refit_n,
 refit_top (k: the k best refit and tested, reported beside the best, never chosen by test),
-score (validation, or loo: each RLS fit's leave-one-out accuracy, no split) and
-workers (default 2: jobs decided ahead of results). --workers N sets tune.workers to N:
+score (validation, or loo: each RLS fit's leave-one-out accuracy, no split),
+workers (default 2: jobs decided ahead of results) and baseline (default true: the
+spec's own values of the searched fields are scored too, once the search is done, at
+the highest rung a trial reached; they compete, winning a tie, are refit if not the best,
+and the last line reports the best against them on validation and test; the sampler
+never sees them). --workers N sets tune.workers to N:
 N jobs in flight; the trials and the best depend on N and the seed, never on timing, so the
 same N gives the same study.json. Trials that share their
 features (every field deciding them) compute them once. The study directory holds spec.json, trials.jsonl (the journal), study.json,

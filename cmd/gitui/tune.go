@@ -218,6 +218,9 @@ func runStudy(ctx context.Context, st *study.Study, dataDir string, workers int,
 		}
 		return asUsage(done.Err)
 	}
+	if done.Comparison != "" {
+		fmt.Fprintln(stdout, done.Comparison)
+	}
 	fmt.Fprintf(stderr, "study: %s (best spec %s)\n", filepath.Join(dir, study.StudyFile), done.BestSpec)
 	return nil
 }
@@ -232,8 +235,19 @@ func printSearched(stderr io.Writer, e study.Searched) {
 		on += ", pooled at the last rung with each fit's leave-one-out"
 	}
 	b := e.Best
-	fmt.Fprintf(stderr, "search: %d configurations compared %s, rungs %v (%.2f s, %d at once, tune.workers %d; %s); best trial %d, %s %.4f (n %d), %s\n",
-		e.Trials, on, e.Sizes, e.Seconds, e.Workers, e.Lag, e.Cache, b.Trial, model.TuneScoreName(e.Score), b.Validation, b.ValidationN, fmtJSON(b.Params))
+	who := fmt.Sprintf("best trial %d", b.Trial)
+	if b.Baseline {
+		who = "best: the baseline (your setting)"
+	}
+	fmt.Fprintf(stderr, "search: %d configurations compared %s, rungs %v (%.2f s, %d at once, tune.workers %d; %s); %s, %s %.4f (n %d), %s\n",
+		e.Trials, on, e.Sizes, e.Seconds, e.Workers, e.Lag, e.Cache, who, model.TuneScoreName(e.Score), b.Validation, b.ValidationN, fmtJSON(b.Params))
+	if bl := e.Baseline; bl != nil && !bl.Best {
+		if bl.Error != "" {
+			fmt.Fprintf(stderr, "baseline (your setting) failed: %s\n", bl.Error)
+		} else {
+			fmt.Fprintf(stderr, "baseline (your setting): %s %.4f (n %d), %s\n", model.TuneScoreName(e.Score), bl.Validation, bl.ValidationN, fmtJSON(bl.Params))
+		}
+	}
 }
 
 // printRefitted reports a refit's conclusion as `gitui run` reports a run's (the best's
@@ -241,7 +255,7 @@ func printSearched(stderr io.Writer, e study.Searched) {
 // on stdout: the best's, or that of rank k (reported, not chosen).
 func printRefitted(stdout, stderr io.Writer, e study.Refitted, s study.Searched) {
 	tables := stdout
-	if e.Rank > 1 {
+	if e.Rank != 1 {
 		tables = io.Discard
 	}
 	printConclusion(tables, stderr, e.Path, e.Conclusion, e.Err)
@@ -250,7 +264,21 @@ func printRefitted(stdout, stderr io.Writer, e study.Refitted, s study.Searched)
 	}
 	score, r := model.TuneScoreName(s.Score), e.Refit
 	if e.Rank == 1 {
-		fmt.Fprintf(stdout, "best of %d configurations: %s %.4f (n %d), test %.4f (refit at n %d); %s\n", s.Trials, score, r.Validation, r.ValidationN, *e.Test, s.RefitN, fmtJSON(r.Params))
+		of := fmt.Sprintf("best of %d configurations", s.Trials)
+		if r.Baseline {
+			of = fmt.Sprintf("best of %d configurations and your setting: your setting", s.Trials)
+		} else if s.Baseline != nil {
+			of = fmt.Sprintf("best of %d configurations and your setting", s.Trials)
+		}
+		fmt.Fprintf(stdout, "%s: %s %.4f (n %d), test %.4f (refit at n %d); %s\n", of, score, r.Validation, r.ValidationN, *e.Test, s.RefitN, fmtJSON(r.Params))
+		return
+	}
+	if r.Baseline {
+		who := "your setting"
+		if e.Rank > 1 {
+			who = fmt.Sprintf("rank %d: your setting", e.Rank)
+		}
+		fmt.Fprintf(stdout, "%s: %s %.4f (n %d), test %.4f (reported, not chosen); %s\n", who, score, r.Validation, r.ValidationN, *e.Test, fmtJSON(r.Params))
 		return
 	}
 	fmt.Fprintf(stdout, "rank %d: trial %d, %s %.4f (n %d), test %.4f (reported, not chosen); %s\n", e.Rank, e.Trial, score, r.Validation, r.ValidationN, *e.Test, fmtJSON(r.Params))

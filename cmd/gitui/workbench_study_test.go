@@ -38,9 +38,49 @@ func TestWorkbenchStudyEqualsTune(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a study twice, a few seconds each")
 	}
+	w, out, status := workbenchAndTune(t, workbenchStudySpec)
+	if w.Baseline == nil || w.Baseline.Test == nil {
+		t.Errorf("study.json's baseline %+v: want one, refit and tested", w.Baseline)
+	}
+	if !strings.Contains(out, "best of 9 configurations") {
+		t.Errorf("gitui tune's stdout lacks the best's line:\n%s", out)
+	}
+	if c := study.Comparison(&w); !strings.Contains(out, c) || !strings.Contains(status, firstWords(c)) {
+		t.Errorf("the comparison %q is not in gitui tune's stdout or the workbench's status %q:\n%s", c, status, out)
+	}
+}
+
+// The spec's own setting (bins 3, templates 3) beats a space of CDFs with 2 templates
+// (2 or 3 bins): in the workbench as with gitui tune, the baseline is the best and the
+// status line says so.
+func TestWorkbenchStudyBaselineWins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a study twice, a few seconds each")
+	}
+	spec := strings.NewReplacer(`"bins": 5, "templates": 5`, `"bins": 3, "templates": 3`,
+		`{"methods.0.bins": "2..15", "methods.0.templates": "2..15"}`, `{"methods.0.bins": "2,3", "methods.0.templates": "2"}`).Replace(workbenchStudySpec)
+	w, out, status := workbenchAndTune(t, spec)
+	if w.Baseline == nil || !w.Baseline.Best || w.Best == nil || !w.Best.Baseline {
+		t.Fatalf("study.json baseline %+v, best %+v: want the baseline the best", w.Baseline, w.Best)
+	}
+	if !strings.Contains(out, "it is the best") || !strings.Contains(status, "(your setting)") {
+		t.Errorf("gitui tune's stdout or the workbench's status %q does not say the baseline is the best:\n%s", status, out)
+	}
+}
+
+// firstWords is the start of line s that a status line shows before it is cut to the
+// terminal's width.
+func firstWords(s string) string { return s[:min(len(s), 40)] }
+
+// workbenchAndTune runs the study of specJSON with gitui tune and in the workbench (T),
+// checks that the two conclude the same (study.json, best.spec.json, the refit's
+// result.json copied), and returns the workbench's study.json, gitui tune's stdout and
+// the workbench's last status line.
+func workbenchAndTune(t *testing.T, specJSON string) (study.File, string, string) {
+	t.Helper()
 	dir := t.TempDir()
 	specPath := filepath.Join(dir, "spec.json")
-	if err := os.WriteFile(specPath, []byte(workbenchStudySpec), 0o644); err != nil {
+	if err := os.WriteFile(specPath, []byte(specJSON), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cli := filepath.Join(dir, "cli")
@@ -55,14 +95,15 @@ func TestWorkbenchStudyEqualsTune(t *testing.T) {
 	}
 	storeDir := filepath.Join(dir, "store")
 	a := ui.New(context.Background(), ui.Options{Initial: spec, Store: storeDir}, theme.NewStyles(nil, theme.Default()))
-	tm := teatest.NewTestModel(t, a, teatest.WithInitialTermSize(120, 40))
+	tm := teatest.NewTestModel(t, a, teatest.WithInitialTermSize(240, 40))
 	keys := func(s string) { tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}) }
 	keys("3")
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("r run")) }, teatest.WithDuration(30*time.Second))
 	keys("T")
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("study done:")) }, teatest.WithDuration(120*time.Second))
 	keys("q")
-	tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second))
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second))
+	status := final.(*ui.App).Status()
 
 	dirs, _ := filepath.Glob(filepath.Join(storeDir, "*-tune"))
 	if len(dirs) != 1 {
@@ -93,7 +134,5 @@ func TestWorkbenchStudyEqualsTune(t *testing.T) {
 	if got := r.Series[0].Points[0].Mean; got != *w.Best.Test {
 		t.Errorf("the workbench's result.json: test %v, its study.json %v", got, *w.Best.Test)
 	}
-	if !strings.Contains(out.String(), "best of 9 configurations") {
-		t.Errorf("gitui tune's stdout lacks the best's line:\n%s", out.String())
-	}
+	return w, out.String(), status
 }

@@ -391,6 +391,29 @@ type Study struct {
 	// Top lists the refits of the top trials, the best first, when tune.refit_top asks
 	// for more than the best (absent otherwise).
 	Top []TopInfo `json:"top,omitempty"`
+	// Baseline is the spec's own setting of the searched params scored as the trials are
+	// (tune.baseline; absent when it is off), with its refit's test accuracy.
+	Baseline *BaselineInfo `json:"baseline,omitempty"`
+}
+
+// BaselineTrial is the trial number of a study's baseline in trials.jsonl and in a
+// Refit: the spec's own setting, scored at one rung only (the highest a trial reached),
+// never seen by the sampler.
+const BaselineTrial = -1
+
+// BaselineInfo is study.json's baseline: the spec's own values of the searched params,
+// its validation accuracy at training size ValidationN (the highest rung a trial
+// reached, scored as the trials are), whether it is the best (it then is study.json's best, refit in DIR/refit),
+// and the test accuracy of its refit at the best's refit size (nil until it ran; Dir is
+// its run directory). Error is set when its job failed (it then does not compete).
+type BaselineInfo struct {
+	Params      map[string]any `json:"params"`
+	Validation  float64        `json:"validation"`
+	ValidationN int            `json:"validation_n"`
+	Best        bool           `json:"best"`
+	Test        *float64       `json:"test,omitempty"`
+	Dir         string         `json:"dir,omitempty"`
+	Error       string         `json:"error,omitempty"`
 }
 
 // TrialInfo is one trial of study.json.
@@ -421,6 +444,8 @@ type Refit struct {
 	Validation  float64        `json:"validation"`
 	ValidationN int            `json:"validation_n"`
 	Test        *float64       `json:"test,omitempty"`
+	// Baseline is set when the refit is the study's baseline (Trial is BaselineTrial).
+	Baseline bool `json:"baseline,omitempty"`
 }
 
 // BestInfo is the best configuration (Refit), the refit's training size N, and how many
@@ -517,7 +542,9 @@ func loadStudyDir(dir string) (Entry, error) {
 	} else if j, err := ReadTrials(filepath.Join(dir, TrialsFile)); err == nil {
 		trials := map[int]bool{}
 		for _, r := range j.Trials {
-			trials[r.Trial] = true
+			if r.Trial != BaselineTrial {
+				trials[r.Trial] = true
+			}
 		}
 		e.Status += fmt.Sprintf(" (%s, %s)", plural(len(j.Trials), "job"), plural(len(trials), "trial"))
 		top := 0

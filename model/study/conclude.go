@@ -42,10 +42,15 @@ type Searched struct {
 	RefitN     int   // training size of the refits
 	Best       Refit // the best trial, its params and validation accuracy
 	Found      bool  // a trial was scored (else Best is empty and Done has the error)
+	// Baseline is the spec's own setting scored as a trial (tune.baseline; nil when off or
+	// not scored),
+	// Test nil: its refit comes with the others.
+	Baseline *store.BaselineInfo
 }
 
 // RefitStarted says a refit's run directory is open and its run begins: Rank 1 is the
-// best trial, refit in DIR/refit; rank k > 1 is refit in DIR/refit-k.
+// best trial, refit in DIR/refit; rank k > 1 is refit in DIR/refit-k; rank 0 is the
+// baseline (tune.baseline) when it is neither, refit in DIR/refit-baseline.
 type RefitStarted struct {
 	Rank, Trial int
 	Path        string   // the refit's run directory
@@ -82,6 +87,9 @@ type Done struct {
 	Discarded bool
 	BestSpec  string   // best.spec.json's path, "" before it was written
 	Test      *float64 // the best's test accuracy
+	// Comparison is the best against the baseline on validation and test (Comparison),
+	// "" without a baseline.
+	Comparison string
 }
 
 func (Log) studyEvent()          {}
@@ -145,9 +153,12 @@ func (t *Study) conclude(ctx context.Context, opts Options, send func(Event)) Do
 		return Done{Err: err, BestSpec: path}
 	}
 	trial, n, params, v, _ := t.Best()
-	test, err := t.refit(ctx, 1, Refit{Trial: trial, Params: params, Validation: v, ValidationN: n}, best, RefitDir, opts, send)
+	test, err := t.refit(ctx, 1, Refit{Trial: trial, Params: params, Validation: v, ValidationN: n, Baseline: trial == BaselineTrial}, best, RefitDir, opts, send)
 	if err != nil {
 		return Done{Err: err, BestSpec: path}
+	}
+	if trial == BaselineTrial {
+		t.base.test, t.base.dir = &test, RefitDir
 	}
 	if err := t.copyRefit(); err != nil {
 		return Done{Err: err, BestSpec: path}
@@ -155,10 +166,48 @@ func (t *Study) conclude(ctx context.Context, opts Options, send func(Event)) Do
 	if err := t.refitTop(ctx, test, opts, send); err != nil {
 		return Done{Err: err, BestSpec: path, Test: &test}
 	}
-	if err := t.WriteStudy(&test); err != nil {
+	if err := t.refitBaseline(ctx, opts, send); err != nil {
 		return Done{Err: err, BestSpec: path, Test: &test}
 	}
-	return Done{BestSpec: path, Test: &test}
+	f := t.file(&test)
+	if err := store.WriteStudy(t.Dir, f); err != nil {
+		return Done{Err: err, BestSpec: path, Test: &test}
+	}
+	return Done{BestSpec: path, Test: &test, Comparison: Comparison(f)}
+}
+
+// BaselineDir is the run directory of the baseline's refit when it is neither the best
+// nor among tune.refit_top's, relative to the study directory.
+const BaselineDir = RefitDir + "-baseline"
+
+// refitBaseline refits the baseline (tune.baseline) in DIR/refit-baseline at the refit
+// size, as the best is refit, when it was scored and is neither the best nor among the
+// top refits (which tested it already): its test accuracy is reported beside the
+// best's, never used to choose.
+func (t *Study) refitBaseline(ctx context.Context, opts Options, send func(Event)) error {
+	b := t.base
+	if !b.scored() {
+		return nil
+	}
+	for _, e := range t.top {
+		if e.Baseline {
+			b.test, b.dir = e.Test, e.Dir
+		}
+	}
+	if b.test != nil {
+		return nil
+	}
+	spec, err := t.RefitSpec(BaselineTrial, "-baseline")
+	if err != nil {
+		return err
+	}
+	r := Refit{Trial: BaselineTrial, Params: b.params, Validation: b.rec.Validation, ValidationN: b.rec.N, Baseline: true}
+	acc, err := t.refit(ctx, 0, r, spec, BaselineDir, opts, send)
+	if err != nil {
+		return err
+	}
+	b.test, b.dir = &acc, BaselineDir
+	return nil
 }
 
 // searched is the Searched event of the finished search.
@@ -166,7 +215,8 @@ func (t *Study) searched() Searched {
 	s := Searched{Trials: t.Trials, Sizes: t.Sizes, Validation: t.Validation, Score: t.Score, Seconds: t.searchWall,
 		Workers: t.Workers, Lag: t.Lag, Cache: t.CacheStats(), RefitN: t.RefitN}
 	trial, n, params, v, ok := t.Best()
-	s.Best, s.Found = Refit{Trial: trial, Params: params, Validation: v, ValidationN: n}, ok
+	s.Best, s.Found = Refit{Trial: trial, Params: params, Validation: v, ValidationN: n, Baseline: ok && trial == BaselineTrial}, ok
+	s.Baseline = t.baselineInfo()
 	return s
 }
 
@@ -203,6 +253,8 @@ func (t *Study) refit(ctx context.Context, rank int, r Refit, spec *model.Spec, 
 			return 0, runErr
 		case rank == 1:
 			return 0, errors.New("the refit produced no test accuracy")
+		case rank == 0:
+			return 0, errors.New("the refit of the baseline (your setting) produced no test accuracy")
 		default:
 			return 0, fmt.Errorf("the refit of trial %d (rank %d) produced no test accuracy", r.Trial, rank)
 		}

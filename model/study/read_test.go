@@ -40,6 +40,9 @@ func TestReadJobs(t *testing.T) {
 			want[[2]int{tr.ID, r.N}] = r.Validation
 		}
 	}
+	if b := f.Baseline; b != nil { // the baseline's one job (tune.baseline)
+		want[[2]int{BaselineTrial, b.ValidationN}] = b.Validation
+	}
 	if len(jobs) != len(want) {
 		t.Fatalf("%d jobs in the journal, %d rung scores in study.json", len(jobs), len(want))
 	}

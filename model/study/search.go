@@ -135,6 +135,13 @@ func (t *Study) schedule(pool *data.Dataset, loaded *engine.LoadedData, opts Opt
 	}
 	sampler := newSampler(samplerName, sp, grid, t.Spec.Seed, tb.Startup)
 	t.sched, t.Sizes = t.newScheduler(pruner, rungs, eta, maxN)
+	if tb.BaselineOn() && !t.worker {
+		spec, params, err := t.Spec.BaselineSpec(t.Params)
+		if err != nil {
+			return nil, &model.InputError{Err: fmt.Errorf("tune.baseline: %w; or set tune.baseline false", err)}
+		}
+		t.base = &baseline{spec: spec, params: params}
+	}
 	if opts.Estimate != nil && !t.worker {
 		plan := engine.StudyPlan{Rungs: t.Sizes, Trials: t.Trials, Eta: eta, Train: train.Len(), Val: val.Len(), RefitN: t.RefitN, RefitTop: tb.RefitTop}
 		if pruner == "none" || pruner == "hyperband" {
@@ -285,7 +292,7 @@ func (t *Study) runJobs(ctx context.Context, sampler tune.Sampler, loaded *engin
 				continue
 			}
 			if t.sched.Finished() {
-				return nil
+				return l.runBaseline()
 			}
 			return fmt.Errorf("internal error (please report): the scheduler waits with no job running")
 		}
@@ -335,6 +342,43 @@ func (l *jobLoop) give(job tune.Job) error {
 		}
 	}
 	l.inflight = append(l.inflight, p)
+	return nil
+}
+
+// runBaseline scores the baseline's job (tune.baseline: the spec's own setting) once
+// the scheduler is finished, at the highest rung a trial reached (so that it is
+// compared with the best at the same training size), or takes it from the journal, and
+// keeps its record for Best and study.json. The scheduler never hears of it and the
+// sampler never sees it: the trials are those of a study without a baseline.
+func (l *jobLoop) runBaseline() error {
+	t := l.t
+	if t.base == nil {
+		return nil
+	}
+	_, k, _, ok := tune.Best(t.sched.Results())
+	if !ok {
+		return nil // no trial was scored: nothing to compare with
+	}
+	p := &pendingJob{job: tune.Job{Trial: BaselineTrial, Rung: k, N: t.Sizes[k]}, spec: t.base.spec, params: t.base.params}
+	rec, done := t.lookup(p.job)
+	if done && !jobMatches(rec, *p) {
+		var err error
+		if rec, done, err = t.moveForeign(*p, l.opts); err != nil {
+			return err
+		}
+	}
+	if done {
+		p.rec = &rec
+	} else if err := l.score(p); err != nil {
+		return err
+	}
+	if p.done != nil {
+		<-p.done
+		if p.err != nil {
+			return p.err
+		}
+	}
+	l.t.base.rec = p.rec
 	return nil
 }
 

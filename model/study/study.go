@@ -60,7 +60,26 @@ type Study struct {
 	finished     bool
 	searchWall   float64
 	top          []TopInfo // the refits of the top trials (SetTop), for study.json
+	base         *baseline // tune.baseline (nil when off, or in an array task)
 }
+
+// BaselineTrial is the baseline's trial number in trials.jsonl, Refit and the trials
+// of a Snapshot (store.BaselineTrial).
+const BaselineTrial = store.BaselineTrial
+
+// baseline is the study's baseline (tune.baseline): the spec's own setting, scored as
+// one job once the search is done, at the highest rung a trial reached, never reported
+// to the scheduler or seen by TPE, so that the trials are those of a study without it.
+type baseline struct {
+	spec   *model.Spec
+	params map[string]any
+	rec    *store.TrialRecord // its journaled job, once scored
+	test   *float64           // its refit's test accuracy
+	dir    string             // its refit's run directory, relative to the study's
+}
+
+// scored reports whether the baseline's job was scored without error (it competes).
+func (b *baseline) scored() bool { return b != nil && b.rec != nil && b.rec.Error == "" }
 
 // SetTop records the refits of the study's top trials (tune.refit_top), with their test
 // accuracies, for study.json's "top" (WriteStudy).
@@ -341,7 +360,11 @@ func (t *Study) score(ctx context.Context, p pendingJob, opts Options, loaded *e
 		if rec.Error != "" {
 			state = "failed: " + rec.Error
 		}
-		opts.Log(fmt.Sprintf("trial %d rung %d (n %d): %s (%.2f s) %s", job.Trial, job.Rung, job.N, state, rec.Seconds, fmtParams(p.params)))
+		who := fmt.Sprintf("trial %d", job.Trial)
+		if job.Trial == BaselineTrial {
+			who = "baseline (your setting)"
+		}
+		opts.Log(fmt.Sprintf("%s rung %d (n %d): %s (%.2f s) %s", who, job.Rung, job.N, state, rec.Seconds, fmtParams(p.params)))
 	}
 	return &rec, nil
 }
@@ -461,8 +484,15 @@ func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, load
 // Best returns the best trial: the highest validation accuracy at the highest rung
 // reached (ties: the lower trial), that rung's training size n, its parameters and
 // validation accuracy.
+//
+// The baseline (tune.baseline), scored at the highest rung a trial reached, is the
+// best when its score is at least the best trial's there (ties: the baseline, the
+// spec's own setting, as a lower trial wins a tie); trial is then BaselineTrial.
 func (t *Study) Best() (trial, n int, params map[string]any, validation float64, ok bool) {
 	id, k, v, ok := tune.Best(t.sched.Results())
+	if t.baseWins(k, v, ok) {
+		return BaselineTrial, t.base.rec.N, t.base.params, t.base.rec.Validation, true
+	}
 	if !ok {
 		return 0, 0, nil, 0, false
 	}
@@ -470,27 +500,41 @@ func (t *Study) Best() (trial, n int, params map[string]any, validation float64,
 	return id, t.Sizes[k], params, v, true
 }
 
+// baseWins reports whether the baseline beats the best trial, of score v at rung k (ok:
+// a trial was scored): see Best.
+func (t *Study) baseWins(k int, v float64, ok bool) bool {
+	if !t.base.scored() {
+		return false
+	}
+	return !ok || k < t.base.rec.Rung || k == t.base.rec.Rung && t.base.rec.Validation >= v
+}
+
 // BestSpec returns the plain spec of the best configuration refit at RefitN: the
 // spec's protocol becomes a sample-complexity curve at that one size with one draw (the
 // tune block dropped), which `gitui run` runs as it runs any spec.
 func (t *Study) BestSpec() (*model.Spec, error) {
-	id, _, _, ok := tune.Best(t.sched.Results())
+	id, _, _, _, ok := t.Best()
 	if !ok {
 		return nil, errors.New("no trial was scored: nothing to refit")
 	}
 	return t.RefitSpec(id, "-best")
 }
 
-// RefitSpec returns the plain spec of trial id's configuration refit at RefitN (as
-// BestSpec), its name suffixed with suffix.
+// RefitSpec returns the plain spec of trial id's configuration (BaselineTrial: the
+// baseline's) refit at RefitN (as BestSpec), its name suffixed with suffix.
 func (t *Study) RefitSpec(id int, suffix string) (*model.Spec, error) {
-	x, ok := t.configs[id]
-	if !ok {
-		return nil, fmt.Errorf("trial %d is not in the study: nothing to refit", id)
-	}
-	s, _, err := t.Spec.TrialSpec(t.Params, x)
-	if err != nil {
-		return nil, err
+	var s *model.Spec
+	if id == BaselineTrial && t.base != nil {
+		s = t.base.spec.Clone()
+	} else {
+		x, ok := t.configs[id]
+		if !ok {
+			return nil, fmt.Errorf("trial %d is not in the study: nothing to refit", id)
+		}
+		var err error
+		if s, _, err = t.Spec.TrialSpec(t.Params, x); err != nil {
+			return nil, err
+		}
 	}
 	s.Protocol, s.Sizes, s.Repeats, s.Nested = model.ProtocolCurve, []int{t.RefitN}, 1, false
 	s.Grid, s.Sweep, s.PD, s.Approx, s.GroupSizes = nil, nil, nil, nil, nil
@@ -503,13 +547,23 @@ func (t *Study) RefitSpec(id int, suffix string) (*model.Spec, error) {
 
 // Top returns up to k trials in the order the study ranks them, the best first (Best):
 // those scored at the highest rung by validation (ties: the lower trial), then those
-// that stopped one rung lower, and so on. Failed trials are left out.
+// that stopped one rung lower, and so on. Failed trials are left out. The baseline,
+// when scored, ranks among those of its rung (before a trial of the same score).
 func (t *Study) Top(k int) []TopInfo {
 	res := t.sched.Results()
 	var out []TopInfo
 	seen := map[int]bool{}
+	addBase := func() {
+		b := t.base
+		out = append(out, TopInfo{Rank: len(out) + 1, Refit: Refit{Trial: BaselineTrial, Params: b.params, Validation: b.rec.Validation, ValidationN: b.rec.N, Baseline: true}})
+	}
+	baseLeft := t.base.scored()
 	for r := len(res) - 1; r >= 0 && len(out) < k; r-- {
 		for _, id := range tune.Ranked(res[r]) {
+			if baseLeft && r == t.base.rec.Rung && t.base.rec.Validation >= res[r][id] && len(out) < k {
+				addBase()
+				baseLeft = false
+			}
 			if len(out) >= k {
 				break
 			}
@@ -519,6 +573,10 @@ func (t *Study) Top(k int) []TopInfo {
 			seen[id] = true
 			_, params, _ := t.Spec.TrialSpec(t.Params, t.configs[id])
 			out = append(out, TopInfo{Rank: len(out) + 1, Refit: Refit{Trial: id, Params: params, Validation: res[r][id], ValidationN: t.Sizes[r]}})
+		}
+		if baseLeft && r == t.base.rec.Rung && len(out) < k {
+			addBase()
+			baseLeft = false
 		}
 	}
 	return out
@@ -534,6 +592,11 @@ func (t *Study) WriteBestSpec(s *model.Spec) (string, error) {
 // WriteStudy writes study.json from the journal's results; test is the refit's test
 // accuracy (nil before the refit).
 func (t *Study) WriteStudy(test *float64) error {
+	return store.WriteStudy(t.Dir, t.file(test))
+}
+
+// file is study.json as WriteStudy writes it.
+func (t *Study) file(test *float64) *File {
 	sampler, pruner, eta := t.settings()
 	f := File{Schema: StudySchema, Sampler: sampler, Pruner: pruner, Eta: eta, Rungs: t.Sizes, Workers: t.Lag, Validation: t.Validation, Pool: t.PoolN, SearchSeconds: t.searchWall}
 	if t.Score == model.TuneLOO || t.Score == model.TunePooled {
@@ -564,10 +627,23 @@ func (t *Study) WriteStudy(test *float64) error {
 		f.Trials = append(f.Trials, ti)
 	}
 	if id, n, params, v, ok := t.Best(); ok {
-		f.Best = &BestInfo{Refit: Refit{Trial: id, Params: params, Validation: v, ValidationN: n, Test: test}, N: t.RefitN, Compared: len(ids)}
+		f.Best = &BestInfo{Refit: Refit{Trial: id, Params: params, Validation: v, ValidationN: n, Test: test, Baseline: id == BaselineTrial}, N: t.RefitN, Compared: len(ids)}
 	}
 	f.Top = t.top
-	return store.WriteStudy(t.Dir, &f)
+	f.Baseline = t.baselineInfo()
+	return &f
+}
+
+// baselineInfo is study.json's baseline (nil when tune.baseline is off or it was not
+// scored).
+func (t *Study) baselineInfo() *store.BaselineInfo {
+	b := t.base
+	if b == nil || b.rec == nil {
+		return nil
+	}
+	id, _, _, _, _ := t.Best()
+	return &store.BaselineInfo{Params: b.params, Validation: b.rec.Validation, ValidationN: b.rec.N, Best: b.scored() && id == BaselineTrial,
+		Test: b.test, Dir: b.dir, Error: b.rec.Error}
 }
 
 func sameParams(a, b map[string]any) bool {

@@ -357,7 +357,7 @@ func TestLOOScoreIsLeaveOneOut(t *testing.T) {
 		Methods: []model.Method{{Kernel: "rbf", Learner: "rls", Gamma: 0.5, Lambda: lambda}},
 		Sizes:   []int{n},
 		Tune: &model.TuneSpec{Params: map[string]string{"methods.0.gamma": "0.05,0.5,5"},
-			Sampler: "grid", Pruner: "none", Score: model.TuneLOO},
+			Sampler: "grid", Pruner: "none", Score: model.TuneLOO, Baseline: new(bool)}, // the trials alone
 	}
 	sdir := filepath.Join(dir, "study")
 	st, err := Open(sdir, spec)
@@ -452,7 +452,7 @@ func TestPooledScore(t *testing.T) {
 			Methods: []model.Method{{Kernel: "rbf", Learner: "rls", Lambda: 1e-3}},
 			Sizes:   []int{n},
 			Tune: &model.TuneSpec{Params: map[string]string{"methods.0.gamma": "0.05,0.1,0.2,0.3,0.5,1,2,5,10"},
-				Sampler: "grid", Pruner: "sh", MinN: 66, MaxN: 198, Validation: nv, Score: score},
+				Sampler: "grid", Pruner: "sh", MinN: 66, MaxN: 198, Validation: nv, Score: score, Baseline: new(bool)}, // the trials alone
 		}
 	}
 	search := func(score string) []Job {

@@ -80,7 +80,8 @@ func (t Trial) Top() (int, float64) {
 // Trials returns the trials of s in id order and the training size of each rung: from
 // study.json when it is there (its rungs and states), else from the journal (the rungs
 // seen so far, every trial running, or stopped when running is false). Each trial's
-// Seconds sums its journaled jobs.
+// Seconds sums its journaled jobs. The baseline (tune.baseline), when journaled, is the
+// trial BaselineTrial (the first in id order), its state "baseline".
 func Trials(s Snapshot, running bool) ([]Trial, []int) {
 	var sizes []int
 	if s.File != nil {
@@ -139,6 +140,9 @@ func Trials(s Snapshot, running bool) ([]Trial, []int) {
 			}
 		}
 	}
+	if t, ok := byID[BaselineTrial]; ok && t.State != "failed" {
+		t.State = "baseline" // one job, at the top rung: never pruned
+	}
 	sort.Ints(ids)
 	out := make([]Trial, len(ids))
 	for i, id := range ids {
@@ -156,7 +160,8 @@ func fileTrials(f *File) []TrialInfo {
 }
 
 // BestTrial returns the best trial: the highest validation accuracy at the highest rung
-// reached by any trial (ties: the lower id), as the study chooses it; rung is the
+// reached by any trial (ties: the lower id, so the baseline, BaselineTrial, wins a tie
+// as in the study), as the study chooses it; rung is the
 // index of that rung and v the accuracy. ok is false when no trial was scored.
 func BestTrial(ts []Trial) (id, rung int, v float64, ok bool) {
 	rung, v = -1, math.Inf(-1)

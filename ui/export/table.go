@@ -275,7 +275,7 @@ func StudyTable(s study.Snapshot, running bool, label string) Table {
 	bestID, bestRung, _, hasBest := study.BestTrial(trials)
 	for _, tr := range trials {
 		best := hasBest && tr.ID == bestID
-		row := []Cell{{Text: fmt.Sprint(tr.ID), Best: best}}
+		row := []Cell{{Text: TrialLabel(tr.ID), Best: best}}
 		for _, k := range keys {
 			if v, ok := tr.Params[k]; ok {
 				row = append(row, Cell{Text: study.ParamText(v)})
@@ -297,8 +297,29 @@ func StudyTable(s study.Snapshot, running bool, label string) Table {
 		row = append(row, Cell{Text: state}, Cell{Text: fmt.Sprintf("%.1f", tr.Seconds)})
 		t.Rows = append(t.Rows, row)
 	}
-	t.Caption = studyCaption(s, label, score, len(trials))
+	n := len(trials)
+	if len(trials) > 0 && trials[0].ID == study.BaselineTrial {
+		n--
+	}
+	t.Caption = studyCaption(s, label, score, n)
 	return t
+}
+
+// TrialLabel is how a study table names trial id: its number, or "baseline" for the
+// study's baseline (study.BaselineTrial, the spec's own setting).
+func TrialLabel(id int) string {
+	if id == study.BaselineTrial {
+		return "baseline"
+	}
+	return fmt.Sprint(id)
+}
+
+// trialName names trial id in a caption: "trial 3", or "the baseline".
+func trialName(id int) string {
+	if id == study.BaselineTrial {
+		return "the baseline"
+	}
+	return fmt.Sprintf("trial %d", id)
 }
 
 // studyCaption says what StudyTable's numbers are: the study, how its trials were
@@ -316,15 +337,21 @@ func studyCaption(s study.Snapshot, label, score string, trials int) string {
 		c += fmt.Sprintf(" on %d validation samples", f.Validation)
 	}
 	c += fmt.Sprintf(", %s sampler, %s pruner", f.Sampler, f.Pruner)
+	if f.Baseline != nil {
+		c += "; and the baseline, the spec's own setting"
+	}
 	if b := f.Best; b != nil && b.Test != nil {
-		c += fmt.Sprintf("; refit of trial %d at n %d: test accuracy %.4f", b.Trial, b.N, *b.Test)
+		c += fmt.Sprintf("; refit of %s at n %d: test accuracy %.4f", trialName(b.Trial), b.N, *b.Test)
 	} else if b != nil {
-		c += fmt.Sprintf("; trial %d not refit yet", b.Trial)
+		c += fmt.Sprintf("; %s not refit yet", trialName(b.Trial))
 	}
 	for _, tp := range f.Top {
 		if tp.Rank > 1 && tp.Test != nil {
-			c += fmt.Sprintf("; rank %d, trial %d: test %.4f", tp.Rank, tp.Trial, *tp.Test)
+			c += fmt.Sprintf("; rank %d, %s: test %.4f", tp.Rank, trialName(tp.Trial), *tp.Test)
 		}
+	}
+	if cmp := study.Comparison(f); cmp != "" {
+		c += "; " + cmp
 	}
 	return c
 }

@@ -348,7 +348,11 @@ func (m *Model) header() []string {
 	}
 	lines := []string{line, m.st.Muted.Render(info)}
 	if id, k, v, ok := best(m.trials); ok {
-		b := fmt.Sprintf("best: trial %d, %s %.4f at n %d", id, model.TuneScoreName(m.snap.Score), v, m.sizes[k])
+		who := fmt.Sprintf("trial %d", id)
+		if id == study.BaselineTrial {
+			who = "your setting (the baseline)"
+		}
+		b := fmt.Sprintf("best: %s, %s %.4f at n %d", who, model.TuneScoreName(m.snap.Score), v, m.sizes[k])
 		if f := m.snap.File; f != nil && f.Best != nil && f.Best.Test != nil {
 			b += fmt.Sprintf(", test %.4f at n %d", *f.Best.Test, f.Best.N)
 		}
@@ -356,6 +360,13 @@ func (m *Model) header() []string {
 			b += " · b opens its spec as a run"
 		}
 		lines = append(lines, m.st.Accent.Render(b))
+	}
+	if c := study.Comparison(m.snap.File); c != "" {
+		if study.BaselineTestedHigher(m.snap.File) {
+			lines = append(lines, m.st.Warn.Render("! "+c))
+		} else {
+			lines = append(lines, m.st.Muted.Render(c))
+		}
 	}
 	if st.Err != "" {
 		lines = append(lines, m.st.Error.Render("✗ "+st.Err))
@@ -455,7 +466,11 @@ func (m *Model) table(w, h int) string {
 				mark = " ★"
 			}
 		}
-		b.WriteString(mark + fmt.Sprintf("%3d ", t.ID))
+		if t.ID == study.BaselineTrial {
+			b.WriteString(mark + "you ") // the baseline: the spec's own setting
+		} else {
+			b.WriteString(mark + fmt.Sprintf("%3d ", t.ID))
+		}
 		for j, k := range keys {
 			b.WriteString(cellText(paramText(t.Params[k]), cw[j], true) + " ")
 		}
