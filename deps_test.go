@@ -1,6 +1,6 @@
 // Package gitui_test holds checks over the whole module: the dependency direction of
-// DESIGN.md ("Arrows point down only: cmd -> ui -> model/store -> model/engine -> model ->
-// core, presets -> model").
+// docs/design.md ("Arrows point down only: cmd -> ui -> model/store -> model/engine ->
+// model -> core, presets -> model").
 package gitui_test
 
 import (

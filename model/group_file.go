@@ -1,6 +1,6 @@
 package model
 
-// The groups a user brings (issue 21): permutation groups from a file of rows or from
+// The groups a user brings (docs/groups.md): permutation groups from a file of rows or from
 // generators (Schreier–Sims, enumerated or sampled uniformly), orthogonal matrices from a
 // file, and the built-in dihedral, mirror and reversal kinds. Everything here is reached
 // from BuildGroup, groupCost, Validate and the test_transform checks through one call

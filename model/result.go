@@ -15,7 +15,7 @@ import (
 // ResultSchema is the schema tag of result.json files written by this version.
 const ResultSchema = "gitui.result/v1"
 
-// Result is the content of result.json (DESIGN.md, "result.json"): the spec that ran,
+// Result is the content of result.json (docs/design.md, "result.json"): the spec that ran,
 // every series (accuracy in [0,1]), tables, timing and environment.
 type Result struct {
 	Schema string          `json:"schema"`

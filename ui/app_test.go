@@ -192,8 +192,8 @@ func TestGoldenPickerHelpSmall(t *testing.T) {
 	if v := ansi.Strip(a.View()); !strings.Contains(v, "terminal 64×20: gitui needs at least 80×24") {
 		t.Fatalf("small terminal message missing:\n%s", v)
 	}
-	// Narrower than the sentence: it wraps, whole, within the window (issue 23: "needs
-	// at least 80×" was cut).
+	// Narrower than the sentence: it wraps, whole, within the window (never cut to
+	// "needs at least 80×").
 	a.Update(tea.WindowSizeMsg{Width: 24, Height: 8})
 	v := a.View()
 	uitest.CheckFits(t, v, 24, 8)
@@ -254,8 +254,8 @@ func TestRunPendingKeysAndStaleMessages(t *testing.T) {
 		t.Fatal("q did not ask while running")
 	}
 	press(t, a, "esc")
-	// Esc backs out of an edit and nothing more: it never cancels a run (issue 23: r,
-	// enter, esc, esc cancelled it).
+	// Esc backs out of an edit and nothing more: it never cancels a run (not even r,
+	// enter, esc, esc).
 	a.setFocus(paneMethod)
 	press(t, a, "enter", "esc", "esc", "esc")
 	if a.r.cancelling || !a.r.running || a.confirm != confirmNone {

@@ -28,7 +28,7 @@ func haarPreset() model.Preset {
 	}}
 }
 
-// TestTimeEstimates (issue 31): the Method pane shows each method's time estimate and
+// TestTimeEstimates: the Method pane shows each method's time estimate and
 // the run's, on the data the preview loaded: each method's is engine.EstimateTime of
 // that method alone less the load, and they add up, with the load, to the run's. More
 // templates raise the CDF method's estimate and leave the other's alone. They are

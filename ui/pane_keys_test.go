@@ -58,7 +58,7 @@ func countingStart(n *int) starter {
 	}
 }
 
-// TestRunsPaneKeysNeverRun (issue 31): typing in the Runs pane, a pane that takes no
+// TestRunsPaneKeysNeverRun: typing in the Runs pane, a pane that takes no
 // text but through its filter and its name prompt, never starts a run through the
 // global r: not as a stray key in the table, not after a filter typed and applied, not in
 // the compare, groups or parallel-coordinates views, not as part of a batch of runes.
@@ -97,7 +97,7 @@ func TestRunsPaneKeysNeverRun(t *testing.T) {
 	}
 }
 
-// TestPaneKeysBeforeGlobal (issue 31): every key that the focused pane binds (in any
+// TestPaneKeysBeforeGlobal: every key that the focused pane binds (in any
 // state, enabled or not) goes to the pane, never to the workbench's global action of
 // the same key; keys the pane does not bind keep their global meaning.
 func TestPaneKeysBeforeGlobal(t *testing.T) {
@@ -150,7 +150,7 @@ func keyOf(k string) tea.KeyMsg {
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }
 
-// TestPromptSaysAnswerFirst (issue 31): while a y/n question is up, a key that answers
+// TestPromptSaysAnswerFirst: while a y/n question is up, a key that answers
 // nothing says "answer y or n first" in the status line, leaves the question up and does
 // nothing else; the long-run question says its own answers. Answering clears the note.
 func TestPromptSaysAnswerFirst(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"gitui/model/engine"
 )
 
-// TestLoadPresetClearsOldRun (issue 31): loading a preset after a run clears that run's
+// TestLoadPresetClearsOldRun: loading a preset after a run clears that run's
 // curves and heatmaps (they belong to the old spec), keeps the pinned curves, and s no
 // longer exports the old run as the current one. While a run is still going, its curves
 // and matrices stay (points keep arriving) and both panes say they are the run's, not the

@@ -161,7 +161,7 @@ func TestOpenRunPinsItsCurves(t *testing.T) {
 
 // TestRunsPaneListsARunWhenItEnds: with the Runs pane open, a run of the workbench is
 // listed (done) as soon as it ends, without leaving the pane. (r in the Runs pane
-// re-reads the runs and never starts one, issue 31: the run is started as r does in
+// re-reads the runs and never starts one: the run is started as r does in
 // the other panes.)
 func TestRunsPaneListsARunWhenItEnds(t *testing.T) {
 	a := newTestApp(t, 120, 40)
@@ -267,7 +267,7 @@ func TestRunsGroupAndImportanceKeys(t *testing.T) {
 	}
 }
 
-// TestHeatmapGrowsWhenFocused checks issue 23: in the default 120×40 grid, the focused
+// TestHeatmapGrowsWhenFocused checks that in the default 120×40 grid, the focused
 // heatmap takes the larger share of the right column (its Gram matrices get about twice
 // the cells), and gives it back when the focus leaves.
 func TestHeatmapGrowsWhenFocused(t *testing.T) {
@@ -292,7 +292,7 @@ func TestHeatmapGrowsWhenFocused(t *testing.T) {
 	}
 }
 
-// TestTabsAbbreviateDuringARun checks issue 23: at 80×24 during a run (its name on the
+// TestTabsAbbreviateDuringARun checks that at 80×24 during a run (its name on the
 // right of the header), the focused tab keeps its name and the others abbreviate
 // ("5 Crv"), the run's name cut with … if need be, instead of collapsing to bare numbers ("1 Data  2  3  4").
 func TestTabsAbbreviateDuringARun(t *testing.T) {
@@ -319,7 +319,7 @@ func TestTabsAbbreviateDuringARun(t *testing.T) {
 	a.r.running = false
 }
 
-// TestExportLogged checks issue 23: s's message, cut in the title bar, is written whole to
+// TestExportLogged checks that s's message, cut in the title bar, is written whole to
 // the run log, with where each file went.
 func TestExportLogged(t *testing.T) {
 	a := newTestApp(t, 80, 24)

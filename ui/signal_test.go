@@ -174,7 +174,7 @@ func TestInterruptKeepsCells(t *testing.T) {
 	}
 }
 
-// TestTerminalEOFIsAHangup checks issue 23's lost terminal without a SIGHUP (tmux
+// TestTerminalEOFIsAHangup checks a lost terminal without a SIGHUP (tmux
 // kill-server under `trap : HUP`): EOF on the terminal's input lets go of it like a
 // SIGHUP, without cancelling the run; the program returns ErrHangup (exit 129) once the
 // run is finished into the store, whose log says why.

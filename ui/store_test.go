@@ -198,7 +198,7 @@ func TestCancelledRunSavedPartial(t *testing.T) {
 	if runs != len(cells) {
 		t.Errorf("the partial result counts %d runs, the journal %d cells", runs, len(cells))
 	}
-	// Cancelled, not "partial (failed)" (issue 23), in this run's log and at start-up.
+	// Cancelled, not "partial (failed)", in this run's log and at start-up.
 	if !logHas(a, "saved in "+dir+" (cancelled") {
 		t.Errorf("run log does not say where the cancelled run went: %q", a.run.LogLines())
 	}

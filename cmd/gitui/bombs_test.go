@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-// bombInputs writes issue 23's four compressed inputs, scaled so that each one's final
+// bombInputs writes four compressed inputs, scaled so that each one's final
 // float64 array (about 1 GB) passes a 1 GiB memory limit, into dir and returns a run
 // spec for each: a CSV.gz of 3e7 rows "0,0,0,0,1" (1.2e8 values), a LIBSVM .gz of 1.2e6
 // lines with index 100 (1.2e8 values), an .npz of 160,000 zero 784-vectors (1.25e8
@@ -104,9 +104,9 @@ func (zeros) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestBoundsCompressedBombs runs issue 23's four compressed inputs (scaled to a 1 GiB
-// limit, see bombInputs) in child processes under GITUI_MEMORY_LIMIT=1GiB, the cap
-// that the run estimate and (since issue 23) the readers obey, with a hard RLIMIT_AS
+// TestBoundsCompressedBombs runs four compressed inputs (scaled to a 1 GiB limit, see
+// bombInputs) in child processes under GITUI_MEMORY_LIMIT=1GiB, the cap that the run
+// estimate and the readers obey, with a hard RLIMIT_AS
 // of 3 GiB behind it: a Go process here maps about 1 GiB of address space before it
 // allocates anything (thread stacks, OpenBLAS buffers, heap reservations), so a hard
 // limit of 1 GiB leaves no room to start threads (pthread_create fails), while 3 GiB

@@ -33,7 +33,7 @@ func init() {
 	}
 }
 
-// boundsCase is one hostile input or absurd parameter of issue 13.
+// boundsCase is one hostile input or absurd parameter.
 type boundsCase struct {
 	name string
 	args []string // after "gitui"; --out DIR is appended for run
@@ -131,7 +131,7 @@ func writeSpec(t *testing.T, dir, name, body string) string {
 	return p
 }
 
-// TestBoundsAbsurdParameters runs every absurd parameter of issue 13 in a child process
+// TestBoundsAbsurdParameters runs absurd parameters, each in a child process
 // under GITUI_MEMORY_LIMIT=1GiB and a 6 GiB address-space cap: each must be refused
 // before allocating (exit 2, one line naming the estimate and the fix, nothing written,
 // a small peak RSS). The table of exit codes, peak RSS and time is logged (go test -v).
@@ -314,7 +314,7 @@ func TestOneClassTrainingSet(t *testing.T) {
 	}
 }
 
-// TestBoundsHostileFiles runs issue 13's hostile data files through `gitui run` in child
+// TestBoundsHostileFiles runs hostile data files through `gitui run` in child
 // processes (as TestBoundsAbsurdParameters): an IDX .gz of zeros claiming 1.07e9 pixels,
 // a CSV.gz of one line of 2e7 fields, a LIBSVM .gz of 1000 lines with index 1e6, a gzip
 // stream past GITUI_MAX_DECOMPRESSED_BYTES, Go number syntax in a CSV. Each must be

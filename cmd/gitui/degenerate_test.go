@@ -11,7 +11,7 @@ import (
 	"gitui/model/store"
 )
 
-// TestDegenerateFitSaid checks issue 23's degenerate fits: a Haar kernel whose gamma makes
+// TestDegenerateFitSaid checks that a degenerate fit is said: a Haar kernel whose gamma makes
 // the Gram numerically diagonal (1e308: every distinct orbit at kernel 0) or constant
 // (1e-320: every entry 1) is said in the run log (stderr) and in result.json's notes
 // table, while the preset's own gamma gives no note.

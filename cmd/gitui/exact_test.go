@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestExactNumbers checks issue 23's "exact numbers, or a refusal": a whole number given
+// TestExactNumbers checks "exact numbers, or a refusal": a whole number given
 // through --set, a JSON spec or --seed is kept to the last digit (2^53+1 is not rounded
 // to 2^53), and a value outside the registry's range is refused with exit 2, quoting the
 // text the user typed (not its float64 rounding), before anything is written.

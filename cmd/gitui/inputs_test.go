@@ -14,10 +14,11 @@ import (
 	"gitui/model/store"
 )
 
-// The journal is bound to its data (issue 35, section 1): the four reproductions of the
-// issue, each once exit 0 with a number mixed from two data sets, now refused with exit
-// 2 in one line naming what changed; a moved directory of the same content is accepted;
-// a journal of an earlier gitui (no inputs line) is resumed with a one-line notice.
+// The journal is bound to its data (docs/runs.md, "The inputs line"): a resume, merge
+// or study resume on other data than the journal's, which would mix one number from two
+// data sets, is refused with exit 2 in one line naming what changed; a moved directory
+// of the same content is accepted; a journal of an earlier gitui (no inputs line) is
+// resumed with a one-line notice.
 
 // writeBlobCSV writes n samples of 3 Gaussian blobs in 4 dimensions (label last), from
 // seed: two seeds give two data sets of the same shape and different values.

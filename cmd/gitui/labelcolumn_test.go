@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// TestLabelColumn checks data.label_column (issue 23: the docs said a CSV's label column
-// is chosen "by name or index", and no field did it): a CSV whose label is its first
+// TestLabelColumn checks data.label_column, which chooses a CSV's label column by name
+// or by index: a CSV whose label is its first
 // column, "y", learns the same by name and by index, and far better than with the default
 // last column (a feature, two-valued here by construction, would be the label); a label
 // column on a file without columns is refused with exit 2.

@@ -43,7 +43,7 @@ import (
 	"gitui/ui"
 )
 
-// Exit codes (DESIGN.md, "Command line").
+// Exit codes, as docs/cli.md states them ("Exit status").
 const (
 	exitOK          = 0
 	exitFailure     = 1
@@ -183,7 +183,7 @@ func notify(stderr io.Writer, tui bool) (ctx context.Context, sig func() os.Sign
 	return ctx, sig, hup, stop
 }
 
-// exitCode prints err as one line and maps it to the exit status of DESIGN.md.
+// exitCode prints err as one line and maps it to its exit status (the constants above).
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK

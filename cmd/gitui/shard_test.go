@@ -402,8 +402,8 @@ func TestRealSlurm(t *testing.T) {
 	t.Logf("scancel + resubmit case: %.1f s in all", time.Since(t0).Seconds())
 }
 
-// TestShardCountBounded checks issue 23: --shard 0/99999999999 (which ran AssignShards
-// out of memory and left a stale lock) is refused with exit 2 before the run directory
+// TestShardCountBounded checks that --shard 0/99999999999 (which would run AssignShards
+// out of memory and leave a stale lock) is refused with exit 2 before the run directory
 // or its lock exists, and N may be at most the spec's number of cells.
 func TestShardCountBounded(t *testing.T) {
 	// journalSpec: 3 methods x 3 sizes x 6 draws = 54 cells.

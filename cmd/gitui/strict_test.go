@@ -9,7 +9,7 @@ import (
 	"gitui/model"
 )
 
-// TestStrictSpecs checks the "specs are strict" rules of DESIGN.md on the command line:
+// TestStrictSpecs checks that specs are strict (docs/spec.md) on the command line:
 // a duplicate method name, a field set where it does not apply, a bad enumerated value
 // and a combination that cannot run each exit with status 2, end stderr with one
 // "gitui: " line naming the field and the fix, write no result.json, and are refused

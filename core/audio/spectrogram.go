@@ -182,7 +182,7 @@ func bandWeights(p SpecParams, n int) ([][]int, [][]float64) {
 func (s *Spectrogrammer) Params() SpecParams { return s.p }
 
 // Compute writes the spectrogram of x (samples at Params().Rate) into dst, which must
-// have Bands·Frames entries, and returns dst. The steps (Mroueh et al. Sec. 5; DESIGN):
+// have Bands·Frames entries, and returns dst. The steps (Mroueh et al. Sec. 5):
 //
 //	P[b,t]  = |FFT(hann · frame_t)[b]|²                      frames of FrameMs every HopMs
 //	E[k,t]  = sum_b W[k,b] P[b,t]                             triangular band k, a semitone wide

@@ -31,7 +31,7 @@ func idxHeader(n, rows, cols uint32) []byte {
 	return h
 }
 
-// TestIDXBombClaim checks issue 13's IDX bomb: a gzipped file of zeros whose header
+// TestIDXBombClaim checks an IDX bomb: a gzipped file of zeros whose header
 // claims 1.07e9 pixels (1369 × 28 × 28 × 1000) is refused from its header, naming the
 // values limit and its override, having allocated under 4 MiB (the claim would be
 // 8.6 GB as float64).
@@ -99,7 +99,7 @@ func (endless) Read(p []byte) (int, error) {
 	return len(p) &^ 1, nil
 }
 
-// TestCSVLineBound checks issue 13's CSV bomb (one line of 1e8 fields, 194 KB
+// TestCSVLineBound checks a CSV bomb (one line of 1e8 fields, 194 KB
 // gzipped): the line is refused once it passes maxCSVLineBytes (2 MiB), as a *ParseError
 // on line 1, having allocated a bounded amount (under 256 MiB: the 2 MiB read and the
 // 1e6 fields encoding/csv splits from it, never the 1e8 fields).
@@ -115,7 +115,7 @@ func TestCSVLineBound(t *testing.T) {
 	}
 }
 
-// TestLIBSVMSparseBound checks issue 13's LIBSVM bomb (max index 1e6 on few lines): the
+// TestLIBSVMSparseBound checks a LIBSVM bomb (max index 1e6 on few lines): the
 // rows stay sparse, and the scan stops at the first line whose count × the largest index
 // passes MaxValues (2^28: line 269 at index 1e6, since 268 × 1e6 < 2^28 < 269 × 1e6),
 // naming the line and the limit, having allocated under 8 MiB (the dense matrix would

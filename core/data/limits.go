@@ -245,8 +245,7 @@ func CgroupRoom() (int64, bool) {
 }
 
 // loadOverhead is the most memory a load is allowed beside its final array (buffers,
-// labels, the runtime): the 200 MB of issue 23's target, or an eighth of the memory
-// when that is smaller.
+// labels, the runtime): 200 MB, or an eighth of the memory when that is smaller.
 const loadOverhead = 200 << 20
 
 // valueCap returns the most values (float64 matrix entries) one file may load: the

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestLoadsAllocateTheirArraysOnce checks issue 23's rule that a load holds no more
+// TestLoadsAllocateTheirArraysOnce checks that a load holds no more
 // than its final arrays: LoadLIBSVM of a gzipped file of 20,000 lines of 50 features
 // (8 MB as float64) and LoadIDX of 20,000 images of 28×28 (125 MB as float64) each
 // allocate in all at most 1.25 times their final arrays plus 2 MiB of buffers (no

@@ -175,7 +175,7 @@ func TestNPYErrors(t *testing.T) {
 		{"2-D labels", rawNPY("<f8", false, "(2, 1)", f8(1, 2)), rawNPY("<f8", false, "(1, 2)", f8(0, 1)), "1-D array"},
 		{"empty", rawNPY("<f8", false, "(0, 4)", nil), ylab, "no data"},
 		{"huge shape", rawNPY("<f8", false, "(100000, 100000)", nil), ylab, "more than 268435456 elements"},
-		// Issue 23: a shape too large is called so, not "not a tuple of sizes".
+		// A shape too large is called so, not "not a tuple of sizes".
 		{"shape (1e12, 784)", rawNPY("<f8", false, "(1000000000000, 784)", nil), ylab, "shape size 1000000000000 is too large to load"},
 		{"shape past int64", rawNPY("<f8", false, "(99999999999999999999, 784)", nil), ylab, "shape size 99999999999999999999 is too large to load"},
 		{"version 9", []byte("\x93NUMPY\x09\x00"), ylab, "version 9.0"},
@@ -249,7 +249,7 @@ func TestNPYIOReaderTruncation(t *testing.T) {
 	}
 }
 
-// TestNPYGzipNames checks issue 23's .npy.gz naming: a_x.npy.gz loads with its labels
+// TestNPYGzipNames checks the .npy.gz naming: a_x.npy.gz loads with its labels
 // a_y.npy.gz beside it (both gzipped), a missing a_y.npy.gz is named as such, and a
 // samples file not ending in x is told the name with its .gz (a.npy.gz -> ..._x.npy.gz),
 // never to drop to "..._x.npy" when it is already named so.

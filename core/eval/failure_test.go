@@ -32,7 +32,7 @@ func (b *brokenCell) FitPredict(ctx context.Context, idx []int, rng *rand.Rand, 
 	return b.oracle.FitPredict(ctx, idx, rng, clk)
 }
 
-// TestOneFailingMethodDoesNotStopTheOthers (issue 31, section 5): a method whose
+// TestOneFailingMethodDoesNotStopTheOthers: a method whose
 // preparation fails and one whose cells fail, between two good methods: both good
 // methods finish every cell, the failures are rows of the failed-methods table (one per
 // series, with the error), the run's error names both, and a journal error still stops

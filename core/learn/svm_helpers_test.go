@@ -67,7 +67,7 @@ func rbf(gamma float64) func(a, b []float64) float64 {
 }
 
 // circlePoints draws n points uniform in [-1,1]^2 labelled +1 outside the circle
-// ||x||^2 = 0.7 and -1 inside (the toy problem of Chapelle & Schoelkopf; DESIGN.md).
+// ||x||^2 = 0.7 and -1 inside (the toy problem of Chapelle & Schoelkopf).
 func circlePoints(n int, rng *rand.Rand) ([][]float64, []int) {
 	x := make([][]float64, n)
 	y := make([]int, n)

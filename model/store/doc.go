@@ -1,10 +1,10 @@
-// Package store owns the run directory (DESIGN.md, "A run directory"): its layout,
+// Package store owns the run directory (docs/runs.md, "The run directory in detail"): its layout,
 // the verified cell journal with its one writer and its one reader, the lock and the
 // liveness check of the process holding it, how a run concludes (the same rules for
 // the CLI and the TUI), merging the shards of a run, writing Slurm job arrays, and
 // listing the runs of a folder with their status for the Runs pane.
 //
-// It owns the study directory too (DESIGN.md, "A study directory"; study.go): its files,
+// It owns the study directory too (docs/runs.md, "A study directory"; study.go): its files,
 // the trials journal (the same header, per-line CRC-32C and reader as the cell journal;
 // OpenTrials for its one writer, JoinTrials for the tasks of an array), study.json
 // (Study, ReadStudy, WriteStudy), the study's flock (LockStudy), the per-job claims of

@@ -16,7 +16,7 @@ import (
 	"gitui/model"
 )
 
-// Files of a run directory (DESIGN.md, "A run directory").
+// Files of a run directory (docs/runs.md, "The run directory in detail").
 const (
 	SpecFile        = "spec.json"           // the resolved spec, written first
 	CellsFile       = "cells.jsonl"         // one line per finished cell, fsynced: the source of truth

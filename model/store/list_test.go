@@ -167,7 +167,7 @@ func TestFlatten(t *testing.T) {
 	}
 }
 
-// TestResultStatus checks issue 23: a run the user cancelled is "cancelled", one with
+// TestResultStatus checks that a run the user cancelled is "cancelled", one with
 // cells missing "partial", and only a failure "partial (failed)", in Status and Load.
 func TestResultStatus(t *testing.T) {
 	for _, c := range []struct {

@@ -22,7 +22,7 @@ import (
 )
 
 // RunDir is a run directory held by this process: spec.json, the cell journal
-// cells.jsonl, result.json, predictions.csv and a lock file (DESIGN.md). Open it with
+// cells.jsonl, result.json, predictions.csv and a lock file (docs/runs.md). Open it with
 // OpenRunDir, pass it to Start in RunOptions.Dir, write the result with Finish and
 // release it with Close. Append is safe for concurrent use.
 type RunDir struct {

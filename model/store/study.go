@@ -16,7 +16,7 @@ import (
 	"gitui/model"
 )
 
-// Files of a study directory (DESIGN.md, "A study directory"; docs/runs.md).
+// Files of a study directory (docs/runs.md, "A study directory").
 const (
 	TrialsFile        = "trials.jsonl"         // the verified journal of scored jobs: the source of truth
 	TrialsDamagedFile = "trials.damaged.jsonl" // trials lines that failed their check, moved out

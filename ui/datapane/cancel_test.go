@@ -16,7 +16,7 @@ import (
 	"gitui/ui/theme"
 )
 
-// TestPathChangeCancelsPreview checks issue 23's abandoned preview: a file whose load
+// TestPathChangeCancelsPreview checks that an abandoned preview stops: a file whose load
 // takes seconds starts loading, the path then changes, and the first load must stop
 // within a second with context.Canceled (not run on to the end), its result must
 // be dropped (the pane keeps no data of the old path) and the stale message must ask for

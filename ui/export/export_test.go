@@ -389,7 +389,7 @@ func TestOverlayColoursBySeries(t *testing.T) {
 	}
 }
 
-// TestSeriesLabelsOwnMethod checks issue 23's PNG legend: with two runs where only raw
+// TestSeriesLabelsOwnMethod checks the PNG legend: with two runs where only raw
 // RLS had λ set, the raw RLS curves are labelled lambda=0.1 and lambda=unset, the CDF
 // curves (the same method in both runs) carry no λ but their preset (#2 for the second), and a
 // spec-level difference (the seed) labels every series.
@@ -414,8 +414,7 @@ func TestSeriesLabelsOwnMethod(t *testing.T) {
 	}
 }
 
-// TestLegendRowsSpaced checks issue 23's touching legend rows: the legend's entries
-// are padded apart.
+// TestLegendRowsSpaced checks that the legend's entries are padded apart, not touching.
 func TestLegendRowsSpaced(t *testing.T) {
 	rs := []*model.Result{sampleResult("a", 0), sampleResult("b", 0)}
 	_, leg, _, err := panel(collect(rs, SeriesLabels(rs))[0])

@@ -44,7 +44,7 @@ func TestFromSpecTakesTheRegistryRange(t *testing.T) {
 	}
 }
 
-// TestRegistryRangeMatchesSet checks issue 23's "one range in CLI and TUI": lambda 1e308
+// TestRegistryRangeMatchesSet checks one range in CLI and TUI: lambda 1e308
 // and 1e-320 are refused by the TUI's method field as by --set, 0 (leave-one-out) is
 // taken, and a seed of 2^53+1 reaches the spec to the last digit.
 func TestRegistryRangeMatchesSet(t *testing.T) {

@@ -319,8 +319,8 @@ func TestGoldenTenClasses(t *testing.T) {
 	}
 }
 
-// TestLongNamesAbbreviated checks issue 23's cut titles ("CDF(10,30) RBF RLS (range
-// thr"): a matrix name wider than its block ends with … there, and the pane's footer
+// TestLongNamesAbbreviated checks cut titles (not "CDF(10,30) RBF RLS (range thr"): a
+// matrix name wider than its block ends with … there, and the pane's footer
 // gives it whole; a name that fits is not repeated.
 func TestLongNamesAbbreviated(t *testing.T) {
 	long := "CDF(10,30) RBF RLS (range threshold, standardized)"

@@ -547,8 +547,8 @@ func TestTooFew(t *testing.T) {
 	}
 }
 
-// TestFieldsVaryGrammar checks issue 23's "1 field vary": one varying field is said
-// in the singular, several in the plural.
+// TestFieldsVaryGrammar checks that one varying field is said in the singular ("1 field
+// varies", not "1 field vary"), several in the plural.
 func TestFieldsVaryGrammar(t *testing.T) {
 	two := func(extra map[string]string) []Run {
 		a := map[string]string{"methods.0.lambda": "0.1"}

@@ -745,7 +745,7 @@ func (m *Model) lines() []string {
 			b.WriteString(" ")
 		}
 		what := strings.Join(e.Methods, ", ")
-		switch { // what tells the run from its neighbours comes first (issue 23)
+		switch { // what tells the run from its neighbours comes first
 		case e.Label != "":
 			what = "“" + e.Label + "” · " + what
 		case m.distinct[e.Path] != "":

@@ -15,10 +15,10 @@ import (
 	"gitui/ui/internal/uitest"
 )
 
-// TestRowsTellRunsApart checks issue 23's Runs pane: runs of one name that differ only
-// in λ show the differing keys in their rows (not identical rows); n names the run under
-// the cursor, the label is written into its run.json and shown in the row; and the
-// filter box takes ctrl+w (delete a word) and ctrl+u (delete all).
+// TestRowsTellRunsApart checks that the Runs pane tells runs apart: runs of one name
+// that differ only in λ show the differing keys in their rows (not identical rows); n
+// names the run under the cursor, the label is written into its run.json and shown in
+// the row; and the filter box takes ctrl+w (delete a word) and ctrl+u (delete all).
 func TestRowsTellRunsApart(t *testing.T) {
 	dir := runStore(t)
 	for _, d := range []string{"20261126-010000-xperm-tiny", "20261126-020000-xperm-tiny"} {
@@ -98,7 +98,7 @@ func TestRowsTellRunsApart(t *testing.T) {
 	}
 }
 
-// TestCompareShowsChosenLambda checks issue 23: a run whose λ was left to leave-one-out
+// TestCompareShowsChosenLambda checks that a run whose λ was left to leave-one-out
 // shows in the compare view what its fits chose (result.json's chosen table), "LOO:
 // 2.5e-07", not "(unset)", beside the other run's fixed λ.
 func TestCompareShowsChosenLambda(t *testing.T) {
@@ -140,7 +140,7 @@ func TestCompareShowsChosenLambda(t *testing.T) {
 	}
 }
 
-// TestParcoordsChosenAxis checks issue 23: what the fits chose (a leave-one-out λ) is a
+// TestParcoordsChosenAxis checks that what the fits chose (a leave-one-out λ) is a
 // field of the parallel-coordinates view, so it can be an axis.
 func TestParcoordsChosenAxis(t *testing.T) {
 	es := []Entry{

@@ -450,7 +450,7 @@ func (s *endlessServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// TestFetchEndlessBody checks issue 13's disk filler: against a server whose body never
+// TestFetchEndlessBody checks a disk filler: against a server whose body never
 // ends, Fetch writes at most the file's known size (300,000 bytes), fails with an error
 // wrapping ErrTooLong that names the size, deletes the part file, and does not retry
 // (a retry would only stream again).

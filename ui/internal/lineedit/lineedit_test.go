@@ -6,7 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// TestApply checks the readline keys of issue 23's filter box: ctrl+u clears, ctrl+w
+// TestApply checks the readline keys of a filter box: ctrl+u clears, ctrl+w
 // and alt+backspace delete the word before the cursor (and the spaces after it),
 // backspace one character, text is appended, and enter is not an editing key.
 func TestApply(t *testing.T) {
