@@ -65,12 +65,12 @@ func recognizeGiant(ctx context.Context, d int, gens []perm) (giantKind, error) 
 		if j >= i {
 			j++
 		}
-		if rng.IntN(2) == 0 { // s_i ← s_i·s_j, acc ← acc·s_i
+		if rng.IntN(2) == 0 { // s_i ← s_i·s_j
 			mulInto(tmp, state[i], state[j])
-		} else { // s_i ← s_j·s_i, acc ← s_i·acc
+		} else { // s_i ← s_j·s_i
 			mulInto(tmp, state[j], state[i])
 		}
-		state[i], tmp = tmp, state[i]
+		state[i], tmp = tmp, state[i] // then acc ← acc·s_i
 		mulInto(tmp, acc, state[i])
 		acc, tmp = tmp, acc
 	}

@@ -97,6 +97,9 @@ type Estimate struct {
 //	                        the Liu kernel above passes 4 GiB (svmRowPath)
 //	group tables            permutations k·(8L + 112); rotations 2·count·d·12
 //	gitui itself            24 MiB (RuntimeBaseBytes)
+//	the data                (pool + test) · d · 8
+//	a set read whole        the total is at least 24 MiB + (source + pool + test) · d · 8
+//	                        when its loader reads more rows than data.pool/test_size keep
 //
 // with workers = GOMAXPROCS cells at once. It is an estimate (within about a factor of 2
 // of the measured peak on the presets), not a bound: it exists to refuse, before any
