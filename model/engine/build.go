@@ -329,14 +329,14 @@ func BuildGroupContext(ctx context.Context, g model.GroupSpec, shape []int, seed
 func baseKernel(m model.Method) (kernel.Base, error) {
 	var k kernel.Base
 	switch {
-	case m.Kernel == "linear", m.Kernel == "haar" && m.Base == "linear":
+	case m.LinearBase():
 		k = kernel.Linear{}
 	case m.UsesRBF():
 		if m.Gamma == 0 {
 			return nil, inputErr(fmt.Errorf("%s: gamma is 0: set gamma > 0 for the Gaussian kernel exp(-gamma ||x-z||^2)", m.Name))
 		}
 		k = kernel.RBF{Gamma: m.Gamma}
-	case m.Kernel == "poly":
+	case m.IsPoly():
 		k = kernel.Poly{Gamma: m.Gamma, Degree: m.Degree}
 	default:
 		return nil, inputErr(fmt.Errorf("%s: kernel %q is unknown: use one of %s", m.Name, m.Kernel, strings.Join(model.KernelNames, ", ")))

@@ -41,7 +41,7 @@ func SampleGram(ctx context.Context, spec *model.Spec, dataDir string, n int) (b
 	var inv *mat.SymDense
 	for _, m := range s.Methods {
 		switch {
-		case m.Kernel == "haar" && g != nil:
+		case m.IsHaar() && g != nil:
 			if m.UsesRBF() && m.Gamma == 0 {
 				if m.Gamma, err = (&builder{spec: s, pool: pool}).autoGamma(); err != nil {
 					return base, invariant, inputErr(fmt.Errorf("%s: gamma 0 (auto): %w", m.DisplayName(), err))

@@ -290,7 +290,7 @@ func haarGroupCheck(m model.Method, g group.Action) error {
 		Closed() bool
 		Describe() string
 	})
-	if m.Kernel != "haar" || !ok || c.Closed() {
+	if !m.IsHaar() || !ok || c.Closed() {
 		return nil
 	}
 	what := c.Describe()

@@ -105,7 +105,7 @@ func sendMatrices(ctx context.Context, pool *data.Dataset, shape []int, seed uin
 	if !send(ctx, ch, MatrixOf("linear (input)", kb, sub.Y)) {
 		return
 	}
-	seen := map[string]bool{kernelIdentity(model.Method{Kernel: "linear"}): true}
+	seen := map[string]bool{kernelIdentity(model.Method{Kernel: model.KernelLinear}): true}
 	for _, m := range methods {
 		id := kernelIdentity(m)
 		if seen[id] {
@@ -152,8 +152,8 @@ func GramSample(pool *data.Dataset, seed uint64, n int) (*data.Dataset, error) {
 // kernel or its normalisation, not the learner or the name (and raw features, whose Gram
 // is the linear kernel on the inputs, map to the linear kernel).
 func kernelIdentity(m model.Method) string {
-	if m.Features == "raw" {
-		m = model.Method{Kernel: "linear"}
+	if m.IsRaw() {
+		m = model.Method{Kernel: model.KernelLinear}
 	}
 	return model.KeyOf(model.MethodFields, m, model.DecidesFeatures|model.DecidesKernel|model.DecidesKernelNorm)
 }
@@ -173,9 +173,9 @@ func methodGram(ctx context.Context, m model.Method, shape []int, g group.Action
 	case model.FamilyFeatures:
 		var fm feature.Map
 		switch {
-		case m.Features == "raw":
+		case m.IsRaw():
 			return nil, nil
-		case m.Features == "bow":
+		case m.IsBoW():
 			if len(shape) != 2 {
 				return nil, fmt.Errorf("bag-of-words needs sequence data")
 			}
@@ -203,7 +203,7 @@ func methodGram(ctx context.Context, m model.Method, shape []int, g group.Action
 		if err != nil {
 			return nil, err
 		}
-		if m.Kernel == "haar" {
+		if m.IsHaar() {
 			if g == nil {
 				return nil, fmt.Errorf("the Haar kernel needs a group")
 			}
