@@ -23,18 +23,7 @@ var registryFiles = []string{
 // kindAllowed names the comparisons of a kind that remain outside the registry files,
 // as "path: trimmed line"; the test fails when one of them is gone (shrink the list) or
 // a new one appears.
-var kindAllowed = []string{
-	`model/engine/build.go: switch g.Kind {`,
-	`model/engine/build.go: if (g.Kind == "rotation" || g.Kind == "rotation+shift") && (g.Angles == nil || g.Angles.Count < 1) {`,
-	`model/engine/build.go: if g.Kind == "rotation" || g.Kind == "rotation+shift" {`,
-	`model/engine/build.go: switch g.Kind {`,
-	`model/engine/build.go: if g.Kind == "pitch-tempo-paper" {`,
-	`model/engine/estimate.go: if g.Kind == "rotation+shift" {`,
-	`model/engine/estimate.go: switch g.Kind {`,
-	`model/engine/estimate.go: if g.Kind == "rotation+shift" && (g.Shears != nil || g.Scales != nil) {`,
-	`model/engine/group_file.go: switch g.Kind {`,
-	`model/engine/group_file.go: switch g.Kind {`,
-}
+var kindAllowed = []string{}
 
 // kindComparison matches a comparison of a method kind field with a string literal, a
 // switch over a kind field, or a comparison of a group kind (a Kind field, or a variable

@@ -706,64 +706,10 @@ const tapBytes = 96
 // or a shape it cannot act on: BuildGroup then refuses), and the bytes of its element
 // tables with the term describing them.
 func groupCost(g model.GroupSpec, shape []int) (order, bytes float64, item EstimateItem) {
-	if o, b, it, ok := fileGroupCost(g, shape); ok {
-		return o, b, it
+	if gk, ok := groupKindOf(g.Kind); ok && gk.cost != nil {
+		return gk.cost(g, shape)
 	}
-	d := 1.0
-	for _, s := range shape {
-		d *= float64(s)
-	}
-	count := 0.0 // linear maps: angles, times shears and scales for rotation+shift
-	if g.Angles != nil {
-		count = float64(g.Angles.Count)
-		if g.Kind == "rotation+shift" {
-			count = float64(g.LinearCount())
-		}
-	}
-	side := func(r int) float64 { return float64(2*r+1) * float64(2*r+1) }
-	switch g.Kind {
-	case "permutation":
-		if len(shape) != 2 {
-			return 0, 0, item
-		}
-		L := shape[0]
-		full := 1.0
-		for i := 2; i <= min(L, 171); i++ {
-			full *= float64(i)
-		}
-		if g.Size <= 0 || float64(g.Size) >= full {
-			if full > maxEnumerated {
-				return 0, 0, item // BuildGroup refuses to enumerate it, with its own message
-			}
-			g.Size = 0
-		}
-		order = full
-		if g.Size > 0 {
-			order = float64(g.Size)
-		}
-		// Each permutation: L ints, a slice header, and its key in the sampler's set.
-		bytes = order * (8*float64(L) + 24 + float64(L) + 88)
-		return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.4g permutations of %d blocks", order, L), Bytes: bytes, Fix: "use a smaller group.size"}
-	case "cyclic-shift":
-		if len(shape) == 2 {
-			order = d
-		}
-	case "local-shift":
-		order = side(g.Radius)
-	case "rotation":
-		order = count
-		bytes = tapBytes * count * d
-	case "rotation+shift":
-		order = count * side(g.Radius)
-		bytes = tapBytes * count * d
-	}
-	if g.Size > 0 && float64(g.Size) < order {
-		order = float64(g.Size)
-	}
-	if g.Kind == "rotation+shift" && (g.Shears != nil || g.Scales != nil) {
-		return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f rotations x shears x scales of %.0f pixels", count, d), Bytes: bytes, Fix: "use fewer group.angles, group.shears or group.scales"}
-	}
-	return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f rotations of %.0f pixels", count, d), Bytes: bytes, Fix: "use fewer group.angles"}
+	return imageCost(g, shape, 0, 0, false) // no group, or one the estimate does not cost
 }
 
 // liuTestBlock is the number of test rows kernel.Liu.Gram transforms at once.
