@@ -660,6 +660,15 @@ type Family struct {
 	name     func(m Method) string
 }
 
+// NewFamily returns a family keyed key (titled title in messages, help in the
+// reference) taking learners, covering the methods (defaults filled in) for which match
+// holds and naming them by name. A new family is registered by putting it in Families
+// ahead of any family that would also match its methods, plus its engine's entry
+// (model/engine, family.go); Validate, MethodName and the TUI then know it.
+func NewFamily(key, title, help string, learners []string, match func(Method) bool, name func(Method) string) *Family {
+	return &Family{Key: key, Title: title, Help: help, Learners: learners, match: match, name: name}
+}
+
 // The families of methods, in the order FamilyOf tries them. The engine (model/engine)
 // builds and estimates each one.
 var (
