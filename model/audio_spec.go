@@ -93,7 +93,7 @@ func (s *Spec) validateAudio(bad func(string, ...any)) {
 		if m.Group.Size < 0 {
 			bad("methods.%d (%s): group.size %d is negative: use 0 for the whole set or 1 for the identity only", i, m.Name, m.Group.Size)
 		}
-		if m.Group.Kind == "rotation+shift" {
+		if m.Group.Kind == GroupRotationShift {
 			for _, p := range AffineProblems(*m.Group, fmt.Sprintf("methods.%d.group", i)) {
 				bad("%s", p)
 			}
@@ -101,7 +101,7 @@ func (s *Spec) validateAudio(bad func(string, ...any)) {
 			bad("methods.%d (%s): group.shears and group.scales apply to group kind rotation+shift, not %s: drop them", i, m.Name, m.Group.Kind)
 		}
 	}
-	ptKind := func(k string) bool { return k == "pitch-tempo" || k == "pitch-tempo-paper" }
+	ptKind := IsPitchTempo
 	usesPT := ptKind(s.Group.Kind)
 	for _, m := range s.Methods {
 		usesPT = usesPT || (m.Group != nil && ptKind(m.Group.Kind))

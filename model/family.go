@@ -248,6 +248,90 @@ func (f *MethodField) problem(m Method) string {
 	return ""
 }
 
+// The kinds of the enumerated method fields: the values of features, kernel, learner,
+// solver and feature_kernel. Outside this file, code asks a method what it is through
+// the predicates below (or its family), never by comparing these strings
+// (TestNoKindComparisonOutsideRegistry).
+const (
+	FeaturesRaw     = "raw"     // the inputs themselves
+	FeaturesBoW     = "bow"     // bag-of-words counts of a sequence's symbols
+	FeaturesCDF     = "cdf"     // I-theory CDF pooling of template projections
+	FeaturesMoments = "moments" // moment pooling of template projections
+
+	KernelLinear = "linear" // <x, z>
+	KernelRBF    = "rbf"    // exp(-gamma ||x-z||²)
+	KernelPoly   = "poly"   // (1 + gamma <x,z>)^degree
+	KernelHaar   = "haar"   // the mean over the group of a base kernel
+
+	LearnerRLS          = "rls"           // regularised least squares, one vs all
+	Learner1NN          = "1nn"           // nearest neighbour
+	LearnerSVM          = "svm"           // the SVM
+	LearnerInvariantSVM = "invariant-svm" // Chapelle and Schoelkopf's invariant SVM
+	LearnerVSV          = "vsv"           // virtual support vectors
+
+	SolverNystrom    = "nystrom" // Nyström-FALKON kernel RLS on centres
+	FeatureKernelRBF = "rbf"     // kernel RLS with the Gaussian kernel on the features
+)
+
+// IsRaw reports whether m has raw features (the inputs themselves).
+func (m Method) IsRaw() bool { return m.Features == FeaturesRaw }
+
+// IsBoW reports whether m has bag-of-words features.
+func (m Method) IsBoW() bool { return m.Features == FeaturesBoW }
+
+// IsMoments reports whether m has moment pooling features.
+func (m Method) IsMoments() bool { return m.Features == FeaturesMoments }
+
+// IsHaar reports whether m's kernel is the Haar integration kernel.
+func (m Method) IsHaar() bool { return m.Kernel == KernelHaar }
+
+// IsPoly reports whether m's kernel is the polynomial (1 + gamma <x,z>)^degree.
+func (m Method) IsPoly() bool { return m.Kernel == KernelPoly }
+
+// LinearBase reports whether m's base kernel k0 is linear: kernel linear, or haar with
+// base linear.
+func (m Method) LinearBase() bool {
+	return m.Kernel == KernelLinear || m.Kernel == KernelHaar && m.Base == KernelLinear
+}
+
+// HasGamma reports whether gamma enters m's kernel: the Gaussian (kernel rbf, haar with
+// base rbf, feature_kernel rbf) or the polynomial.
+func (m Method) HasGamma() bool { return m.UsesRBF() || m.IsPoly() || m.FeatureRBF() }
+
+// FeatureRBF reports whether m fits kernel RLS with the Gaussian kernel on its features
+// (feature_kernel rbf).
+func (m Method) FeatureRBF() bool { return m.FeatureKernel == FeatureKernelRBF }
+
+// Nystrom reports whether m asks for the Nyström solver (solver nystrom).
+func (m Method) Nystrom() bool { return m.Solver == SolverNystrom }
+
+// NystromAt reports whether m fits by Nyström-FALKON on n training rows: feature_kernel
+// rbf, solver nystrom and more rows than centres (at n <= centres the exact solver runs).
+func (m Method) NystromAt(n float64) bool {
+	return m.FeatureRBF() && m.Nystrom() && n > float64(m.Centres)
+}
+
+// ExactFeatureRBF reports whether m fits exact kernel RLS with the Gaussian kernel on its
+// features (feature_kernel rbf, no solver, learner rls).
+func (m Method) ExactFeatureRBF() bool {
+	return m.FeatureRBF() && m.Solver == "" && m.Learner == LearnerRLS
+}
+
+// LearnsRLS reports whether m's learner is set to rls (IsRLS also counts an unset one).
+func (m Method) LearnsRLS() bool { return m.Learner == LearnerRLS }
+
+// Is1NN reports whether m's learner is the nearest neighbour.
+func (m Method) Is1NN() bool { return m.Learner == Learner1NN }
+
+// IsSVM reports whether m's learner is the plain SVM (not the invariant SVM or VSV).
+func (m Method) IsSVM() bool { return m.Learner == LearnerSVM }
+
+// IsVSV reports whether m's learner is virtual support vectors.
+func (m Method) IsVSV() bool { return m.Learner == LearnerVSV }
+
+// IsInvariantSVM reports whether m's learner is Chapelle and Schoelkopf's invariant SVM.
+func (m Method) IsInvariantSVM() bool { return m.Learner == LearnerInvariantSVM }
+
 // Predicates on a method (with defaults filled in), shared by the fields and families.
 // Pooled reports whether m pools transformed-template projections (features cdf or moments).
 func (m Method) Pooled() bool { return m.Features == "cdf" || m.Features == "moments" }
@@ -574,6 +658,15 @@ type Family struct {
 	Learners []string
 	match    func(m Method) bool
 	name     func(m Method) string
+}
+
+// NewFamily returns a family keyed key (titled title in messages, help in the
+// reference) taking learners, covering the methods (defaults filled in) for which match
+// holds and naming them by name. A new family is registered by putting it in Families
+// ahead of any family that would also match its methods, plus its engine's entry
+// (model/engine, family.go); Validate, MethodName and the TUI then know it.
+func NewFamily(key, title, help string, learners []string, match func(Method) bool, name func(Method) string) *Family {
+	return &Family{Key: key, Title: title, Help: help, Learners: learners, match: match, name: name}
 }
 
 // The families of methods, in the order FamilyOf tries them. The engine (model/engine)

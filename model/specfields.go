@@ -48,6 +48,12 @@ func TakesAngles(kind string) bool { return kind == GroupRotation || kind == Gro
 // TakesAffine reports whether the group kind kind uses shears and scales (rotation+shift).
 func TakesAffine(kind string) bool { return kind == GroupRotationShift }
 
+// IsPitchTempo reports whether the group kind kind acts on spectrograms by pitch shifts
+// and tempo warps (pitch-tempo, pitch-tempo-paper).
+func IsPitchTempo(kind string) bool {
+	return kind == GroupPitchTempo || kind == GroupPitchTempoPaper
+}
+
 // IsGroup reports whether kind names a group other than the identity ("" and none do not).
 func IsGroup(kind string) bool { return kind != "" && kind != GroupNone }
 

@@ -73,7 +73,7 @@ func (s *Spec) Defaults() {
 // rotations -20..20 degrees (9) for RI without a polar grid. Name is left as it is.
 func (m *Method) Defaults() {
 	if m.Learner == "" {
-		m.Learner = "rls"
+		m.Learner = LearnerRLS
 	}
 	for _, f := range MethodFields {
 		if f.Default == "" || f.Kind != KindEnum {
@@ -359,7 +359,7 @@ func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 	if m.UsesRBF() && m.Gamma == 0 && s.Protocol == ProtocolPD {
 		bad("%s: gamma 0 (auto) is chosen on the training pool, which protocol pd does not draw: set gamma > 0", at)
 	}
-	if m.Solver == "nystrom" && m.Centres > 0 {
+	if m.Nystrom() && m.Centres > 0 {
 		if n := s.largestTrainingSize(); n > 0 && m.Centres >= n {
 			bad("%s: centres %d is not below the largest training size %d, where the Nyström fit would be the exact one: use centres < %d, or drop solver", at, m.Centres, n, n)
 		}
@@ -373,7 +373,7 @@ func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 			}
 		}
 	}
-	if m.Kernel == "haar" {
+	if m.IsHaar() {
 		switch {
 		case s.Group.Kind == GroupNone:
 			bad("%s: the Haar kernel averages over a group, and group.kind is none: set group.kind to permutation or cyclic-shift", at)

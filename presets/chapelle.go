@@ -146,7 +146,7 @@ func ChapelleUSPS(quick bool) *model.Spec {
 	}
 	for i := range s.Methods {
 		t := map[string]string{"hshift": "horizontal", "vshift": "vertical"}[s.Methods[i].Tangents[0]]
-		if s.Methods[i].Learner == "vsv" {
+		if s.Methods[i].IsVSV() {
 			s.Methods[i].Name = "VSV (" + t + ")"
 		} else {
 			s.Methods[i].Name = "invariant SVM (" + t + ")"

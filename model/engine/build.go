@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -221,106 +220,11 @@ func BuildGroup(g model.GroupSpec, shape []int, seed uint64) (group.Action, erro
 // chain (seconds to minutes for large degrees) stops when ctx is cancelled, with ctx.Err().
 func BuildGroupContext(ctx context.Context, g model.GroupSpec, shape []int, seed uint64) (group.Action, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x9709))
-	image := func() (int, int, error) {
-		if len(shape) != 2 || shape[0] < 2 || shape[1] < 2 {
-			return 0, 0, inputErr(fmt.Errorf("group %s needs image data (shape h x w), the data have shape %v: pick a data set of images or group permutation/none", g.Kind, shape))
-		}
-		if g.Radius >= shape[0] || g.Radius >= shape[1] {
-			return 0, 0, inputErr(fmt.Errorf("group.radius %d is not smaller than the %dx%d image: use a radius below %d", g.Radius, shape[0], shape[1], min(shape[0], shape[1])))
-		}
-		return shape[0], shape[1], nil
-	}
-	if model.FileGroupKind(g.Kind) {
-		return buildFileGroup(ctx, g, shape, rng)
-	}
-	var a group.Action
-	switch g.Kind {
-	case "none", "":
-		return nil, nil
-	case "permutation":
-		if len(shape) != 2 {
-			return nil, inputErr(fmt.Errorf("group permutation acts on sequences (shape L x A), the data have shape %v: use data xperm or another group", shape))
-		}
-		if err := group.CheckPermutations(shape[0], g.Size); err != nil {
-			return nil, inputErr(fmt.Errorf("group permutation of %d blocks: %w: set group.size to sample some, e.g. 1000", shape[0], err))
-		}
-		return group.Permutations(shape[0], shape[1], rng, g.Size), nil
-	case "cyclic-shift", "local-shift", "rotation", "rotation+shift":
-		if (g.Kind == "rotation" || g.Kind == "rotation+shift") && (g.Angles == nil || g.Angles.Count < 1) {
-			return nil, inputErr(fmt.Errorf("group.angles is missing: give from, to and count, e.g. {from: -20, to: 20, count: 9}"))
-		}
-		h, w, err := image()
-		if err != nil {
-			return nil, err
-		}
-		if g.Kind == "rotation" || g.Kind == "rotation+shift" {
-			if err := squareForRotation("group "+g.Kind, h, w); err != nil {
-				return nil, err
-			}
-		}
-		switch g.Kind {
-		case "cyclic-shift":
-			a = group.AllCyclicShifts(h, w)
-		case "local-shift":
-			a = group.LocalShifts(h, w, g.Radius)
-		case "rotation":
-			a = group.Rotations(h, w, group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count))
-		case "rotation+shift":
-			// Rotate, then shift (as the numpy peer does): Product(a, b) applies b first.
-			var lin group.Action = group.Rotations(h, w, group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count))
-			if g.Shears != nil || g.Scales != nil {
-				if p := model.AffineProblems(g, "group"); len(p) > 0 {
-					return nil, inputErr(fmt.Errorf("%s", p[0]))
-				}
-				shears, scales := []float64{0}, []float64{1}
-				if g.Shears != nil {
-					shears = group.AngleRange(g.Shears.From, g.Shears.To, g.Shears.Count)
-				}
-				if g.Scales != nil {
-					scales = group.AngleRange(g.Scales.From, g.Scales.To, g.Scales.Count)
-				}
-				// A value within rounding of the identity (an evenly spaced list through 0 or
-				// 1) is the identity, so that element 0 of the group is.
-				for i, k := range shears {
-					if math.Abs(k) < 1e-12 {
-						shears[i] = 0
-					}
-				}
-				for i, z := range scales {
-					if math.Abs(z-1) < 1e-12 {
-						scales[i] = 1
-					}
-				}
-				// Up to 3600·64·64 linear maps of 96·d bytes each: refuse tables that do not
-				// fit before building them (the TUI's preview builds the group without a run's
-				// estimate).
-				if err := checkGroupMemory(g, shape); err != nil {
-					return nil, err
-				}
-				degrees := group.AngleRange(g.Angles.From, g.Angles.To, g.Angles.Count)
-				if err := group.CheckAffine(degrees, shears, scales); err != nil {
-					return nil, inputErr(fmt.Errorf("group %s: %w: give distinct finite angles, shears and scales", g.Kind, err))
-				}
-				// Rotation, shear and scale compose into one resampling per element.
-				lin = group.Affine(h, w, degrees, shears, scales)
-			}
-			a = group.Product(group.LocalShifts(h, w, g.Radius), lin)
-		}
-	case "pitch-tempo", "pitch-tempo-paper":
-		if len(shape) != 2 {
-			return nil, inputErr(fmt.Errorf("group %s acts on spectrograms (bands x frames), the data have shape %v: use spoken-digit data with audio.representation spectrogram", g.Kind, shape))
-		}
-		a = group.DensePitchTempo(shape[0], shape[1], 12)
-		if g.Kind == "pitch-tempo-paper" {
-			a = group.PaperPitchTempo(shape[0], shape[1], 12)
-		}
-	default:
+	gk, ok := groupKindOf(g.Kind)
+	if !ok {
 		return nil, inputErr(fmt.Errorf("group.kind %q is unknown: use one of %v", g.Kind, model.GroupKinds))
 	}
-	if g.Size > 0 && g.Size < a.Len() {
-		a = group.Sample(a, g.Size, rng)
-	}
-	return a, nil
+	return gk.build(ctx, g, shape, rng)
 }
 
 // baseKernel returns the kernel k0 of m: linear, Gaussian exp(-gamma ||x-z||²) or
@@ -329,14 +233,14 @@ func BuildGroupContext(ctx context.Context, g model.GroupSpec, shape []int, seed
 func baseKernel(m model.Method) (kernel.Base, error) {
 	var k kernel.Base
 	switch {
-	case m.Kernel == "linear", m.Kernel == "haar" && m.Base == "linear":
+	case m.LinearBase():
 		k = kernel.Linear{}
 	case m.UsesRBF():
 		if m.Gamma == 0 {
 			return nil, inputErr(fmt.Errorf("%s: gamma is 0: set gamma > 0 for the Gaussian kernel exp(-gamma ||x-z||^2)", m.Name))
 		}
 		k = kernel.RBF{Gamma: m.Gamma}
-	case m.Kernel == "poly":
+	case m.IsPoly():
 		k = kernel.Poly{Gamma: m.Gamma, Degree: m.Degree}
 	default:
 		return nil, inputErr(fmt.Errorf("%s: kernel %q is unknown: use one of %s", m.Name, m.Kernel, strings.Join(model.KernelNames, ", ")))

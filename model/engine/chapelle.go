@@ -71,7 +71,7 @@ func newChapelleMethod(m model.Method, shape []int) (*chapelleMethod, error) {
 	if m.Directions == 8 && slices.Contains(m.Tangents, "hshift") && slices.Contains(m.Tangents, "vshift") {
 		sets = append(sets, vsvTranslations(shape[0], shape[1], m, 1, 1), vsvTranslations(shape[0], shape[1], m, 1, -1))
 	}
-	if m.Learner == "vsv" && len(sets) > 0 {
+	if m.IsVSV() && len(sets) > 0 {
 		c.vsv = unionSets(sets)
 	}
 	return c, nil
@@ -160,7 +160,7 @@ func (f *chapelleFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk
 	opts := &learn.SVCOptions{Workers: 1}
 	t0 := time.Now()
 	defer clk.Since("fit", t0)
-	if m.Learner == "vsv" {
+	if m.IsVSV() {
 		k := f.c.base
 		if m.KernelNorm == "mean" {
 			var mean float64

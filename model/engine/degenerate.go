@@ -11,8 +11,7 @@ import (
 // naming the gamma the method fixed (none when the median heuristic chose it, or the
 // kernel has none).
 func degenerateNote(d string, m model.Method) string {
-	gamma := m.Kernel == "rbf" || m.Kernel == "poly" || m.Kernel == "haar" && m.Base == "rbf" || m.FeatureKernel == "rbf"
-	if m.Gamma != 0 && gamma {
+	if m.Gamma != 0 && m.HasGamma() {
 		return fmt.Sprintf("degenerate: %s at gamma %g", d, m.Gamma)
 	}
 	return "degenerate: " + d

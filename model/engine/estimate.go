@@ -331,7 +331,7 @@ func (e *estimator) methodsOf() []model.Method {
 	ms := append([]model.Method(nil), s.Methods...)
 	if s.Grid != nil && (s.Protocol == model.ProtocolGrid || s.Protocol == model.ProtocolCurve) {
 		for _, m0 := range s.Methods {
-			if m0.Features != "cdf" {
+			if !m0.IsCDF() {
 				continue
 			}
 			// One stage per template count, every bins count in it: the largest m with
@@ -365,7 +365,7 @@ func (e *estimator) method(m model.Method, st stage) (held, trans []EstimateItem
 		}
 	}
 	name := m.Name
-	if m.Features == "cdf" || m.Features == "moments" {
+	if m.Pooled() {
 		// The name a spec carries may predate a --set of bins or templates: name the
 		// values the estimate uses.
 		mm := m
@@ -387,24 +387,24 @@ func estimateFeatures(e *estimator, m model.Method, st stage, name string, held 
 	k := float64(max(e.ds.Classes, 2))
 	var D float64 // feature dimension
 	switch {
-	case m.Features == "raw" || m.Features == "bow":
+	case m.IsRaw() || m.IsBoW():
 		D = e.d
 		held = append(held, EstimateItem{What: fmt.Sprintf("%s features of %.0f samples x %.0f values", name, rows, D), Bytes: 8 * rows * D, Fix: "use data.pool or data.test_size"})
 		if m.Preprocess == "deskew" {
 			trans = append(trans, deskewCopies(name, rows, e.d))
 		}
-	case m.Features == "cdf" || m.Features == "moments":
-		if m.Features == "cdf" {
+	case m.Pooled():
+		if m.IsCDF() {
 			D = float64(m.Templates) * float64(2*m.Bins+1)
 		} else {
 			D = 3 * float64(m.Templates)
 		}
 		fix := "use fewer templates or bins, or data.pool / data.test_size"
-		if m.Features == "moments" {
+		if m.IsMoments() {
 			fix = "use fewer templates, or data.pool / data.test_size"
 		}
 		bytes := 8 * rows * D
-		if m.Features == "cdf" {
+		if m.IsCDF() {
 			// feature.Counts: 16-bit counts (32-bit from |G| = 65536), a weight per column.
 			elem := 2.0
 			if st.g >= 65536 {
@@ -435,27 +435,27 @@ func estimateFeatures(e *estimator, m model.Method, st stage, name string, held 
 	if n < D {
 		cb = 8 * (n*n + 512*n + D*k + nt*k)
 	}
-	if m.FeatureKernel == "rbf" && m.Solver == "nystrom" && st.n > float64(m.Centres) {
+	if m.NystromAt(st.n) {
 		// learn.FitNystromRBF: the cached n×M kernel (float32), three M×M factors, a
 		// block of 2048 rows' kernel, and the iterations' n×k and M×k vectors.
 		mc := float64(m.Centres)
 		e.noteGram(n, mc/2, m.Name+" (float32)")
 		cb = float64(learn.NystromBytes(int(n), m.Centres, true)) + 8*(2048*mc+4*n*k+12*mc*k+nt*k)
-	} else if m.FeatureKernel == "rbf" {
+	} else if m.FeatureRBF() {
 		// learn.FitRBFRowsRLS: the n×n Gram (then the kernel, its reduction and basis) and
 		// a column chunk; scoring: a block of 2048 test rows against the n training rows.
 		e.noteGram(n, n, m.Name)
 		tb := math.Min(2048, nt)
 		cb = 8 * (n*n + 512*n + tb*n + 512*tb + n*k + nt*k)
 	}
-	if m.Learner == "1nn" {
+	if m.Is1NN() {
 		cb = 8 * (n*D + 256*n)
-		if m.Features == "cdf" {
+		if m.IsCDF() {
 			cb = 8 * (n + nt) * D // the counts expanded to dense rows
 		}
 	}
 	cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples x %.0f features", m.Name, n, D), Bytes: cb, Fix: "use smaller sizes, fewer templates or bins"}
-	if m.FeatureKernel == "rbf" && m.Solver == "" && m.Learner == "rls" {
+	if m.ExactFeatureRBF() {
 		// The exact kernel is n²: offer the Nyström fit, whose memory grows as n·M.
 		mc := math.Min(10000, math.Floor(n/4))
 		cell.What = fmt.Sprintf("%s on %.0f samples (a %.0f x %.0f kernel)", m.Name, n, n, n)
@@ -482,7 +482,7 @@ func estimateLiu(e *estimator, m model.Method, st stage, name string, held []Est
 	held = append(held, EstimateItem{What: fmt.Sprintf("%s kernel of %.0f training and %.0f test samples", m.Name, u, nt), Bytes: 8 * (u*u + nt*u), Fix: "use fewer sizes or repeats, or data.test_size"})
 	trans = append(trans, e.liuTransient(m, u)...)
 	mult := 2.0 // the draw's Gram matrix, scaled, and SVC's working copies
-	if m.Learner == "rls" {
+	if m.LearnsRLS() {
 		mult = 3
 	}
 	if m.PSD != "" {
@@ -490,7 +490,7 @@ func estimateLiu(e *estimator, m model.Method, st stage, name string, held []Est
 	}
 	// LIBSVM's row cache: 100 MB of float32 rows at most (learn.SVCOptions.CacheMB).
 	cache := math.Min(100<<20, 4*n*n)
-	if m.Learner == "rls" {
+	if m.LearnsRLS() {
 		cache = 0
 	}
 	cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples", m.Name, n), Bytes: 8*(mult*n*n+nt*n) + cache, Fix: "use smaller sizes or data.test_size"}
@@ -534,17 +534,17 @@ func estimateKernel(e *estimator, m model.Method, st stage, name string, held []
 	if m.Preprocess == "deskew" { // Chapelle and Schoelkopf's learners on deskewed images
 		held = append(held, deskewCopies(name, rows, e.d))
 	}
-	if m.Learner == "vsv" && vsvRowPath(m, int(n), int(nt)) {
+	if m.IsVSV() && vsvRowPath(m, int(n), int(nt)) {
 		return estimateVSVRows(e, m, st, held)
 	}
 	e.noteGram(n, n, m.Name)
 	e.noteGram(nt, n, m.Name)
 	mult := 3.0
-	if m.Learner == "1nn" {
+	if m.Is1NN() {
 		mult = 1
 	}
 	switch {
-	case m.Kernel == "haar" && e.haarFFT(m):
+	case m.IsHaar() && e.haarFFT(m):
 		// The FFT route (haarFFT): the spectra of the draws' union and the test set, the
 		// union's Gram matrix and the test × union matrix.
 		u := e.union()
@@ -553,11 +553,11 @@ func estimateKernel(e *estimator, m model.Method, st stage, name string, held []
 		e.noteGram(nt, u, m.Name)
 		held = append(held, EstimateItem{What: fmt.Sprintf("%s kernel of %.0f training and %.0f test samples (FFT) and their spectra", m.Name, u, nt),
 			Bytes: 8*(u*u+nt*u) + 16*h*(math.Floor(w/2)+1)*(u+nt), Fix: "use fewer sizes or repeats, or data.test_size"})
-	case m.Kernel == "haar":
+	case m.IsHaar():
 		held = append(held, EstimateItem{What: m.Name + " orbit table", Bytes: 8 * 2 * rows * e.d, Fix: "use data.pool or data.test_size"})
 	}
 	cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples (a %.0f x %.0f Gram matrix and its factors, and the %.0f x %.0f test kernel)", m.Name, n, n, n, nt, n), Bytes: 8 * (mult*n*n + nt*n), Fix: "use smaller sizes or data.test_size, or random features (cdf)"}
-	if m.Learner == "vsv" { // the retraining set's Gram matrix, as if every point were a support vector
+	if m.IsVSV() { // the retraining set's Gram matrix, as if every point were a support vector
 		N := n * float64(1+vsvCopies(m))
 		e.noteGram(N, N, m.Name)
 		cell = EstimateItem{What: fmt.Sprintf("%s on %.0f samples (Gram matrices of them and of at most %.0f support vectors and virtual copies, and the %.0f x %.0f test kernel)", m.Name, n, N, nt, N),
@@ -709,64 +709,10 @@ const tapBytes = 96
 // or a shape it cannot act on: BuildGroup then refuses), and the bytes of its element
 // tables with the term describing them.
 func groupCost(g model.GroupSpec, shape []int) (order, bytes float64, item EstimateItem) {
-	if o, b, it, ok := fileGroupCost(g, shape); ok {
-		return o, b, it
+	if gk, ok := groupKindOf(g.Kind); ok && gk.cost != nil {
+		return gk.cost(g, shape)
 	}
-	d := 1.0
-	for _, s := range shape {
-		d *= float64(s)
-	}
-	count := 0.0 // linear maps: angles, times shears and scales for rotation+shift
-	if g.Angles != nil {
-		count = float64(g.Angles.Count)
-		if g.Kind == "rotation+shift" {
-			count = float64(g.LinearCount())
-		}
-	}
-	side := func(r int) float64 { return float64(2*r+1) * float64(2*r+1) }
-	switch g.Kind {
-	case "permutation":
-		if len(shape) != 2 {
-			return 0, 0, item
-		}
-		L := shape[0]
-		full := 1.0
-		for i := 2; i <= min(L, 171); i++ {
-			full *= float64(i)
-		}
-		if g.Size <= 0 || float64(g.Size) >= full {
-			if full > maxEnumerated {
-				return 0, 0, item // BuildGroup refuses to enumerate it, with its own message
-			}
-			g.Size = 0
-		}
-		order = full
-		if g.Size > 0 {
-			order = float64(g.Size)
-		}
-		// Each permutation: L ints, a slice header, and its key in the sampler's set.
-		bytes = order * (8*float64(L) + 24 + float64(L) + 88)
-		return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.4g permutations of %d blocks", order, L), Bytes: bytes, Fix: "use a smaller group.size"}
-	case "cyclic-shift":
-		if len(shape) == 2 {
-			order = d
-		}
-	case "local-shift":
-		order = side(g.Radius)
-	case "rotation":
-		order = count
-		bytes = tapBytes * count * d
-	case "rotation+shift":
-		order = count * side(g.Radius)
-		bytes = tapBytes * count * d
-	}
-	if g.Size > 0 && float64(g.Size) < order {
-		order = float64(g.Size)
-	}
-	if g.Kind == "rotation+shift" && (g.Shears != nil || g.Scales != nil) {
-		return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f rotations x shears x scales of %.0f pixels", count, d), Bytes: bytes, Fix: "use fewer group.angles, group.shears or group.scales"}
-	}
-	return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f rotations of %.0f pixels", count, d), Bytes: bytes, Fix: "use fewer group.angles"}
+	return imageCost(g, shape, 0, 0, false) // no group, or one the estimate does not cost
 }
 
 // liuTestBlock is the number of test rows kernel.Liu.Gram transforms at once.

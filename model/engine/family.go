@@ -1,6 +1,11 @@
 package engine
 
 import (
+	"context"
+
+	"gonum.org/v1/gonum/mat"
+
+	"gitui/core/data"
 	"gitui/core/eval"
 	"gitui/core/group"
 	"gitui/model"
@@ -18,14 +23,19 @@ type familyEngine struct {
 	// its own group's already), its preparation transient, and one of its cells. name is
 	// the series name the estimate prints.
 	estimate func(e *estimator, m model.Method, st stage, name string, held []EstimateItem) (held2, trans []EstimateItem, cell EstimateItem)
+	// gram returns the heatmap's training Gram matrix of m's kernel on the rows of sub
+	// (sampled from pool, whose samples have the given shape; g the group, nil for
+	// none; seed the spec's), or nil when it is the linear kernel on the inputs, which
+	// the heatmap sends already. nil: the family has no heatmap Gram.
+	gram func(ctx context.Context, m model.Method, shape []int, g group.Action, pool, sub *data.Dataset, seed uint64) (*mat.SymDense, error)
 }
 
 // familyEngines maps every family of model.Families to its engine.
 var familyEngines = map[*model.Family]familyEngine{
-	model.FamilyFeatures: {build: buildFeatures, estimate: estimateFeatures},
-	model.FamilyChapelle: {build: buildChapelle, estimate: estimateKernel},
-	model.FamilyLiu:      {build: buildLiu, estimate: estimateLiu},
-	model.FamilyKernel:   {build: buildKernel, estimate: estimateKernel},
+	model.FamilyFeatures: {build: buildFeatures, estimate: estimateFeatures, gram: featureGram},
+	model.FamilyChapelle: {build: buildChapelle, estimate: estimateKernel, gram: baseGram},
+	model.FamilyLiu:      {build: buildLiu, estimate: estimateLiu, gram: liuGram},
+	model.FamilyKernel:   {build: buildKernel, estimate: estimateKernel, gram: kernelGram},
 }
 
 // familyEngineOf returns the engine of family f; a method of no family (refused by

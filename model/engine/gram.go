@@ -7,7 +7,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"gitui/core/eval"
-	"gitui/core/feature"
 	"gitui/core/kernel"
 	"gitui/model"
 )
@@ -41,7 +40,7 @@ func SampleGram(ctx context.Context, spec *model.Spec, dataDir string, n int) (b
 	var inv *mat.SymDense
 	for _, m := range s.Methods {
 		switch {
-		case m.Kernel == "haar" && g != nil:
+		case m.IsHaar() && g != nil:
 			if m.UsesRBF() && m.Gamma == 0 {
 				if m.Gamma, err = (&builder{spec: s, pool: pool}).autoGamma(); err != nil {
 					return base, invariant, inputErr(fmt.Errorf("%s: gamma 0 (auto): %w", m.DisplayName(), err))
@@ -50,24 +49,13 @@ func SampleGram(ctx context.Context, spec *model.Spec, dataDir string, n int) (b
 			if k0, err = baseKernel(m); err != nil {
 				return base, invariant, err
 			}
-			if inv, err = kernel.HaarSymGram(ctx, k0, g, sub.X); err != nil {
+			// The Haar kernel's Gram as the run's heatmap computes it (kernelGram).
+			if inv, err = kernelGram(ctx, m, pool.Shape, g, pool, sub, s.Seed); err != nil {
 				return base, invariant, err
 			}
 		case m.Pooled() && g != nil:
-			fm, err := poolingMap(m, g, pool, s.Seed)
-			if err != nil {
-				return base, invariant, err
-			}
-			if c, ok := fm.(*feature.CDF); ok { // range thresholds, standardisation (else a no-op)
-				if err := c.Fit(ctx, fitInputs(m, sub, s.Seed), nil); err != nil {
-					return base, invariant, err
-				}
-			}
-			f, err := fm.Transform(ctx, sub.X, nil)
-			if err != nil {
-				return base, invariant, err
-			}
-			if inv, err = kernel.SymGram(ctx, kernel.Linear{}, f); err != nil {
+			// The pooled features' Gram as the run's heatmap computes it (featureGram).
+			if inv, err = pooledGram(ctx, m, g, pool, sub, s.Seed); err != nil {
 				return base, invariant, err
 			}
 		default:

@@ -31,78 +31,86 @@ func dims(shape []int) int {
 	return d
 }
 
-// buildFileGroup builds a group of FileGroupKinds (BuildGroup's part for them) on samples
-// of the given shape; size > 0 keeps a seeded sample of that many elements. Errors are
-// *InputError naming the field, the file, the row and the fix.
-func buildFileGroup(ctx context.Context, g model.GroupSpec, shape []int, rng *rand.Rand) (group.Action, error) {
-	if err := model.FileGroupShape(g, shape, "group", "the data"); err != nil {
-		return nil, inputErr(err)
-	}
-	d := dims(shape)
-	var a group.Action
-	switch g.Kind {
-	case "dihedral":
-		a = group.Dihedral(shape[0])
-	case "mirror":
-		a = group.Mirror(shape[0], shape[1], g.Axis != "vertical")
-	case "reversal":
-		A := 1
-		if len(shape) == 2 {
-			A = shape[1]
-		}
-		a = group.Reversal(shape[0], A)
-	case "permutations":
-		arr, err := data.LoadIntNPY(g.Path)
-		if err != nil {
-			return nil, inputErr(fmt.Errorf("group.path: %w", err))
-		}
-		if len(arr.Shape) != 2 || arr.Shape[1] != d {
-			return nil, inputErr(fmt.Errorf("group.path %s has shape %v, want (|G|, %d): one permutation of the %d coordinates of the data (shape %v) per row", g.Path, arr.Shape, d, d, shape))
-		}
-		s, err := group.NewPermSet(ctx, permRows(arr, d), filepath.Base(g.Path))
-		if err != nil {
-			return nil, inputErr(fmt.Errorf("group.path %s: %w", g.Path, err))
-		}
-		a = s
-	case "linear":
-		arr, err := data.LoadFloatNPY(g.Path)
-		if err != nil {
-			return nil, inputErr(fmt.Errorf("group.path: %w", err))
-		}
-		if len(arr.Shape) != 3 || arr.Shape[1] != d || arr.Shape[2] != d {
-			return nil, inputErr(fmt.Errorf("group.path %s has shape %v, want (|G|, %d, %d): one orthogonal matrix acting on the %d coordinates of the data (shape %v) per entry", g.Path, arr.Shape, d, d, d, shape))
-		}
-		if err := checkGroupMemory(g, shape); err != nil {
-			return nil, err
-		}
-		s, err := group.NewLinearSet(ctx, arr.Data, arr.Shape[0], d, filepath.Base(g.Path))
-		if err != nil {
-			return nil, inputErr(fmt.Errorf("group.path %s: %w", g.Path, err))
-		}
-		a = s
-	case "generated":
-		c, err := generatedChain(ctx, g, d)
-		if err != nil {
-			return nil, err
-		}
-		order := c.Order()
-		name := fmt.Sprintf("generated group of order %s", group.FormatOrder(order))
-		if g.Size > 0 && order.Cmp(big.NewInt(int64(g.Size))) > 0 {
-			return c.Sample(ctx, g.Size, rng, fmt.Sprintf("%d of the %s", g.Size, name))
-		}
-		if err := checkEnumerable(order, d); err != nil {
-			return nil, err
-		}
-		s, err := c.Enumerate(ctx, maxEnumerated, name)
-		if err != nil {
+// fileGroup returns the builder of a group of FileGroupKinds made by make on samples of
+// the given shape with d coordinates, after refusing a shape the kind cannot act on;
+// make keeps a seeded sample of g.Size elements itself. Errors are *InputError naming
+// the field, the file, the row and the fix.
+func fileGroup(make func(ctx context.Context, g model.GroupSpec, shape []int, d int, rng *rand.Rand) (group.Action, error)) func(context.Context, model.GroupSpec, []int, *rand.Rand) (group.Action, error) {
+	return func(ctx context.Context, g model.GroupSpec, shape []int, rng *rand.Rand) (group.Action, error) {
+		if err := model.FileGroupShape(g, shape, "group", "the data"); err != nil {
 			return nil, inputErr(err)
 		}
-		return s, nil
+		return make(ctx, g, shape, dims(shape), rng)
 	}
-	if g.Size > 0 && g.Size < a.Len() {
-		a = group.Sample(a, g.Size, rng)
+}
+
+func buildDihedral(_ context.Context, g model.GroupSpec, shape []int, _ int, rng *rand.Rand) (group.Action, error) {
+	return sampleGroup(group.Dihedral(shape[0]), g, rng), nil
+}
+
+func buildMirror(_ context.Context, g model.GroupSpec, shape []int, _ int, rng *rand.Rand) (group.Action, error) {
+	return sampleGroup(group.Mirror(shape[0], shape[1], g.Axis != "vertical"), g, rng), nil
+}
+
+func buildReversal(_ context.Context, g model.GroupSpec, shape []int, _ int, rng *rand.Rand) (group.Action, error) {
+	A := 1
+	if len(shape) == 2 {
+		A = shape[1]
 	}
-	return a, nil
+	return sampleGroup(group.Reversal(shape[0], A), g, rng), nil
+}
+
+func buildPermutationFile(ctx context.Context, g model.GroupSpec, shape []int, d int, rng *rand.Rand) (group.Action, error) {
+	arr, err := data.LoadIntNPY(g.Path)
+	if err != nil {
+		return nil, inputErr(fmt.Errorf("group.path: %w", err))
+	}
+	if len(arr.Shape) != 2 || arr.Shape[1] != d {
+		return nil, inputErr(fmt.Errorf("group.path %s has shape %v, want (|G|, %d): one permutation of the %d coordinates of the data (shape %v) per row", g.Path, arr.Shape, d, d, shape))
+	}
+	s, err := group.NewPermSet(ctx, permRows(arr, d), filepath.Base(g.Path))
+	if err != nil {
+		return nil, inputErr(fmt.Errorf("group.path %s: %w", g.Path, err))
+	}
+	return sampleGroup(s, g, rng), nil
+}
+
+func buildLinearFile(ctx context.Context, g model.GroupSpec, shape []int, d int, rng *rand.Rand) (group.Action, error) {
+	arr, err := data.LoadFloatNPY(g.Path)
+	if err != nil {
+		return nil, inputErr(fmt.Errorf("group.path: %w", err))
+	}
+	if len(arr.Shape) != 3 || arr.Shape[1] != d || arr.Shape[2] != d {
+		return nil, inputErr(fmt.Errorf("group.path %s has shape %v, want (|G|, %d, %d): one orthogonal matrix acting on the %d coordinates of the data (shape %v) per entry", g.Path, arr.Shape, d, d, d, shape))
+	}
+	if err := checkGroupMemory(g, shape); err != nil {
+		return nil, err
+	}
+	s, err := group.NewLinearSet(ctx, arr.Data, arr.Shape[0], d, filepath.Base(g.Path))
+	if err != nil {
+		return nil, inputErr(fmt.Errorf("group.path %s: %w", g.Path, err))
+	}
+	return sampleGroup(s, g, rng), nil
+}
+
+func buildGenerated(ctx context.Context, g model.GroupSpec, _ []int, d int, rng *rand.Rand) (group.Action, error) {
+	c, err := generatedChain(ctx, g, d)
+	if err != nil {
+		return nil, err
+	}
+	order := c.Order()
+	name := fmt.Sprintf("generated group of order %s", group.FormatOrder(order))
+	if g.Size > 0 && order.Cmp(big.NewInt(int64(g.Size))) > 0 {
+		return c.Sample(ctx, g.Size, rng, fmt.Sprintf("%d of the %s", g.Size, name))
+	}
+	if err := checkEnumerable(order, d); err != nil {
+		return nil, err
+	}
+	s, err := c.Enumerate(ctx, maxEnumerated, name)
+	if err != nil {
+		return nil, inputErr(err)
+	}
+	return s, nil
 }
 
 // generatedChain reads the generators of a generated group (inline or from
@@ -234,73 +242,93 @@ func checkEnumerable(order *big.Int, d int) error {
 	return nil
 }
 
-// fileGroupCost is groupCost for FileGroupKinds (ok false for other kinds): the order
-// and the bytes of the element tables. Files' headers are read for their sizes; a file that
-// cannot be read, or generators that do not build, cost 0 (BuildGroup then refuses them
-// with its own message).
-func fileGroupCost(g model.GroupSpec, shape []int) (order, bytes float64, item EstimateItem, ok bool) {
-	if !model.FileGroupKind(g.Kind) {
-		return 0, 0, item, false
+// fileCost returns the cost of a group of FileGroupKinds whose order on samples with
+// d coordinates order returns (ok false: unknown here, cost 0, and BuildGroup refuses it
+// with its own message): the order capped at g.Size, and its permutation tables. Files'
+// headers are read for their sizes; a file that cannot be read, or generators that do
+// not build, cost 0.
+func fileCost(order func(g model.GroupSpec, d int) (float64, bool)) func(model.GroupSpec, []int) (float64, float64, EstimateItem) {
+	return func(g model.GroupSpec, shape []int) (float64, float64, EstimateItem) {
+		d := dims(shape)
+		o, ok := order(g, d)
+		if !ok {
+			return 0, 0, EstimateItem{}
+		}
+		if g.Size > 0 && float64(g.Size) < o {
+			o = float64(g.Size)
+		}
+		bytes := o * permTableBytes(d)
+		return o, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.4g permutations of %d coordinates", o, d), Bytes: bytes, Fix: "use a smaller group.size"}
 	}
+}
+
+func dihedralCost(model.GroupSpec, int) (float64, bool) { return 8, true }
+
+func involutionCost(model.GroupSpec, int) (float64, bool) { return 2, true }
+
+func permutationFileCost(g model.GroupSpec, _ int) (float64, bool) {
+	if shape, err := data.NPYShape(g.Path); err == nil && len(shape) == 2 {
+		return float64(shape[0] + 1), true
+	}
+	return 0, true
+}
+
+// generatedCost is the cost of a generated group. The estimate runs where nothing may
+// wait (the TUI's panes, before a run's context exists): it builds the chain only for
+// small degrees, where it takes milliseconds. Otherwise group.size bounds the tables and
+// the chain, built before the sample is drawn, counts with at least its first level
+// (exact from the generators' orbit; nothing for S_n and A_n); without group.size the
+// order is unknown here and BuildGroup refuses a group too large to list.
+func generatedCost(g model.GroupSpec, shape []int) (order, bytes float64, item EstimateItem) {
 	d := dims(shape)
-	fix := "use a smaller group.size"
-	switch g.Kind {
-	case "dihedral":
-		order = 8
-	case "mirror", "reversal":
-		order = 2
-	case "permutations":
-		if shape, err := data.NPYShape(g.Path); err == nil && len(shape) == 2 {
-			order = float64(shape[0] + 1)
+	if d >= estimateChainDegree {
+		if g.Size <= 0 {
+			return 0, 0, item
 		}
-	case "linear":
-		n := 0.0
-		if shape, err := data.NPYShape(g.Path); err == nil && len(shape) == 3 {
-			n = float64(shape[0] + 1)
+		chain := 0.0
+		if gens, _, err := generators(g, d); err == nil {
+			b, _ := group.ChainBytesBound(context.Background(), d, gens)
+			chain = float64(b)
 		}
-		order = n
-		if g.Size > 0 {
-			order = min(order, float64(g.Size))
-		}
-		// The matrices (|G|·d² float64), all kept even when a sample is used.
-		bytes = n * 8 * float64(d) * float64(d)
-		return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f orthogonal %dx%d matrices", order, d, d), Bytes: bytes,
-			Fix: "use fewer matrices or data with fewer coordinates (the matrices are d x d)"}, true
-	case "generated":
-		// The estimate runs where nothing may wait (the TUI's panes, before a run's
-		// context exists): it builds the chain only for small degrees, where it takes
-		// milliseconds. Otherwise group.size bounds the tables; without it the order is
-		// unknown here and BuildGroup refuses a group too large to list.
-		if d >= estimateChainDegree {
-			if g.Size <= 0 {
-				return 0, 0, item, true
-			}
-			// The chain, built before the sample is drawn, holds at least its first
-			// level (exact from the generators' orbit; nothing for S_n and A_n).
-			chain := 0.0
-			if gens, _, err := generators(g, d); err == nil {
-				b, _ := group.ChainBytesBound(context.Background(), d, gens)
-				chain = float64(b)
-			}
-			order = float64(g.Size)
-			bytes = order*permTableBytes(d) + chain
-			return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.4g permutations of %d coordinates, and the generators' stabiliser chain (%s at least)", order, d, bytefmt.IEC(chain)), Bytes: bytes,
-				Fix: "use generators of a smaller group, or data with fewer coordinates"}, true
-		}
-		c, err := generatedChain(context.Background(), g, d)
-		if err != nil {
-			return 0, 0, item, true
-		}
-		order, _ = new(big.Float).SetInt(c.Order()).Float64()
-		if g.Size <= 0 && order > maxEnumerated {
-			return 0, 0, item, true // BuildGroup refuses with the order and the fix
-		}
-	}
-	if g.Size > 0 && float64(g.Size) < order {
 		order = float64(g.Size)
+		bytes = order*permTableBytes(d) + chain
+		return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.4g permutations of %d coordinates, and the generators' stabiliser chain (%s at least)", order, d, bytefmt.IEC(chain)), Bytes: bytes,
+			Fix: "use generators of a smaller group, or data with fewer coordinates"}
 	}
-	bytes = order * permTableBytes(d)
-	return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.4g permutations of %d coordinates", order, d), Bytes: bytes, Fix: fix}, true
+	return fileCost(generatedOrder)(g, shape)
+}
+
+// generatedOrder is the order of a generated group of small degree d, from its chain
+// (ok false where the generators do not build or the group is too large to list
+// without group.size).
+func generatedOrder(g model.GroupSpec, d int) (float64, bool) {
+	c, err := generatedChain(context.Background(), g, d)
+	if err != nil {
+		return 0, false
+	}
+	order, _ := new(big.Float).SetInt(c.Order()).Float64()
+	if g.Size <= 0 && order > maxEnumerated {
+		return 0, false // BuildGroup refuses with the order and the fix
+	}
+	return order, true
+}
+
+// linearFileCost is the cost of a group of orthogonal matrices from a file: its order
+// capped at g.Size, and the matrices (|G|·d² float64), all kept even when a sample is
+// used.
+func linearFileCost(g model.GroupSpec, shape []int) (order, bytes float64, item EstimateItem) {
+	d := dims(shape)
+	n := 0.0
+	if shape, err := data.NPYShape(g.Path); err == nil && len(shape) == 3 {
+		n = float64(shape[0] + 1)
+	}
+	order = n
+	if g.Size > 0 {
+		order = min(order, float64(g.Size))
+	}
+	bytes = n * 8 * float64(d) * float64(d)
+	return order, bytes, EstimateItem{What: fmt.Sprintf("group tables: %.0f orthogonal %dx%d matrices", order, d, d), Bytes: bytes,
+		Fix: "use fewer matrices or data with fewer coordinates (the matrices are d x d)"}
 }
 
 // haarGroupCheck refuses (an *InputError) the Haar kernel of method m over a group of
@@ -311,7 +339,7 @@ func haarGroupCheck(m model.Method, g group.Action) error {
 		Closed() bool
 		Describe() string
 	})
-	if m.Kernel != "haar" || !ok || c.Closed() {
+	if !m.IsHaar() || !ok || c.Closed() {
 		return nil
 	}
 	what := c.Describe()

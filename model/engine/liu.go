@@ -355,7 +355,7 @@ func (g *gramFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *ev
 	clk.Since("gram", t0)
 	t0 = time.Now()
 	defer clk.Since("fit", t0)
-	if g.spec.Learner == "rls" {
+	if g.spec.LearnsRLS() {
 		m, err := learn.FitKernelRLS(ctx, ktr, y, g.k, rlsOptions(g.spec))
 		if err == nil {
 			recordLambda(ctx, g.spec, m.Info)

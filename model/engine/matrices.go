@@ -105,7 +105,7 @@ func sendMatrices(ctx context.Context, pool *data.Dataset, shape []int, seed uin
 	if !send(ctx, ch, MatrixOf("linear (input)", kb, sub.Y)) {
 		return
 	}
-	seen := map[string]bool{kernelIdentity(model.Method{Kernel: "linear"}): true}
+	seen := map[string]bool{kernelIdentity(model.Method{Kernel: model.KernelLinear}): true}
 	for _, m := range methods {
 		id := kernelIdentity(m)
 		if seen[id] {
@@ -152,8 +152,8 @@ func GramSample(pool *data.Dataset, seed uint64, n int) (*data.Dataset, error) {
 // kernel or its normalisation, not the learner or the name (and raw features, whose Gram
 // is the linear kernel on the inputs, map to the linear kernel).
 func kernelIdentity(m model.Method) string {
-	if m.Features == "raw" {
-		m = model.Method{Kernel: "linear"}
+	if m.IsRaw() {
+		m = model.Method{Kernel: model.KernelLinear}
 	}
 	return model.KeyOf(model.MethodFields, m, model.DecidesFeatures|model.DecidesKernel|model.DecidesKernelNorm)
 }
@@ -169,71 +169,99 @@ func kernelIdentity(m model.Method) string {
 //     verdict shows whether the kernel itself is PD);
 //   - Chapelle and Schoelkopf's learners: their base kernel.
 func methodGram(ctx context.Context, m model.Method, shape []int, g group.Action, pool, sub *data.Dataset, seed uint64) (*mat.SymDense, error) {
-	switch model.FamilyOf(m) {
-	case model.FamilyFeatures:
-		var fm feature.Map
-		switch {
-		case m.Features == "raw":
-			return nil, nil
-		case m.Features == "bow":
-			if len(shape) != 2 {
-				return nil, fmt.Errorf("bag-of-words needs sequence data")
-			}
-			fm = feature.NewBagOfWords(shape)
-		case m.Pooled() && g != nil:
-			var err error
-			if fm, err = poolingMap(m, g, pool, seed); err != nil {
-				return nil, err
-			}
-			if c, ok := fm.(*feature.CDF); ok { // range thresholds, standardisation (else a no-op)
-				if err := c.Fit(ctx, fitInputs(m, sub, seed), nil); err != nil {
-					return nil, err
-				}
-			}
-		default:
-			return nil, fmt.Errorf("%s pooling needs a group", m.Features)
-		}
-		f, err := fm.Transform(ctx, sub.X, nil)
-		if err != nil {
-			return nil, err
-		}
-		return kernel.SymGram(ctx, kernel.Linear{}, f)
-	case model.FamilyKernel:
-		k0, err := baseKernel(m)
-		if err != nil {
-			return nil, err
-		}
-		if m.Kernel == "haar" {
-			if g == nil {
-				return nil, fmt.Errorf("the Haar kernel needs a group")
-			}
-			return kernel.HaarSymGram(ctx, k0, g, sub.X)
-		}
-		if _, lin := k0.(kernel.Linear); lin {
-			return nil, nil
-		}
-		return kernel.SymGram(ctx, k0, sub.X)
-	case model.FamilyLiu:
-		lk, err := newLiuKernel(m, shape, g)
-		if err != nil {
-			return nil, err
-		}
-		k, err := lk.sym(ctx, sub.X)
-		if err != nil {
-			return nil, err
-		}
-		if m.Cosine() {
-			cosineNormalize(k)
-		}
-		return k, nil
-	case model.FamilyChapelle:
-		k0, err := baseKernel(m)
-		if err != nil {
-			return nil, err
-		}
-		return kernel.SymGram(ctx, k0, sub.X)
+	if fe := familyEngineOf(model.FamilyOf(m)); fe.gram != nil {
+		return fe.gram(ctx, m, shape, g, pool, sub, seed)
 	}
 	return nil, fmt.Errorf("no kernel")
+}
+
+// featureGram is the heatmap's Gram of the feature family: <Phi(x), Phi(z)> of the
+// feature map, nil for raw features (the linear kernel on the inputs).
+func featureGram(ctx context.Context, m model.Method, shape []int, g group.Action, pool, sub *data.Dataset, seed uint64) (*mat.SymDense, error) {
+	var fm feature.Map
+	switch {
+	case m.IsRaw():
+		return nil, nil
+	case m.IsBoW():
+		if len(shape) != 2 {
+			return nil, fmt.Errorf("bag-of-words needs sequence data")
+		}
+		fm = feature.NewBagOfWords(shape)
+	case m.Pooled() && g != nil:
+		return pooledGram(ctx, m, g, pool, sub, seed)
+	default:
+		return nil, fmt.Errorf("%s pooling needs a group", m.Features)
+	}
+	f, err := fm.Transform(ctx, sub.X, nil)
+	if err != nil {
+		return nil, err
+	}
+	return kernel.SymGram(ctx, kernel.Linear{}, f)
+}
+
+// pooledGram returns <Phi(x), Phi(z)> on the rows of sub for the CDF or moment pooling
+// map of m over g (CDF range thresholds and standardisation fitted on the sample).
+func pooledGram(ctx context.Context, m model.Method, g group.Action, pool, sub *data.Dataset, seed uint64) (*mat.SymDense, error) {
+	fm, err := poolingMap(m, g, pool, seed)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := fm.(*feature.CDF); ok { // range thresholds, standardisation (else a no-op)
+		if err := c.Fit(ctx, fitInputs(m, sub, seed), nil); err != nil {
+			return nil, err
+		}
+	}
+	f, err := fm.Transform(ctx, sub.X, nil)
+	if err != nil {
+		return nil, err
+	}
+	return kernel.SymGram(ctx, kernel.Linear{}, f)
+}
+
+// kernelGram is the heatmap's Gram of kernel RLS/1-NN: the Haar kernel
+// mean_{g,g'} k0(gx, g'z), or the base kernel k0(x, z) (nil when linear: the inputs' Gram).
+func kernelGram(ctx context.Context, m model.Method, _ []int, g group.Action, _, sub *data.Dataset, _ uint64) (*mat.SymDense, error) {
+	k0, err := baseKernel(m)
+	if err != nil {
+		return nil, err
+	}
+	if m.IsHaar() {
+		if g == nil {
+			return nil, fmt.Errorf("the Haar kernel needs a group")
+		}
+		return kernel.HaarSymGram(ctx, k0, g, sub.X)
+	}
+	if _, lin := k0.(kernel.Linear); lin {
+		return nil, nil
+	}
+	return kernel.SymGram(ctx, k0, sub.X)
+}
+
+// liuGram is the heatmap's Gram of Liu et al.'s kernels: the invariant and/or local
+// kernel, divided by sqrt(K(x,x) K(z,z)) with kernel_norm cosine (before any PSD repair,
+// so the verdict shows whether the kernel itself is PD).
+func liuGram(ctx context.Context, m model.Method, shape []int, g group.Action, _, sub *data.Dataset, _ uint64) (*mat.SymDense, error) {
+	lk, err := newLiuKernel(m, shape, g)
+	if err != nil {
+		return nil, err
+	}
+	k, err := lk.sym(ctx, sub.X)
+	if err != nil {
+		return nil, err
+	}
+	if m.Cosine() {
+		cosineNormalize(k)
+	}
+	return k, nil
+}
+
+// baseGram is the heatmap's Gram of Chapelle and Schoelkopf's learners: their base kernel.
+func baseGram(ctx context.Context, m model.Method, _ []int, _ group.Action, _, sub *data.Dataset, _ uint64) (*mat.SymDense, error) {
+	k0, err := baseKernel(m)
+	if err != nil {
+		return nil, err
+	}
+	return kernel.SymGram(ctx, k0, sub.X)
 }
 
 // cosineNormalize divides K in place by sqrt(K_ii K_jj) (entries of a zero diagonal

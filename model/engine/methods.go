@@ -110,9 +110,9 @@ func (b *builder) method(m model.Method, g group.Action) (eval.Method, error) {
 func buildFeatures(b *builder, m model.Method, g group.Action) (eval.Method, error) {
 	shape := b.pool.Shape
 	switch {
-	case m.Features == "raw":
+	case m.IsRaw():
 		return &featureMethod{spec: m, build: func(*data.Dataset) (feature.Map, error) { return feature.Raw{}, nil }, logf: b.logf, progress: b.stageProgress}, nil
-	case m.Features == "bow":
+	case m.IsBoW():
 		if len(shape) != 2 {
 			return nil, inputErr(fmt.Errorf("%s: bag-of-words needs sequence data (shape L x A), the data have shape %v: use features raw or cdf", m.Name, shape))
 		}
@@ -164,7 +164,7 @@ func buildLiu(b *builder, m model.Method, g group.Action) (eval.Method, error) {
 // buildKernel is the builder of kernel RLS and 1-NN (linear, rbf, and the Haar kernel
 // over the spec's group).
 func buildKernel(b *builder, m model.Method, g group.Action) (eval.Method, error) {
-	if m.Kernel == "haar" && g == nil {
+	if m.IsHaar() && g == nil {
 		return nil, inputErr(fmt.Errorf("%s: the Haar kernel needs a group: set group.kind", m.Name))
 	}
 	base, err := baseKernel(m)
@@ -175,7 +175,7 @@ func buildKernel(b *builder, m model.Method, g group.Action) (eval.Method, error
 		return nil, err
 	}
 	km := &kernelMethod{spec: m, base: base, logf: b.logf, progress: b.progress}
-	if m.Kernel == "haar" {
+	if m.IsHaar() {
 		km.group = g
 		if km.fft, err = newHaarFFT(b, g); err != nil {
 			return nil, err
@@ -619,7 +619,7 @@ func (f *featureFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk 
 	}
 	t0 := time.Now()
 	defer clk.Since("fit", t0)
-	if f.spec.Learner == "1nn" {
+	if f.spec.Is1NN() {
 		_, d := f.fpool.Dims()
 		x := mat.NewDense(len(idx), d, nil)
 		for a, i := range idx {
@@ -628,7 +628,7 @@ func (f *featureFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk 
 		nn, err := learn.NewNN(x, y, f.k, rng)
 		return nn, denseRows(f.ftest), err
 	}
-	if f.spec.FeatureKernel == "rbf" && f.spec.Solver == "nystrom" && len(idx) > f.spec.Centres {
+	if f.spec.NystromAt(float64(len(idx))) {
 		m, err := f.fitNystrom(ctx, idx, y, rng)
 		if err != nil {
 			return nil, nil, err
@@ -642,7 +642,7 @@ func (f *featureFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk 
 		}
 		return rowsPredictor{m: m, test: f.ftest}, nil, nil
 	}
-	if f.spec.FeatureKernel == "rbf" {
+	if f.spec.FeatureRBF() {
 		m, err := learn.FitRBFRowsRLS(ctx, f.fpool, idx, y, f.k, f.spec.Gamma, rlsOptions(f.spec))
 		if err != nil {
 			return nil, nil, err
@@ -822,7 +822,7 @@ func (k *kernelMethod) Prepare(ctx context.Context, pool, test *data.Dataset, cl
 			return nil, err
 		}
 		clk.Since("gram", t0)
-		if k.spec.Learner == "rls" && tab.NumOrbits() < np {
+		if k.spec.LearnsRLS() && tab.NumOrbits() < np {
 			// Few orbits (X_perm: 792 under S_5): K = P T Pᵀ with P the orbit indicator,
 			// so with T = L Lᵀ the rows of L are exact features of the kernel, and primal RLS
 			// on them solves the same problem as dual RLS on K at the cost of a u×u problem.
@@ -957,7 +957,7 @@ func (k *kernelFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *
 	nc := len(k.pool.Classes)
 	t0 = time.Now()
 	defer clk.Since("fit", t0)
-	if k.spec.Learner == "1nn" {
+	if k.spec.Is1NN() {
 		diag := make([]float64, len(idx))
 		for a := range diag {
 			diag[a] = ktr.At(a, a)

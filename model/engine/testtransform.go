@@ -21,7 +21,7 @@ const testTransformSalt = 0x7e57_7a45_f0e4_d1c3
 // and are *InputError.
 func testTransformAction(s *model.Spec, shape []int, what string) (group.Action, error) {
 	tt := s.TestTransform
-	if tt == nil || tt.Kind == "none" {
+	if tt == nil || tt.Kind == model.GroupNone {
 		return nil, nil
 	}
 	if err := model.TestTransformShape(tt, shape, what); err != nil {

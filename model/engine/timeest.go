@@ -220,7 +220,7 @@ func (t *timer) grid(order float64, add func(string, float64, float64), reps fun
 
 // name is the series name of m the estimate prints (derived from its fields now).
 func (t *timer) name(m model.Method) string {
-	if m.Name != "" && m.Features != "cdf" && m.Features != "moments" {
+	if m.Name != "" && !m.Pooled() {
 		return m.Name
 	}
 	mm := m
@@ -250,33 +250,33 @@ func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 		D := d
 		prep := 0.0
 		kept := 1.0 // the fraction of D that is not constant on the training rows
-		switch m.Features {
-		case "cdf":
+		switch {
+		case m.IsCDF():
 			D = float64(m.Templates) * float64(2*m.Bins+1)
 			prep = t.projection(float64(m.Templates), g, rows)
 			if m.Thresholds != "range" {
 				kept = cdfTheoryKept
 			}
-		case "moments":
+		case m.IsMoments():
 			D = 3 * float64(m.Templates)
 			prep = t.projection(float64(m.Templates), g, rows)
 		}
 		// Invariant features of data in few orbits (X_perm under the full group) repeat
 		// rows: RLS's grouped form fits the u distinct rows (learn.FitRLS).
 		u := 0.0
-		if m.Features != "raw" {
+		if !m.IsRaw() {
 			u = t.haarOrbits(g)
 		}
 		cell := func(ni int) float64 {
 			n := float64(ni)
 			switch {
-			case m.Learner != "1nn" && m.FeatureKernel != "rbf" && u > 0 && u < 0.7*math.Min(D, n-1):
+			case !m.Is1NN() && !m.FeatureRBF() && u > 0 && u < 0.7*math.Min(D, n-1):
 				return gemm(2*u*u*D+n*D+2*nt*D*k) + (8.0/3*u*u*u+100*u*u*k)/1e9/r.ReduceAt(u)
-			case m.Learner == "1nn":
+			case m.Is1NN():
 				return gemm(2 * nt * n * D)
-			case m.FeatureKernel == "rbf" && m.Solver == "nystrom" && ni > m.Centres:
+			case m.NystromAt(n):
 				return nystromSeconds(r, n, float64(m.Centres), D, nt, k, m.Lambda == 0)
-			case m.FeatureKernel == "rbf":
+			case m.FeatureRBF():
 				return gemm(n*n*D+2*nt*n*D) + (n*n/2+nt*n)/r.Kernel + rlsKernel(n)
 			}
 			// RLS on the Dk non-constant columns (learn.FitRLS): the primal form when
@@ -297,7 +297,7 @@ func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 		cell := func(ni int) float64 {
 			n := float64(ni)
 			c := 0.0
-			if m.Learner == "rls" {
+			if m.LearnsRLS() {
 				c = rlsKernel(n)
 			} else {
 				c = bench.SMOUnits(ni, int(k)) / r.SMO
@@ -313,8 +313,8 @@ func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 			n := float64(ni)
 			gram := gemm(n*n*d+2*nt*n*d) + (n*n/2+nt*n)/r.Kernel
 			smo := bench.SMOUnits(ni, int(k)) / r.SMO
-			switch m.Learner {
-			case "vsv": // train, add the support vectors' transformed copies, retrain
+			switch {
+			case m.IsVSV(): // train, add the support vectors' transformed copies, retrain
 				nv := n * (1 + float64(max(vsvCopies(m), 1)))
 				if vsvRowPath(m, ni, int(nt)) {
 					// Kernel rows on demand: both SVMs' SMO, a fraction vsvSVFraction of
@@ -327,7 +327,7 @@ func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 					return smo + 2*bench.SMOUnits(int(nv), int(k))/r.SMO + gemm(2*nt*nv*d)
 				}
 				return gram + smo + gemm(nv*nv*d+2*nt*nv*d) + (nv*nv/2+nt*nv)/r.Kernel + bench.SMOUnits(int(nv), int(k))/r.SMO
-			case "invariant-svm":
+			case m.IsInvariantSVM():
 				// One model per pair of classes (k(k-1)/2 of them, 2n/k samples each: n for
 				// two classes): the kernel PCA of its Gram (eigenvectors), the map of its
 				// points and tangent vectors, a linear SVM; each test row is mapped by
@@ -345,14 +345,14 @@ func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 		}}
 	}
 	// The kernel family: Gram matrices per cell (the Haar kernel's of its group).
-	if m.Kernel == "haar" && t.haarOrbits(g) > 0 {
+	if m.IsHaar() && t.haarOrbits(g) > 0 {
 		// Few orbits (permutations of one-hot blocks, X_perm): the table of the u orbits
 		// once, then primal RLS on u exact features.
 		u := math.Min(t.haarOrbits(g), rows)
 		prep := u*(u+1)/2*t.pairCost(m, g) + 16.0/3*u*u*u/1e9/r.ReduceAt(u)
 		return Work{Prepare: prep, Cell: func(ni int) float64 {
 			n := float64(ni)
-			if m.Learner == "1nn" {
+			if m.Is1NN() {
 				return (n*n + nt*n) / 1e8
 			}
 			if n > u {
@@ -364,7 +364,7 @@ func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 	return Work{Cell: func(ni int) float64 {
 		n := float64(ni)
 		c := (n*(n+1)/2 + nt*n) * t.pairCost(m, g)
-		if m.Learner != "1nn" {
+		if !m.Is1NN() {
 			c += rlsKernel(n)
 		}
 		return c
@@ -399,7 +399,7 @@ func nystromSeconds(r bench.Rates, n, m, D, nt, k float64, path bool) float64 {
 }
 
 func (t *timer) order(g model.GroupSpec) float64 {
-	if g.Kind == model.GroupPitchTempo || g.Kind == model.GroupPitchTempoPaper {
+	if model.IsPitchTempo(g.Kind) {
 		if g.Size > 0 && g.Size < 25 {
 			return float64(g.Size)
 		}
@@ -426,7 +426,7 @@ func chapelleTangents(m model.Method) int {
 func (t *timer) haarOrbits(g float64) float64 {
 	s := t.est.spec
 	sh := t.est.ds.Shape
-	if s.Group.Kind != "permutation" || len(sh) != 2 || s.Data.Name != "xperm" {
+	if s.Group.Kind != model.GroupPermutation || len(sh) != 2 || s.Data.Name != "xperm" {
 		return 0
 	}
 	L, A := sh[0], sh[1]
@@ -457,8 +457,8 @@ func (t *timer) pairCost(m model.Method, g float64) float64 {
 		}
 		return c
 	}
-	if m.Kernel == "haar" {
-		if t.est.spec.Group.Kind == "cyclic-shift" && g >= d {
+	if m.IsHaar() {
+		if t.est.spec.Group.Kind == model.GroupCyclicShift && g >= d {
 			return fft(d) + g/r.Kernel // all |G| correlations from one FFT product
 		}
 		return math.Max(g, 1) * dot
