@@ -45,8 +45,8 @@ func runSpec(t *testing.T, spec *model.Spec, dataDir string) map[string][]eval.S
 
 // TestSpeechFSDDPitchOrdering runs the quick speech-fsdd-pitch preset on real speech
 // (FSDD's test repetitions pitch-shifted by ±400 cents by the phase vocoder) and checks
-// the ordering of the issue: CDF features with |G| = 25 above the same features with
-// |G| = 1, at both training sizes, by at least 5 points (the full acceptance asks 10 at
+// the ordering that invariance should give: CDF features with |G| = 25 above the same
+// features with |G| = 1, at both training sizes, by at least 5 points (10 is the aim at
 // the full sizes; 3 draws of 100 and 500 digits leave a few points of noise). Measured:
 // 50.9 vs 36.4% at 100, 59.4 vs 42.9% at 500.
 func TestSpeechFSDDPitchOrdering(t *testing.T) {

@@ -25,7 +25,7 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 }
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
-// TestAbsurdValuesRefusedInTUI types the absurd CDF(1000, 100000) (49 TB of
+// TestAbsurdValuesRefusedInTUI types an absurd CDF(1000, 100000) (49 TB of
 // features) into the method pane of the real engine and presses r: the memory
 // estimate refuses the run before anything is allocated, the refusal is shown, nothing
 // goes into the run store, and the workbench stays usable; quitting the program then

@@ -61,7 +61,7 @@ func editSpec(t *testing.T, dir string, set func(map[string]any)) {
 	os.WriteFile(path, b, 0o644)
 }
 
-// TestResumeRefusesEditedSpec is the issue's first reproduction: spec.json edited after
+// TestResumeRefusesEditedSpec: spec.json edited after
 // the run started (seed 3 → 7; methods.0.lambda 0 → 0.1) makes `gitui resume` exit 2
 // with one line naming the changed key, and nothing in the directory is rewritten.
 func TestResumeRefusesEditedSpec(t *testing.T) {
@@ -92,7 +92,7 @@ func TestResumeRefusesEditedSpec(t *testing.T) {
 	}
 }
 
-// TestResumeRecomputesDamagedCell is the issue's second reproduction: one accuracy of
+// TestResumeRecomputesDamagedCell: one accuracy of
 // line 5 changed in place (still valid JSON), or the line's JSON broken, is found by its
 // checksum; resume moves that line to cells.damaged.jsonl, recomputes only its cell, and
 // writes a result.json equal to the clean run's point for point.

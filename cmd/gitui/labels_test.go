@@ -29,7 +29,7 @@ func writeClusters(t *testing.T, path string, labels []string, pos []int, n int,
 	}
 }
 
-// TestRunSingleClassTestFile is the acceptance case end to end: a 3-class CSV
+// TestRunSingleClassTestFile checks labels matched by value end to end: a 3-class CSV
 // trained on labels 3/5/7 and tested on a file holding only label-7 samples scores at
 // least 0.95 (it scored 0.00 when each file's labels were indexed on their own). A test
 // file with a label absent from training exits 2 with one line naming it.

@@ -20,7 +20,7 @@ func gitui(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-// TestBadInput checks every bad input of the issue: exit status 2, one line on stderr
+// TestBadInput checks bad inputs: exit status 2, one line on stderr
 // naming the problem and the fix, and no result.json.
 func TestBadInput(t *testing.T) {
 	corrupt := t.TempDir()

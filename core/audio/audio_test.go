@@ -187,8 +187,8 @@ func TestWAVBadInput(t *testing.T) {
 }
 
 func TestResampleFrequency(t *testing.T) {
-	// A sine keeps its frequency through resampling (the issue asks for 0.5%; the
-	// estimator is good to about 0.01% on 0.5 s of signal).
+	// A sine keeps its frequency through resampling, to 0.5% (the estimator is good
+	// to about 0.01% on 0.5 s of signal).
 	for _, c := range []struct {
 		from, to int
 		f        float64

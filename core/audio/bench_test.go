@@ -9,7 +9,7 @@ import (
 // BenchmarkSpectrogramAll reports spectrograms per second over GOMAXPROCS workers for
 // 0.6 s recordings at 8 kHz (FSDD's mean length is about 0.44 s; the synthetic corpus's
 // words 0.2-0.6 s), already in memory: the cost of the spectrogram step alone. The
-// issue's target is 20,000 files in under 20 s on 2 cores (1,000 files/s).
+// target is 20,000 files in under 20 s on 2 cores (1,000 files/s).
 func BenchmarkSpectrogramAll(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	const n = 256

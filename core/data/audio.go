@@ -312,8 +312,7 @@ type AudioOptions struct {
 	Spec audio.SpecParams // spectrogram parameters (zero fields: defaults)
 	// Waveform, when true, represents each recording by its waveform at Spec.Rate instead:
 	// trimmed of silence (40 dB below the peak), centred in a window of one second, unit
-	// norm (the baseline of the issue: inner products of waveforms carry little digit
-	// information).
+	// norm (a baseline: inner products of waveforms carry little digit information).
 	Waveform bool
 	// Process, when not nil, transforms recording i's waveform (at Spec.Rate) before its
 	// spectrogram, e.g. a tempo or pitch change (audio.TimeStretch, audio.PitchShift).

@@ -119,8 +119,8 @@ func TestMNISTHaarFFTPredictions(t *testing.T) {
 
 // BenchmarkHaarFFTGram times the Haar kernel (Gaussian base) over all 784 cyclic shifts
 // of 28×28 images through the FFT: the symmetric Gram of 500 images (upper triangle) and
-// 2000 test images against them, the two Gram matrices of the issue-31 target (500
-// training and 2000 test digits). Spectra are computed inside the loop, as HaarSymGram
+// 2000 test images against them, the two Gram matrices of a Haar run on 500 training
+// and 2000 test digits. Spectra are computed inside the loop, as HaarSymGram
 // and HaarGram do. It reports pairs/s. Random digit-like images; the direct path costs
 // 2·784·784 flops per pair.
 func BenchmarkHaarFFTGram(b *testing.B) {

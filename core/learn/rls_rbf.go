@@ -42,9 +42,9 @@ const RBFMedianPairs = 4000
 // rbfFloat32 selects float32 inner products (accumulated in float64 across blocks of
 // colChunk columns) for the training Gram matrix and the test kernel of the RBF fit,
 // instead of float64 ones. The squared norms, the kernel values and the reduction stay
-// float64 either way. It is on by default (the issue's "float32 wherever accuracy
-// allows"): on MNIST CDF(10,1000) features the kernel moves by at most 1.5e-7 (2,000
-// digits, no prediction changes, model.TestRBFFloat32MNIST) and the scores by at most
+// float64 either way. It is on by default (float32 wherever accuracy allows): on MNIST
+// CDF(10,1000) features the kernel moves by at most 1.5e-7 (2,000 digits, no
+// prediction changes, model.TestRBFFloat32MNIST) and the scores by at most
 // 3.8e-5 (5,000 digits: one of the 10,000 test predictions flips, a near-tie), while the
 // products, most of a fit on features whose columns all vary (range thresholds: 21,000
 // columns at m = 1000), run at about twice the rate.

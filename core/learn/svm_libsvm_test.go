@@ -208,7 +208,7 @@ func (lm *libsvmModel) decision(kt mat.Matrix) *mat.Dense {
 	return dec
 }
 
-// compareWithLIBSVM trains both and asserts the acceptance criteria: identical
+// compareWithLIBSVM trains both and asserts that they agree: identical
 // labels, SV sets and predictions; decision values within 1e-3 relative (to the largest
 // |dec| of the pair's column, so that values near zero are judged on the column's scale);
 // rho and obj as printed. It also logs how close the solutions are.

@@ -43,7 +43,7 @@ func bestOf(s Sampler, n int) float64 {
 }
 
 // TPE must find a better configuration than random search with the same number of
-// trials (60) in at least 8 of 10 seeds (the acceptance).
+// trials (60) in at least 8 of 10 seeds.
 func TestTPEBeatsRandom(t *testing.T) {
 	wins := 0
 	for seed := uint64(1); seed <= 10; seed++ {

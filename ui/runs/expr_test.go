@@ -64,7 +64,7 @@ func TestFilterExpressions(t *testing.T) {
 		{"data.name=fmnist", "c"},                // a spec key by =
 		{"lambda=0.01", "a"},                     // not a substring of 0.1 or 0.10 any more
 		{"templates>=100", "a,c"},                // suffix of methods.0.templates, numeric
-		{"templates>=100 && acc@1000>0.95", "a"}, // the example
+		{"templates>=100 && acc@1000>0.95", "a"}, // a field and a result together
 		{"acc@1000>0", "a,b"},                    // c has no x=1000: never matches
 		{"!(acc@1000>0)", "c"},                   // … so its negation does
 		{"lambda==0.1", "b,c"},                   // numeric: 0.10 == 0.1

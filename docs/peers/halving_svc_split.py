@@ -2,9 +2,9 @@
 """scikit-learn's HalvingRandomSearchCV (../shared/bench/halving_svc.py) on gitui's own
 validation split: the same search (RBF SVC, C log-uniform [0.1, 1000], gamma log-uniform
 [1e-4, 1e-1], 81 candidates, factor 3, resource n_samples, min_resources 'exhaust'), but
-the 1,000 validation digits are the rows that `gitui tune testdata/tune/svc-halving.json`
-carved (its study directory's split.json), so that both searches score on the same
-digits. Prints the same JSON line as halving_svc.py.
+the 1,000 validation digits are the rows that `gitui tune svc-halving` carved (its study
+directory's split.json, which depends only on the data and the seed), so that both
+searches score on the same digits. Prints the same JSON line as halving_svc.py.
 
 Run: /usr/bin/python3 halving_svc_split.py --data ../shared/data/mnist --split STUDY/split.json [--bench ../shared/bench]
 """
