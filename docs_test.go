@@ -3,7 +3,6 @@ package gitui_test
 import (
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -99,21 +98,6 @@ func TestDocsNameFormats(t *testing.T) {
 // (the upper-case file name) instead of docs/design.md.
 var trackerRefs = regexp.MustCompile(`(?i:\bissues? ?[-#]?[0-9]+|\bthe issue's\b)|\(h-[a-z]{3,}[a-z0-9-]*\)|\bbranch h-[a-z]|\bDESIGN\.md`)
 
-// trackerRefsAllowed lists the files (path.Match patterns) whose references are left for
-// now: cleaned after the registry work lands, since other branches edit these files.
-var trackerRefsAllowed = []string{
-	"model/engine/*.go",
-	"model/family.go",
-	"model/validate.go",
-	"model/spec.go",
-	"model/specfields.go",
-	"model/tune.go",
-	"model/study/*",
-	"ui/tune.go",
-	"ui/tunepane/*",
-	"cmd/gitui/tune.go",
-}
-
 // TestNoTrackerReferences checks that code, comments and docs speak of the code: no file
 // of the module (.go, .md, .py, .sh; vendor and hidden folders aside) cites the issue
 // tracker, a branch tag or a design file outside the repository. A comment says what the
@@ -135,11 +119,6 @@ func TestNoTrackerReferences(t *testing.T) {
 			return nil
 		}
 		p = filepath.ToSlash(p)
-		for _, pat := range trackerRefsAllowed {
-			if ok, _ := path.Match(pat, p); ok {
-				return nil
-			}
-		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err

@@ -17,7 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Protocols a Spec can run (DESIGN.md, core/eval).
+// Protocols a Spec can run (docs/design.md, core/eval).
 const (
 	ProtocolCurve     = "sample-complexity" // accuracy vs training size, R seeded draws
 	ProtocolGrid      = "grid"              // accuracy vs bins x templates at one training size

@@ -37,7 +37,7 @@ func item(t *testing.T, e Estimate, what string) float64 {
 // products; the tolerance only absorbs float64 rounding).
 func near(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Abs(want) }
 
-// TestEstimateIssueCases checks the estimate against the byte counts of issue 13, worked
+// TestEstimateIssueCases checks the estimate against the byte counts of absurd settings, worked
 // out by hand from what the engine allocates:
 //
 //	CDF(1000, 100000) on X_perm: 32768 samples · 100000 · 2001 · 2 B (16-bit counts) + 8 B

@@ -1,6 +1,6 @@
 package engine
 
-// The engine's half of the groups a user brings (issue 21; the spec's half is
+// The engine's half of the groups a user brings (the spec's half is
 // model/group_file.go): building them from files or generators, their memory, the Haar
 // kernel's closure check and the run log's line.
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestHoldoutOnSingleFile checks issue 23's data.holdout on a single file: 100 rows with
+// TestHoldoutOnSingleFile checks data.holdout on a single file: 100 rows with
 // holdout 10 give a test set of 10 held-out rows and a pool of the other 90 (no
 // automatic fifth set aside and lost first), as test_size 10 does; the holdout and the
 // pool are disjoint and together the whole file; and holdout with test_size on a single

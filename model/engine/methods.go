@@ -591,7 +591,7 @@ type featureFitter struct {
 	fpool, ftest learn.Rows
 	y            []int
 	k            int
-	note         string // issue 23 (h-polish): recorded in every cell (eval.RecordNote) when set
+	note         string // recorded in every cell (eval.RecordNote) when set
 	// logf and progress, when set, report a Nyström fit's iterations (fitNystrom).
 	logf     func(format string, a ...any)
 	progress func(stage string, done, total int)
@@ -614,7 +614,7 @@ func (f *featureFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk 
 	for a, i := range idx {
 		y[a] = f.y[i]
 	}
-	if f.note != "" { // issue 23 (h-polish)
+	if f.note != "" {
 		eval.RecordNote(ctx, f.note)
 	}
 	t0 := time.Now()
@@ -831,7 +831,7 @@ func (k *kernelMethod) Prepare(ctx context.Context, pool, test *data.Dataset, cl
 				return nil, err
 			}
 			ff := &featureFitter{spec: k.spec, fpool: fpool, ftest: ftest, y: pool.Y, k: len(pool.Classes)}
-			// issue 23 (h-polish): the orbits' kernel degenerate is every draw's kernel degenerate.
+			// The orbits' kernel degenerate is every draw's kernel degenerate.
 			if tk, _ := tab.Orbits(); kernel.Degenerate(tk) != "" {
 				ff.note = degenerateNote(kernel.Degenerate(tk), k.spec)
 			}
@@ -950,7 +950,7 @@ func (k *kernelFitter) fit(ctx context.Context, idx []int, rng *rand.Rand, clk *
 		}
 	}
 	clk.Since("gram", t0)
-	// issue 23 (h-polish): a degenerate Gram is said in the run log and the result.
+	// A degenerate Gram is said in the run log and the result.
 	if d := kernel.Degenerate(ktr); d != "" {
 		eval.RecordNote(ctx, degenerateNote(d, k.spec))
 	}

@@ -260,7 +260,7 @@ func TestInvariantPredictionsCDFAndHaar(t *testing.T) {
 	checkInvariance(t, spec, []int{0, 1, 2, 3}, 4, 0.05, "")
 }
 
-// TestInvariantPredictionsMNIST is the acceptance check on real MNIST: the TI
+// TestInvariantPredictionsMNIST checks invariance on real MNIST: the TI
 // best-fit SVM's predictions on cyclically shifted test digits equal those on the digits,
 // and the plain SVM's differ.
 func TestInvariantPredictionsMNIST(t *testing.T) {
