@@ -142,9 +142,9 @@ func (pb *PackedB) Tail(j0 int) PackedB {
 // Dims returns B's shape n×k.
 func (pb *PackedB) Dims() (n, k int) { return pb.n, pb.k }
 
-// sgemmWork is one MulNT call's scratch: packed A, the edge tiles of a column group, and
-// the packed tail rows of B.
-type sgemmWork struct{ a, ct, bt []float32 }
+// sgemmWork is one MulNT call's scratch: packed A, the tiles of the last column group
+// (ct) and of the rows past the last full panel (ce), and the packed tail rows of B.
+type sgemmWork struct{ a, ct, ce, bt []float32 }
 
 var sgemmPool = sync.Pool{New: func() any { return new(sgemmWork) }}
 
@@ -214,41 +214,75 @@ func (pb *PackedB) MulNT(m int, a []float32, lda int, c []float32, ldc int) {
 	kc := (k + nkb - 1) / nkb
 	ng := (n + nr - 1) / nr
 	full := n / nr
+	fullRows := m / mr * mr
 	kern := pb.kern
-	for g := range ng {
-		j0 := g * nr
-		var bg []float32
-		if g < full {
-			bg = pb.b[g*nr*pb.ldb : g*nr*pb.ldb+k*nr]
-		} else {
-			ws.bt = grow(ws.bt, k*nr)
-			packPanel(ws.bt, pb.b[j0*pb.ldb:], k, pb.ldb, n-j0)
-			bg = ws.bt
-		}
+	// The last column group, when n is not a multiple of nr, is packed into bt and its
+	// tiles go to ct (mp·mr × nr); the rows past the last full panel of the full groups go
+	// to ce (mr × full·nr). Both are copied into C at the end.
+	if full < ng {
+		ws.bt = grow(ws.bt, k*nr)
+		packPanel(ws.bt, pb.b[full*nr*pb.ldb:], k, pb.ldb, n-full*nr)
+		ws.ct = grow(ws.ct, mp*mr*nr)
+	}
+	if fullRows < m && full > 0 {
+		ws.ce = grow(ws.ce, mr*full*nr)
+	}
+	// Column groups are taken ncg at a time, and within a chunk k block by k block. When
+	// packed A fits in L2 (ncg = 1) a group runs all its k blocks before the next: C is
+	// written once. When it does not (the locality kernels' maps: k in the tens of
+	// thousands), a chunk's C tiles (at most sgemmChunkBytes) stay in cache across the k
+	// blocks while A's k slice is read once per chunk instead of once per group. Every C
+	// entry sums its k blocks in the same order either way.
+	ncg := 1
+	if mp*mr*k*4 > sgemmAFits {
+		ncg = max(1, sgemmChunkBytes/(mp*mr*nr*4))
+	}
+	for gc := 0; gc < ng; gc += ncg {
 		for p0 := 0; p0 < k; p0 += kc {
 			kk := min(kc, k-p0)
 			acc := p0 > 0
-			for q := range mp {
-				i0 := q * mr
-				ak := ap[q*mr*k+p0*mr:]
-				if g < full && i0+mr <= m {
-					kern(kk, ak, bg[p0*nr:], c[i0*ldc+j0:], ldc, acc)
-				} else {
-					kern(kk, ak, bg[p0*nr:], ws.ct[i0*nr:], nr, acc)
+			for g := gc; g < min(gc+ncg, ng); g++ {
+				j0 := g * nr
+				bg := ws.bt
+				if g < full {
+					bg = pb.b[g*nr*pb.ldb : g*nr*pb.ldb+k*nr]
+				}
+				for q := range mp {
+					i0 := q * mr
+					ak := ap[q*mr*k+p0*mr:]
+					switch {
+					case g == full:
+						kern(kk, ak, bg[p0*nr:], ws.ct[i0*nr:], nr, acc)
+					case i0+mr <= m:
+						kern(kk, ak, bg[p0*nr:], c[i0*ldc+j0:], ldc, acc)
+					default:
+						kern(kk, ak, bg[p0*nr:], ws.ce[j0:], full*nr, acc)
+					}
 				}
 			}
 		}
-		// Copy the edge tiles: the last column group's every row, or the rows past the last
-		// full panel.
-		cols, r0 := min(nr, n-j0), 0
-		if g < full {
-			r0 = m / mr * mr
-		}
-		for i := r0; i < m; i++ {
+	}
+	if full < ng {
+		j0, cols := full*nr, n-full*nr
+		for i := range m {
 			copy(c[i*ldc+j0:i*ldc+j0+cols], ws.ct[i*nr:i*nr+cols])
 		}
 	}
+	if fullRows < m && full > 0 {
+		w := full * nr
+		for i := fullRows; i < m; i++ {
+			copy(c[i*ldc:i*ldc+w], ws.ce[(i-fullRows)*w:(i-fullRows+1)*w])
+		}
+	}
 }
+
+// sgemmAFits is the size of packed A (bytes) up to which MulNT runs each column group
+// through all k blocks (A stays in L2 between groups), and sgemmChunkBytes the size of
+// the C tiles kept in cache across k blocks when A is larger.
+const (
+	sgemmAFits      = 1 << 20
+	sgemmChunkBytes = 256 << 10
+)
 
 // SgemmNT computes C = A·Bᵀ (C[i][j] = Σ_{p<k} A[i][p]·B[j][p]) for row-major A m×k
 // (stride lda >= k), B n×k (stride ldb >= k) and C m×n (stride ldc >= n), overwriting C,
