@@ -339,6 +339,10 @@ func (m Method) Pooled() bool { return m.Features == "cdf" || m.Features == "mom
 // IsCDF reports whether m has CDF pooling features.
 func (m Method) IsCDF() bool { return m.Features == "cdf" }
 
+// DataCovarianceTemplates reports whether m draws its templates from the pool's
+// covariance (template_kind gaussian-data: feature.CovarianceTemplates).
+func (m Method) DataCovarianceTemplates() bool { return m.TemplateOf == "gaussian-data" }
+
 // Cosine reports whether m divides its kernel by sqrt(K(x,x)·K(z,z)) (kernel_norm cosine)
 // instead of by the mean of the training diagonal.
 func (m Method) Cosine() bool { return m.KernelNorm == "cosine" }

@@ -108,3 +108,24 @@ func TestEstimateTimeCDFKept(t *testing.T) {
 		t.Fatalf("CDF(25,100) RLS at 5000: theory thresholds %g s, range %g s: want range > 3x theory", theory, rng)
 	}
 }
+
+// TestEstimateTimeCovarianceTemplatesAndAudio checks two terms against the formulas by
+// hand, on 1,000 + 300 spectrograms of 64×64: data-covariance templates add
+// (8·n·d·r + 6·d·r² + 4·m·d·r) / (Dgemm/4) to a CDF method's preparation (n the pool,
+// r = 256), and spoken-digit data add 0.9 ms a recording to the load.
+func TestEstimateTimeCovarianceTemplatesAndAudio(t *testing.T) {
+	ds := engine.DataSize{Pool: 1000, Test: 300, Shape: []int{64, 64}, Classes: 10}
+	gauss := model.Method{Features: "cdf", Bins: 25, Templates: 50, TemplateOf: "gaussian", Thresholds: "range"}
+	cov := gauss
+	cov.TemplateOf = "gaussian-data"
+	s := &model.Spec{Name: "t", Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "fsdd"}, Methods: []model.Method{gauss}, Sizes: []int{500}}
+	got := engine.MethodWork(s, ds, fixedRates, cov).Prepare - engine.MethodWork(s, ds, fixedRates, gauss).Prepare
+	n, d, r, m := 1000.0, 4096.0, 256.0, 50.0
+	if want := (8*n*d*r + 6*d*r*r + 4*m*d*r) / 1e9 / (fixedRates.Dgemm / 4); math.Abs(got-want) > 1e-9*want {
+		t.Errorf("data-covariance templates add %.6g s, want %.6g s", got, want)
+	}
+	load := engine.EstimateTime(s, ds, fixedRates).Load
+	if want := 1300*d/5e7 + 0.15 + 1300*0.9e-3; math.Abs(load-want) > 1e-9 {
+		t.Errorf("load of 1,300 recordings %.6g s, want %.6g s", load, want)
+	}
+}

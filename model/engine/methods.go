@@ -357,6 +357,31 @@ type featureMethod struct {
 	// logf and progress report a Nyström fit's iterations (featureFitter.fitNystrom).
 	logf     func(format string, a ...any)
 	progress func(stage string, done, total int)
+	// checked holds the map Check built, for the first build on the same pool to take
+	// (data-covariance templates cost a covariance sketch of the pool: built once).
+	checked checkedMap
+}
+
+// checkedMap is the feature map Check built on pool, taken once by mapFor.
+type checkedMap struct {
+	mu   sync.Mutex
+	pool *data.Dataset
+	m    feature.Map
+}
+
+// mapFor returns f's feature map on pool: the one Check built on the same pool (taken:
+// a later call builds again, since Fit changes the map it is given), else a new one.
+func (f *featureMethod) mapFor(pool *data.Dataset) (feature.Map, error) {
+	f.checked.mu.Lock()
+	m, same := f.checked.m, f.checked.pool == pool
+	if same {
+		f.checked.m, f.checked.pool = nil, nil
+	}
+	f.checked.mu.Unlock()
+	if same && m != nil {
+		return m, nil
+	}
+	return f.build(pool)
 }
 
 // fitter returns the fitter of f on the features fp (pool) and ft (test).
@@ -405,7 +430,12 @@ func (f *featureMethod) Name() string { return f.spec.Name }
 // Check builds the feature map (templates drawn, options checked) and drops it: its
 // errors are the spec's, found before any method runs.
 func (f *featureMethod) Check(ctx context.Context, pool, test *data.Dataset) error {
-	_, err := f.build(pool)
+	m, err := f.build(pool)
+	if err == nil {
+		f.checked.mu.Lock()
+		f.checked.pool, f.checked.m = pool, m
+		f.checked.mu.Unlock()
+	}
 	return err
 }
 
@@ -460,7 +490,7 @@ func (f *featureMethod) lazy(ctx context.Context, pool, test *data.Dataset) (*la
 			return nil, err
 		}
 	}
-	fm, err := f.build(pool)
+	fm, err := f.mapFor(pool)
 	if err != nil {
 		return nil, err
 	}
@@ -497,7 +527,7 @@ func (f *featureMethod) compute(ctx context.Context, pool, test *data.Dataset, c
 			return nil, nil, err
 		}
 	}
-	fm, err := f.build(pool)
+	fm, err := f.mapFor(pool)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,12 +3,14 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"gitui/core/bench"
 	"gitui/core/data"
+	"gitui/core/feature"
 	"gitui/model"
 )
 
@@ -81,6 +83,10 @@ func (t *timer) run() TimeEstimate {
 	order := t.order(s.Group)
 	out := TimeEstimate{Calibrated: t.r.Calibrated}
 	out.Load = (float64(ds.Pool)+float64(ds.Test))*t.est.d/5e7 + 0.15
+	if slices.Contains(model.AudioDataNames, s.Data.Name) {
+		// Each recording is read, resampled and turned into a spectrogram.
+		out.Load += (float64(ds.Pool) + float64(ds.Test)) * audioSecondsPerRecording
+	}
 	items := map[string]*TimeItem{}
 	var names []string
 	add := func(name string, prep, cells float64) {
@@ -253,7 +259,7 @@ func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 		switch {
 		case m.IsCDF():
 			D = float64(m.Templates) * float64(2*m.Bins+1)
-			prep = t.projection(float64(m.Templates), g, rows)
+			prep = t.projection(float64(m.Templates), g, rows) + t.covarianceTemplates(m)
 			if m.Thresholds != "range" {
 				kept = cdfTheoryKept
 			}
@@ -517,6 +523,27 @@ func (t *timer) pairCost(m model.Method, g float64) float64 {
 // CDF(25,100) 1,439 of 5,100, CDF(10,300) 1,801 of 6,300, CDF(5,m) 0.30 of D for m =
 // 50, 100, 300. Range thresholds (fitted to the projections) keep about all of them.
 const cdfTheoryKept = 0.3
+
+// audioSecondsPerRecording is the time to read one spoken-digit recording and compute
+// its spectrogram (measured: 1.4 s for FSDD's 1,300 recordings of speech-fsdd-rate
+// --quick, 2 cores).
+const audioSecondsPerRecording = 0.9e-3
+
+// covarianceTemplates returns the seconds of method m's data-covariance templates
+// (feature.CovarianceTemplates on the pool's n rows of d values, rank r =
+// min(CovarianceRank, n, d)): four n·d·r products of the range finder and its power
+// iteration, the thin SVD of the r×d sketch (about 6·d·r²) and the templates (4·m·d·r),
+// at a quarter of the GEMM rate (thin, transposed products and the SVD's rotations:
+// 0.96 CPU-s measured for n = 1,000, d = 4,096, against 0.16 s at the full rate). 0 for
+// other templates.
+func (t *timer) covarianceTemplates(m model.Method) float64 {
+	if !m.DataCovarianceTemplates() {
+		return 0
+	}
+	n, d := float64(t.est.ds.Pool), t.est.d
+	r := math.Min(feature.CovarianceRank, math.Min(n, d))
+	return (8*n*d*r + 6*d*r*r + 4*float64(m.Templates)*d*r) / 1e9 / (t.r.Dgemm / 4)
+}
 
 // projection returns the seconds of m templates' CDF projections of rows samples under
 // a group of order g: the float32 GEMM and the pooling.
