@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,5 +107,47 @@ func TestEstimateTimeCDFKept(t *testing.T) {
 	rng := engine.MethodWork(s, ds, fixedRates, m).Cell(5000)
 	if !(theory > 0 && rng > 3*theory) {
 		t.Fatalf("CDF(25,100) RLS at 5000: theory thresholds %g s, range %g s: want range > 3x theory", theory, rng)
+	}
+}
+
+// TestPresetsListAnEstimate: `gitui presets -v` lists a time estimate for every preset,
+// in full and quick mode, the study presets (a tune block: svc-halving, mnist-cdf-tune,
+// liu-tiri-tune) included, whose estimate is of the whole study (study.ListingEstimate,
+// on the sizes a listing knows without loading the data). Only a preset of a speech
+// corpus that is not in the data directory has none: its size is the corpus's file list.
+func TestPresetsListAnEstimate(t *testing.T) {
+	dir := t.TempDir()
+	studies := 0
+	for _, quick := range []bool{false, true} {
+		for _, p := range presets.All() {
+			s := p.Build(quick)
+			line := listingTime(s, dir)
+			if slices.Contains(model.AudioDataNames, s.Data.Name) {
+				continue // no corpus in dir
+			}
+			if line == "" {
+				t.Errorf("%s (quick %v): no time estimate in the listing", p.Name, quick)
+				continue
+			}
+			if s.Tune != nil {
+				studies++
+				if !strings.HasPrefix(line, "study time estimate: ") {
+					t.Errorf("%s (quick %v): %q, want the study's estimate", p.Name, quick, line)
+				}
+			}
+		}
+	}
+	if studies < 6 {
+		t.Errorf("%d study presets listed an estimate, want svc-halving, mnist-cdf-tune and liu-tiri-tune in both modes", studies)
+	}
+	code, out, _ := gitui(t, "presets", "-v", "--data", dir)
+	if code != 0 {
+		t.Fatalf("presets -v: exit %d", code)
+	}
+	for _, name := range []string{"svc-halving", "mnist-cdf-tune", "liu-tiri-tune"} {
+		want := listingTime(presetSpec(t, name), dir)
+		if !strings.Contains(out, "  "+want+"\n") {
+			t.Errorf("presets -v does not list %s's %q", name, want)
+		}
 	}
 }
