@@ -4,6 +4,7 @@ import (
 	"gitui/core/bench"
 	"gitui/model"
 	"gitui/model/engine"
+	"gitui/model/study"
 )
 
 // loadRates returns the rates estimates are computed with: those `gitui bench
@@ -87,11 +88,12 @@ func (a *App) refreshEstimates() {
 }
 
 // pickerEstimates computes the time estimate of every preset in the picker's mode
-// (quick or full), as `gitui presets -v` does: engine.EstimateTime of the preset's spec
-// on the sizes a listing assumes for its data (engine.ListingSize). A study preset
-// (a tune block: its plan needs the loaded split) and a preset whose data size is not
-// known before loading get none, as there. Building a preset reads no file; this runs
-// when the picker opens and on f, not per frame.
+// (quick or full), as `gitui presets -v` does, on the sizes a listing assumes for its
+// data (engine.ListingSize): engine.EstimateTime of a run preset's spec, and of a study
+// preset (a tune block) its whole schedule, baseline and refits
+// (study.ListingEstimate). A preset whose data size is not known before loading gets
+// none, as there. Building a preset reads no file; this runs when the picker opens and
+// on f, not per frame.
 func (a *App) pickerEstimates() {
 	a.picker.est = make([]string, len(a.opts.Presets))
 	r := loadRates()
@@ -99,9 +101,15 @@ func (a *App) pickerEstimates() {
 		s := p.Build(a.picker.quick)
 		s.Defaults()
 		ds, ok := engine.ListingSize(s, a.opts.DataDir)
-		if !ok || s.Tune != nil || s.Clone().Validate() != nil {
+		if !ok || s.Clone().Validate() != nil {
 			continue
 		}
-		a.picker.est[i] = approx(engine.EstimateTime(s, ds, r).Seconds)
+		if s.Tune == nil {
+			a.picker.est[i] = approx(engine.EstimateTime(s, ds, r).Seconds)
+			continue
+		}
+		if e, err := study.ListingEstimate(s, ds, r); err == nil {
+			a.picker.est[i] = approx(e.Seconds)
+		}
 	}
 }

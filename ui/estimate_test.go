@@ -11,6 +11,7 @@ import (
 
 	"gitui/model"
 	"gitui/model/engine"
+	"gitui/model/study"
 	"gitui/ui/internal/uitest"
 )
 
@@ -111,5 +112,39 @@ func TestTimeEstimates(t *testing.T) {
 	cds, ok := engine.ListingDataSize(cs)
 	if want := approx(engine.EstimateTime(cs, cds, testRates).Seconds); !ok || b.picker.est[1] != want {
 		t.Errorf("circle-rbf (a generated set, its size listed: %v) shows %q, want %q", ok, b.picker.est[1], want)
+	}
+}
+
+// TestPickerStudyEstimate: the picker lists the time estimate of a study preset (a tune
+// block) too, the whole study's as `gitui presets -v` gives it (study.ListingEstimate
+// on the sizes a listing knows), in quick and full mode.
+func TestPickerStudyEstimate(t *testing.T) {
+	tuned := model.Preset{Name: "circle-tune", Summary: "RBF RLS's gamma tuned on the circle", Build: func(quick bool) *model.Spec {
+		s := &model.Spec{Name: "circle-tune", Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "circle", Pool: 600, TestSize: 300},
+			Methods: []model.Method{{Kernel: "rbf", Gamma: 1}}, Sizes: []int{400}, Repeats: 1, Seed: 2,
+			Tune: &model.TuneSpec{Params: map[string]string{"methods.0.gamma": "log:0.01..10"}, Trials: 9, Validation: 120}}
+		if !quick {
+			s.Tune.Trials = 27
+		}
+		return s
+	}}
+	b := New(context.Background(), Options{Presets: append(testPresets(), tuned)}, uitest.Styles())
+	b.tick = func(int) tea.Cmd { return nil }
+	b.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	press(t, b, "p")
+	for _, quick := range []bool{true, false} {
+		if !quick {
+			press(t, b, "f")
+		}
+		s := tuned.Build(quick)
+		s.Defaults()
+		ds, ok := engine.ListingDataSize(s)
+		e, err := study.ListingEstimate(s, ds, testRates)
+		if !ok || err != nil {
+			t.Fatalf("quick %v: listing size %v, study estimate %v", quick, ok, err)
+		}
+		if got, want := b.picker.est[2], approx(e.Seconds); got == "" || got != want {
+			t.Errorf("quick %v: the picker lists circle-tune at %q, want the study's %q", quick, got, want)
+		}
 	}
 }

@@ -351,6 +351,9 @@ func (a *App) finishStudy(m studyDoneMsg) {
 				test = fmt.Sprintf(", test %.4f refit at n %d", *f.Best.Test, f.Best.N)
 			}
 			who := fmt.Sprintf("trial %d", f.Best.Trial)
+			if p := study.SettingText(f.Best.Params); p != "" {
+				who += ": " + p
+			}
 			if f.Best.Baseline {
 				who = "your setting"
 			}

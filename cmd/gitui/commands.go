@@ -93,8 +93,8 @@ func cmdPresets(args []string, stdout io.Writer) error {
 			if ds, ok := engine.KnownDataSize(spec.Data); ok {
 				fmt.Fprintf(stdout, "  %s\n", engine.EstimateLine(engine.EstimateBytes(spec, ds), ds))
 			}
-			if ds, ok := engine.ListingSize(spec, *dataDir); ok && spec.Tune == nil {
-				fmt.Fprintf(stdout, "  %s (%d training and %d test samples)\n", engine.TimeLine(engine.EstimateTime(spec, ds, bench.LoadRatesOnce())), ds.Pool, ds.Test)
+			if line := listingTime(spec, *dataDir); line != "" {
+				fmt.Fprintf(stdout, "  %s\n", line)
 			}
 		}
 	}
@@ -105,6 +105,26 @@ func cmdPresets(args []string, stdout io.Writer) error {
 		return printMethodSchema(stdout)
 	}
 	return nil
+}
+
+// listingTime is a preset's time estimate as `gitui presets -v` lists it, on the sizes
+// a listing assumes for its data (engine.ListingSize): a run's (engine.EstimateTime),
+// or a study's, "study time estimate: ...", of its whole schedule, the baseline and the
+// refits (study.ListingEstimate); "" when the data's size is not known before loading.
+func listingTime(spec *model.Spec, dataDir string) string {
+	ds, ok := engine.ListingSize(spec, dataDir)
+	if !ok {
+		return ""
+	}
+	sizes := fmt.Sprintf(" (%d training and %d test samples)", ds.Pool, ds.Test)
+	if spec.Tune == nil {
+		return engine.TimeLine(engine.EstimateTime(spec, ds, bench.LoadRatesOnce())) + sizes
+	}
+	e, err := study.ListingEstimate(spec, ds, bench.LoadRatesOnce())
+	if err != nil {
+		return ""
+	}
+	return "study " + engine.TimeLine(e) + sizes
 }
 
 // printMethodSchema prints the method families and every method field from the schema

@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,5 +128,47 @@ func TestEstimateTimeCovarianceTemplatesAndAudio(t *testing.T) {
 	load := engine.EstimateTime(s, ds, fixedRates).Load
 	if want := 1300*d/5e7 + 0.15 + 1300*0.9e-3; math.Abs(load-want) > 1e-9 {
 		t.Errorf("load of 1,300 recordings %.6g s, want %.6g s", load, want)
+	}
+}
+
+// TestPresetsListAnEstimate: `gitui presets -v` lists a time estimate for every preset,
+// in full and quick mode, the study presets (a tune block: svc-halving, mnist-cdf-tune,
+// liu-tiri-tune) included, whose estimate is of the whole study (study.ListingEstimate,
+// on the sizes a listing knows without loading the data). Only a preset of a speech
+// corpus that is not in the data directory has none: its size is the corpus's file list.
+func TestPresetsListAnEstimate(t *testing.T) {
+	dir := t.TempDir()
+	studies := 0
+	for _, quick := range []bool{false, true} {
+		for _, p := range presets.All() {
+			s := p.Build(quick)
+			line := listingTime(s, dir)
+			if slices.Contains(model.AudioDataNames, s.Data.Name) {
+				continue // no corpus in dir
+			}
+			if line == "" {
+				t.Errorf("%s (quick %v): no time estimate in the listing", p.Name, quick)
+				continue
+			}
+			if s.Tune != nil {
+				studies++
+				if !strings.HasPrefix(line, "study time estimate: ") {
+					t.Errorf("%s (quick %v): %q, want the study's estimate", p.Name, quick, line)
+				}
+			}
+		}
+	}
+	if studies < 6 {
+		t.Errorf("%d study presets listed an estimate, want svc-halving, mnist-cdf-tune and liu-tiri-tune in both modes", studies)
+	}
+	code, out, _ := gitui(t, "presets", "-v", "--data", dir)
+	if code != 0 {
+		t.Fatalf("presets -v: exit %d", code)
+	}
+	for _, name := range []string{"svc-halving", "mnist-cdf-tune", "liu-tiri-tune"} {
+		want := listingTime(presetSpec(t, name), dir)
+		if !strings.Contains(out, "  "+want+"\n") {
+			t.Errorf("presets -v does not list %s's %q", name, want)
+		}
 	}
 }

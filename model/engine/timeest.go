@@ -621,20 +621,29 @@ func runSize(spec *model.Spec, pool, test *data.Dataset) DataSize {
 // StudyPlan is what a study's time estimate needs of its schedule: the rungs (training
 // sizes), the trials started at the first rung, eta (a rung keeps 1/eta of the trials
 // of the one below; eta 0: every trial runs every rung), the training part and
-// validation split sizes, and the refit's training size.
+// validation split sizes, the refit's training size and the refits of tune.refit_top,
+// and whether the spec's own setting is scored as a baseline (tune.baseline).
 type StudyPlan struct {
 	Rungs            []int
 	Trials, Eta      int
 	Train, Val       int
 	RefitN, RefitTop int
+	Baseline         bool
 }
 
 // EstimateStudy returns the time estimate of a study of spec (its tune block) on data
 // of size ds (pool and test) with the rates r: at rung i (size n_i), ceil(trials/eta^i)
 // trials, each the spec's first method on n_i training samples scored on the validation
 // split (its preparation with the rows it needs, n_i + validation, and one cell), then
-// the refit of the best (of RefitTop) at RefitN on the test set. Items are "trials at
-// n = N" per rung and "refit".
+// the refit of the best (of RefitTop) at RefitN on the test set. With Baseline, the
+// spec's own setting adds one job at the top rung (scored once the search is done, at
+// the highest rung reached) and one refit (in DIR/refit-baseline, unless it is the best
+// or among the top refits: counted, so the estimate is of the most that runs):
+//
+//	seconds = load + sum_i k_i·trial(n_i) + (max(RefitTop, 1) + b)·refit + b·trial(n_top)
+//
+// with b 1 under tune.baseline, else 0. Items are "trials at n = N" per rung, "refit"
+// and "baseline (your setting) at n = N and its refit".
 func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates) TimeEstimate {
 	out := TimeEstimate{Calibrated: r.Calibrated}
 	if len(spec.Methods) == 0 {
@@ -644,16 +653,20 @@ func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates)
 	vs := ds
 	vs.Pool, vs.Test = plan.Train, plan.Val
 	out.Load = (float64(ds.Pool)+float64(ds.Test))*ds.dim()/5e7 + 0.15
+	// job is the cost of one trial's job at training size n: one draw of n training
+	// samples (its kernel is of those n alone), scored on the validation split.
+	job := func(n int) Work {
+		ts := spec.Clone()
+		ts.Sizes, ts.Repeats, ts.Nested, ts.Protocol = []int{n}, 1, false, model.ProtocolCurve
+		t := timer{est: estimator{spec: ts, ds: vs, d: vs.dim(), workers: 1}, r: r}
+		return t.methodRows(m, t.order(spec.Group), float64(n+plan.Val))
+	}
 	for i, n := range plan.Rungs {
 		k := float64(max(plan.Trials, 1))
 		if plan.Eta >= 2 {
 			k = math.Ceil(k / math.Pow(float64(plan.Eta), float64(i)))
 		}
-		// A trial is one draw of n training samples (its kernel is of those n alone).
-		ts := spec.Clone()
-		ts.Sizes, ts.Repeats, ts.Nested, ts.Protocol = []int{n}, 1, false, model.ProtocolCurve
-		t := timer{est: estimator{spec: ts, ds: vs, d: vs.dim(), workers: 1}, r: r}
-		w := t.methodRows(m, t.order(spec.Group), float64(n+plan.Val))
+		w := job(n)
 		out.Items = append(out.Items, TimeItem{What: fmt.Sprintf("%.0f trials at n = %d", k, n), Prepare: k * w.Prepare, Cells: k * w.Cell(n)})
 	}
 	rs := spec.Clone()
@@ -662,7 +675,13 @@ func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates)
 	rs.Grid, rs.Sweep, rs.PD, rs.Approx, rs.GroupSizes = nil, nil, nil, nil, nil
 	rs.Methods = spec.Methods[:1]
 	refit := EstimateTime(rs, ds, r)
-	out.Items = append(out.Items, TimeItem{What: "refit", Prepare: float64(max(plan.RefitTop, 1)) * (refit.Seconds - refit.Load)})
+	one := refit.Seconds - refit.Load
+	out.Items = append(out.Items, TimeItem{What: "refit", Prepare: float64(max(plan.RefitTop, 1)) * one})
+	if plan.Baseline && len(plan.Rungs) > 0 {
+		top := plan.Rungs[len(plan.Rungs)-1]
+		w := job(top)
+		out.Items = append(out.Items, TimeItem{What: fmt.Sprintf("baseline (your setting) at n = %d and its refit", top), Prepare: w.Prepare + one, Cells: w.Cell(top)})
+	}
 	sort.SliceStable(out.Items, func(i, j int) bool { return out.Items[i].Seconds() > out.Items[j].Seconds() })
 	out.Seconds = out.Load
 	for _, it := range out.Items {

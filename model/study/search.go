@@ -118,23 +118,13 @@ func (t *Study) writeSplit(poolN int, valIdx []int) error {
 // sampler.
 func (t *Study) schedule(pool *data.Dataset, loaded *engine.LoadedData, opts Options) (tune.Sampler, error) {
 	tb := t.Spec.Tune
-	samplerName, pruner, eta := t.settings()
+	samplerName, _, _ := t.settings()
 	train, val := loaded.Pool, loaded.Test
-	rungs, maxN, err := t.rungs(pool.Len(), train.Len(), eta, pruner, opts)
-	if err != nil {
+	grid := tune.Grid{Space: t.space(), Points: tb.GridPoints}
+	if err := t.settle(pool.Len(), train.Len(), grid, opts); err != nil {
 		return nil, err
 	}
-	sp := t.space()
-	grid := tune.Grid{Space: sp, Points: tb.GridPoints}
-	t.Trials = tb.Trials
-	if t.Trials == 0 {
-		t.Trials = int(math.Pow(float64(eta), float64(len(rungs)-1)))
-		if samplerName == "grid" {
-			t.Trials = grid.Size()
-		}
-	}
-	sampler := newSampler(samplerName, sp, grid, t.Spec.Seed, tb.Startup)
-	t.sched, t.Sizes = t.newScheduler(pruner, rungs, eta, maxN)
+	sampler := newSampler(samplerName, grid.Space, grid, t.Spec.Seed, tb.Startup)
 	if tb.BaselineOn() && !t.worker {
 		spec, params, err := t.Spec.BaselineSpec(t.Params)
 		if err != nil {
@@ -143,12 +133,8 @@ func (t *Study) schedule(pool *data.Dataset, loaded *engine.LoadedData, opts Opt
 		t.base = &baseline{spec: spec, params: params}
 	}
 	if opts.Estimate != nil && !t.worker {
-		plan := engine.StudyPlan{Rungs: t.Sizes, Trials: t.Trials, Eta: eta, Train: train.Len(), Val: val.Len(), RefitN: t.RefitN, RefitTop: tb.RefitTop}
-		if pruner == "none" || pruner == "hyperband" {
-			plan.Eta = 0 // every trial at every rung it is given: an upper bound for hyperband
-		}
 		ds := engine.DataSize{Pool: pool.Len(), Test: t.testRows(), Shape: pool.Shape, Classes: len(pool.Classes)}
-		opts.Estimate(engine.EstimateStudy(t.Spec, ds, plan, bench.LoadRatesOnce()))
+		opts.Estimate(engine.EstimateStudy(t.Spec, ds, t.plan(train.Len(), val.Len()), bench.LoadRatesOnce()))
 	}
 	// Jobs in flight (tune.workers, t.Lag): the scheduler hears job k's score only once it
 	// has given job k+Lag-1, so the jobs it gives depend on Lag alone, never on timing or
@@ -165,6 +151,41 @@ func (t *Study) schedule(pool *data.Dataset, loaded *engine.LoadedData, opts Opt
 		t.cache = engine.NewFeatureCache(cacheLimit(t.Workers, peak))
 	}
 	return sampler, nil
+}
+
+// settle sets what the schedule needs, for a pool of poolN samples of which trainN may
+// train: the refit's size (t.RefitN), the rungs (t.Sizes), the number of trials
+// (t.Trials: tune.trials, else eta^(rungs-1), or the grid's size) and the scheduler
+// (t.sched). Search settles it on the loaded pool, ListingEstimate on a listing's size.
+func (t *Study) settle(poolN, trainN int, grid tune.Grid, opts Options) error {
+	tb := t.Spec.Tune
+	samplerName, pruner, eta := t.settings()
+	rungs, maxN, err := t.rungs(poolN, trainN, eta, pruner, opts)
+	if err != nil {
+		return err
+	}
+	t.Trials = tb.Trials
+	if t.Trials == 0 {
+		t.Trials = int(math.Pow(float64(eta), float64(len(rungs)-1)))
+		if samplerName == "grid" {
+			t.Trials = grid.Size()
+		}
+	}
+	t.sched, t.Sizes = t.newScheduler(pruner, rungs, eta, maxN)
+	return nil
+}
+
+// plan is the settled schedule as the study's time estimate takes it
+// (engine.EstimateStudy), on a training part of train samples and a validation split
+// of val.
+func (t *Study) plan(train, val int) engine.StudyPlan {
+	tb := t.Spec.Tune
+	_, pruner, eta := t.settings()
+	plan := engine.StudyPlan{Rungs: t.Sizes, Trials: t.Trials, Eta: eta, Train: train, Val: val, RefitN: t.RefitN, RefitTop: tb.RefitTop, Baseline: tb.BaselineOn()}
+	if pruner == "none" || pruner == "hyperband" {
+		plan.Eta = 0 // every trial at every rung it is given: an upper bound for hyperband
+	}
+	return plan
 }
 
 // rungs sets t.RefitN (tune.refit_n, else the pool, or the curve's largest size) and

@@ -16,7 +16,10 @@
 // Each run is a polyline of braille dots (a Grid: 2×4 dots per cell, U+2800 + the dot
 // bits, segments by Bresenham) between adjacent axes, coloured by its accuracy (the
 // upper six colours of the theme's sequential scale; the highest accuracy wins a shared
-// cell). The view keeps its own small grid rather than ntcharts' canvas: each cell needs
+// cell). A marked run (Run.Mark: a study's baseline, "your setting") is not one of the
+// others: its line is drawn over theirs in its own colour, MarkGlyph (◆) where it crosses
+// each axis, and its label is in the header ("◆ your setting") and, with its value, in
+// the selected axis's description. The view keeps its own small grid rather than ntcharts' canvas: each cell needs
 // two dot layers (brushed in and out) and the colour of its best run.
 //
 // Brushing: ←/→ select an axis (▸ before its name, its line drawn ┃); ↑/↓ start a brush

@@ -18,7 +18,16 @@ type Run struct {
 	Params map[string]string
 	// Acc is the headline accuracy, NaN when the run has no point.
 	Acc float64
+	// Mark, when set, labels a run that is not one of the others (a study's baseline,
+	// "your setting"): it is drawn apart, its line over the others in its own colour and
+	// MarkGlyph where it crosses each axis, and named in the header's legend
+	// ("◆ your setting") and in the selected axis's description with its value there.
+	// It is on the axes' scales and in the brushes as any run.
+	Mark string
 }
+
+// MarkGlyph is drawn where a marked run (Run.Mark) crosses an axis.
+const MarkGlyph = "◆"
 
 // value returns r's value of field key ("" when missing; the accuracy for AccKey).
 func (r Run) value(key string) string {

@@ -3,6 +3,7 @@ package parcoords
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -72,6 +73,7 @@ const (
 	sMuted
 	sSel
 	sBrush
+	sMark  // a marked run (Run.Mark)
 	sScale // sScale+i: the i-th colour of the accuracy palette
 )
 
@@ -102,7 +104,7 @@ type Model struct {
 // New returns an empty view drawn with st.
 func New(st theme.Styles) *Model {
 	m := &Model{st: st, keys: DefaultKeyMap(), brush: map[string]Interval{}, hidden: map[string]bool{}}
-	m.styles = []lipgloss.Style{st.Text, st.Muted, st.TitleFocused, st.Accent}
+	m.styles = []lipgloss.Style{st.Text, st.Muted, st.TitleFocused, st.Accent, st.Warn}
 	if len(st.ScaleFg) > 2 {
 		// the two darkest colours of the scale vanish on a dark background
 		m.styles = append(m.styles, st.ScaleFg[2:]...)
@@ -527,6 +529,9 @@ func (m *Model) lines() []string {
 	// the header: the count, then what fits of the paging, hidden and left-out notes
 	head := fmt.Sprintf("%d of %d runs in brush", in, n)
 	var notes []string
+	for _, l := range m.marks() {
+		notes = append(notes, MarkGlyph+" "+l)
+	}
 	if nf := m.shownFields(); len(m.fields) > nf {
 		notes = append(notes, fmt.Sprintf("fields %d–%d of %d (, . page)", m.first+1, m.first+nf, len(m.fields)))
 	} else {
@@ -600,7 +605,22 @@ func (m *Model) lines() []string {
 	for i, k := range vis {
 		visPos[i] = m.pos[k]
 	}
-	for ri := range m.runs {
+	markG := NewGrid(m.w, rows)
+	for ri, r := range m.runs {
+		if r.Mark != "" {
+			// over the others, solid in its own colour (sparse and muted when brushed out)
+			g, step := markG, 1
+			if !m.in(ri) {
+				g, step = outG, 3
+			}
+			for i := 0; i+1 < len(vis); i++ {
+				p0, p1 := visPos[i][ri], visPos[i+1][ri]
+				if !math.IsNaN(p0) && !math.IsNaN(p1) {
+					g.Line(2*xs[i]+2, dotY(p0), 2*xs[i+1]-1, dotY(p1), step)
+				}
+			}
+			continue
+		}
 		ci := -1
 		if accPos != nil && !math.IsNaN(accPos[ri]) && ncol > 0 {
 			ci = int(math.Round(accPos[ri] * float64(ncol-1)))
@@ -627,12 +647,15 @@ func (m *Model) lines() []string {
 	}
 	for y := range rows {
 		for x := range m.w {
-			b := inG.Bits(x, y) | outG.Bits(x, y)
+			b := inG.Bits(x, y) | outG.Bits(x, y) | markG.Bits(x, y)
 			if b == 0 {
 				continue
 			}
 			st := sMuted
-			if inG.Bits(x, y) != 0 {
+			switch {
+			case markG.Bits(x, y) != 0:
+				st = sMark
+			case inG.Bits(x, y) != 0:
 				st = sPlain
 				if j := colour[y*m.w+x]; j >= 0 {
 					st = sScale + j
@@ -687,8 +710,34 @@ func (m *Model) lines() []string {
 			c.centre(x, plotTop+rows+1, "log", lw, sMuted)
 		}
 	}
+	// the marked runs' crossings, over the axes
+	for ri, r := range m.runs {
+		if r.Mark == "" {
+			continue
+		}
+		st := sMark
+		if !m.in(ri) {
+			st = sMuted
+		}
+		for i := range vis {
+			if p := visPos[i][ri]; !math.IsNaN(p) {
+				c.put(xs[i], plotTop+dotY(p)/4, MarkGlyph, st)
+			}
+		}
+	}
 	out = append(out, c.lines(m.sgr)...)
 	return append(out, m.st.Muted.Render(m.describe(m.Selected())))
+}
+
+// marks returns the labels of the marked runs (Run.Mark), in run order, each once.
+func (m *Model) marks() []string {
+	var out []string
+	for _, r := range m.runs {
+		if r.Mark != "" && !slices.Contains(out, r.Mark) {
+			out = append(out, r.Mark)
+		}
+	}
+	return out
 }
 
 // describe says what the selected axis is: its full key, its scale and range.
@@ -714,6 +763,14 @@ func (m *Model) describe(k string) string {
 	}
 	if missing > 0 {
 		s += fmt.Sprintf(" · %d run(s) without it", missing)
+	}
+	for _, r := range m.runs {
+		if v := r.value(k); r.Mark != "" && v != "" {
+			if f, ok := number(v); ok && a.Kind != Categorical {
+				v = Fmt(f)
+			}
+			s += fmt.Sprintf(" · %s %s %s", MarkGlyph, r.Mark, v)
+		}
 	}
 	return s
 }

@@ -571,3 +571,55 @@ func TestFieldsVaryGrammar(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkedRun: a marked run (a study's baseline, "your setting") is drawn apart from
+// the others: ◆ where it crosses each axis, at its position there, its label in the
+// header's legend and, with its value, in the selected axis's description, and its line
+// in its own colour (the theme's Warn, #ffd75f on a dark background); without a mark
+// none of it is drawn.
+func TestMarkedRun(t *testing.T) {
+	runs := []Run{
+		{ID: "0", Params: map[string]string{"a": "1", "b": "10"}, Acc: 0.5},
+		{ID: "1", Params: map[string]string{"a": "2", "b": "20"}, Acc: 0.6},
+		{ID: "2", Params: map[string]string{"a": "3", "b": "30"}, Acc: 0.7},
+		{ID: "-1", Params: map[string]string{"a": "2", "b": "30"}, Acc: 0.65, Mark: "your setting"},
+	}
+	m := New(uitest.Styles())
+	m.SetSize(80, 24)
+	m.SetRuns(runs)
+	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	if !strings.Contains(lines[0], "◆ your setting") {
+		t.Errorf("header %q: want the legend ◆ your setting", lines[0])
+	}
+	if last := lines[len(lines)-1]; !strings.HasSuffix(last, "▸ a: 1..3 · ◆ your setting 2") {
+		t.Errorf("description %q: want the marked run's value on the selected axis", last)
+	}
+	// The plot has 24 - 2 - 4 = 18 rows from line 4 (under the names and the maxima): the
+	// glyph sits on row round((1-p)·71)/4 of position p, so a (p ½) on line 13, b (p 1) on
+	// line 4 and acc (p ¾) on line 8, left to right.
+	type at struct{ line, col int }
+	var got []at
+	for i, l := range lines[2 : len(lines)-1] {
+		for c, r := range []rune(l) {
+			if r == '◆' {
+				got = append(got, at{i + 2, c})
+			}
+		}
+	}
+	slices.SortFunc(got, func(x, y at) int { return x.col - y.col })
+	if len(got) != 3 || got[0].line != 13 || got[1].line != 4 || got[2].line != 8 {
+		t.Fatalf("◆ at %v, want one per axis on lines 13, 4 and 8:\n%s", got, strings.Join(lines, "\n"))
+	}
+	c := New(uitest.ColorStyles())
+	c.SetSize(80, 24)
+	c.SetRuns(runs)
+	const warn = "38;2;255;215;95"
+	if !strings.Contains(c.View(), warn) {
+		t.Errorf("the colour view draws the marked run without its colour %s", warn)
+	}
+	runs[3].Mark = ""
+	c.SetRuns(runs)
+	if v := c.View(); strings.Contains(v, warn) || strings.Contains(v, "◆") {
+		t.Errorf("without a mark the view still draws one:\n%s", ansi.Strip(v))
+	}
+}

@@ -610,7 +610,9 @@ func fmtSeconds(v float64) string {
 }
 
 // pcRuns returns the trials as the parallel axes draw them: the parameters, the
-// training size of the highest rung reached (n) and the validation there.
+// training size of the highest rung reached (n) and the validation there. The baseline
+// (the spec's own setting, not a sampled trial) is marked "your setting": drawn apart
+// and labelled (parcoords.Run.Mark).
 func (m *Model) pcRuns() []parcoords.Run {
 	var out []parcoords.Run
 	for _, t := range m.trials {
@@ -619,7 +621,11 @@ func (m *Model) pcRuns() []parcoords.Run {
 		if k >= 0 {
 			p["n"] = fmt.Sprint(m.sizes[k])
 		}
-		out = append(out, parcoords.Run{ID: fmt.Sprint(t.ID), Params: p, Acc: v})
+		r := parcoords.Run{ID: fmt.Sprint(t.ID), Params: p, Acc: v}
+		if t.ID == study.BaselineTrial {
+			r.Mark = "your setting"
+		}
+		out = append(out, r)
 	}
 	return out
 }
@@ -633,7 +639,9 @@ func (m *Model) importance(w, h int) string {
 	}
 	var es []runs.Entry
 	for _, t := range m.trials {
-		if len(t.Scores) == 0 || math.IsNaN(t.Scores[0]) {
+		// the baseline is not a sampled trial (scored at the first rung only when the
+		// study has one)
+		if len(t.Scores) == 0 || math.IsNaN(t.Scores[0]) || t.ID == study.BaselineTrial {
 			continue
 		}
 		p := t.ParamTexts()

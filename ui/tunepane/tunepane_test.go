@@ -358,3 +358,44 @@ func TestPooledStudy(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineOnTheAxes: the baseline (trial -1, the spec's own setting, scored at the
+// top rung) is not drawn on the parallel axes as one more sampled trial: it is marked
+// "your setting" (◆ on each axis, named in the legend), the nine sampled trials are
+// drawn as before, and it is left out of the importance of the sampled parameters
+// (here a study of one rung, where it is scored at the first).
+func TestBaselineOnTheAxes(t *testing.T) {
+	s := fixture(true)
+	bp := map[string]any{"methods.0.bins": 20.0, "methods.0.lambda": 1e-3}
+	s.Jobs = append(s.Jobs, study.Job{Trial: study.BaselineTrial, Rung: 2, N: 180, Params: bp, Validation: 0.93, Seconds: 0.5})
+	m := New(uitest.Styles())
+	m.SetSize(80, 24)
+	m.Set(status(false), s)
+	var marked, plain int
+	for _, r := range m.pcRuns() {
+		if r.Mark == "your setting" && r.ID == fmt.Sprint(study.BaselineTrial) {
+			marked++
+		} else if r.Mark == "" {
+			plain++
+		}
+	}
+	if marked != 1 || plain != 9 {
+		t.Fatalf("the axes' runs: %d marked as your setting, %d plain; want the baseline marked and the 9 trials plain", marked, plain)
+	}
+	m.Key(press("tab"))
+	m.Key(press("tab"))
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "◆ your setting") || strings.Count(v, "◆") < 4 {
+		t.Errorf("the parallel axes do not draw the baseline apart (◆ on each of the 4 axes, the legend):\n%s", v)
+	}
+
+	one := Snapshot{}
+	for i := range 6 {
+		one.Jobs = append(one.Jobs, study.Job{Trial: i, N: 50, Params: map[string]any{"methods.0.bins": float64(5 * (i + 1)), "methods.0.lambda": 1e-3}, Validation: 0.6 + 0.05*float64(i)})
+	}
+	one.Jobs = append(one.Jobs, study.Job{Trial: study.BaselineTrial, N: 50, Params: bp, Validation: 0.9})
+	m.Set(status(false), one)
+	if imp := ansi.Strip(m.importance(60, 10)); !strings.Contains(imp, "over 6 trials") {
+		t.Errorf("the importance counts the baseline among the sampled trials:\n%s", imp)
+	}
+}
