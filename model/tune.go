@@ -247,6 +247,7 @@ func (s *Spec) tuneParam(key, text string) (TuneParam, error) {
 		for i := range c.Methods { // as TrialSpec does
 			c.Methods[i].DropInapplicable(func(k string) bool { return fmt.Sprintf("methods.%d.%s", i, k) == key })
 		}
+		c.Defaults()
 		if err := c.Validate(); err != nil {
 			return fmt.Errorf("%s=%s: with %s=%s the spec does not validate: %s", key, text, key, lit, strings.ReplaceAll(err.Error(), "\n", "; "))
 		}

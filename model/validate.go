@@ -140,12 +140,16 @@ func (s *Spec) controlChars() Problems {
 	return ps
 }
 
-// Validate checks the spec after Defaults and returns every problem found as Problems
-// (nil when there is none): one Problem per mistake, keyed by the field at fault
-// (Problem.Field) and saying the bad value and what to use instead; past MaxProblems, a
-// last Problem counts the rest. Its Error is one problem a line.
+// Validate checks s and returns every problem found as Problems (nil when there is
+// none): one Problem per mistake, keyed by the field at fault (Problem.Field) and saying
+// the bad value and what to use instead; past MaxProblems, a last Problem counts the rest.
+// Its Error is one problem a line.
+//
+// Validate only reads s. It checks s as it is: a field left zero where Defaults would
+// fill it (repeats, sampling, group.kind, a method's learner, ...) is checked as zero,
+// so a spec that may leave them unset is passed through Defaults first, where it is
+// loaded or edited (LoadSpec, ParseSpec, the presets, the command line after --set).
 func (s *Spec) Validate() error {
-	s.Defaults()
 	if ps := s.controlChars(); len(ps) > 0 {
 		return ps // alone: the other messages would quote the name raw
 	}

@@ -1,12 +1,20 @@
 package model
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 )
+
+// resolve fills the defaults of s and validates it, as a spec is resolved where it is
+// loaded or edited (Validate only reads the spec).
+func resolve(s *Spec) error {
+	s.Defaults()
+	return s.Validate()
+}
 
 // badSpecs returns specs with problems in every part Validate checks (data, group,
 // sampling and repeats, methods, each protocol, test_transform, tune), each with its
@@ -89,6 +97,43 @@ func badSpecs(t *testing.T) map[string]*Spec {
 	return out
 }
 
+// TestValidateReadOnly checks that Validate leaves a spec byte-identical (its JSON
+// encoding) whether it validates, has problems, or leaves fields to their defaults
+// unset, and that it says the same twice.
+func TestValidateReadOnly(t *testing.T) {
+	specs := badSpecs(t)
+	specs["valid"] = validSpec()
+	specs["valid"].Defaults()
+	specs["unset"] = validSpec() // sampling, learners and a CDF method's defaults left unset
+	specs["unset"].Repeats = 0
+	specs["unset"].Group.Kind = ""
+	for name, s := range specs {
+		before, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e1 := s.Validate()
+		after, _ := json.Marshal(s)
+		if string(before) != string(after) {
+			t.Errorf("%s: Validate changed the spec:\nbefore %s\nafter  %s", name, before, after)
+		}
+		if e2 := s.Validate(); errString(e1) != errString(e2) {
+			t.Errorf("%s: Validate said %q, then %q", name, errString(e1), errString(e2))
+		}
+	}
+	u := specs["unset"]
+	if u.Sampling != "" || u.Repeats != 0 || u.Group.Kind != "" || u.Methods[0].Learner != "" {
+		t.Errorf("Validate filled defaults: sampling %q, repeats %d, group.kind %q, learner %q", u.Sampling, u.Repeats, u.Group.Kind, u.Methods[0].Learner)
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
 // TestValidateProblems checks the error Validate returns: Problems found by errors.As
 // (through a %w wrap), whose Error is the messages one a line, each Problem found by
 // errors.As too, at most MaxProblems of them and a last "and N more" without a field.
@@ -121,7 +166,7 @@ func TestValidateProblems(t *testing.T) {
 	if last := ps[MaxProblems]; last.Field != "" || last.Msg != "and 3 more" {
 		t.Errorf("last problem %+v, want {\"\" \"and 3 more\"}", last)
 	}
-	if validSpec().Validate() != nil {
+	if resolve(validSpec()) != nil {
 		t.Fatal("the valid spec has problems")
 	}
 }

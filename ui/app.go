@@ -353,11 +353,13 @@ func (a *App) focusedHelp() help.KeyMap { return a.focused() }
 // editing reports whether the focused pane holds the keyboard (it then takes every key).
 func (a *App) editing() bool { return a.focused().Editing() }
 
-// revalidate checks a copy of the spec, hands the problems to the forms and refreshes
-// the command line and the enabled keys.
+// revalidate checks a copy of the spec with its defaults filled (the spec in the panes
+// keeps what the user set), hands the problems to the forms and refreshes the command
+// line and the enabled keys.
 func (a *App) revalidate() {
 	a.issues = nil
 	c := a.spec.Clone()
+	c.Defaults()
 	if err := c.Validate(); err != nil {
 		a.issues = strings.Split(err.Error(), "\n")
 	}

@@ -192,10 +192,11 @@ func (m *Model) build() tea.Cmd {
 	}
 }
 
-// groupProblem returns the first Validate line about the group ("" if none): an
-// invalid group is not built.
+// groupProblem returns the first Validate line about the group ("" if none) of s with
+// its defaults filled: an invalid group is not built.
 func groupProblem(s *model.Spec) string {
 	c := s.Clone()
+	c.Defaults()
 	if err := c.Validate(); err != nil {
 		for _, l := range strings.Split(err.Error(), "\n") {
 			if IssueOf(l) {
