@@ -80,25 +80,25 @@ func (a AudioSpec) Params() audio.SpecParams {
 }
 
 // validateAudio checks data.audio and the fields that spoken-digit data constrain.
-func (s *Spec) validateAudio(bad func(string, ...any)) {
+func (s *Spec) validateAudio(bad func(field, format string, a ...any)) {
 	isAudio := in(s.Data.Name, AudioDataNames)
 	for i, m := range s.Methods {
 		if m.Group == nil {
 			continue
 		}
 		if !in(m.Group.Kind, GroupKinds) {
-			bad("methods.%d (%s): group.kind %q is unknown: use one of %s", i, m.Name, m.Group.Kind, strings.Join(GroupKinds, ", "))
+			bad(fmt.Sprintf("methods.%d.group.kind", i), "methods.%d (%s): group.kind %q is unknown: use one of %s", i, m.Name, m.Group.Kind, strings.Join(GroupKinds, ", "))
 		}
 		validateFileGroup(*m.Group, fmt.Sprintf("methods.%d.group", i), bad)
 		if m.Group.Size < 0 {
-			bad("methods.%d (%s): group.size %d is negative: use 0 for the whole set or 1 for the identity only", i, m.Name, m.Group.Size)
+			bad(fmt.Sprintf("methods.%d.group.size", i), "methods.%d (%s): group.size %d is negative: use 0 for the whole set or 1 for the identity only", i, m.Name, m.Group.Size)
 		}
 		if m.Group.Kind == GroupRotationShift {
-			for _, p := range AffineProblems(*m.Group, fmt.Sprintf("methods.%d.group", i)) {
-				bad("%s", p)
+			for _, p := range affineProblems(*m.Group, fmt.Sprintf("methods.%d.group", i)) {
+				bad(p.Field, "%s", p.Msg)
 			}
 		} else if m.Group.Shears != nil || m.Group.Scales != nil {
-			bad("methods.%d (%s): group.shears and group.scales apply to group kind rotation+shift, not %s: drop them", i, m.Name, m.Group.Kind)
+			bad(fmt.Sprintf("methods.%d.group.%s", i, affineKey(*m.Group)), "methods.%d (%s): group.shears and group.scales apply to group kind rotation+shift, not %s: drop them", i, m.Name, m.Group.Kind)
 		}
 	}
 	ptKind := IsPitchTempo
@@ -108,64 +108,64 @@ func (s *Spec) validateAudio(bad func(string, ...any)) {
 	}
 	if !isAudio {
 		if s.Data.Audio != nil {
-			bad("data.audio applies to spoken-digit data (%s), not %q: drop it", strings.Join(AudioDataNames, ", "), s.Data.Name)
+			bad("data.audio", "data.audio applies to spoken-digit data (%s), not %q: drop it", strings.Join(AudioDataNames, ", "), s.Data.Name)
 		}
 		if usesPT {
-			bad("group pitch-tempo acts on spectrograms of spoken digits: use data %s", strings.Join(AudioDataNames, ", "))
+			bad("data.name", "group pitch-tempo acts on spectrograms of spoken digits: use data %s", strings.Join(AudioDataNames, ", "))
 		}
 		return
 	}
 	a := AudioDefaults(s.Data.Audio)
 	if !in(a.Split, AudioSplits) {
-		bad("data.audio.split %q is unknown: use one of %s", a.Split, strings.Join(AudioSplits, ", "))
+		bad("data.audio.split", "data.audio.split %q is unknown: use one of %s", a.Split, strings.Join(AudioSplits, ", "))
 	}
 	if !(a.TestFraction > 0 && a.TestFraction < 1) {
-		bad("data.audio.test_fraction %g is out of range: use a fraction strictly between 0 and 1, e.g. 0.25", a.TestFraction)
+		bad("data.audio.test_fraction", "data.audio.test_fraction %g is out of range: use a fraction strictly between 0 and 1, e.g. 0.25", a.TestFraction)
 	}
 	if !in(a.TrainGender, []string{"male", "female"}) {
-		bad("data.audio.train_gender %q is unknown: use male or female", a.TrainGender)
+		bad("data.audio.train_gender", "data.audio.train_gender %q is unknown: use male or female", a.TrainGender)
 	}
 	if !in(a.TestProcess, []string{"", "tempo", "pitch"}) {
-		bad("data.audio.test_process %q is unknown: use tempo or pitch (or leave it out)", a.TestProcess)
+		bad("data.audio.test_process", "data.audio.test_process %q is unknown: use tempo or pitch (or leave it out)", a.TestProcess)
 	}
 	if !in(a.Representation, []string{"spectrogram", "waveform"}) {
-		bad("data.audio.representation %q is unknown: use spectrogram or waveform", a.Representation)
+		bad("data.audio.representation", "data.audio.representation %q is unknown: use spectrogram or waveform", a.Representation)
 	}
 	if a.Split == "corpus" && !in(a.TestCorpus, AudioDataNames) {
-		bad("data.audio.test_corpus %q is unknown: a corpus split names the test corpus, one of %s", a.TestCorpus, strings.Join(AudioDataNames, ", "))
+		bad("data.audio.test_corpus", "data.audio.test_corpus %q is unknown: a corpus split names the test corpus, one of %s", a.TestCorpus, strings.Join(AudioDataNames, ", "))
 	}
 	if a.Split != "corpus" && a.TestCorpus != "" {
-		bad("data.audio.test_corpus is set but the split is %s: use split corpus or drop test_corpus", a.Split)
+		bad("data.audio.test_corpus", "data.audio.test_corpus is set but the split is %s: use split corpus or drop test_corpus", a.Split)
 	}
 	if a.Split == "rate" && !slices.Contains(data.SynthSpeeds, a.TrainSpeed) {
-		bad("data.audio.train_speed %d is not a speed of the corpus: use one of %v", a.TrainSpeed, data.SynthSpeeds)
+		bad("data.audio.train_speed", "data.audio.train_speed %d is not a speed of the corpus: use one of %v", a.TrainSpeed, data.SynthSpeeds)
 	}
 	if (s.Data.Name == "audiomnist" || s.Data.Name == "tidigits") && s.Data.Path == "" {
-		bad("data.path is empty: %s is not shipped; point data.path at your copy of it", s.Data.Name)
+		bad("data.path", "data.path is empty: %s is not shipped; point data.path at your copy of it", s.Data.Name)
 	}
 	if err := a.Params().Check(); err != nil {
-		bad("data.%v", err)
+		bad("data.audio", "data.%v", err)
 	}
 	if usesPT && a.Params().BandsPerOctave != 12 {
-		bad("data.audio.bands_per_octave %d: group pitch-tempo shifts by semitones and needs 12 bands per octave: drop bands_per_octave", a.Params().BandsPerOctave)
+		bad("data.audio.bands_per_octave", "data.audio.bands_per_octave %d: group pitch-tempo shifts by semitones and needs 12 bands per octave: drop bands_per_octave", a.Params().BandsPerOctave)
 	}
 	if usesPT && a.Representation == "waveform" {
-		bad("group pitch-tempo acts on spectrograms, not waveforms: drop representation waveform, or use group none with raw features")
+		bad("data.audio.representation", "group pitch-tempo acts on spectrograms, not waveforms: drop representation waveform, or use group none with raw features")
 	}
-	unitSize := func(n int, field string) {
+	unitSize := func(n int, field, key string) {
 		if n%10 != 0 {
-			bad("%s %d: spoken-digit draws take whole (speaker, rendering) units of 10 digits: use a multiple of 10", field, n)
+			bad(key, "%s %d: spoken-digit draws take whole (speaker, rendering) units of 10 digits: use a multiple of 10", field, n)
 		}
 	}
 	if s.Protocol == ProtocolCurve {
 		for _, n := range s.Sizes {
-			unitSize(n, "training size")
+			unitSize(n, "training size", "sizes")
 		}
 	}
 	if s.Grid != nil {
-		unitSize(s.Grid.Size, "grid.size")
+		unitSize(s.Grid.Size, "grid.size", "grid.size")
 	}
 	if s.Protocol == ProtocolGroupSize && len(s.Sizes) == 1 {
-		unitSize(s.Sizes[0], "training size")
+		unitSize(s.Sizes[0], "training size", "sizes")
 	}
 }

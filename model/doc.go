@@ -26,6 +26,13 @@
 // data after the spec. The TUI calls Tidy after an edit, so that values left behind by a
 // change of protocol, group kind or method family are dropped instead of refused.
 //
+// Validate only reads the spec. Its error is Problems, one Problem per mistake keyed by
+// the dotted path of the field at fault ("methods.2.gamma", "group.radius"), so that a
+// caller picks the problems of some fields by key (the TUI's panes) and the command line
+// prints them one a line. Defaults are filled once, where a spec is loaded or edited
+// (LoadSpec, ParseSpec, the presets, the command line after --set, the TUI on a copy of
+// the spec in its panes, a study's refit), before it is validated.
+//
 // # Names
 //
 // A method's series name is Name when the user wrote one, else derived from its settings

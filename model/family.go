@@ -839,19 +839,20 @@ func LearnerName(l string) string {
 // validateMethodFields checks method i of s against the schema: its family and learner,
 // every field that applies (range, choices, own check), and refuses every field set
 // where it does not apply. at prefixes the messages about values.
-func validateMethodFields(i int, m Method, at string, bad func(string, ...any)) {
+func validateMethodFields(i int, m Method, at string, bad func(field, format string, a ...any)) {
+	key := fmt.Sprintf("methods.%d", i)
 	if (m.Features == "") == (m.Kernel == "") {
-		bad("%s: set exactly one of features (raw, bow, cdf, moments) or kernel (linear, rbf, poly, haar)", at)
+		bad(key, "%s: set exactly one of features (raw, bow, cdf, moments) or kernel (linear, rbf, poly, haar)", at)
 		return
 	}
 	for _, f := range MethodFields[:2] { // features, kernel: the family depends on them
 		if p := f.problem(m); p != "" {
-			bad("%s: %s", at, p)
+			bad(key+"."+f.Key, "%s: %s", at, p)
 			return
 		}
 	}
 	if p := MethodFieldOf("learner").problem(m); p != "" {
-		bad("%s: %s", at, p)
+		bad(key+".learner", "%s: %s", at, p)
 		return
 	}
 	fam := familyOf(m)
@@ -859,30 +860,30 @@ func validateMethodFields(i int, m Method, at string, bad func(string, ...any)) 
 		switch {
 		case fam == FamilyLiu && (m.Invariance != "" || m.Locality != nil):
 			// The invariance made it one of Liu's kernels: it is the field that does not apply.
-			key := "invariance"
+			lk := "invariance"
 			if m.Invariance == "" {
-				key = "locality"
+				lk = "locality"
 			}
-			bad("methods.%d.%s applies to %s, not learner %s: use learner svm or rls, or drop it (on a preset: --set methods.%d.%s=%s)",
-				i, key, MethodFieldOf(key).AppliesTo, m.Learner, i, key, MethodFieldOf(key).zeroLiteral())
+			bad(key+"."+lk, "methods.%d.%s applies to %s, not learner %s: use learner svm or rls, or drop it (on a preset: --set methods.%d.%s=%s)",
+				i, lk, MethodFieldOf(lk).AppliesTo, m.Learner, i, lk, MethodFieldOf(lk).zeroLiteral())
 		case fam == FamilyFeatures && m.svmLearner():
-			bad("%s: learner %s needs a kernel: set kernel to linear, rbf or poly instead of features", at, m.Learner)
+			bad(key+".learner", "%s: learner %s needs a kernel: set kernel to linear, rbf or poly instead of features", at, m.Learner)
 		case m.Kernel == "haar":
-			bad("%s: learner %s does not take the haar kernel: use rls or 1nn, or kernel linear, rbf or poly (with invariance for Liu's kernels)", at, m.Learner)
+			bad(key+".learner", "%s: learner %s does not take the haar kernel: use rls or 1nn, or kernel linear, rbf or poly (with invariance for Liu's kernels)", at, m.Learner)
 		default:
-			bad("%s: learner %s does not work with %s: use %s", at, m.Learner, fam.Title, strings.Join(fam.Learners, " or "))
+			bad(key+".learner", "%s: learner %s does not work with %s: use %s", at, m.Learner, fam.Title, strings.Join(fam.Learners, " or "))
 		}
 		return
 	}
 	for _, f := range MethodFields {
 		if f.Applies(m) {
 			if p := f.problem(m); p != "" {
-				bad("%s: %s", at, p)
+				bad(key+"."+f.Key, "%s: %s", at, p)
 			}
 			continue
 		}
 		if !f.isUnset(m) {
-			bad("methods.%d.%s applies to %s, not %s: drop it (on a preset: --set methods.%d.%s=%s)", i, f.Key, f.AppliesTo, f.not(m), i, f.Key, f.zeroLiteral())
+			bad(key+"."+f.Key, "methods.%d.%s applies to %s, not %s: drop it (on a preset: --set methods.%d.%s=%s)", i, f.Key, f.AppliesTo, f.not(m), i, f.Key, f.zeroLiteral())
 		}
 	}
 }

@@ -82,7 +82,7 @@ func nonDefault(f *MethodField) string {
 
 func TestMethodKindsValid(t *testing.T) {
 	for name, m := range methodKinds() {
-		if err := kindSpec(m).Validate(); err != nil {
+		if err := resolve(kindSpec(m)); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -104,7 +104,7 @@ func TestInapplicableFieldRefused(t *testing.T) {
 			if err := s.Set(fmt.Sprintf("methods.0.%s=%s", f.Key, nonDefault(f))); err != nil {
 				t.Fatalf("%s: set %s: %v", name, f.Key, err)
 			}
-			err := s.Validate()
+			err := resolve(s)
 			want := fmt.Sprintf("methods.0.%s applies to %s, not ", f.Key, f.AppliesTo)
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("%s with %s set: err = %v, want %q", name, f.Key, err, want)
@@ -131,7 +131,7 @@ func TestInapplicableFieldRefused(t *testing.T) {
 // changes the method's family, e.g. template_kind gaussian after features cdf -> raw.
 func TestDefaultValuesNotRefused(t *testing.T) {
 	s := kindSpec(Method{Features: "cdf", Bins: 5, Templates: 5})
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Fatal(err)
 	}
 	for _, a := range []string{"methods.0.features=raw", "methods.0.bins=0", "methods.0.templates=0"} {
@@ -139,7 +139,7 @@ func TestDefaultValuesNotRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Errorf("cdf -> raw with template_kind and thresholds at their defaults: %v", err)
 	}
 }
@@ -168,7 +168,7 @@ func TestBadMethodValues(t *testing.T) {
 		s := kindSpec(c.m)
 		err := s.Set(c.set) // a value outside the registry's range is refused by Set itself
 		if err == nil {
-			err = s.Validate()
+			err = resolve(s)
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v with %s: err = %v, want %q", c.m, c.set, err, c.want)
@@ -265,13 +265,13 @@ func TestInapplicableSpecFieldRefused(t *testing.T) {
 	}
 	for _, c := range cases {
 		s := c.base()
-		if err := s.Clone().Validate(); err != nil {
+		if err := resolve(s.Clone()); err != nil {
 			t.Fatalf("%s: base spec invalid: %v", c.name, err)
 		}
 		if err := s.Set(c.set); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		err := s.Validate()
+		err := resolve(s)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: err = %v, want one line containing %q", c.name, err, c.want)
 		}
@@ -279,7 +279,7 @@ func TestInapplicableSpecFieldRefused(t *testing.T) {
 			t.Errorf("%s: the hint does not fix it: %v", c.name, err)
 		}
 		s.Tidy()
-		if err := s.Validate(); err != nil {
+		if err := resolve(s); err != nil {
 			t.Errorf("%s: after Tidy: %v", c.name, err)
 		}
 	}
@@ -290,11 +290,11 @@ func TestInapplicableSpecFieldRefused(t *testing.T) {
 func TestTidyMethod(t *testing.T) {
 	s := kindSpec(Method{Features: "cdf", Bins: 5, Templates: 5, Eps: 0.5, Thresholds: "range"})
 	s.Methods[0].Features = "raw"
-	if s.Clone().Validate() == nil {
+	if resolve(s.Clone()) == nil {
 		t.Fatal("cdf fields on raw features must be refused before Tidy")
 	}
 	s.Tidy()
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Fatalf("after Tidy: %v", err)
 	}
 	if m := s.Methods[0]; m.Bins != 0 || m.Templates != 0 || m.Eps != 0 || m.Thresholds != "" {
@@ -303,7 +303,7 @@ func TestTidyMethod(t *testing.T) {
 	l := kindSpec(Method{Kernel: "linear", C: 1, Learner: "svm", Invariance: "TI", Translation: "zero-fill", Shifts: 2, Fit: "average"})
 	l.Methods[0].Invariance = ""
 	l.Tidy()
-	if err := l.Validate(); err != nil {
+	if err := resolve(l); err != nil {
 		t.Fatalf("after dropping TI and Tidy: %v", err)
 	}
 }
@@ -323,7 +323,7 @@ func TestHaarNeedsWholeGroup(t *testing.T) {
 	for _, c := range cases {
 		s := kindSpec(Method{Kernel: "haar", Gamma: 1})
 		c.edit(s)
-		err := s.Validate()
+		err := resolve(s)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "Haar"+"GramExact") {
 			t.Errorf("err = %v, want %q", err, c.want)
 		}
@@ -348,7 +348,7 @@ func TestCannotRunRefused(t *testing.T) {
 		{haar, "the Haar kernel averages over a group, and group.kind is none"},
 		{pd, "gamma 0 (auto) is chosen on the training pool, which protocol pd does not draw: set gamma > 0"},
 	} {
-		if err := c.s.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := resolve(c.s); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("err = %v, want %q", err, c.want)
 		}
 	}
@@ -391,7 +391,7 @@ func applyHint(s *Spec, refusal error) error {
 	if err := s.Set(hint); err != nil {
 		return err
 	}
-	return s.Validate()
+	return resolve(s)
 }
 
 // TestEveryFieldDecides checks that every field of the registry says what it decides
@@ -465,7 +465,7 @@ func TestKeyOfSyntheticField(t *testing.T) {
 // makes centres not apply, a second line).
 func TestNystromFieldsRefused(t *testing.T) {
 	ny := Method{Features: "raw", Learner: "rls", FeatureKernel: "rbf", Solver: "nystrom", Centres: 10}
-	if err := kindSpec(ny).Validate(); err != nil {
+	if err := resolve(kindSpec(ny)); err != nil {
 		t.Fatalf("valid Nyström method refused: %v", err)
 	}
 	cases := []struct {
@@ -484,7 +484,7 @@ func TestNystromFieldsRefused(t *testing.T) {
 	for _, c := range cases {
 		m := ny
 		c.edit(&m)
-		err := kindSpec(m).Validate()
+		err := resolve(kindSpec(m))
 		if err == nil || !strings.Contains(strings.Split(err.Error(), "\n")[0], c.want) {
 			t.Errorf("%+v: err = %v, want a first line with %q", m, err, c.want)
 		}

@@ -57,45 +57,45 @@ var fileGroupKeys = []string{"group.path", "group.generators", "group.generators
 // a missing path or generators, malformed inline generators, an unknown mirror axis,
 // and, for a group other than the spec's own (whose fields validateApplies checks), a
 // field set where it does not apply, by the registry's rule (SpecFields).
-func validateFileGroup(g GroupSpec, field string, bad func(string, ...any)) {
+func validateFileGroup(g GroupSpec, field string, bad func(field, format string, a ...any)) {
 	k := g.Kind
 	if field != "group" {
 		s := &Spec{Group: g}
 		for _, key := range fileGroupKeys {
 			if f := specField(key); f.IsSet(s) && !f.Applies(s) {
-				bad("%s.%s applies to %s, not %s.kind %s: drop it", field, strings.TrimPrefix(key, "group."), f.AppliesTo, field, k)
+				bad(field+"."+strings.TrimPrefix(key, "group."), "%s.%s applies to %s, not %s.kind %s: drop it", field, strings.TrimPrefix(key, "group."), f.AppliesTo, field, k)
 			}
 		}
 	}
 	switch k {
 	case GroupPermutations:
 		if g.Path == "" {
-			bad("%s.path is empty: name the integer .npy file of shape (|G|, d) whose rows are the permutations", field)
+			bad(field+".path", "%s.path is empty: name the integer .npy file of shape (|G|, d) whose rows are the permutations", field)
 		}
 	case GroupLinear:
 		if g.Path == "" {
-			bad("%s.path is empty: name the .npy file of shape (|G|, d, d) holding the orthogonal matrices", field)
+			bad(field+".path", "%s.path is empty: name the .npy file of shape (|G|, d, d) holding the orthogonal matrices", field)
 		}
 	case GroupGenerated:
 		switch {
 		case g.Generators == nil && g.GeneratorsPath == "":
-			bad("%s.generators is empty: list permutations, e.g. [[1, 0, 2], [1, 2, 0]], or name an integer .npy in %s.generators_path", field, field)
+			bad(field+".generators", "%s.generators is empty: list permutations, e.g. [[1, 0, 2], [1, 2, 0]], or name an integer .npy in %s.generators_path", field, field)
 		case g.Generators != nil && g.GeneratorsPath != "":
-			bad("%s.generators and %s.generators_path are both set: keep one", field, field)
+			bad(field+".generators", "%s.generators and %s.generators_path are both set: keep one", field, field)
 		case g.Generators != nil:
 			if len(g.Generators) == 0 {
-				bad("%s.generators is an empty list: give at least one permutation", field)
+				bad(field+".generators", "%s.generators is an empty list: give at least one permutation", field)
 			}
 			for i, p := range g.Generators {
 				if err := group.CheckPerm(p, len(g.Generators[0])); err != nil {
-					bad("%s.generators.%d %v", field, i, err)
+					bad(fmt.Sprintf("%s.generators.%d", field, i), "%s.generators.%d %v", field, i, err)
 					break
 				}
 			}
 		}
 	case GroupMirror:
 		if g.Axis != "" && g.Axis != "horizontal" && g.Axis != "vertical" {
-			bad("%s.axis %q is unknown: use horizontal (left-right) or vertical (up-down)", field, g.Axis)
+			bad(field+".axis", "%s.axis %q is unknown: use horizontal (left-right) or vertical (up-down)", field, g.Axis)
 		}
 	}
 }

@@ -15,7 +15,7 @@ func TestValidateFileGroups(t *testing.T) {
 		{Kind: "permutations", Path: "G.npy"}, {Kind: "linear", Path: "M.npy"},
 		{Kind: "generated", Generators: [][]int{{1, 0, 2}}}, {Kind: "generated", GeneratorsPath: "g.npy", Size: 10},
 	} {
-		if err := base(g).Validate(); err != nil {
+		if err := resolve(base(g)); err != nil {
 			t.Errorf("%+v: %v", g, err)
 		}
 	}
@@ -34,7 +34,7 @@ func TestValidateFileGroups(t *testing.T) {
 		{GroupSpec{Kind: "dihedral", Axis: "vertical"}, "group.axis applies to group kind mirror"},
 		{GroupSpec{Kind: "rotation", Angles: &AngleSpec{From: 0, To: 10, Count: 2}, Generators: [][]int{{0}}}, "group.generators applies to group kind generated, not group.kind rotation: drop it (on a preset: --set group.generators=null)"},
 	} {
-		err := base(c.g).Validate()
+		err := resolve(base(c.g))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: err = %v, want %q", c.g, err, c.want)
 		}
@@ -43,32 +43,32 @@ func TestValidateFileGroups(t *testing.T) {
 	// over a sample of them.
 	s := base(GroupSpec{Kind: "dihedral"})
 	s.Methods = []Method{{Kernel: "haar", Base: "linear"}}
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Errorf("Haar over dihedral: %v", err)
 	}
 	s.Group.Size = 4
-	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "group.size 4 keeps a sample") {
+	if err := resolve(s); err == nil || !strings.Contains(err.Error(), "group.size 4 keeps a sample") {
 		t.Errorf("Haar over 4 of the dihedral group: %v", err)
 	}
 	// test_transform takes the new kinds, and checks them against the data's shape.
 	s = base(GroupSpec{Kind: "none"})
 	s.Methods = []Method{{Features: "raw"}}
 	s.TestTransform = &GroupSpec{Kind: "dihedral"}
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Errorf("test_transform dihedral on embedded digits: %v", err)
 	}
 	s.Data.Name = "xperm"
-	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "test_transform dihedral turns square images by 90°, data xperm has shape [5 8]") {
+	if err := resolve(s); err == nil || !strings.Contains(err.Error(), "test_transform dihedral turns square images by 90°, data xperm has shape [5 8]") {
 		t.Errorf("test_transform dihedral on xperm: %v", err)
 	}
 	s.TestTransform = &GroupSpec{Kind: "reversal"}
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Errorf("test_transform reversal on xperm: %v", err)
 	}
 	// The registry's rule (SpecFields) also decides where the fields apply in a
 	// test_transform: one line per field.
 	s.TestTransform = &GroupSpec{Kind: "reversal", Path: "G.npy", Axis: "vertical"}
-	err := s.Validate()
+	err := resolve(s)
 	for _, want := range []string{
 		"test_transform.path applies to group kinds permutations and linear, not test_transform.kind reversal: drop it",
 		"test_transform.axis applies to group kind mirror, not test_transform.kind reversal: drop it",
@@ -93,7 +93,7 @@ func TestFileGroupFieldsTidy(t *testing.T) {
 	if g := s.Group; g.Path != "M.npy" || g.Axis != "" {
 		t.Errorf("Tidy on linear: %+v", g)
 	}
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Errorf("tidied spec: %v", err)
 	}
 }
@@ -107,7 +107,7 @@ func TestInvarianceGroupValidate(t *testing.T) {
 			Group: GroupSpec{Kind: kind}, Methods: []Method{m}}
 	}
 	svm := Method{Kernel: "poly", Gamma: 0.01, Degree: 3, C: 1000, Learner: "svm", Invariance: InvarianceGroup}
-	if err := base("dihedral", svm).Validate(); err != nil {
+	if err := resolve(base("dihedral", svm)); err != nil {
 		t.Errorf("G-SVM over dihedral: %v", err)
 	}
 	if n := MethodName(svm); n != "G-SVM" {
@@ -127,7 +127,7 @@ func TestInvarianceGroupValidate(t *testing.T) {
 		}(), "the group-size protocol samples it"},
 		{base("dihedral", Method{Kernel: "poly", Gamma: 0.01, Degree: 3, Learner: "svm", Invariance: "TI"}), "set group.kind to none (or use invariance group"},
 	} {
-		if err := c.s.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := resolve(c.s); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("err = %v, want %q", err, c.want)
 		}
 	}

@@ -283,12 +283,14 @@ func (s *Spec) Clone() *Spec {
 	return &c
 }
 
-// LoadSpec reads a spec from a .json, .yaml or .yml file and validates it (ParseSpec).
+// LoadSpec reads a spec from a .json, .yaml or .yml file, fills its defaults and
+// validates it (ParseSpec).
 func LoadSpec(path string) (*Spec, error) {
 	s, err := ReadSpec(path)
 	if err != nil {
 		return nil, err
 	}
+	s.Defaults()
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("spec %s: %w", path, err)
 	}
@@ -297,7 +299,7 @@ func LoadSpec(path string) (*Spec, error) {
 
 // ReadSpec reads a spec from a .json, .yaml or .yml file and decodes it as DecodeSpec
 // does, without validating it: for a caller that edits it first (the CLI's --set and
-// --param) and then calls Validate.
+// --param) and then calls Defaults and Validate.
 func ReadSpec(path string) (*Spec, error) {
 	b, err := ReadFileCapped(path)
 	if err != nil {
@@ -315,12 +317,14 @@ func ReadSpec(path string) (*Spec, error) {
 	return s, nil
 }
 
-// ParseSpec decodes a spec as DecodeSpec does and validates it.
+// ParseSpec decodes a spec as DecodeSpec does, fills its defaults (Defaults) and
+// validates it.
 func ParseSpec(b []byte, yml bool) (*Spec, error) {
 	s, err := DecodeSpec(b, yml)
 	if err != nil {
 		return nil, err
 	}
+	s.Defaults()
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}

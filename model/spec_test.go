@@ -22,7 +22,7 @@ func validSpec() *Spec {
 
 func TestValidateDefaults(t *testing.T) {
 	s := validSpec()
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Fatal(err)
 	}
 	if s.Sampling != "balanced" {
@@ -53,7 +53,7 @@ func TestValidateBadInput(t *testing.T) {
 	for _, c := range cases {
 		s := validSpec()
 		c.edit(s)
-		err := s.Validate()
+		err := resolve(s)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
 		}
@@ -101,7 +101,7 @@ func TestLoadSpecFiles(t *testing.T) {
 func TestControlCharactersRefused(t *testing.T) {
 	s := &Spec{Name: "x\x1b[2Jy", Protocol: ProtocolCurve, Data: DataSpec{Name: "xperm"}, Group: GroupSpec{Kind: "permutation"},
 		Methods: []Method{{Name: "evil\x1b]0;title\x07", Features: "raw"}}, Sizes: []int{20}}
-	err := s.Validate()
+	err := resolve(s)
 	if err == nil {
 		t.Fatal("control characters accepted")
 	}
@@ -110,7 +110,7 @@ func TestControlCharactersRefused(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 	s.Name, s.Methods[0].Name = "fine", ""
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Errorf("clean spec refused: %v", err)
 	}
 }

@@ -110,7 +110,7 @@ func TestSpecFieldRanges(t *testing.T) {
 		if f == nil {
 			t.Fatalf("no field %s", c.key)
 		}
-		if err := c.base().Validate(); err != nil {
+		if err := resolve(c.base()); err != nil {
 			t.Fatalf("%s: the base spec is invalid: %v", c.key, err)
 		}
 		d := 1.0
@@ -132,7 +132,7 @@ func TestSpecFieldRanges(t *testing.T) {
 				t.Fatalf("--set %s=%s: %v", c.key, lit(x), err)
 			}
 			if err == nil {
-				err = s.Validate()
+				err = resolve(s)
 			}
 			if ok && err != nil {
 				t.Errorf("%s = %v, in the registry's range %v..%v, is refused: %v", c.key, x, f.Min, f.Max, err)
@@ -158,7 +158,7 @@ func TestSpecFieldsApply(t *testing.T) {
 	s := validSpec()
 	s.Group.Radius = 2
 	s.PD = &PDSpec{Sizes: []int{10}, Draws: 1}
-	err := s.Clone().Validate()
+	err := resolve(s.Clone())
 	for _, want := range []string{
 		"group.radius applies to group kinds local-shift and rotation+shift, not group.kind permutation: drop it (on a preset: --set group.radius=0)",
 		"pd applies to protocol pd, not protocol sample-complexity: drop it (on a preset: --set pd=null)",
@@ -171,7 +171,7 @@ func TestSpecFieldsApply(t *testing.T) {
 	if s.Group.Radius != 0 || s.PD != nil {
 		t.Errorf("Tidy left radius %d, pd %v", s.Group.Radius, s.PD)
 	}
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Errorf("after Tidy: %v", err)
 	}
 }
@@ -185,7 +185,7 @@ func TestFallbackApplies(t *testing.T) {
 	}{{"xperm", false}, {"embedded", false}, {"usps", true}, {"mnist", true}} {
 		s := &Spec{Name: "t", Protocol: ProtocolCurve, Seed: 1, Data: DataSpec{Name: c.name, Fallback: "digits16"},
 			Methods: []Method{{Features: "raw"}}, Sizes: []int{20}}
-		err := s.Validate()
+		err := resolve(s)
 		if refused := err != nil && strings.Contains(err.Error(), "data.fallback applies to"); refused == c.ok {
 			t.Errorf("data.name %s with fallback digits16: %v", c.name, err)
 		}

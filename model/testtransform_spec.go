@@ -30,59 +30,59 @@ var imageKinds = ImageGroupKinds
 // cannot act on the named data set's samples (images vs sequences). For data files the
 // shape is checked when the data are loaded (testTransformAction). It is called at the end
 // of Validate.
-func (s *Spec) validateTestTransform(bad func(string, ...any)) {
+func (s *Spec) validateTestTransform(bad func(field, format string, a ...any)) {
 	tt := s.TestTransform
 	if tt == nil {
 		return
 	}
 	if s.Protocol == ProtocolPD || s.Protocol == ProtocolApprox {
-		bad("test_transform applies to protocols that score a test set (%s, %s, %s, %s), not %s: drop test_transform",
+		bad("test_transform", "test_transform applies to protocols that score a test set (%s, %s, %s, %s), not %s: drop test_transform",
 			ProtocolCurve, ProtocolGrid, ProtocolGroupSize, ProtocolSweep, s.Protocol)
 	}
 	if tt.Kind == "" {
-		bad("test_transform.kind is empty: use one of %s", strings.Join(GroupKinds, ", "))
+		bad("test_transform.kind", "test_transform.kind is empty: use one of %s", strings.Join(GroupKinds, ", "))
 		return
 	}
 	if !in(tt.Kind, GroupKinds) {
-		bad("test_transform.kind %q is unknown: use one of %s", tt.Kind, strings.Join(GroupKinds, ", "))
+		bad("test_transform.kind", "test_transform.kind %q is unknown: use one of %s", tt.Kind, strings.Join(GroupKinds, ", "))
 		return
 	}
 	validateFileGroup(*tt, "test_transform", bad)
 	radius, angles := TakesRadius(tt.Kind), TakesAngles(tt.Kind)
 	switch {
 	case !radius && tt.Radius != 0:
-		bad("test_transform.radius applies to kinds local-shift and rotation+shift, not %s: drop it", tt.Kind)
+		bad("test_transform.radius", "test_transform.radius applies to kinds local-shift and rotation+shift, not %s: drop it", tt.Kind)
 	case tt.Radius < 0 || tt.Radius > 64:
-		bad("test_transform.radius %d is out of range: use 0..64 pixels", tt.Radius)
+		bad("test_transform.radius", "test_transform.radius %d is out of range: use 0..64 pixels", tt.Radius)
 	case tt.Kind == GroupLocalShift && tt.Radius == 0:
-		bad("test_transform.radius is 0: a local-shift transform needs a radius >= 1")
+		bad("test_transform.radius", "test_transform.radius is 0: a local-shift transform needs a radius >= 1")
 	}
 	if angles {
 		if p := angleProblem(tt.Angles, 3600); p != "" {
-			bad("test_transform.angles: %s: give finite from and to and a count in 1..3600 of angles distinct modulo 360, e.g. {from: -20, to: 20, count: 9}", p)
+			bad("test_transform.angles", "test_transform.angles: %s: give finite from and to and a count in 1..3600 of angles distinct modulo 360, e.g. {from: -20, to: 20, count: 9}", p)
 		}
 	} else if tt.Angles != nil {
-		bad("test_transform.angles applies to kinds rotation and rotation+shift, not %s: drop it", tt.Kind)
+		bad("test_transform.angles", "test_transform.angles applies to kinds rotation and rotation+shift, not %s: drop it", tt.Kind)
 	}
 	if TakesAffine(tt.Kind) {
-		for _, p := range AffineProblems(*tt, "test_transform") {
-			bad("%s", p)
+		for _, p := range affineProblems(*tt, "test_transform") {
+			bad(p.Field, "%s", p.Msg)
 		}
 	} else if tt.Shears != nil || tt.Scales != nil {
-		bad("test_transform.shears and test_transform.scales apply to kind rotation+shift, not %s: drop them", tt.Kind)
+		bad("test_transform."+affineKey(*tt), "test_transform.shears and test_transform.scales apply to kind rotation+shift, not %s: drop them", tt.Kind)
 	}
 	if tt.Kind == GroupNone && tt.Size != 0 {
-		bad("test_transform.size applies to a group, not kind none: drop it")
+		bad("test_transform.size", "test_transform.size applies to a group, not kind none: drop it")
 	}
 	if tt.Size < 0 {
-		bad("test_transform.size %d is negative: use 0 for the whole group or a sample size >= 1", tt.Size)
+		bad("test_transform.size", "test_transform.size %d is negative: use 0 for the whole group or a sample size >= 1", tt.Size)
 	}
 	if shape, ok := knownShapes[s.Data.Name]; ok {
 		if s.Data.Name == "xperm" && in(tt.Kind, imageKinds) {
 			// X_perm's 5x8 samples are sequences of one-hot blocks, not images.
-			bad("test_transform %s acts on images, data xperm holds sequences (shape [5 8], 5 one-hot blocks): use kind permutation", tt.Kind)
+			bad("test_transform.kind", "test_transform %s acts on images, data xperm holds sequences (shape [5 8], 5 one-hot blocks): use kind permutation", tt.Kind)
 		} else if err := TestTransformShape(tt, shape, "data "+s.Data.Name); err != nil {
-			bad("%v", err)
+			bad("test_transform", "%v", err)
 		}
 	}
 }

@@ -247,6 +247,7 @@ func (s *Spec) tuneParam(key, text string) (TuneParam, error) {
 		for i := range c.Methods { // as TrialSpec does
 			c.Methods[i].DropInapplicable(func(k string) bool { return fmt.Sprintf("methods.%d.%s", i, k) == key })
 		}
+		c.Defaults()
 		if err := c.Validate(); err != nil {
 			return fmt.Errorf("%s=%s: with %s=%s the spec does not validate: %s", key, text, key, lit, strings.ReplaceAll(err.Error(), "\n", "; "))
 		}
@@ -416,40 +417,40 @@ func specValue(doc any, key string) any {
 
 // validateTune reports the problems of the tune block (Validate calls it when the
 // spec has one): its sampler, pruner and sizes, and every parameter (TuneSpace).
-func (s *Spec) validateTune(bad func(string, ...any)) {
+func (s *Spec) validateTune(bad func(field, format string, a ...any)) {
 	t := s.Tune
 	if t.Sampler != "" && !slices.Contains(TuneSamplers, t.Sampler) {
-		bad("tune.sampler %q is unknown: use one of %s", t.Sampler, strings.Join(TuneSamplers, ", "))
+		bad("tune.sampler", "tune.sampler %q is unknown: use one of %s", t.Sampler, strings.Join(TuneSamplers, ", "))
 	}
 	if t.Pruner != "" && !slices.Contains(TunePruners, t.Pruner) {
-		bad("tune.pruner %q is unknown: use one of %s", t.Pruner, strings.Join(TunePruners, ", "))
+		bad("tune.pruner", "tune.pruner %q is unknown: use one of %s", t.Pruner, strings.Join(TunePruners, ", "))
 	}
 	if t.Score != "" && !slices.Contains(TuneScores, t.Score) {
-		bad("tune.score %q is unknown: use validation (a split of the pool), loo (leave-one-out, RLS only) or validation+loo (the split, pooled with leave-one-out at the last rung; RLS only)", t.Score)
+		bad("tune.score", "tune.score %q is unknown: use validation (a split of the pool), loo (leave-one-out, RLS only) or validation+loo (the split, pooled with leave-one-out at the last rung; RLS only)", t.Score)
 	}
 	if t.Score == TuneLOO && t.Validation > 0 {
-		bad("tune.validation %d with tune.score loo: leave-one-out carves no validation split; set tune.validation to 0", t.Validation)
+		bad("tune.validation", "tune.validation %d with tune.score loo: leave-one-out carves no validation split; set tune.validation to 0", t.Validation)
 	}
 	if t.Score == TuneLOO || t.Score == TunePooled {
 		for i, m := range s.Methods {
 			if !m.IsRLS() {
-				bad("tune.score %s: methods.%d (%s) is not an RLS fit and has no leave-one-out accuracy: use tune.score validation, or an RLS method", t.Score, i, m.DisplayName())
+				bad("tune.score", "tune.score %s: methods.%d (%s) is not an RLS fit and has no leave-one-out accuracy: use tune.score validation, or an RLS method", t.Score, i, m.DisplayName())
 			}
 		}
 	}
 	if t.Eta != 0 && t.Eta < 2 {
-		bad("tune.eta %d is below 2: keep the top 1/eta at each rung with eta >= 2 (3 is usual)", t.Eta)
+		bad("tune.eta", "tune.eta %d is below 2: keep the top 1/eta at each rung with eta >= 2 (3 is usual)", t.Eta)
 	}
 	for _, f := range []struct {
 		name string
 		v    int
 	}{{"tune.trials", t.Trials}, {"tune.min_n", t.MinN}, {"tune.max_n", t.MaxN}, {"tune.validation", t.Validation}, {"tune.refit_n", t.RefitN}, {"tune.grid_points", t.GridPoints}, {"tune.startup", t.Startup}, {"tune.workers", t.Workers}, {"tune.refit_top", t.RefitTop}} {
 		if f.v < 0 {
-			bad("%s %d is negative: give a positive number, or 0 for its default", f.name, f.v)
+			bad(f.name, "%s %d is negative: give a positive number, or 0 for its default", f.name, f.v)
 		}
 	}
 	if t.GridPoints > MaxGridPoints {
-		bad("tune.grid_points %d is above %d values per range: use at most %d, or the random or tpe sampler for a fine search of a range", t.GridPoints, MaxGridPoints, MaxGridPoints)
+		bad("tune.grid_points", "tune.grid_points %d is above %d values per range: use at most %d, or the random or tpe sampler for a fine search of a range", t.GridPoints, MaxGridPoints, MaxGridPoints)
 	}
 	if t.MinN > 0 && t.MaxN > 0 && t.Pruner != "none" {
 		eta := 3
@@ -457,18 +458,18 @@ func (s *Spec) validateTune(bad func(string, ...any)) {
 			eta = t.Eta
 		}
 		if _, err := tune.Rungs(t.MinN, t.MaxN, eta); err != nil {
-			bad("%v", err)
+			bad("tune.min_n", "%v", err)
 		}
 	}
 	if s.Data.Holdout > 0 {
-		bad("data.holdout %d with a tune block: the study carves its own validation split from the pool (tune.validation): set data.holdout to 0", s.Data.Holdout)
+		bad("data.holdout", "data.holdout %d with a tune block: the study carves its own validation split from the pool (tune.validation): set data.holdout to 0", s.Data.Holdout)
 	}
 	if _, choose := t.Params[TuneMethodKey]; !choose && len(s.Methods) != 1 {
-		bad("tune: the spec has %d methods and a study scores one: keep one method, or tune method=0,1,... to choose among them", len(s.Methods))
+		bad("tune.params", "tune: the spec has %d methods and a study scores one: keep one method, or tune method=0,1,... to choose among them", len(s.Methods))
 	}
 	if _, err := s.TuneSpace(); err != nil {
 		for _, e := range strings.Split(err.Error(), "\n") {
-			bad("%s", e)
+			bad("tune.params", "%s", e)
 		}
 	}
 }

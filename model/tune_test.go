@@ -83,7 +83,7 @@ func TestTuneSpaceValidation(t *testing.T) {
 		if k != TuneMethodKey {
 			ps[TuneMethodKey] = "0,1" // the spec has two methods
 		}
-		err := tuneSpec(ps).Validate()
+		err := resolve(tuneSpec(ps))
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "tune.params") || strings.Contains(err.Error(), "\n") {
 			t.Fatalf("%s: %v, want one line with %q", params, err, want)
 		}
@@ -98,13 +98,13 @@ func TestTuneSpaceValidation(t *testing.T) {
 		if err := s.Set(set); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), want) {
+		if err := resolve(s); err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("%s: %v, want %q", set, err, want)
 		}
 	}
 	// Two methods and no method key: the study scores one.
 	two := tuneSpec(map[string]string{"methods.1.c": "log:0.1..10"})
-	if err := two.Validate(); err == nil || !strings.Contains(err.Error(), "tune method=0,1") {
+	if err := resolve(two); err == nil || !strings.Contains(err.Error(), "tune method=0,1") {
 		t.Fatalf("two methods, no method key: %v", err)
 	}
 	ps, _ = two.TuneSpace()
@@ -121,7 +121,7 @@ func TestTrialSpecDropsInapplicable(t *testing.T) {
 	s := tuneSpec(map[string]string{"methods.0.thresholds": "theory,range"})
 	s.Methods = s.Methods[:1]
 	s.Methods[0].Thresholds, s.Methods[0].RangeSample, s.Methods[0].Standardize = "range", 500, "mean"
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Fatal(err)
 	}
 	ps, err := s.TuneSpace()
@@ -135,7 +135,7 @@ func TestTrialSpecDropsInapplicable(t *testing.T) {
 	if m := theory.Methods[0]; m.Thresholds != "theory" || m.RangeSample != 0 || m.Standardize != "" {
 		t.Errorf("theory trial: thresholds %q, range_sample %d, standardize %q; want theory, 0, none", m.Thresholds, m.RangeSample, m.Standardize)
 	}
-	if err := theory.Validate(); err != nil {
+	if err := resolve(theory); err != nil {
 		t.Errorf("theory trial refused: %v", err)
 	}
 	rng, _, err := s.TrialSpec(ps, []float64{1})
@@ -163,7 +163,7 @@ func TestTrialSpecDropsInapplicable(t *testing.T) {
 	if m := tr.Methods[0]; m.RangeSample != 200 || m.Thresholds != "theory" {
 		t.Fatalf("trial %+v: want range_sample 200 with thresholds theory", m)
 	}
-	if err := tr.Validate(); err == nil || !strings.Contains(err.Error(), "range_sample applies to features cdf with thresholds range") {
+	if err := resolve(tr); err == nil || !strings.Contains(err.Error(), "range_sample applies to features cdf with thresholds range") {
 		t.Errorf("tuned range_sample with theory thresholds: %v, want the refusal", err)
 	}
 }

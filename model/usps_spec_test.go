@@ -17,7 +17,7 @@ func TestValidateFallbackDisjointSweep(t *testing.T) {
 			},
 			Sweep: &SweepSpec{Field: "inv_gamma", Values: []float64{0, 0.9}, Size: 317}}
 	}
-	if err := base().Validate(); err != nil {
+	if err := resolve(base()); err != nil {
 		t.Fatalf("valid spec refused: %v", err)
 	}
 	if s := base(); s.SweepReference(s.Methods[0]) || !s.SweepReference(s.Methods[1]) {
@@ -34,7 +34,7 @@ func TestValidateFallbackDisjointSweep(t *testing.T) {
 	} {
 		s := base()
 		c.edit(s)
-		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := resolve(s); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one containing %q", err, c.want)
 		}
 	}

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -122,14 +121,15 @@ func (s *Spec) UniqueName(i int) string {
 	}
 }
 
-// controlChars refuses names and descriptions holding control characters (ESC, CR, ...):
-// they are printed in tables, logs and the TUI, where an escape sequence would move the
-// cursor, recolour or clear the user's terminal. The message quotes them escaped.
-func (s *Spec) controlChars() error {
-	var errs []error
+// controlChars returns the problems of the names and descriptions holding control
+// characters (ESC, CR, ...): they are printed in tables, logs and the TUI, where an
+// escape sequence would move the cursor, recolour or clear the user's terminal. The
+// message quotes them escaped.
+func (s *Spec) controlChars() Problems {
+	var ps Problems
 	check := func(field, v string) {
 		if strings.ContainsFunc(v, unicode.IsControl) {
-			errs = append(errs, fmt.Errorf("%s %q holds control characters: remove them (names are printed on the terminal)", field, v))
+			ps = append(ps, Problem{Field: field, Msg: fmt.Sprintf("%s %q holds control characters: remove them (names are printed on the terminal)", field, v)})
 		}
 	}
 	check("name", s.Name)
@@ -137,27 +137,32 @@ func (s *Spec) controlChars() error {
 	for i, m := range s.Methods {
 		check(fmt.Sprintf("methods.%d.name", i), m.Name)
 	}
-	return errors.Join(errs...)
+	return ps
 }
 
-// Validate checks the spec after Defaults and returns every problem found, one per line,
-// each naming the field, the bad value and what to use instead.
+// Validate checks s and returns every problem found as Problems (nil when there is
+// none): one Problem per mistake, keyed by the field at fault (Problem.Field) and saying
+// the bad value and what to use instead; past MaxProblems, a last Problem counts the rest.
+// Its Error is one problem a line.
+//
+// Validate only reads s. It checks s as it is: a field left zero where Defaults would
+// fill it (repeats, sampling, group.kind, a method's learner, ...) is checked as zero,
+// so a spec that may leave them unset is passed through Defaults first, where it is
+// loaded or edited (LoadSpec, ParseSpec, the presets, the command line after --set).
 func (s *Spec) Validate() error {
-	s.Defaults()
-	if err := s.controlChars(); err != nil {
-		return err // alone: the other messages would quote the name raw
+	if ps := s.controlChars(); len(ps) > 0 {
+		return ps // alone: the other messages would quote the name raw
 	}
-	var errs []error
+	var ps Problems
 	said := map[string]bool{}
 	var more []uint64 // the problems past MaxProblems, by hash: counted, each once, not kept
 	seed := maphash.MakeSeed()
-	bad := func(format string, a ...any) { // each problem once (sizes [1,1,1] is one mistake)
-		e := fmt.Errorf(format, a...)
-		switch msg := e.Error(); {
+	bad := func(field, format string, a ...any) { // each problem once (sizes [1,1,1] is one mistake)
+		switch msg := fmt.Sprintf(format, a...); {
 		case said[msg]:
-		case len(errs) < MaxProblems:
+		case len(ps) < MaxProblems:
 			said[msg] = true
-			errs = append(errs, e)
+			ps = append(ps, Problem{Field: field, Msg: msg})
 		default:
 			more = append(more, maphash.String(seed, msg))
 		}
@@ -168,66 +173,70 @@ func (s *Spec) Validate() error {
 				return
 			}
 		}
-		bad("%s %q is unknown: use one of %s", field, v, strings.Join(allowed, ", "))
+		bad(field, "%s %q is unknown: use one of %s", field, v, strings.Join(allowed, ", "))
 	}
 	oneOf("protocol", s.Protocol, Protocols)
 	oneOf("data.name", s.Data.Name, DataNames)
 	if f := s.Data.Fallback; f != "" {
 		switch {
 		case f == s.Data.Name || f == "file":
-			bad("data.fallback %q: name another data set of the data directory (e.g. digits16 for usps), or drop it", f)
+			bad("data.fallback", "data.fallback %q: name another data set of the data directory (e.g. digits16 for usps), or drop it", f)
 		default:
 			oneOf("data.fallback", f, DataNames)
 		}
 	}
 	if s.Data.Name == "file" && s.Data.Path == "" {
-		bad("data.path is empty: name the %s file to load", data.JoinOr(data.FormatFamilies()))
+		bad("data.path", "data.path is empty: name the %s file to load", data.JoinOr(data.FormatFamilies()))
 	}
-	if !specField("data.pool").InRange(float64(s.Data.Pool)) || !specField("data.test_size").InRange(float64(s.Data.TestSize)) {
-		bad("data.pool and data.test_size must be >= 0 (0 means all)")
+	if pool := specField("data.pool").InRange(float64(s.Data.Pool)); !pool || !specField("data.test_size").InRange(float64(s.Data.TestSize)) {
+		key := "data.test_size"
+		if !pool {
+			key = "data.pool"
+		}
+		bad(key, "data.pool and data.test_size must be >= 0 (0 means all)")
 	}
 	if !specField("data.holdout").InRange(float64(s.Data.Holdout)) {
-		bad("data.holdout %d is negative: use 0 (test on the test set) or a validation size >= 1", s.Data.Holdout)
+		bad("data.holdout", "data.holdout %d is negative: use 0 (test on the test set) or a validation size >= 1", s.Data.Holdout)
 	}
 	oneOf("group.kind", s.Group.Kind, GroupKinds)
 	validateFileGroup(s.Group, "group", bad)
 	if f := specField("group.radius"); !f.InRange(float64(s.Group.Radius)) {
-		bad("group.radius %d is out of range: use %d..%d pixels", s.Group.Radius, int(f.Min), int(f.Max))
+		bad("group.radius", "group.radius %d is out of range: use %d..%d pixels", s.Group.Radius, int(f.Min), int(f.Max))
 	}
 	if s.Group.Kind == GroupLocalShift && s.Group.Radius == 0 {
-		bad("group.radius is 0: a local-shift group needs a radius >= 1")
+		bad("group.radius", "group.radius is 0: a local-shift group needs a radius >= 1")
 	}
 	if TakesAngles(s.Group.Kind) {
 		n := int(specField("group.angles.count").Max)
 		if p := angleProblem(s.Group.Angles, n); p != "" {
-			bad("group.angles: %s: give finite from and to and a count in 1..%d of angles distinct modulo 360, e.g. {from: -20, to: 20, count: 9}", p, n)
+			bad("group.angles", "group.angles: %s: give finite from and to and a count in 1..%d of angles distinct modulo 360, e.g. {from: -20, to: 20, count: 9}", p, n)
 		}
 	}
 	if TakesAffine(s.Group.Kind) {
-		for _, p := range AffineProblems(s.Group, "group") {
-			bad("%s", p)
+		for _, p := range affineProblems(s.Group, "group") {
+			bad(p.Field, "%s", p.Msg)
 		}
 	}
 	if !specField("group.size").InRange(float64(s.Group.Size)) {
-		bad("group.size %d is negative: use 0 for the whole group or a sample size >= 1", s.Group.Size)
+		bad("group.size", "group.size %d is negative: use 0 for the whole group or a sample size >= 1", s.Group.Size)
 	}
 	oneOf("sampling", s.Sampling, SamplingKinds)
 	if s.Seed > math.MaxInt64 { // compared as an integer: float64(MaxInt64) rounds up to 2^63
-		bad("seed %d is out of range: use 0..%d", s.Seed, int64(math.MaxInt64))
+		bad("seed", "seed %d is out of range: use 0..%d", s.Seed, int64(math.MaxInt64))
 	}
 	if s.Sampling == "disjoint" {
 		if s.Nested {
-			bad("sampling disjoint draws disjoint training sets, nested makes them subsets of one another: drop one of the two")
+			bad("sampling", "sampling disjoint draws disjoint training sets, nested makes them subsets of one another: drop one of the two")
 		}
 		if s.Data.Pool > 0 && s.Protocol == ProtocolSweep && s.Sweep != nil && s.Repeats*s.Sweep.Size > s.Data.Pool {
-			bad("sampling disjoint: %d repeats of %d samples need %d pool samples, data.pool is %d: lower repeats or raise data.pool", s.Repeats, s.Sweep.Size, s.Repeats*s.Sweep.Size, s.Data.Pool)
+			bad("sampling", "sampling disjoint: %d repeats of %d samples need %d pool samples, data.pool is %d: lower repeats or raise data.pool", s.Repeats, s.Sweep.Size, s.Repeats*s.Sweep.Size, s.Data.Pool)
 		}
 	}
 	if f := specField("repeats"); !f.InRange(float64(s.Repeats)) {
-		bad("repeats %d is out of range: use %d..%d", s.Repeats, int(f.Min), int(f.Max))
+		bad("repeats", "repeats %d is out of range: use %d..%d", s.Repeats, int(f.Min), int(f.Max))
 	}
 	if len(s.Methods) == 0 && s.Protocol != ProtocolApprox {
-		bad("methods is empty: add at least one method, e.g. {features: cdf, bins: 25, templates: 25}")
+		bad("methods", "methods is empty: add at least one method, e.g. {features: cdf, bins: 25, templates: 25}")
 	}
 	seen := map[string]int{}
 	for i, m := range s.Methods {
@@ -242,11 +251,11 @@ func (s *Spec) Validate() error {
 		if !dup || !reflect.DeepEqual(m, s.Methods[j]) {
 			s.validateMethod(i, m, bad)
 			if m.Preprocess != "" && !ImageData(s.Data) {
-				bad("methods.%d.preprocess %s needs images, data %s does not hold them: drop preprocess", i, m.Preprocess, s.Data.Name)
+				bad(fmt.Sprintf("methods.%d.preprocess", i), "methods.%d.preprocess %s needs images, data %s does not hold them: drop preprocess", i, m.Preprocess, s.Data.Name)
 			}
 		}
 		if dup {
-			bad("methods.%d and methods.%d are both named %q, and their results would be pooled into one series: give methods.%d a different name (name: ...)", j, i, n, i)
+			bad(fmt.Sprintf("methods.%d.name", i), "methods.%d and methods.%d are both named %q, and their results would be pooled into one series: give methods.%d a different name (name: ...)", j, i, n, i)
 		}
 	}
 	s.validateAudio(bad)
@@ -254,17 +263,17 @@ func (s *Spec) Validate() error {
 	switch s.Protocol {
 	case ProtocolCurve:
 		if len(s.Sizes) == 0 {
-			bad("sizes is empty: list the training sizes, e.g. [100, 200, 500]")
+			bad("sizes", "sizes is empty: list the training sizes, e.g. [100, 200, 500]")
 		}
 		f := specField("sizes")
 		for _, n := range s.Sizes {
 			if !f.InRange(float64(n)) {
-				bad("training size %d is out of range: use %d..%d", n, int(f.Min), int(f.Max))
+				bad("sizes", "training size %d is out of range: use %d..%d", n, int(f.Min), int(f.Max))
 			}
 		}
 	case ProtocolGrid:
 		if s.Grid == nil || len(s.Grid.Bins) == 0 || len(s.Grid.Templates) == 0 || !specField("grid.size").InRange(float64(s.Grid.Size)) {
-			bad("grid needs bins, templates and a training size >= 2, e.g. {bins: [5, 25], templates: [5, 25], size: 1000}")
+			bad("grid", "grid needs bins, templates and a training size >= 2, e.g. {bins: [5, 25], templates: [5, 25], size: 1000}")
 		} else {
 			for _, b := range s.Grid.Bins {
 				checkBins(b, "grid.bins", bad)
@@ -275,37 +284,37 @@ func (s *Spec) Validate() error {
 		}
 	case ProtocolGroupSize:
 		if len(s.GroupSizes) == 0 || len(s.Sizes) != 1 {
-			bad("group-size needs group_sizes (e.g. [1, 10, 120]) and exactly one training size in sizes")
+			bad("group_sizes", "group-size needs group_sizes (e.g. [1, 10, 120]) and exactly one training size in sizes")
 		}
 		for _, g := range s.GroupSizes {
 			if !specField("group_sizes").InRange(float64(g)) {
-				bad("group size %d must be >= 1", g)
+				bad("group_sizes", "group size %d must be >= 1", g)
 			}
 		}
 	case ProtocolPD:
 		if s.PD == nil || len(s.PD.Sizes) == 0 || !specField("pd.draws").InRange(float64(s.PD.Draws)) {
-			bad("pd needs sizes and draws >= 1, e.g. {sizes: [25, 50, 100, 200, 400, 800], draws: 10}")
+			bad("pd", "pd needs sizes and draws >= 1, e.g. {sizes: [25, 50, 100, 200, 400, 800], draws: 10}")
 		} else {
 			f := specField("pd.sizes")
 			for _, n := range s.PD.Sizes {
 				if !f.InRange(float64(n)) {
-					bad("pd size %d is out of range: use %d..%d", n, int(f.Min), int(f.Max))
+					bad("pd.sizes", "pd size %d is out of range: use %d..%d", n, int(f.Min), int(f.Max))
 				}
 			}
 		}
 	case ProtocolSweep:
 		if s.Sweep == nil || len(s.Sweep.Values) == 0 || !specField("sweep.size").InRange(float64(s.Sweep.Size)) || !in(s.Sweep.Field, SweepFields) {
-			bad("sweep needs field (one of %s), values and a training size >= 2, e.g. {field: gamma, values: [0.1, 1, 10], size: 30}", strings.Join(SweepFields, ", "))
+			bad("sweep", "sweep needs field (one of %s), values and a training size >= 2, e.g. {field: gamma, values: [0.1, 1, 10], size: 30}", strings.Join(SweepFields, ", "))
 		} else {
 			for _, v := range s.Sweep.Values {
 				if !specField("sweep.values").InRange(v) {
-					bad("sweep value %g is not a finite number >= 0", v)
+					bad("sweep.values", "sweep value %g is not a finite number >= 0", v)
 				}
 			}
 		}
 	case ProtocolApprox:
 		if s.Approx == nil || !specField("approx.pairs").InRange(float64(s.Approx.Pairs)) || len(s.Approx.Templates) == 0 {
-			bad("approx needs pairs >= 2, templates (e.g. [10, 100, 1000]) and bins")
+			bad("approx", "approx needs pairs >= 2, templates (e.g. [10, 100, 1000]) and bins")
 		} else {
 			checkBins(s.Approx.Bins, "approx.bins", bad)
 			for _, t := range s.Approx.Templates {
@@ -314,14 +323,17 @@ func (s *Spec) Validate() error {
 		}
 	}
 	s.validateTestTransform(bad)
-	if s.Tune != nil && len(errs) == 0 { // the search space is checked on a spec that validates (model/tune.go)
+	if s.Tune != nil && len(ps) == 0 { // the search space is checked on a spec that validates (model/tune.go)
 		s.validateTune(bad)
 	}
 	if len(more) > 0 {
 		slices.Sort(more)
-		errs = append(errs, fmt.Errorf("and %s more", groupThousands(len(slices.Compact(more)))))
+		ps = append(ps, Problem{Msg: fmt.Sprintf("and %s more", groupThousands(len(slices.Compact(more))))})
 	}
-	return errors.Join(errs...)
+	if len(ps) == 0 {
+		return nil
+	}
+	return ps
 }
 
 // MaxProblems is how many of a spec's problems Validate spells out, one a line; the
@@ -338,37 +350,41 @@ func groupThousands(n int) string {
 	return s
 }
 
-func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
-	at := fmt.Sprintf("methods.%d (%s)", i, m.DisplayName())
+func (s *Spec) validateMethod(i int, m Method, bad func(field, format string, a ...any)) {
+	key, at := fmt.Sprintf("methods.%d", i), fmt.Sprintf("methods.%d (%s)", i, m.DisplayName())
 	validateMethodFields(i, m, at, bad)
 	if m.Invariance == InvarianceGroup && familyOf(m) == FamilyLiu {
 		switch {
 		case !IsGroup(s.Group.Kind):
-			bad("%s: invariance group takes the best fit over the spec's group, and group.kind is none: set group.kind (e.g. dihedral)", at)
+			bad(key+".invariance", "%s: invariance group takes the best fit over the spec's group, and group.kind is none: set group.kind (e.g. dihedral)", at)
 		case m.Locality != nil:
-			bad("%s: invariance group does not compose with the locality kernel: drop locality, or use invariance TI, RI or TI-RI", at)
+			bad(key+".locality", "%s: invariance group does not compose with the locality kernel: drop locality, or use invariance TI, RI or TI-RI", at)
 		case s.Protocol == ProtocolGroupSize:
-			bad("%s: invariance group takes the spec's group as it is, and the group-size protocol samples it: use protocol sample-complexity", at)
+			bad(key+".invariance", "%s: invariance group takes the spec's group as it is, and the group-size protocol samples it: use protocol sample-complexity", at)
 		}
 	} else if (m.Invariance != "" || m.Locality != nil) && familyOf(m) == FamilyLiu && s.Group.Kind != GroupNone {
-		bad("%s: invariance and locality set the transformations themselves: set group.kind to none (or use invariance group for the best fit over the spec's group)", at)
+		liuKey := "invariance"
+		if m.Invariance == "" {
+			liuKey = "locality"
+		}
+		bad(key+"."+liuKey, "%s: invariance and locality set the transformations themselves: set group.kind to none (or use invariance group for the best fit over the spec's group)", at)
 	}
 	if m.Pooled() && s.Group.Kind == GroupNone && s.Protocol != ProtocolApprox {
-		bad("%s: %s pooling averages over a group, and group.kind is none: set group.kind (e.g. permutation, rotation+shift)", at, m.Features)
+		bad(key+".features", "%s: %s pooling averages over a group, and group.kind is none: set group.kind (e.g. permutation, rotation+shift)", at, m.Features)
 	}
 	if m.UsesRBF() && m.Gamma == 0 && s.Protocol == ProtocolPD {
-		bad("%s: gamma 0 (auto) is chosen on the training pool, which protocol pd does not draw: set gamma > 0", at)
+		bad(key+".gamma", "%s: gamma 0 (auto) is chosen on the training pool, which protocol pd does not draw: set gamma > 0", at)
 	}
 	if m.Nystrom() && m.Centres > 0 {
 		if n := s.largestTrainingSize(); n > 0 && m.Centres >= n {
-			bad("%s: centres %d is not below the largest training size %d, where the Nyström fit would be the exact one: use centres < %d, or drop solver", at, m.Centres, n, n)
+			bad(key+".centres", "%s: centres %d is not below the largest training size %d, where the Nyström fit would be the exact one: use centres < %d, or drop solver", at, m.Centres, n, n)
 		}
 		if m.Lambda == 0 {
 			for _, n := range s.trainingSizes() {
 				// lambda is chosen on a sixth of the rows (learn.NystromOptions.Validation):
 				// the centres are drawn from the other five sixths.
 				if fit := n - int(math.Round(float64(n)/6)); n > m.Centres && m.Centres > fit {
-					bad("%s: centres %d exceed the %d rows lambda is fitted on at training size %d (a sixth is held out to choose lambda): use centres <= %d, a fixed lambda, or sizes <= %d", at, m.Centres, fit, n, fit, m.Centres)
+					bad(key+".centres", "%s: centres %d exceed the %d rows lambda is fitted on at training size %d (a sixth is held out to choose lambda): use centres <= %d, a fixed lambda, or sizes <= %d", at, m.Centres, fit, n, fit, m.Centres)
 				}
 			}
 		}
@@ -376,13 +392,13 @@ func (s *Spec) validateMethod(i int, m Method, bad func(string, ...any)) {
 	if m.IsHaar() {
 		switch {
 		case s.Group.Kind == GroupNone:
-			bad("%s: the Haar kernel averages over a group, and group.kind is none: set group.kind to permutation or cyclic-shift", at)
+			bad(key+".kernel", "%s: the Haar kernel averages over a group, and group.kind is none: set group.kind to permutation or cyclic-shift", at)
 		case !haarGroupKind(s.Group.Kind):
-			bad("%s: the Haar kernel averages over a whole group, and group.kind %s is not one (not closed under composition): use permutation or cyclic-shift, or CDF features for local invariance", at, s.Group.Kind)
+			bad(key+".kernel", "%s: the Haar kernel averages over a whole group, and group.kind %s is not one (not closed under composition): use permutation or cyclic-shift, or CDF features for local invariance", at, s.Group.Kind)
 		case s.Group.Size > 0:
-			bad("%s: the Haar kernel averages over the whole group, and group.size %d keeps a sample of it: set group.size to 0, or use CDF features with a sampled group", at, s.Group.Size)
+			bad(key+".kernel", "%s: the Haar kernel averages over the whole group, and group.size %d keeps a sample of it: set group.size to 0, or use CDF features with a sampled group", at, s.Group.Size)
 		case s.Protocol == ProtocolGroupSize:
-			bad("%s: the group-size protocol samples the group, and the Haar kernel needs the whole group: use CDF features, or protocol sample-complexity", at)
+			bad(key+".kernel", "%s: the group-size protocol samples the group, and the Haar kernel needs the whole group: use CDF features, or protocol sample-complexity", at)
 		}
 	}
 }
@@ -439,17 +455,17 @@ func (m *Method) Tidy() {
 
 // validateApplies refuses every spec-level field set where it does not apply, and a
 // sweep over a field that applies to none of the methods.
-func (s *Spec) validateApplies(bad func(string, ...any)) {
+func (s *Spec) validateApplies(bad func(field, format string, a ...any)) {
 	for _, f := range SpecFields {
 		if f.IsSet(s) && !f.Applies(s) {
-			bad("%s applies to %s, not %s: drop it (on a preset: --set %s=%s)", f.Key, f.AppliesTo, f.not(s), f.Key, f.ZeroLiteral())
+			bad(f.Key, "%s applies to %s, not %s: drop it (on a preset: --set %s=%s)", f.Key, f.AppliesTo, f.not(s), f.Key, f.ZeroLiteral())
 		}
 	}
 	if s.Protocol == ProtocolSweep && s.Sweep != nil {
 		// A method the field does not apply to is a reference: it runs once and is drawn
 		// flat across the values (SweepReference). At least one method must be swept.
 		if f := MethodFieldOf(s.Sweep.Field); f != nil && len(s.Methods) > 0 && !slices.ContainsFunc(s.Methods, f.Applies) {
-			bad("sweep.field %s applies to %s, and no method is one: sweep another field or add such a method", f.Key, f.AppliesTo)
+			bad("sweep.field", "sweep.field %s applies to %s, and no method is one: sweep another field or add such a method", f.Key, f.AppliesTo)
 		}
 	}
 }
@@ -483,21 +499,25 @@ const (
 // group, e.g. "group" or "methods.0.group"): a count outside 1..MaxAffineCount, a value
 // not finite or outside [-MaxShear, MaxShear] or [MinScale, MaxScale] (to only when
 // count > 1), two equal values.
-func AffineProblems(g GroupSpec, at string) []string {
-	var out []string
+func AffineProblems(g GroupSpec, at string) []string { return affineProblems(g, at).Messages() }
+
+// affineProblems is AffineProblems keyed by field (at.shears, at.scales).
+func affineProblems(g GroupSpec, at string) Problems {
+	var out Problems
 	check := func(field string, a *AngleSpec, lo, hi float64, eg string) {
 		if a == nil {
 			return
 		}
 		fix := fmt.Sprintf("give finite from and to in [%g, %g] and a count in 1..%d (from != to when count > 1), e.g. %s", lo, hi, MaxAffineCount, eg)
+		key := at + "." + field
 		switch {
 		case a.Count < 1 || a.Count > MaxAffineCount:
-			out = append(out, fmt.Sprintf("%s.%s: count %d is out of range: %s", at, field, a.Count, fix))
+			out = append(out, Problem{key, fmt.Sprintf("%s.%s: count %d is out of range: %s", at, field, a.Count, fix)})
 		case math.IsNaN(a.From) || a.From < lo || a.From > hi || a.Count > 1 && (math.IsNaN(a.To) || a.To < lo || a.To > hi):
 			// With count 1 the list is [from] (AngleRange): to is not used.
-			out = append(out, fmt.Sprintf("%s.%s: from %g, to %g: %s", at, field, a.From, a.To, fix))
+			out = append(out, Problem{key, fmt.Sprintf("%s.%s: from %g, to %g: %s", at, field, a.From, a.To, fix)})
 		case a.Count > 1 && a.From == a.To:
-			out = append(out, fmt.Sprintf("%s.%s: %d values all equal to %g (the same map repeated): %s", at, field, a.Count, a.From, fix))
+			out = append(out, Problem{key, fmt.Sprintf("%s.%s: %d values all equal to %g (the same map repeated): %s", at, field, a.Count, a.From, fix)})
 		}
 	}
 	check("shears", g.Shears, -MaxShear, MaxShear, "{from: -0.3, to: 0.3, count: 5}")
@@ -505,15 +525,24 @@ func AffineProblems(g GroupSpec, at string) []string {
 	return out
 }
 
-func checkBins(b int, field string, bad func(string, ...any)) {
+// affineKey returns the field of g that a "shears and scales do not apply" problem
+// names: shears when they are set, else scales.
+func affineKey(g GroupSpec) string {
+	if g.Shears != nil {
+		return "shears"
+	}
+	return "scales"
+}
+
+func checkBins(b int, field string, bad func(field, format string, a ...any)) {
 	if b <= 0 || b > MaxBins {
-		bad("%s %d is out of range: use 1..%d bins (2n+1 thresholds)", field, b, MaxBins)
+		bad(field, "%s %d is out of range: use 1..%d bins (2n+1 thresholds)", field, b, MaxBins)
 	}
 }
 
-func checkTemplates(t int, field string, bad func(string, ...any)) {
+func checkTemplates(t int, field string, bad func(field, format string, a ...any)) {
 	if t <= 0 || t > MaxTemplates {
-		bad("%s %d is out of range: use 1..%d templates", field, t, MaxTemplates)
+		bad(field, "%s %d is out of range: use 1..%d templates", field, t, MaxTemplates)
 	}
 }
 

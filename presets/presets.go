@@ -53,6 +53,7 @@ func Lookup(name string) (model.Preset, error) {
 }
 
 func finish(s *model.Spec) *model.Spec {
+	s.Defaults()
 	if err := s.Validate(); err != nil {
 		panic("presets: " + s.Name + ": " + err.Error())
 	}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -136,7 +137,11 @@ type App struct {
 	preset string
 	quick  bool
 	base   *model.Spec // the preset's spec, for the command line
-	issues []string
+	// problems are the Validate problems of the spec in the panes (with its defaults
+	// filled), each pane showing those of its fields; issues are their messages, for the
+	// status line and the run log.
+	problems model.Problems
+	issues   []string
 	// est is the time estimate of the spec in the panes (estimate.go), computed by
 	// revalidate; estimated counts the computations (tests: never per frame).
 	est       estimates
@@ -353,17 +358,18 @@ func (a *App) focusedHelp() help.KeyMap { return a.focused() }
 // editing reports whether the focused pane holds the keyboard (it then takes every key).
 func (a *App) editing() bool { return a.focused().Editing() }
 
-// revalidate checks a copy of the spec, hands the problems to the forms and refreshes
+// revalidate checks a copy of the spec with its defaults filled (the spec in the panes
+// keeps what the user set), hands each form the problems of its fields and refreshes
 // the command line and the enabled keys.
 func (a *App) revalidate() {
-	a.issues = nil
 	c := a.spec.Clone()
-	if err := c.Validate(); err != nil {
-		a.issues = strings.Split(err.Error(), "\n")
-	}
-	a.data.Form().SetIssues(a.issues)
-	a.group.Form().SetIssues(a.issues)
-	a.method.Form().SetIssues(a.issues)
+	c.Defaults()
+	a.problems = nil
+	errors.As(c.Validate(), &a.problems)
+	a.issues = a.problems.Messages()
+	a.data.Form().SetIssues(a.problems)
+	a.group.Form().SetIssues(a.problems)
+	a.method.Form().SetIssues(a.problems)
 	a.method.SetCommand(a.commandLine())
 	a.refreshEstimates()
 	a.updateKeys()

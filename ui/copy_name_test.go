@@ -24,7 +24,9 @@ func TestCopyMethodUniqueName(t *testing.T) {
 	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
 		t.Fatalf("names after two copies %q, want %q", got, want)
 	}
-	if err := a.spec.Clone().Validate(); err != nil {
+	c := a.spec.Clone()
+	c.Defaults()
+	if err := c.Validate(); err != nil {
 		t.Fatalf("spec after copies does not validate: %v", err)
 	}
 	if !a.method.Form().Select("methods.2.features") {

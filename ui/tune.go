@@ -214,6 +214,7 @@ func studySpec(s *model.Spec, marks map[string]string) (*model.Spec, []string, e
 	}
 	tb.Params = params
 	c.Tune = &tb
+	c.Defaults()
 	if err := c.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("the study's spec does not validate: %s", strings.SplitN(err.Error(), "\n", 2)[0])
 	}

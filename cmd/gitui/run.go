@@ -86,6 +86,7 @@ func readSpec(name string, quick bool, seed int64, sets []string, edits ...func(
 			return nil, err
 		}
 	}
+	spec.Defaults() // after the edits: a default may follow another field (sampling balanced for xperm)
 	if err := spec.Validate(); err != nil {
 		if !isPreset {
 			err = fmt.Errorf("spec %s: %w", name, err)

@@ -28,7 +28,7 @@ func affineSpec() *model.Spec {
 func TestValidateShearsScales(t *testing.T) {
 	s := affineSpec()
 	s.Group.Scales = &model.AngleSpec{From: 0.9, To: 1.1, Count: 3}
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Fatalf("valid spec: %v", err)
 	}
 	for _, c := range []struct {
@@ -65,7 +65,7 @@ func TestValidateShearsScales(t *testing.T) {
 	} {
 		s := affineSpec()
 		c.edit(s)
-		err := s.Validate()
+		err := resolve(s)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 			continue
@@ -271,7 +271,7 @@ func TestSetShears(t *testing.T) {
 	if err := s.Set("group.scales.from=1.1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Fatal(err)
 	}
 	if *s.Group.Shears != (model.AngleSpec{From: -0.2, To: 0.2, Count: 3}) || *s.Group.Scales != (model.AngleSpec{From: 1.1, Count: 1}) {

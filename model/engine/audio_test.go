@@ -41,12 +41,12 @@ func TestAudioSpecBadInput(t *testing.T) {
 	for _, c := range cases {
 		s := base()
 		c.edit(s)
-		err := s.Validate()
+		err := resolve(s)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("want %q, got %v", c.want, err)
 		}
 	}
-	if err := base().Validate(); err != nil {
+	if err := resolve(base()); err != nil {
 		t.Errorf("the base spec is refused: %v", err)
 	}
 }

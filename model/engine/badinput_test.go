@@ -168,7 +168,7 @@ func TestValidateAngles(t *testing.T) {
 			Group:   model.GroupSpec{Kind: "rotation", Angles: &model.AngleSpec{From: -20, To: 20, Count: 9}},
 			Methods: []model.Method{{Features: "cdf", Bins: 5, Templates: 5}}}
 	}
-	if err := base().Validate(); err != nil {
+	if err := resolve(base()); err != nil {
 		t.Fatalf("valid spec: %v", err)
 	}
 	for _, c := range []struct {
@@ -183,7 +183,7 @@ func TestValidateAngles(t *testing.T) {
 	} {
 		s := base()
 		s.Group.Angles = &c.a
-		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "group.angles: ") || !strings.Contains(err.Error(), c.want) {
+		if err := resolve(s); err == nil || !strings.Contains(err.Error(), "group.angles: ") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("angles %+v: %v, want %q", c.a, err, c.want)
 		}
 	}

@@ -30,7 +30,7 @@ func TestPreprocessDeskew(t *testing.T) {
 		},
 		Sizes: []int{60, 200},
 	}
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Fatal(err)
 	}
 	out := runSpec(t, s)
@@ -64,9 +64,9 @@ func TestPreprocessDeskew(t *testing.T) {
 		{model.Method{Kernel: "rbf", Gamma: 1, Preprocess: "deskew"}, nil, "methods.0.preprocess applies to features raw, cdf and moments, learners invariant-svm and vsv, not kernel rbf: drop it"},
 		{model.Method{Features: "raw", Preprocess: "unslant"}, nil, `preprocess "unslant" is unknown: use one of deskew`},
 	} {
-		err := kindSpec(c.m).Validate()
+		err := resolve(kindSpec(c.m))
 		if c.spec != nil {
-			err = c.spec.Validate()
+			err = resolve(c.spec)
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%+v: err = %v, want one line with %q", c.m, err, c.want)
@@ -109,7 +109,7 @@ func TestDeskewSetKeepsNorms(t *testing.T) {
 func TestEstimateCountsDeskew(t *testing.T) {
 	s := &model.Spec{Name: "t", Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "mnist"}, Group: model.GroupSpec{Kind: "local-shift", Radius: 1},
 		Methods: []model.Method{{Features: "cdf", Bins: 5, Templates: 20, Preprocess: "deskew"}}, Sizes: []int{100}, Repeats: 1, Seed: 1}
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Fatal(err)
 	}
 	ds := DataSize{Pool: 1000, Test: 500, Shape: []int{28, 28}, Classes: 10}

@@ -19,6 +19,7 @@ import (
 // run validates the spec, loads the data, builds the protocol and runs it (see Start).
 func run(ctx context.Context, spec *model.Spec, opts RunOptions, ch chan<- eval.Event) (*eval.Outcome, error) {
 	spec = spec.Clone()
+	spec.Defaults()
 	if err := spec.Validate(); err != nil {
 		return nil, inputErr(err)
 	}

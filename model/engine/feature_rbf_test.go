@@ -29,7 +29,7 @@ func TestFeatureRBFEqualsKernelRBF(t *testing.T) {
 		},
 		Sizes: []int{60, 200},
 	}
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.Methods[0].DisplayName(); got != "raw RBF RLS" {
@@ -63,7 +63,7 @@ func TestFeatureKernelRefused(t *testing.T) {
 		{model.Method{Features: "cdf", Bins: 5, Templates: 5, FeatureKernel: "poly"}, `feature_kernel "poly" is unknown: use one of rbf`},
 		{model.Method{Features: "cdf", Bins: 5, Templates: 5, Gamma: 1}, "methods.0.gamma applies to kernels rbf and poly, haar with base rbf, and feature_kernel rbf"},
 	} {
-		err := kindSpec(c.m).Validate()
+		err := resolve(kindSpec(c.m))
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%+v: err = %v, want one line with %q", c.m, err, c.want)
 		}

@@ -18,6 +18,7 @@ import (
 // each with its smallest eigenvalue. If no method is invariant, both are the base kernel.
 func SampleGram(ctx context.Context, spec *model.Spec, dataDir string, n int) (base, invariant eval.Matrix, err error) {
 	s := spec.Clone()
+	s.Defaults()
 	if err := s.Validate(); err != nil {
 		return base, invariant, inputErr(err)
 	}

@@ -46,7 +46,7 @@ func TestHoldoutOnSingleFile(t *testing.T) {
 	}
 	s := &model.Spec{Name: "h", Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "file", Path: path, Holdout: 10, TestSize: 10},
 		Methods: []model.Method{{Features: "raw"}}, Sizes: []int{20}}
-	err := s.Validate()
+	err := resolve(s)
 	if err == nil || !strings.Contains(err.Error(), "data.test_size") || !strings.Contains(err.Error(), "data.holdout 10 with data.name file") {
 		t.Fatalf("Validate: %v, want test_size with a holdout on a file refused", err)
 	}

@@ -90,7 +90,7 @@ func TestFeatureKeyTellsFeaturesApart(t *testing.T) {
 		case "features": // moments have no bins
 			s.Methods[0].Bins = 0
 		}
-		if err := s.Validate(); err != nil {
+		if err := resolve(s); err != nil {
 			t.Fatalf("%s=%s: %v", f.Key, alt, err)
 		}
 		f1, k1 := cdfFeatures(t, s)

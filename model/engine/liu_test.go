@@ -62,7 +62,7 @@ func TestValidateEngineII(t *testing.T) {
 	for _, c := range cases {
 		s := liuSpec(poly("", ""))
 		c.edit(s)
-		err := s.Validate()
+		err := resolve(s)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
 		}
@@ -71,14 +71,14 @@ func TestValidateEngineII(t *testing.T) {
 		}
 	}
 	s := liuSpec(poly("TI-RI", ""))
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Fatal(err)
 	}
 	if m := s.Methods[0]; m.DisplayName() != "TI-RI-SVM" || m.Fit != "best" || m.Translation != "cyclic" || m.Rotations == nil {
 		t.Errorf("TI-RI defaults: %+v", m)
 	}
 	s = liuSpec(poly("RI", "average"))
-	_ = s.Validate()
+	_ = resolve(s)
 	if s.Methods[0].DisplayName() != "RI-SVM (average-fit)" {
 		t.Errorf("name %q, want RI-SVM (average-fit)", s.Methods[0].DisplayName())
 	}

@@ -17,7 +17,7 @@ import (
 func TestRangeSampleField(t *testing.T) {
 	spec := xpermSpec
 	ok := model.Method{Features: "cdf", Bins: 5, Templates: 5, Thresholds: "range", RangeSample: 500, Standardize: "mean"}
-	if err := spec(ok).Validate(); err != nil {
+	if err := resolve(spec(ok)); err != nil {
 		t.Fatalf("range thresholds with range_sample 500 refused: %v", err)
 	}
 	if got, want := ok.DisplayName(), "CDF(5,5) RLS (range thresholds from 500 rows, standardize mean)"; got != want {
@@ -27,7 +27,7 @@ func TestRangeSampleField(t *testing.T) {
 	all.RangeSample = 0
 	both := spec(ok)
 	both.Methods = append(both.Methods, all)
-	if err := both.Validate(); err != nil {
+	if err := resolve(both); err != nil {
 		t.Errorf("a method and its copy fitted on the whole pool refused together: %v", err)
 	}
 	for _, c := range []struct {

@@ -18,7 +18,7 @@ func xpermSpec(m model.Method) *model.Spec {
 // holds want.
 func checkRefused(t *testing.T, m model.Method, want string) {
 	t.Helper()
-	err := xpermSpec(m).Validate()
+	err := resolve(xpermSpec(m))
 	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 		t.Errorf("%+v: got %v, want one line with %q", m, err, want)
 	}
@@ -29,7 +29,7 @@ func checkRefused(t *testing.T, m model.Method, want string) {
 func TestStandardizeField(t *testing.T) {
 	spec := xpermSpec
 	ok := model.Method{Features: "cdf", Bins: 5, Templates: 5, Thresholds: "range", Standardize: "spread"}
-	if err := spec(ok).Validate(); err != nil {
+	if err := resolve(spec(ok)); err != nil {
 		t.Fatalf("range thresholds with standardize spread refused: %v", err)
 	}
 	// The derived name follows the value, so a standardized copy of a method is told
@@ -46,7 +46,7 @@ func TestStandardizeField(t *testing.T) {
 	}
 	both := spec(ok)
 	both.Methods = append(both.Methods, plain)
-	if err := both.Validate(); err != nil {
+	if err := resolve(both); err != nil {
 		t.Errorf("a method and its standardized copy refused together: %v", err)
 	}
 	cases := []struct {

@@ -43,7 +43,7 @@ func TestValidateTestTransform(t *testing.T) {
 		base("file", &model.GroupSpec{Kind: "rotation", Angles: angles}), // the shape is checked at load time
 	}
 	for i, s := range good {
-		if err := s.Validate(); err != nil {
+		if err := resolve(s); err != nil {
 			t.Errorf("good spec %d (%s, %+v): %v", i, s.Data.Name, s.TestTransform, err)
 		}
 	}
@@ -69,7 +69,7 @@ func TestValidateTestTransform(t *testing.T) {
 		{base("mnist", &model.GroupSpec{Kind: "permutation"}), []string{"test_transform permutation of 28 blocks", "test_transform.size"}},
 	}
 	for _, c := range bad {
-		err := c.spec.Validate()
+		err := resolve(c.spec)
 		if err == nil {
 			t.Errorf("%s with %+v: accepted, want %q", c.spec.Data.Name, c.spec.TestTransform, c.want[0])
 			continue
@@ -142,7 +142,7 @@ func TestTransformTestRows(t *testing.T) {
 func predictBoth(t *testing.T, spec *model.Spec, mi int, dataDir string) (plain, transformed, truth []int) {
 	t.Helper()
 	spec = spec.Clone()
-	if err := spec.Validate(); err != nil {
+	if err := resolve(spec); err != nil {
 		t.Fatal(err)
 	}
 	pool, test, err := LoadData(spec.Data, dataDir, spec.Seed)

@@ -84,7 +84,7 @@ func TestToyFamily(t *testing.T) {
 		Methods: []model.Method{{Features: model.FeaturesRaw, Name: "centroid"}, {Features: model.FeaturesRaw}},
 		Sizes:   []int{40},
 	}
-	if err := s.Validate(); err != nil {
+	if err := resolve(s); err != nil {
 		t.Fatal(err)
 	}
 	if f := model.FamilyOf(s.Methods[0]); f != toy {

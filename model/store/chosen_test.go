@@ -23,6 +23,7 @@ func TestJournalChosen(t *testing.T) {
 			{Name: "fixed", Features: "cdf", Bins: 3, Templates: 5, FeatureKernel: "rbf", Lambda: 0.01, Gamma: 2}},
 		Sizes: []int{20, 40},
 	}
+	s.Defaults()
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -96,6 +96,7 @@ func readSpecFile(path string) (*model.Spec, error) {
 	if err := dec.Decode(&s); err != nil {
 		return nil, inputErr(fmt.Errorf("%s does not parse (%v): it was not written by this version of gitui; choose another --out", path, err))
 	}
+	s.Defaults()
 	if err := s.Validate(); err != nil {
 		return nil, inputErr(fmt.Errorf("%s: %w", path, err))
 	}

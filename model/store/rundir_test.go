@@ -16,6 +16,7 @@ import (
 func journalSpec() *model.Spec {
 	s := &model.Spec{Name: "j", Protocol: model.ProtocolCurve, Data: model.DataSpec{Name: "xperm"}, Group: model.GroupSpec{Kind: "permutation"},
 		Methods: []model.Method{{Features: "raw"}}, Sizes: []int{20}, Repeats: 3, Seed: 1}
+	s.Defaults()
 	if err := s.Validate(); err != nil {
 		panic(err)
 	}

@@ -87,8 +87,9 @@ func (t *Study) SetTop(top []TopInfo) { t.top = top }
 
 // Open opens the study directory dir. With a spec, it creates the directory (writing
 // spec.json) or, when dir already holds a study, checks that it is of the same spec;
-// with a nil spec it reads dir/spec.json (resume). The spec must carry a tune block that
-// validates; errors are *model.InputError when the input is at fault.
+// with a nil spec it reads dir/spec.json (resume). The spec's defaults are filled
+// (model.Spec.Defaults), and it must carry a tune block and validate; errors are
+// *model.InputError when the input is at fault.
 func Open(dir string, spec *model.Spec) (*Study, error) {
 	specPath := filepath.Join(dir, SpecFile)
 	if spec == nil {
@@ -101,6 +102,7 @@ func Open(dir string, spec *model.Spec) (*Study, error) {
 	if spec.Tune == nil {
 		return nil, &model.InputError{Err: fmt.Errorf("spec %s has no tune block: give --param KEY=DIST, or a tune block with params", spec.Name)}
 	}
+	spec.Defaults()
 	if err := spec.Validate(); err != nil {
 		return nil, &model.InputError{Err: err}
 	}
@@ -521,7 +523,8 @@ func (t *Study) BestSpec() (*model.Spec, error) {
 }
 
 // RefitSpec returns the plain spec of trial id's configuration (BaselineTrial: the
-// baseline's) refit at RefitN (as BestSpec), its name suffixed with suffix.
+// baseline's) refit at RefitN (as BestSpec), its name suffixed with suffix, with its
+// defaults filled and validated.
 func (t *Study) RefitSpec(id int, suffix string) (*model.Spec, error) {
 	var s *model.Spec
 	if id == BaselineTrial && t.base != nil {
@@ -539,6 +542,7 @@ func (t *Study) RefitSpec(id int, suffix string) (*model.Spec, error) {
 	s.Protocol, s.Sizes, s.Repeats, s.Nested = model.ProtocolCurve, []int{t.RefitN}, 1, false
 	s.Grid, s.Sweep, s.PD, s.Approx, s.GroupSizes = nil, nil, nil, nil, nil
 	s.Name += suffix
+	s.Defaults()
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}

@@ -45,8 +45,9 @@ func Fields(s *model.Spec) []form.Field {
 	return fs
 }
 
-// IssueOf selects the Validate lines about the data set.
-func IssueOf(line string) bool { return strings.HasPrefix(line, "data.") }
+// ProblemKeys are the fields whose Validate problems the pane shows (model.Problem.Under):
+// the data set's.
+var ProblemKeys = []string{"data"}
 
 // Model is the data set pane: its fields, what the data directory holds, and a preview
 // of the loaded pool (class counts and a few samples).
@@ -67,7 +68,7 @@ type Model struct {
 // New returns the pane over spec; dir is the data directory searched for IDX files
 // ("" when none).
 func New(st theme.Styles, spec *model.Spec, dir string) Model {
-	m := Model{st: st, spec: spec, dir: dir, Split: form.Split{Editor: form.New(st, spec, Fields, IssueOf)}}
+	m := Model{st: st, spec: spec, dir: dir, Split: form.Split{Editor: form.New(st, spec, Fields, ProblemKeys)}}
 	if dir != "" {
 		m.avail = data.Available(dir)
 	}

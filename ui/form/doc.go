@@ -9,7 +9,8 @@
 // ±Step for numbers, ×/÷10 for LogFloat fields such as lambda and gamma. Text being
 // typed is parsed on every key; a value that does not parse or is out of range is never
 // assigned: it stays in the editor with a one-line message. Spec-level problems from
-// Spec.Validate are listed under the fields (SetIssues).
+// Spec.Validate are listed under the fields (SetIssues): those keyed by the fields under
+// the form's keys (model.Problem.Field and Under), never picked by their text.
 //
 // SetArgs and CommandLine turn the difference between a preset's spec and the edited
 // one into `gitui run PRESET --set key=value ...`, so a session can be repeated

@@ -76,11 +76,13 @@ func DefaultKeyMap() KeyMap {
 // out-of-range value never reaches the spec: it stays in the editor with an inline
 // message. Spec-level problems (Spec.Validate) are shown under the fields by SetIssues.
 type Model struct {
-	st      theme.Styles
-	keys    KeyMap
-	spec    *model.Spec
-	fields  func(*model.Spec) []Field
-	issueOf func(line string) bool
+	st     theme.Styles
+	keys   KeyMap
+	spec   *model.Spec
+	fields func(*model.Spec) []Field
+	// problemKeys are the field paths whose problems the form shows (model.Problem.Under);
+	// nil: every problem.
+	problemKeys []string
 
 	cur     int
 	top     int
@@ -92,7 +94,7 @@ type Model struct {
 	ch       choice
 	inErr    string
 	errs     map[string]string
-	issues   []string
+	issues   model.Problems
 	w, h     int
 	focused  bool
 	// note, when set, returns a remark drawn after a field's value (SetNote).
@@ -104,10 +106,10 @@ type Model struct {
 func (m *Model) SetNote(note func(key string) string) { m.note = note }
 
 // New returns a form over spec whose fields are listed by fields (called on every
-// draw, so the list may depend on the spec); issueOf selects the Validate lines that
-// concern this form.
-func New(st theme.Styles, spec *model.Spec, fields func(*model.Spec) []Field, issueOf func(string) bool) Model {
-	return Model{st: st, keys: DefaultKeyMap(), spec: spec, fields: fields, issueOf: issueOf, errs: map[string]string{}}
+// draw, so the list may depend on the spec); problemKeys are the field paths whose
+// Validate problems concern this form (SetIssues), nil for every problem.
+func New(st theme.Styles, spec *model.Spec, fields func(*model.Spec) []Field, problemKeys []string) Model {
+	return Model{st: st, keys: DefaultKeyMap(), spec: spec, fields: fields, problemKeys: problemKeys, errs: map[string]string{}}
 }
 
 // SetSpec points the form at another spec (a preset was loaded) and drops edits.
@@ -154,25 +156,25 @@ func (m *Model) Select(key string) bool {
 	return false
 }
 
-// SetIssues keeps the Validate lines that concern this form (issueOf).
-func (m *Model) SetIssues(lines []string) {
-	m.issues = m.issues[:0]
-	for _, l := range lines {
-		if m.issueOf == nil || m.issueOf(l) {
-			m.issues = append(m.issues, l)
-		}
+// SetIssues keeps the Validate problems of ps that concern this form: those about the
+// fields under its keys (model.Problems.Under), all of them for a form without keys.
+func (m *Model) SetIssues(ps model.Problems) {
+	if m.problemKeys != nil {
+		ps = ps.Under(m.problemKeys...)
 	}
+	m.issues = ps
 }
 
-// Issues returns the spec-level problems shown by this form.
-func (m *Model) Issues() []string { return m.issues }
+// Issues returns the messages of the spec-level problems shown by this form.
+func (m *Model) Issues() []string { return m.issues.Messages() }
 
-// Problem returns the first of Issues as an error, or nil when there is none.
+// Problem returns the first of the problems shown as an error (a model.Problem), or nil
+// when there is none.
 func (m *Model) Problem() error {
 	if len(m.issues) == 0 {
 		return nil
 	}
-	return errors.New(m.issues[0])
+	return m.issues[0]
 }
 
 // FieldError returns the inline error of the field key ("" if none): the last rejected

@@ -163,14 +163,14 @@ func TestLongIssuesWrap(t *testing.T) {
 	long := "methods.0.bins applies to features cdf, not raw: remove it or set features: cdf (the other fields stay as they are)"
 	m := New(uitest.Styles(), spec(), fields, nil)
 	m.SetSize(30, 14)
-	m.SetIssues([]string{long})
+	m.SetIssues(model.Problems{{Field: "methods.0.bins", Msg: long}})
 	v := m.View()
 	uitest.CheckFits(t, v, 30, 14)
 	if got := strings.Join(strings.Fields(v), ""); !strings.Contains(got, "!"+strings.Join(strings.Fields(long), "")) {
 		t.Fatalf("the problem is not whole in the form:\n%s", v)
 	}
 	m.SetSize(30, 8)
-	m.SetIssues([]string{long, long, long})
+	m.SetIssues(model.Problems{{Field: "methods.0.bins", Msg: long}, {Field: "methods.0.bins", Msg: long}, {Field: "methods.0.bins", Msg: long}})
 	v = m.View()
 	uitest.CheckFits(t, v, 30, 8)
 	lines := strings.Split(v, "\n")
@@ -351,5 +351,37 @@ func TestChoiceTypeAhead(t *testing.T) {
 	key("right")
 	if s.Data.Name == "file" {
 		t.Fatal("→ no longer steps")
+	}
+}
+
+// TestSetIssuesByKey: a form shows exactly the problems keyed by the fields under its
+// keys (model.Problem.Under), whatever their messages say, and every problem when it
+// has no keys.
+func TestSetIssuesByKey(t *testing.T) {
+	ps := model.Problems{
+		{Field: "group.radius", Msg: "a"},
+		{Field: "group_sizes", Msg: "group.b looks like a group line"},
+		{Field: "methods.0.group.kind", Msg: "group.c"},
+		{Field: "data.pool", Msg: "d"},
+		{Field: "group", Msg: "e"},
+		{Field: "", Msg: "and 1 more"},
+	}
+	fields := func(*model.Spec) []Field { return []Field{bins} }
+	m := New(uitest.Styles(), spec(), fields, []string{"group"})
+	m.SetIssues(ps)
+	if got := strings.Join(m.Issues(), "|"); got != "a|e" {
+		t.Errorf("group form shows %q, want a|e", got)
+	}
+	if err := m.Problem(); err == nil || err.Error() != "a" {
+		t.Errorf("Problem() = %v, want a", err)
+	}
+	m.SetIssues(nil)
+	if m.Problem() != nil || len(m.Issues()) != 0 {
+		t.Errorf("no problems: still shows %q", m.Issues())
+	}
+	all := New(uitest.Styles(), spec(), fields, nil)
+	all.SetIssues(ps)
+	if len(all.Issues()) != len(ps) {
+		t.Errorf("a form without keys shows %d of %d problems", len(all.Issues()), len(ps))
 	}
 }

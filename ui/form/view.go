@@ -40,7 +40,7 @@ func (m *Model) View() string {
 		}
 	}
 	for _, is := range m.issues {
-		tail = append(tail, theme.WrapLines(m.st.Error.Render, "! "+is, m.w, 2)...) // wrapped, never cut
+		tail = append(tail, theme.WrapLines(m.st.Error.Render, "! "+is.Msg, m.w, 2)...) // wrapped, never cut
 	}
 	if keep := m.h - minFieldRows; len(tail) > keep {
 		// Keep some fields in view; the Run pane lists every problem when r is pressed.

@@ -1,6 +1,7 @@
 package grouppane
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -61,8 +62,9 @@ func Fields(s *model.Spec) []form.Field {
 	return fs
 }
 
-// IssueOf selects the Validate lines about the group.
-func IssueOf(line string) bool { return strings.HasPrefix(line, "group.") }
+// ProblemKeys are the fields whose Validate problems the pane shows (model.Problem.Under):
+// the spec's group (not group_sizes, nor a method's own group).
+var ProblemKeys = []string{"group"}
 
 // Model is the group pane: its fields and a preview of one sample's orbit
 // (x, g1 x, g2 x, ...) under the group built from them.
@@ -82,7 +84,7 @@ type Model struct {
 
 // New returns the pane over spec.
 func New(st theme.Styles, spec *model.Spec) Model {
-	return Model{st: st, spec: spec, Split: form.Split{Editor: form.New(st, spec, Fields, IssueOf)}}
+	return Model{st: st, spec: spec, Split: form.Split{Editor: form.New(st, spec, Fields, ProblemKeys)}}
 }
 
 // Form returns the pane's form.
@@ -192,15 +194,15 @@ func (m *Model) build() tea.Cmd {
 	}
 }
 
-// groupProblem returns the first Validate line about the group ("" if none): an
-// invalid group is not built.
+// groupProblem returns the first Validate problem about the group (ProblemKeys; "" if
+// none) of s with its defaults filled: an invalid group is not built.
 func groupProblem(s *model.Spec) string {
 	c := s.Clone()
-	if err := c.Validate(); err != nil {
-		for _, l := range strings.Split(err.Error(), "\n") {
-			if IssueOf(l) {
-				return "fix the group first: " + l
-			}
+	c.Defaults()
+	var ps model.Problems
+	if errors.As(c.Validate(), &ps) {
+		if g := ps.Under(ProblemKeys...); len(g) > 0 {
+			return "fix the group first: " + g[0].Msg
 		}
 	}
 	return ""

@@ -2,6 +2,7 @@ package methodpane
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -43,24 +44,18 @@ func Fields(s *model.Spec, i int) []form.Field {
 	return fs
 }
 
-// issuePrefixes start the Validate lines about methods and the protocol: the keys of the
-// pane's fields and of their objects, the protocols' names ("group-size needs ...") and
-// the words of the size messages ("training size 1 is out of range").
-var issuePrefixes = func() []string {
-	out := []string{"methods", "training size", "group size", "approx", "grid"}
-	out = append(out, protocolFields...)
-	return append(out, model.Protocols...)
-}()
-
-// IssueOf selects the Validate lines about methods and the protocol.
-func IssueOf(line string) bool {
-	for _, p := range issuePrefixes {
-		if strings.HasPrefix(line, p) {
-			return true
+// ProblemKeys are the fields whose Validate problems the pane shows (model.Problem.Under):
+// the methods, and the protocol with its sizes, repeats, sampling and seed, including
+// the objects of the protocols edited in a spec file (pd, sweep) and nested.
+var ProblemKeys = func() []string {
+	out := []string{"methods", "pd", "sweep", "nested"}
+	for _, k := range protocolFields {
+		if top, _, _ := strings.Cut(k, "."); !slices.Contains(out, top) {
+			out = append(out, top)
 		}
 	}
-	return false
-}
+	return out
+}()
 
 // KeyMap lists the method pane's own keys (besides the form's).
 type KeyMap struct {
@@ -111,7 +106,7 @@ type tabSpan struct{ i, x0, x1 int }
 func New(st theme.Styles, spec *model.Spec) Model {
 	cur := new(int)
 	fields := func(s *model.Spec) []form.Field { return Fields(s, min(*cur, max(0, len(s.Methods)-1))) }
-	m := Model{st: st, keys: DefaultKeyMap(), spec: spec, cur: cur, form: form.New(st, spec, fields, IssueOf), tune: map[string]string{}}
+	m := Model{st: st, keys: DefaultKeyMap(), spec: spec, cur: cur, form: form.New(st, spec, fields, ProblemKeys), tune: map[string]string{}}
 	m.form.SetNote(m.tuneNote)
 	return m
 }

@@ -147,7 +147,7 @@ func DefaultDist(s *model.Spec, f form.Field) (string, error) {
 			}
 			c := s.Clone()
 			c.Tune = nil
-			if c.Set(f.Key+"="+strconv.Quote(o)) == nil && c.Validate() == nil || f.Kind == form.Bool {
+			if c.Set(f.Key+"="+strconv.Quote(o)) == nil && validDefaults(c) || f.Kind == form.Bool {
 				ok = append(ok, o)
 			}
 		}
@@ -164,4 +164,11 @@ func DefaultDist(s *model.Spec, f form.Field) (string, error) {
 		return "", fmt.Errorf("%s=%s: %w", f.Key, dist, err)
 	}
 	return dist, nil
+}
+
+// validDefaults fills the defaults of s, a scratch copy, and reports whether it then
+// validates.
+func validDefaults(s *model.Spec) bool {
+	s.Defaults()
+	return s.Validate() == nil
 }
