@@ -608,6 +608,13 @@ type StudyPlan struct {
 // split (its preparation with the rows it needs, n_i + validation, and one cell), then
 // the refit of the best (of RefitTop) at RefitN on the test set. Items are "trials at
 // n = N" per rung and "refit".
+//
+// When every trial has the same pooled features (StudySharesFeatures: no searched key
+// decides them), the study's feature cache (FeatureCache) transforms each row once for
+// all trials: the validation split and the first rung's rows with the first trial, then
+// at each rung the rows its larger draw adds, so the preparation is charged once per
+// rung, for those rows, and not once per trial. (It assumes the features fit the cache,
+// a quarter of the available memory.)
 func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates) TimeEstimate {
 	out := TimeEstimate{Calibrated: r.Calibrated}
 	if len(spec.Methods) == 0 {
@@ -617,6 +624,7 @@ func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates)
 	vs := ds
 	vs.Pool, vs.Test = plan.Train, plan.Val
 	out.Load = (float64(ds.Pool)+float64(ds.Test))*ds.dim()/5e7 + 0.15
+	shared, prepared := StudySharesFeatures(spec), 0.0
 	for i, n := range plan.Rungs {
 		k := float64(max(plan.Trials, 1))
 		if plan.Eta >= 2 {
@@ -627,7 +635,11 @@ func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates)
 		ts.Sizes, ts.Repeats, ts.Nested, ts.Protocol = []int{n}, 1, false, model.ProtocolCurve
 		t := timer{est: estimator{spec: ts, ds: vs, d: vs.dim(), workers: 1}, r: r}
 		w := t.methodRows(m, t.order(spec.Group), float64(n+plan.Val))
-		out.Items = append(out.Items, TimeItem{What: fmt.Sprintf("%.0f trials at n = %d", k, n), Prepare: k * w.Prepare, Cells: k * w.Cell(n)})
+		prep := k * w.Prepare
+		if shared {
+			prep, prepared = max(0, w.Prepare-prepared), max(prepared, w.Prepare)
+		}
+		out.Items = append(out.Items, TimeItem{What: fmt.Sprintf("%.0f trials at n = %d", k, n), Prepare: prep, Cells: k * w.Cell(n)})
 	}
 	rs := spec.Clone()
 	rs.Tune = nil
@@ -642,6 +654,26 @@ func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates)
 		out.Seconds += it.Seconds()
 	}
 	return out
+}
+
+// StudySharesFeatures reports whether every trial of the study of spec (its tune block)
+// has the same pooled features, so that its feature cache computes them once: the first
+// method pools (CDF or moments) and every searched key is a field of methods.0 that does
+// not decide the features (model.DecidesFeatures; not "method", nor a group field).
+func StudySharesFeatures(spec *model.Spec) bool {
+	if spec.Tune == nil || len(spec.Methods) == 0 || !spec.Methods[0].Pooled() {
+		return false
+	}
+	for key := range spec.Tune.Params {
+		field, ok := strings.CutPrefix(key, "methods.0.")
+		if !ok {
+			return false
+		}
+		if f := model.MethodFieldOf(field); f == nil || f.Decides == model.DecidesFeatures {
+			return false
+		}
+	}
+	return true
 }
 
 // ListingDataSize is KnownDataSize, plus the sizes a listing assumes for the data sets

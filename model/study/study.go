@@ -685,12 +685,17 @@ func oneLine(s string) string {
 
 // testRows returns the test rows the refit will score, for the study's time estimate
 // before the test set is loaded: data.test_size, else the official count of a data set
-// of fixed size (engine.KnownDataSize), else the validation split's size as a guess.
+// of fixed size (engine.KnownDataSize) or of one whose test set is fixed by its name
+// (engine.ListingDataSize: MNIST's 10,000 test digits, whichever training pool the data
+// directory holds), else the validation split's size as a guess.
 func (t *Study) testRows() int {
 	if n := t.Spec.Data.TestSize; n > 0 {
 		return n
 	}
 	if ds, ok := engine.KnownDataSize(t.Spec.Data); ok {
+		return ds.Test
+	}
+	if ds, ok := engine.ListingDataSize(t.Spec); ok && ds.Test > 0 {
 		return ds.Test
 	}
 	return max(t.Validation, 1)
