@@ -129,9 +129,9 @@ func LiuTIRITune(quick bool) *model.Spec {
 }
 
 // mnistFullGammas are the RBF widths mnist-full-tune compares: 0 is the median
-// heuristic (1/(2 median d²) over the draw's feature rows, about 175 on these CDF
-// features: 179.7 for CDF(10,30), 165.4 for CDF(5,1500)), the setting of mnist-full-cdf
-// and mnist-cdf-tune; the others are fixed widths on a grid of ratio 1.5 about it.
+// heuristic (1/(2 median d²) over the draw's feature rows: 179.7 for CDF(10,30), 165.4
+// for CDF(5,1500), so about 175 on these features), the setting of mnist-full-cdf and
+// mnist-cdf-tune; the others are fixed widths on a grid of ratio 1.5 about 175.
 const mnistFullGammas = "0,52,78,117,263,394,590,886"
 
 // MNISTFullTune is a study on full MNIST (run it with --data DIR where DIR/mnist holds
@@ -154,11 +154,15 @@ const mnistFullGammas = "0,52,78,117,263,394,590,886"
 // them so. The centres are not searched: accuracy rises with them (docs/nystrom.md:
 // the error no longer falls from 30,000 to 60,000 digits at 10,000 centres), so a
 // search would pick the most that fit, and 10,000 is that at 60,000 digits within 8 GiB
-// (4·n·M + 24·M² bytes). Nor are they a second resource: the study's scheduler halves
-// over the training size only. One job runs at a time (tune.workers 1): two
-// Nyström fits at 12,000 at once would need about 9 GiB. The baseline (the spec's own
+// (4·n·M + 24·M² bytes). Nor are they a second resource beside the training size: the
+// study's schedulers (ASHA, successive halving, Hyperband) have the training size as
+// their one resource, and rungs over (n, M) are not built. One job runs at a time
+// (tune.workers 1): two Nyström fits at 12,000 at once would need about 9 GiB. The baseline (the spec's own
 // gamma, the median heuristic) is one of the grid's trials, so it is not scored again
 // (tune.baseline false): its top-rung job and refit would add about 20 minutes.
+// The study time estimate is about 30 minutes on 2 cores with OpenBLAS (1,795 s, the
+// refit 742 s of it), the memory estimate 6.59 GiB (the refit; the largest trial 5.93
+// GiB); the full study has not been run (docs/nystrom.md).
 // The quick variant runs the same protocol on 3,000 pool and 2,000 test digits of
 // whatever data directory is given: CDF(10,30), mnist-cdf's group (441
 // transformations), 600 centres, 600 validation digits, rungs 150 and 600 (exact) and
