@@ -33,6 +33,7 @@ func All() []model.Preset {
 		{Name: "mnist-full-cdf", Summary: "Full MNIST (--data DIR with the 60,000 training digits): Fig. 2's curve to 60,000 digits, RBF RLS on tuned CDF features, exact to 10,000 then Nyström-FALKON (10,000 centres)", Build: MNISTFullCDF},
 		{Name: "mnist-full-vsv", Summary: "Full MNIST (--data DIR with the 60,000 training digits): DeCoste & Schoelkopf's virtual SVM, deskewed, poly 9, support vectors translated by one pixel, retrained on kernel rows", Build: MNISTFullVSV},
 		{Name: "mnist-cdf-tune", Summary: "gitui tune over mnist-cdf's space (bins, templates, thresholds, linear or RBF RLS, deskew), its group with 5 scales, on a validation split of the pool", Build: MNISTCDFTune},
+		{Name: "mnist-full-tune", Summary: "gitui tune on full MNIST (--data DIR with the 60,000 training digits): mnist-full-cdf's RBF width on 12,000 validation digits, halving at 3,000, 12,000, 48,000, refit at 60,000", Build: MNISTFullTune},
 		{Name: "kernel-approx", Summary: "Mroueh et al. Theorem 1/2: <Phi(x),Phi(z)> vs s - d_G(x,z), error vs templates m", Build: KernelApprox},
 	}
 	ps = append(ps, speechPresets...)

@@ -644,6 +644,13 @@ type StudyPlan struct {
 //
 // with b 1 under tune.baseline, else 0. Items are "trials at n = N" per rung, "refit"
 // and "baseline (your setting) at n = N and its refit".
+//
+// When every trial has the same pooled features (StudySharesFeatures: no searched key
+// decides them), the study's feature cache (FeatureCache) transforms each row once for
+// all trials: the validation split and the first rung's rows with the first trial, then
+// at each rung the rows its larger draw adds, so the preparation is charged once per
+// rung, for those rows, and not once per trial. (It assumes the features fit the cache,
+// a quarter of the available memory.)
 func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates) TimeEstimate {
 	out := TimeEstimate{Calibrated: r.Calibrated}
 	if len(spec.Methods) == 0 {
@@ -661,13 +668,18 @@ func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates)
 		t := timer{est: estimator{spec: ts, ds: vs, d: vs.dim(), workers: 1}, r: r}
 		return t.methodRows(m, t.order(spec.Group), float64(n+plan.Val))
 	}
+	shared, prepared := StudySharesFeatures(spec), 0.0
 	for i, n := range plan.Rungs {
 		k := float64(max(plan.Trials, 1))
 		if plan.Eta >= 2 {
 			k = math.Ceil(k / math.Pow(float64(plan.Eta), float64(i)))
 		}
 		w := job(n)
-		out.Items = append(out.Items, TimeItem{What: fmt.Sprintf("%.0f trials at n = %d", k, n), Prepare: k * w.Prepare, Cells: k * w.Cell(n)})
+		prep := k * w.Prepare
+		if shared {
+			prep, prepared = max(0, w.Prepare-prepared), max(prepared, w.Prepare)
+		}
+		out.Items = append(out.Items, TimeItem{What: fmt.Sprintf("%.0f trials at n = %d", k, n), Prepare: prep, Cells: k * w.Cell(n)})
 	}
 	rs := spec.Clone()
 	rs.Tune = nil
@@ -680,7 +692,11 @@ func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates)
 	if plan.Baseline && len(plan.Rungs) > 0 {
 		top := plan.Rungs[len(plan.Rungs)-1]
 		w := job(top)
-		out.Items = append(out.Items, TimeItem{What: fmt.Sprintf("baseline (your setting) at n = %d and its refit", top), Prepare: w.Prepare + one, Cells: w.Cell(top)})
+		prep := w.Prepare
+		if shared { // its features are the trials', from the cache
+			prep = max(0, w.Prepare-prepared)
+		}
+		out.Items = append(out.Items, TimeItem{What: fmt.Sprintf("baseline (your setting) at n = %d and its refit", top), Prepare: prep + one, Cells: w.Cell(top)})
 	}
 	sort.SliceStable(out.Items, func(i, j int) bool { return out.Items[i].Seconds() > out.Items[j].Seconds() })
 	out.Seconds = out.Load
@@ -688,6 +704,26 @@ func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates)
 		out.Seconds += it.Seconds()
 	}
 	return out
+}
+
+// StudySharesFeatures reports whether every trial of the study of spec (its tune block)
+// has the same pooled features, so that its feature cache computes them once: the first
+// method pools (CDF or moments) and every searched key is a field of methods.0 that does
+// not decide the features (model.DecidesFeatures; not "method", nor a group field).
+func StudySharesFeatures(spec *model.Spec) bool {
+	if spec.Tune == nil || len(spec.Methods) == 0 || !spec.Methods[0].Pooled() {
+		return false
+	}
+	for key := range spec.Tune.Params {
+		field, ok := strings.CutPrefix(key, "methods.0.")
+		if !ok {
+			return false
+		}
+		if f := model.MethodFieldOf(field); f == nil || f.Decides == model.DecidesFeatures {
+			return false
+		}
+	}
+	return true
 }
 
 // ListingDataSize is KnownDataSize, plus the sizes a listing assumes for the data sets

@@ -460,6 +460,7 @@ func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, load
 	s := spec.Clone()
 	s.Protocol, s.Sizes, s.Repeats, s.Nested = model.ProtocolCurve, []int{n}, 1, false
 	s.Grid, s.Sweep, s.PD, s.Approx, s.GroupSizes, s.TestTransform = nil, nil, nil, nil, nil, nil
+	exactAtOrBelowCentres(s, n)
 	var out *eval.Outcome
 	for e := range engine.Start(ctx, s, engine.RunOptions{DataDir: dataDir, Loaded: loaded, NoMatrices: true, Features: cache}) {
 		if d, ok := e.(eval.Done); ok {
@@ -481,6 +482,19 @@ func runTrial(ctx context.Context, spec *model.Spec, n int, dataDir string, load
 		return validation, acc, nil
 	}
 	return validation, 0, nil
+}
+
+// exactAtOrBelowCentres drops solver nystrom (and its centres) from the methods of the
+// one-size trial spec s whose n training samples are at most their centres: there the
+// Nyström method fits exactly (leave-one-out lambda, Method.NystromAt), as a curve's cell
+// at such a size does, and a spec whose only size is at most its centres is refused by
+// Validate. The fit, and so the trial's score, is the one the method gives at n.
+func exactAtOrBelowCentres(s *model.Spec, n int) {
+	for i := range s.Methods {
+		if m := &s.Methods[i]; m.Nystrom() && n <= m.Centres {
+			m.Solver, m.Centres = "", 0
+		}
+	}
 }
 
 // Best returns the best trial: the highest validation accuracy at the highest rung
@@ -675,12 +689,17 @@ func oneLine(s string) string {
 
 // testRows returns the test rows the refit will score, for the study's time estimate
 // before the test set is loaded: data.test_size, else the official count of a data set
-// of fixed size (engine.KnownDataSize), else the validation split's size as a guess.
+// of fixed size (engine.KnownDataSize) or of one whose test set is fixed by its name
+// (engine.ListingDataSize: MNIST's 10,000 test digits, whichever training pool the data
+// directory holds), else the validation split's size as a guess.
 func (t *Study) testRows() int {
 	if n := t.Spec.Data.TestSize; n > 0 {
 		return n
 	}
 	if ds, ok := engine.KnownDataSize(t.Spec.Data); ok {
+		return ds.Test
+	}
+	if ds, ok := engine.ListingDataSize(t.Spec); ok && ds.Test > 0 {
 		return ds.Test
 	}
 	return max(t.Validation, 1)

@@ -533,3 +533,67 @@ func TestPooledScore(t *testing.T) {
 		}
 	}
 }
+
+// TestTrialAtOrBelowCentresFitsExactly runs a study of a Nyström method (raw features,
+// the Gaussian kernel, 60 centres) whose rungs are 20, 60 and 180 training samples: the
+// jobs at 20 and 60, at most the centres, are the exact fit, as a curve's cells at those
+// sizes are (a spec whose only size is at most its centres is refused), and score what
+// the same study without solver nystrom scores there, to the last digit; the job at 180
+// is the Nyström fit, and scored.
+func TestTrialAtOrBelowCentresFitsExactly(t *testing.T) {
+	dir := t.TempDir()
+	writeBlobs(t, filepath.Join(dir, "train.csv"), 300, 7)
+	spec := &model.Spec{
+		Name: "blobs-nystrom", Protocol: model.ProtocolCurve, Seed: 3,
+		Data:    model.DataSpec{Name: "file", Path: filepath.Join(dir, "train.csv"), TestPath: filepath.Join(dir, "absent.csv")},
+		Methods: []model.Method{{Features: "raw", FeatureKernel: "rbf", Solver: model.SolverNystrom, Centres: 60}},
+		Sizes:   []int{200},
+		Tune: &model.TuneSpec{Params: map[string]string{"methods.0.gamma": "0.1,0.5,2"},
+			Sampler: "grid", Pruner: "sh", Eta: 3, Validation: 100, MinN: 20, MaxN: 180, Baseline: new(bool)},
+	}
+	exact := spec.Clone()
+	exact.Methods[0].Solver, exact.Methods[0].Centres = "", 0
+	jobs := map[string][]Job{}
+	for name, s := range map[string]*model.Spec{"nystrom": spec, "exact": exact} {
+		st, err := Open(filepath.Join(dir, name), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Search(context.Background(), Options{}); err != nil {
+			t.Fatalf("%s: search: %v", name, err)
+		}
+		st.Close()
+		if !reflect.DeepEqual(st.Sizes, []int{20, 60, 180}) {
+			t.Fatalf("%s: rungs %v, want [20 60 180]", name, st.Sizes)
+		}
+		if jobs[name], err = ReadJobs(filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ny, ex := jobs["nystrom"], jobs["exact"]
+	if len(ny) != 5 || len(ex) != 5 { // 3 trials at 20, then 1 at 60 and 1 at 180
+		t.Fatalf("%d and %d jobs, want 5 each", len(ny), len(ex))
+	}
+	exactAt := map[[2]int]float64{}
+	for _, j := range ex {
+		exactAt[[2]int{j.Trial, j.N}] = j.Validation
+	}
+	top := 0
+	for _, j := range ny {
+		if j.Error != "" {
+			t.Fatalf("trial %d at n %d: %s", j.Trial, j.N, j.Error)
+		}
+		if v, ok := exactAt[[2]int{j.Trial, j.N}]; j.N <= 60 && (!ok || j.Validation != v) {
+			t.Errorf("trial %d at n %d scores %v, the exact study's %v (run: %v)", j.Trial, j.N, j.Validation, v, ok)
+		}
+		if j.N == 180 {
+			top++
+			if j.Validation < 0.6 {
+				t.Errorf("trial %d at 180 (Nyström): validation %.3f, want above 0.6", j.Trial, j.Validation)
+			}
+		}
+	}
+	if top != 1 {
+		t.Errorf("%d jobs at 180, want 1", top)
+	}
+}
