@@ -160,10 +160,8 @@ func (k *FeatureKernel) Sub(idx []int) SVCSubKernel {
 				row[p] = float32(v)
 			}
 		}
-		s.pb = linalg.PackB(l, d, b, max(d, 1))
-		if !linalg.SgemmPacked() {
-			s.b32 = b // PackB left it row-major (SwapRows swaps its rows)
-		}
+		s.pb = linalg.RowMajorB(l, d, b, max(d, 1))
+		s.b32 = b
 		s.xi32 = make([]float32, d)
 		s.out32 = make([]float32, l+16)
 	} else {
@@ -181,12 +179,13 @@ type featureSub struct {
 	k                  *FeatureKernel
 	d                  int
 	norms, scale, diag []float64
-	pb                 linalg.PackedB // float32: the points' features, packed
-	// b32, where the build has no packed float32 GEMM (-tags openblas, purego), is
-	// the points' float32 features row-major, multiplied by dotf32.Rows: summed in a
-	// fixed order, so that a value depends on the two rows only, not on the span of
-	// points computed (OpenBLAS's sgemm picks its kernels by the call's shape, and its
-	// sums differed with the span, which made a model depend on its cache and shrinking).
+	// pb and b32 (float32 features) are the points' features row-major, never packed:
+	// a kernel row is one row of A against them, which the packed GEMM's 6-row tile
+	// would compute six times over. dotf32.Rows multiplies them in a fixed order, so
+	// that a value depends on the two rows only, not on the span of points computed (a
+	// shape-dependent sgemm, as OpenBLAS's, made a model depend on its cache and
+	// shrinking), and both builds compute the same rows.
+	pb          linalg.PackedB
 	b32         []float32
 	xi32, out32 []float32
 	x64, xi64   []float64 // float64: the points' features, row-major
@@ -207,22 +206,9 @@ func (s *featureSub) Row(dst []float64, i, start int) {
 			blas64.General{Rows: len(dst), Cols: s.d, Stride: s.d, Data: s.x64[start*s.d:]},
 			blas64.Vector{N: s.d, Inc: 1, Data: s.xi64}, 0,
 			blas64.Vector{N: len(dst), Inc: 1, Data: dst})
-	} else if s.b32 != nil {
+	} else {
 		s.pb.Row(s.xi32, i)
 		dotf32.Rows(dst, s.xi32, s.b32[start*s.d:], s.d)
-	} else {
-		// The packed panels are whole groups of 16 points: multiply from the group of
-		// start to the group end past n, and keep [start, n).
-		l, _ := s.pb.Dims()
-		j0 := start / 16 * 16
-		j1 := min(l, (n+15)/16*16)
-		s.pb.Row(s.xi32, i)
-		sl := s.pb.Slice(j0, j1)
-		w := j1 - j0
-		sl.MulNT(1, s.xi32, s.d, s.out32[:w], w)
-		for t := range dst {
-			dst[t] = float64(s.out32[start-j0+t])
-		}
 	}
 	base, xi, si := s.k.base, s.norms[i], s.scale[i]
 	norms, scale := s.norms[start:n], s.scale[start:n]

@@ -88,6 +88,14 @@ func PackB(n, k int, b []float32, ldb int) PackedB {
 	return packB(n, k, b, ldb, useAsmSgemm, kernelAsm)
 }
 
+// RowMajorB wraps the n×k row-major matrix B (stride ldb >= k) as a PackedB without
+// packing it, in every build: b stays row-major (Row reads a row, SwapRows swaps two in
+// place), and MulNT calls blas32.Gemm. For products one row of A at a time, which would
+// fill one row of the packed path's 6-row tile, multiply b's rows directly (dotf32.Rows).
+func RowMajorB(n, k int, b []float32, ldb int) PackedB {
+	return packB(n, k, b, ldb, false, nil)
+}
+
 // packB is PackB with the path chosen by the caller (tests pack for kernelGo).
 func packB(n, k int, b []float32, ldb int, packed bool, kern kernelFunc) PackedB {
 	if n < 0 || k < 0 || ldb < max(1, k) || (n > 0 && k > 0 && len(b) < (n-1)*ldb+k) {
