@@ -339,6 +339,20 @@ func (m Method) Pooled() bool { return m.Features == "cdf" || m.Features == "mom
 // IsCDF reports whether m has CDF pooling features.
 func (m Method) IsCDF() bool { return m.Features == "cdf" }
 
+// Invariant reports whether m sets an invariance of Liu et al.'s kernels (TI, RI, TI-RI
+// or group).
+func (m Method) Invariant() bool { return m.Invariance != "" }
+
+// TIRI reports whether m's invariance is the translations composed with the rotations.
+func (m Method) TIRI() bool { return m.Invariance == "TI-RI" }
+
+// AverageFit reports whether m's invariant kernel is the mean over the transformations
+// (fit average) rather than the best fit (the maximum).
+func (m Method) AverageFit() bool { return m.Fit == "average" }
+
+// LearnerUnset reports whether m names no learner (Defaults makes it rls).
+func (m Method) LearnerUnset() bool { return m.Learner == "" }
+
 // DataCovarianceTemplates reports whether m draws its templates from the pool's
 // covariance (template_kind gaussian-data: feature.CovarianceTemplates).
 func (m Method) DataCovarianceTemplates() bool { return m.TemplateOf == "gaussian-data" }

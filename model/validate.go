@@ -71,7 +71,7 @@ func (s *Spec) Defaults() {
 // "cyclic" with an invariance, template kind "gaussian", thresholds "theory"), and
 // rotations -20..20 degrees (9) for RI without a polar grid. Name is left as it is.
 func (m *Method) Defaults() {
-	if m.Learner == "" {
+	if m.LearnerUnset() {
 		m.Learner = LearnerRLS
 	}
 	for _, f := range MethodFields {
@@ -362,9 +362,9 @@ func (s *Spec) validateMethod(i int, m Method, bad func(field, format string, a 
 		case s.Protocol == ProtocolGroupSize:
 			bad(key+".invariance", "%s: invariance group takes the spec's group as it is, and the group-size protocol samples it: use protocol sample-complexity", at)
 		}
-	} else if (m.Invariance != "" || m.Locality != nil) && familyOf(m) == FamilyLiu && s.Group.Kind != GroupNone {
+	} else if (m.Invariant() || m.Locality != nil) && familyOf(m) == FamilyLiu && s.Group.Kind != GroupNone {
 		liuKey := "invariance"
-		if m.Invariance == "" {
+		if !m.Invariant() {
 			liuKey = "locality"
 		}
 		bad(key+"."+liuKey, "%s: invariance and locality set the transformations themselves: set group.kind to none (or use invariance group for the best fit over the spec's group)", at)

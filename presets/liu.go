@@ -303,7 +303,7 @@ func LiuTable3(quick bool) *model.Spec {
 			if mm.Rotations != nil {
 				r := *mm.Rotations
 				r.Count = min(r.Count, 4)
-				if mm.Invariance == "TI-RI" && mm.Locality != nil {
+				if mm.TIRI() && mm.Locality != nil {
 					r.Count = 3
 				}
 				mm.Rotations = &r

@@ -664,13 +664,13 @@ func (e *estimator) liuTransient(m model.Method, u float64) []EstimateItem {
 		w := float64(2*l.K1 - 1)
 		dim := e.d * (1 + (w*w+1)/2)
 		what := fmt.Sprintf("%s locality feature maps of %.0f samples x %.0f values", m.Name, u, dim)
-		if m.Invariance == "" {
+		if !m.Invariant() {
 			return []EstimateItem{{What: what + ", and of 256 test rows at a time", Bytes: 8 * (u + math.Min(float64(e.ds.Test), 256)) * dim, Fix: "use a smaller k1, fewer sizes or repeats"}}
 		}
 		return []EstimateItem{{What: what + " in float32, and of 512 transformed copies per worker", Bytes: 4*u*dim + 12*512*dim*math.Max(1, e.workers), Fix: "use a smaller k1, fewer sizes or repeats"}}
 	case strings.Contains(m.Invariance, "TI"):
 		rot := 1.0
-		if m.Invariance == "TI-RI" {
+		if m.TIRI() {
 			rot = nrot
 		}
 		// The union's spectra, then the test set's a block of 2000 rows at a time.

@@ -42,7 +42,7 @@ func newLiuKernel(m model.Method, shape []int, g group.Action) (*liuKernel, erro
 		return nil, inputErr(fmt.Errorf("%s: kernel_norm %q: use cosine, or mean (the default: divide by the training diagonal's mean)", m.Name, m.KernelNorm))
 	}
 	o := kernel.LiuOptions{Fit: kernel.BestFit, Shifts: m.Shifts}
-	if m.Fit == "average" {
+	if m.AverageFit() {
 		o.Fit = kernel.AverageFit
 	}
 	if !m.LiuBase() {
@@ -56,7 +56,7 @@ func newLiuKernel(m model.Method, shape []int, g group.Action) (*liuKernel, erro
 			return nil, inputErr(fmt.Errorf("%s: invariance group takes the best fit over the spec's group, and the spec has none: set group.kind (e.g. dihedral)", m.Name))
 		}
 		o.Group = g
-	} else if m.Invariance != "" || m.Locality != nil {
+	} else if m.Invariant() || m.Locality != nil {
 		if len(shape) != 2 || shape[0] < 2 || shape[1] < 2 {
 			return nil, inputErr(fmt.Errorf("%s: invariance %q and locality need images (shape h x w), the data have shape %v: use an image data set or drop invariance", m.Name, m.Invariance, shape))
 		}

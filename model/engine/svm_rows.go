@@ -38,7 +38,7 @@ const svmRowCacheBytes = 1 << 30
 // kernel (linear, rbf, poly) of the samples' values, without invariance, locality or a
 // PSD repair (whose Gram matrices are not rows of a matrix product).
 func svmRowsApply(m model.Method) bool {
-	return m.IsSVM() && m.LiuBase() && m.Invariance == "" && m.Locality == nil && (m.PSD == "" || m.PSD == "none")
+	return m.IsSVM() && m.LiuBase() && !m.Invariant() && m.Locality == nil && (m.PSD == "" || m.PSD == "none")
 }
 
 // svmRowPath reports whether m, whose draws' union has u samples, with nt test samples,
