@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"gitui/core/bench"
 	"gitui/model"
 	"gitui/model/engine"
+	"gitui/model/study"
 	"gitui/presets"
 )
 
@@ -170,5 +172,32 @@ func TestPresetsListAnEstimate(t *testing.T) {
 		if !strings.Contains(out, "  "+want+"\n") {
 			t.Errorf("presets -v does not list %s's %q", name, want)
 		}
+	}
+}
+
+// TestStudyEstimateAveragesTheSpace checks that a study's trials are costed over draws
+// from its space, not at the spec's own setting: liu-tiri-tune --quick searches shifts
+// 0 (all 784 through the FFT, its own) to 4 (81 copies best-fitted pair by pair), so its
+// estimate must exceed the same study's with shifts held at 0 by at least half again
+// (measured: 18-20 s against an estimate of 2-4 s before the draws were costed).
+func TestStudyEstimateAveragesTheSpace(t *testing.T) {
+	s := presets.LiuTIRITune(true)
+	ds, ok := engine.ListingDataSize(s)
+	if !ok {
+		t.Fatal("liu-tiri-tune --quick has no listing size")
+	}
+	fixed := s.Clone()
+	fixed.Tune.Params = maps.Clone(s.Tune.Params)
+	fixed.Tune.Params["methods.0.shifts"] = "0"
+	all, err := study.ListingEstimate(s, ds, fixedRates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero, err := study.ListingEstimate(fixed, ds, fixedRates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(all.Seconds > 1.5*zero.Seconds) {
+		t.Fatalf("study estimate over shifts 0..4: %.3g s; with shifts 0: %.3g s; want at least 1.5x", all.Seconds, zero.Seconds)
 	}
 }

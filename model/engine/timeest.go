@@ -57,12 +57,14 @@ type Work struct {
 //	feature 1-NN per cell    2·t·n·D / Dgemm
 //	kernel Gram (n×m pairs)  dot products: 2·n·m·d / Dgemm + n·m / Kernel;
 //	                         TI (all cyclic shifts): n·m·c(d) / FFT, c(d) = d·log2 d / (784·log2 784),
+//	                         TI with shifts s > 0: (2s+1)² dot products a pair (times the rotations) at 2.5x;
 //	                         times the rotations for TI-RI, plus |T|·n·m / Kernel for average fit;
 //	                         a finite set G (best fit, RI by copies, Haar): |G|·(2·n·m·d / Dgemm + n·m / Kernel);
 //	                         Haar over the full cyclic-shift group: as TI average fit
 //	kernel RLS per cell      (8/3·n³ + 100·n²·k) / ReduceAt(n), after the Gram of n² / 2 + t·n pairs
 //	SVM per cell             SMO: k(k-1)/2·(2n/k)² / SMO (bench.SMOUnits)
-//	Liu kernels (prepared)   the Gram of the training union U: U²/2 + t·U pairs, once per method
+//	Liu kernels (prepared)   the Gram of the training union U: U²/2 + t·U pairs, once per method,
+//	                         and over a finite set T the copies of the U + t rows: |T|·d·4 / Kernel
 //
 // with t the test rows, k the classes, |G| the group order and d the dimension. It is an
 // estimate (within about a factor of 2 of the measured time on the presets when
@@ -299,7 +301,7 @@ func (t *timer) methodRows(m model.Method, g float64, rows float64) Work {
 	case model.FamilyLiu:
 		u := t.est.union()
 		pairs := u*(u+1)/2 + nt*u
-		prep := pairs * t.pairCost(m, g)
+		prep := pairs*t.pairCost(m, g) + (u+nt)*t.copyCost(m, g)
 		cell := func(ni int) float64 {
 			n := float64(ni)
 			c := 0.0
@@ -503,9 +505,17 @@ func (t *timer) pairCost(m model.Method, g float64) float64 {
 	switch {
 	case inv == model.InvarianceGroup:
 		c = math.Max(g, 1) * dot
+	case strings.Contains(inv, "TI") && m.Shifts > 0:
+		// The (2s+1)² shifts of at most s pixels (times the rotations) are a finite set:
+		// the best fit over its copies, a dot product each (kernel.Liu's localTI).
+		// Its products, blocks of up to 512 copies against tiles of 256 rows, ran at 24
+		// GFLOP per CPU-second on liu-tiri-tune --quick's trials, against the 62 of the
+		// calibrated square Gram: 2.5 times a dot product's calibrated time.
+		w := float64(2*m.Shifts + 1)
+		c = nrot * w * w * (2.5*2*d/1e9/r.Dgemm + 1/r.Kernel)
 	case strings.Contains(inv, "TI"):
 		c = nrot * fft(canvas)
-		if m.Fit == "average" {
+		if m.AverageFit() {
 			c += nrot * canvas / r.Kernel
 		}
 	case strings.Contains(inv, "RI") && m.Polar != nil:
@@ -514,6 +524,39 @@ func (t *timer) pairCost(m model.Method, g float64) float64 {
 		c = nrot * dot
 	}
 	return c
+}
+
+// copyKernelEvals is the time of one value of a transformed copy of an image (a
+// bilinear rotation or a shift, the copy's norm, its allocation) in kernel evaluations:
+// liu-tiri-tune --quick's trials spent 24.7 CPU-s on 1.05e9 values outside the products
+// (the copies 16 s, their norms 1.9 s, the collector the rest), 11.7 ns a value on 2
+// cores against the calibrated 2.9 ns of a kernel value.
+const copyKernelEvals = 4
+
+// copyCost returns the seconds of the transformed copies of one sample that Liu et al.'s
+// best fit over a finite set builds (shifts s > 0, rotations without a polar grid, the
+// spec's group): |set|·d values. 0 where the FFT or the polar grid takes all the
+// transformations at once, and for the locality maps (their own term in pairCost).
+func (t *timer) copyCost(m model.Method, g float64) float64 {
+	if m.Locality != nil {
+		return 0
+	}
+	inv := m.Invariance
+	nrot := 1.0
+	if m.Rotations != nil && strings.Contains(inv, "RI") {
+		nrot = float64(max(m.Rotations.Count, 1))
+	}
+	set := 0.0
+	switch {
+	case inv == model.InvarianceGroup:
+		set = math.Max(g, 1)
+	case strings.Contains(inv, "TI") && m.Shifts > 0:
+		w := float64(2*m.Shifts + 1)
+		set = nrot * w * w
+	case strings.Contains(inv, "RI") && !strings.Contains(inv, "TI") && m.Polar == nil:
+		set = nrot
+	}
+	return set * t.est.d * copyKernelEvals / t.r.Kernel
 }
 
 // cdfTheoryKept is the fraction of CDF features with theory thresholds (evenly spaced
@@ -629,6 +672,11 @@ type StudyPlan struct {
 	Train, Val       int
 	RefitN, RefitTop int
 	Baseline         bool
+	// Samples are the trial specs of seeded random draws from the search space: a
+	// trial's cost is their mean, since the searched fields can change it tenfold (the
+	// shifts of liu-tiri-tune's TI-RI kernel: all 784 through the FFT against 81 copies
+	// pair by pair). Empty: every trial costs what the spec's own setting does.
+	Samples []*model.Spec
 }
 
 // EstimateStudy returns the time estimate of a study of spec (its tune block) on data
@@ -656,18 +704,41 @@ func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates)
 	if len(spec.Methods) == 0 {
 		return out
 	}
-	m := spec.Methods[0]
 	vs := ds
 	vs.Pool, vs.Test = plan.Train, plan.Val
 	out.Load = (float64(ds.Pool)+float64(ds.Test))*ds.dim()/5e7 + 0.15
-	// job is the cost of one trial's job at training size n: one draw of n training
-	// samples (its kernel is of those n alone), scored on the validation split.
-	job := func(n int) Work {
-		ts := spec.Clone()
-		ts.Sizes, ts.Repeats, ts.Nested, ts.Protocol = []int{n}, 1, false, model.ProtocolCurve
-		t := timer{est: estimator{spec: ts, ds: vs, d: vs.dim(), workers: 1}, r: r}
-		return t.methodRows(m, t.order(spec.Group), float64(n+plan.Val))
+	// jobOf is the mean cost of a job of the specs at training size n: one draw of n
+	// training samples (its kernel is of those n alone), scored on the validation split;
+	// job is a trial's (over plan.Samples), own the spec's own setting's.
+	jobOf := func(specs []*model.Spec, n int) Work {
+		var prep float64
+		var cells []func(int) float64
+		for _, sp := range specs {
+			if len(sp.Methods) == 0 {
+				continue
+			}
+			ts := sp.Clone()
+			ts.Sizes, ts.Repeats, ts.Nested, ts.Protocol = []int{n}, 1, false, model.ProtocolCurve
+			t := timer{est: estimator{spec: ts, ds: vs, d: vs.dim(), workers: 1}, r: r}
+			w := t.methodRows(ts.Methods[0], t.order(ts.Group), float64(n+plan.Val))
+			prep += w.Prepare
+			cells = append(cells, w.Cell)
+		}
+		k := float64(max(len(cells), 1))
+		return Work{Prepare: prep / k, Cell: func(n int) float64 {
+			c := 0.0
+			for _, f := range cells {
+				c += f(n)
+			}
+			return c / k
+		}}
 	}
+	own := []*model.Spec{spec}
+	samples := plan.Samples
+	if len(samples) == 0 {
+		samples = own
+	}
+	job := func(n int) Work { return jobOf(samples, n) }
 	shared, prepared := StudySharesFeatures(spec), 0.0
 	for i, n := range plan.Rungs {
 		k := float64(max(plan.Trials, 1))
@@ -691,7 +762,7 @@ func EstimateStudy(spec *model.Spec, ds DataSize, plan StudyPlan, r bench.Rates)
 	out.Items = append(out.Items, TimeItem{What: "refit", Prepare: float64(max(plan.RefitTop, 1)) * one})
 	if plan.Baseline && len(plan.Rungs) > 0 {
 		top := plan.Rungs[len(plan.Rungs)-1]
-		w := job(top)
+		w := jobOf(own, top)
 		prep := w.Prepare
 		if shared { // its features are the trials', from the cache
 			prep = max(0, w.Prepare-prepared)

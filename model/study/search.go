@@ -181,11 +181,29 @@ func (t *Study) settle(poolN, trainN int, grid tune.Grid, opts Options) error {
 func (t *Study) plan(train, val int) engine.StudyPlan {
 	tb := t.Spec.Tune
 	_, pruner, eta := t.settings()
-	plan := engine.StudyPlan{Rungs: t.Sizes, Trials: t.Trials, Eta: eta, Train: train, Val: val, RefitN: t.RefitN, RefitTop: tb.RefitTop, Baseline: tb.BaselineOn()}
+	plan := engine.StudyPlan{Rungs: t.Sizes, Trials: t.Trials, Eta: eta, Train: train, Val: val, RefitN: t.RefitN, RefitTop: tb.RefitTop, Baseline: tb.BaselineOn(),
+		Samples: t.sampleSpecs(estimateSamples)}
 	if pruner == "none" || pruner == "hyperband" {
 		plan.Eta = 0 // every trial at every rung it is given: an upper bound for hyperband
 	}
 	return plan
+}
+
+// estimateSamples is how many seeded draws from the space the study's time estimate
+// averages a trial's cost over.
+const estimateSamples = 32
+
+// sampleSpecs returns the trial specs of n seeded random draws from the space (the
+// draws that do not make a valid spec are left out).
+func (t *Study) sampleSpecs(n int) []*model.Spec {
+	r := tune.Random{Space: t.space(), Seed: t.Spec.Seed ^ 0x74696d65} // "time"
+	var out []*model.Spec
+	for i := range n {
+		if s, _, err := t.Spec.TrialSpec(t.Params, r.Sample(i, nil)); err == nil {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // rungs sets t.RefitN (tune.refit_n, else the pool, or the curve's largest size) and
