@@ -24,7 +24,7 @@ func TestSgemmPackedMatchesGonum(t *testing.T) {
 	kerns := append([]gemmPath{{"go-kernel", true, kernelGo}}, asmKernels()...)
 	for _, procs := range []int{1, 3} {
 		prev := runtime.GOMAXPROCS(procs)
-		for _, sz := range [][3]int{{6, 16, 1}, {7, 17, 33}, {37, 41, 29}, {97, 16, 300}, {300, 53, 61}, {12, 130, 257}} {
+		for _, sz := range [][3]int{{6, 16, 1}, {7, 17, 33}, {37, 41, 29}, {97, 16, 300}, {300, 53, 61}, {12, 130, 257}, {4, 10, 900}, {500, 10, 300}, {301, 4, 77}} {
 			m, n, k := sz[0], sz[1], sz[2]
 			for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 				for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
