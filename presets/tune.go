@@ -168,29 +168,19 @@ const mnistFullGammas = "0,52,78,117,263,394,590,886"
 // transformations), 600 centres, 600 validation digits, rungs 150 and 600 (exact) and
 // 2,400 (Nyström), the refit at 3,000.
 func MNISTFullTune(quick bool) *model.Spec {
-	s := &model.Spec{
-		Name: "mnist-full-tune",
-		Description: "mnist-full-cdf's method (RBF RLS on CDF(10,215) features, Nyström with 10,000 centres) with its RBF width searched " +
-			"on 12,000 validation digits of the 60,000 (--data DIR with the full training set): successive halving at 3,000, 12,000 and 48,000 digits, refit at 60,000",
-		Protocol: model.ProtocolCurve,
-		Data:     model.DataSpec{Name: "mnist"},
-		Group:    mnistScaleGroup,
-		Methods: []model.Method{{Features: "cdf", Bins: 10, Templates: 215, TemplateOf: "gaussian", FeatureKernel: "rbf",
-			Thresholds: "range", RangeSample: 1000, Preprocess: "deskew", Solver: "nystrom", Centres: mnistFullCentres}},
-		Sizes:    []int{60000},
-		Sampling: "stratified",
-		Seed:     1,
-		Tune: &model.TuneSpec{
-			Params:  map[string]string{"methods.0.gamma": mnistFullGammas},
-			Sampler: "grid", Pruner: "sh", Eta: 4, Trials: 8, Workers: 1,
-			Validation: 12000, MinN: 3000, MaxN: 48000, RefitN: 60000,
-			Baseline: new(bool),
-		},
+	s := MNISTFullCDF(quick) // its method, group and data; quick: CDF(10,30), 600 centres, 3,000 + 2,000 digits
+	s.Name = "mnist-full-tune"
+	s.Description = "mnist-full-cdf's method (RBF RLS on CDF(10,215) features, Nyström with 10,000 centres) with its RBF width searched " +
+		"on 12,000 validation digits of the 60,000 (--data DIR with the full training set): successive halving at 3,000, 12,000 and 48,000 digits, refit at 60,000"
+	s.Sizes = []int{60000}
+	s.Tune = &model.TuneSpec{
+		Params:  map[string]string{"methods.0.gamma": mnistFullGammas},
+		Sampler: "grid", Pruner: "sh", Eta: 4, Trials: 8, Workers: 1,
+		Validation: 12000, MinN: 3000, MaxN: 48000, RefitN: 60000,
+		Baseline: new(bool),
 	}
 	if quick {
-		s.Data.Pool, s.Data.TestSize, s.Sizes = 3000, 2000, []int{3000}
-		s.Group = mnistGroup
-		s.Methods[0].Templates, s.Methods[0].Centres = 30, 600
+		s.Sizes = []int{3000}
 		s.Tune.Validation, s.Tune.MinN, s.Tune.MaxN, s.Tune.RefitN = 600, 150, 2400, 3000
 		s.Description = "mnist-full-tune on 3,000 pool and 2,000 test digits: CDF(10,30), 600 centres, the RBF width searched on 600 validation digits at 150, 600 and 2,400, refit at 3,000"
 	}
