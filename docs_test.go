@@ -94,9 +94,9 @@ func TestDocsNameFormats(t *testing.T) {
 
 // trackerRefs matches what points outside the repository for a reason a reader cannot
 // follow: a numbered issue of the project's tracker or its possessive, a helper's branch
-// tag in parentheses or after "branch", and the design notes kept beside the repository
+// tag in parentheses, after "branch" or opening a comment, and the design notes kept beside the repository
 // (the upper-case file name) instead of docs/design.md.
-var trackerRefs = regexp.MustCompile(`(?i:\bissues? ?[-#]?[0-9]+|\bthe issue's\b)|\(h-[a-z]{3,}[a-z0-9-]*\)|\bbranch h-[a-z]|\bDESIGN\.md`)
+var trackerRefs = regexp.MustCompile(`(?i:\bissues? ?[-#]?[0-9]+|\bthe issue's\b)|\(h-[a-z]{3,}[a-z0-9-]*\)|\bbranch h-[a-z]|// h-[a-z]{3,}[a-z0-9-]*:|\bDESIGN\.md`)
 
 // TestNoTrackerReferences checks that code, comments and docs speak of the code: no file
 // of the module (.go, .md, .py, .sh; vendor and hidden folders aside) cites the issue

@@ -63,7 +63,7 @@ func loadData(ctx context.Context, d model.DataSpec, dataDir string, seed uint64
 	rng := rand.New(rand.NewPCG(seed, 0xda7a))
 	// Each data set registers its loader in core/data's table (the spoken digits in
 	// audio.go); the steps below are every data set's.
-	pool, test, ok, err := data.LoadNamed(ctx, data.LoadRequest{Name: d.Name, Dir: dataDir, Path: d.Path, TestPath: d.TestPath, Label: d.LabelColumn, // h-polish: label_column
+	pool, test, ok, err := data.LoadNamed(ctx, data.LoadRequest{Name: d.Name, Dir: dataDir, Path: d.Path, TestPath: d.TestPath, Label: d.LabelColumn,
 		Pool: d.Pool, TestSize: d.TestSize, Holdout: d.Holdout, Seed: seed, Rand: rng, Progress: progress, Options: d})
 	if !ok {
 		return nil, nil, inputErr(fmt.Errorf("data.name %q is unknown: use one of %v", d.Name, model.DataNames))

@@ -28,7 +28,7 @@ func LoadPool(ctx context.Context, d model.DataSpec, dataDir string, seed uint64
 			return nil, inputErr(err)
 		}
 	case d.Name == "file" && d.TestPath != "":
-		if pool, err = data.LoadFileLabelContext(ctx, d.Path, d.LabelColumn); err != nil { // h-polish: label_column
+		if pool, err = data.LoadFileLabelContext(ctx, d.Path, d.LabelColumn); err != nil {
 			return nil, inputErr(err)
 		}
 	default:
