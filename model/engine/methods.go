@@ -369,14 +369,14 @@ type checkedMap struct {
 	m    feature.Map
 }
 
-// mapFor returns f's feature map on pool: the one Check built on the same pool (taken:
-// a later call builds again, since Fit changes the map it is given), else a new one.
+// mapFor returns f's feature map on pool: the one Check built on the same pool, else a
+// new one. The first call takes Check's map either way (a later call builds again, since
+// Fit changes the map it is given, and a map built on another pool, the undeskewed one,
+// is not kept for the run).
 func (f *featureMethod) mapFor(pool *data.Dataset) (feature.Map, error) {
 	f.checked.mu.Lock()
 	m, same := f.checked.m, f.checked.pool == pool
-	if same {
-		f.checked.m, f.checked.pool = nil, nil
-	}
+	f.checked.m, f.checked.pool = nil, nil
 	f.checked.mu.Unlock()
 	if same && m != nil {
 		return m, nil
