@@ -472,10 +472,7 @@ func (t *timer) pairCost(m model.Method, g float64) float64 {
 		return math.Max(g, 1) * dot
 	}
 	inv := m.Invariance
-	nrot := 1.0
-	if m.Rotations != nil && strings.Contains(inv, "RI") {
-		nrot = float64(max(m.Rotations.Count, 1))
-	}
+	nrot := liuRotations(m)
 	canvas := d
 	if m.Translation == "zero-fill" {
 		canvas = 4 * d
@@ -511,8 +508,7 @@ func (t *timer) pairCost(m model.Method, g float64) float64 {
 		// Its products, blocks of up to 512 copies against tiles of 256 rows, ran at 24
 		// GFLOP per CPU-second on liu-tiri-tune --quick's trials, against the 62 of the
 		// calibrated square Gram: 2.5 times a dot product's calibrated time.
-		w := float64(2*m.Shifts + 1)
-		c = nrot * w * w * (2.5*2*d/1e9/r.Dgemm + 1/r.Kernel)
+		c = liuFiniteSet(m, g) * (2.5*2*d/1e9/r.Dgemm + 1/r.Kernel)
 	case strings.Contains(inv, "TI"):
 		c = nrot * fft(canvas)
 		if m.AverageFit() {
@@ -534,29 +530,41 @@ func (t *timer) pairCost(m model.Method, g float64) float64 {
 const copyKernelEvals = 4
 
 // copyCost returns the seconds of the transformed copies of one sample that Liu et al.'s
-// best fit over a finite set builds (shifts s > 0, rotations without a polar grid, the
-// spec's group): |set|·d values. 0 where the FFT or the polar grid takes all the
-// transformations at once, and for the locality maps (their own term in pairCost).
+// best fit over a finite set builds (liuFiniteSet): |set|·d values. 0 where the FFT or the
+// polar grid takes all the transformations at once, and for the locality maps (their own
+// term in pairCost).
 func (t *timer) copyCost(m model.Method, g float64) float64 {
 	if m.Locality != nil {
 		return 0
 	}
-	inv := m.Invariance
-	nrot := 1.0
-	if m.Rotations != nil && strings.Contains(inv, "RI") {
-		nrot = float64(max(m.Rotations.Count, 1))
+	return liuFiniteSet(m, g) * t.est.d * copyKernelEvals / t.r.Kernel
+}
+
+// liuRotations is the number of rotated copies of Liu et al.'s RI and TI-RI (1 without).
+func liuRotations(m model.Method) float64 {
+	if m.Rotations != nil && strings.Contains(m.Invariance, "RI") {
+		return float64(max(m.Rotations.Count, 1))
 	}
-	set := 0.0
+	return 1
+}
+
+// liuFiniteSet is the size of the finite set of transformations whose copies Liu et
+// al.'s best fit builds, one by one, for method m (g the spec's group order): the group
+// (invariance group), the (2s+1)² shifts of at most s > 0 pixels times the rotations,
+// or the rotations alone (RI without a polar grid); 0 where the FFT or the polar grid
+// takes them all at once.
+func liuFiniteSet(m model.Method, g float64) float64 {
+	inv := m.Invariance
 	switch {
 	case inv == model.InvarianceGroup:
-		set = math.Max(g, 1)
+		return math.Max(g, 1)
 	case strings.Contains(inv, "TI") && m.Shifts > 0:
 		w := float64(2*m.Shifts + 1)
-		set = nrot * w * w
+		return liuRotations(m) * w * w
 	case strings.Contains(inv, "RI") && !strings.Contains(inv, "TI") && m.Polar == nil:
-		set = nrot
+		return liuRotations(m)
 	}
-	return set * t.est.d * copyKernelEvals / t.r.Kernel
+	return 0
 }
 
 // cdfTheoryKept is the fraction of CDF features with theory thresholds (evenly spaced
