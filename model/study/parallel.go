@@ -4,7 +4,6 @@ import (
 	"runtime"
 
 	"gitui/core/data"
-	"gitui/core/tune"
 	"gitui/model"
 	"gitui/model/engine"
 )
@@ -19,18 +18,12 @@ const DefaultWorkers = 2
 // configurations of the space and the spec's own: what one worker may need.
 func (t *Study) trialPeak(n int, train, val *data.Dataset) float64 {
 	ds := engine.DataSize{Pool: train.Len(), Test: val.Len(), Shape: train.Shape, Classes: len(train.Classes)}
-	r := tune.Random{Space: t.space(), Seed: t.Spec.Seed ^ 0x6d656d} // "mem"
+	specs := t.sampleSpecs(64, 0x6d656d) // "mem"
+	if len(t.Spec.Methods) == 1 {
+		specs = append([]*model.Spec{t.Spec.Clone()}, specs...)
+	}
 	peak := 0.0
-	for i := -1; i < 64; i++ {
-		s := t.Spec.Clone()
-		if i >= 0 {
-			var err error
-			if s, _, err = t.Spec.TrialSpec(t.Params, r.Sample(i, nil)); err != nil {
-				continue
-			}
-		} else if len(s.Methods) != 1 {
-			continue
-		}
+	for _, s := range specs {
 		s.Tune = nil
 		s.Protocol, s.Sizes, s.Repeats, s.Nested = model.ProtocolCurve, []int{n}, 1, false
 		s.Grid, s.Sweep, s.PD, s.Approx, s.GroupSizes, s.TestTransform = nil, nil, nil, nil, nil, nil

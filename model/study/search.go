@@ -182,7 +182,7 @@ func (t *Study) plan(train, val int) engine.StudyPlan {
 	tb := t.Spec.Tune
 	_, pruner, eta := t.settings()
 	plan := engine.StudyPlan{Rungs: t.Sizes, Trials: t.Trials, Eta: eta, Train: train, Val: val, RefitN: t.RefitN, RefitTop: tb.RefitTop, Baseline: tb.BaselineOn(),
-		Samples: t.sampleSpecs(estimateSamples)}
+		Samples: t.sampleSpecs(estimateSamples, 0x74696d65)} // "time"
 	if pruner == "none" || pruner == "hyperband" {
 		plan.Eta = 0 // every trial at every rung it is given: an upper bound for hyperband
 	}
@@ -193,10 +193,10 @@ func (t *Study) plan(train, val int) engine.StudyPlan {
 // averages a trial's cost over.
 const estimateSamples = 32
 
-// sampleSpecs returns the trial specs of n seeded random draws from the space (the
-// draws that do not make a valid spec are left out).
-func (t *Study) sampleSpecs(n int) []*model.Spec {
-	r := tune.Random{Space: t.space(), Seed: t.Spec.Seed ^ 0x74696d65} // "time"
+// sampleSpecs returns the trial specs of n random draws from the space, seeded by the
+// spec's seed and salt (the draws that do not make a valid spec are left out).
+func (t *Study) sampleSpecs(n int, salt uint64) []*model.Spec {
+	r := tune.Random{Space: t.space(), Seed: t.Spec.Seed ^ salt}
 	var out []*model.Spec
 	for i := range n {
 		if s, _, err := t.Spec.TrialSpec(t.Params, r.Sample(i, nil)); err == nil {
