@@ -299,9 +299,9 @@ func Calibrate(ctx context.Context, budget time.Duration) (Rates, []Result, erro
 			return err
 		},
 		func() error { // TI best-fit pairs through the FFT, 28×28
-			// Large enough (48,000 pairs, tens of ms) that both cores take part in every
-			// timed run: at 4,800 pairs two calibrations minutes apart gave 1.15 and 1.94
-			// million pairs a second.
+			// 48,000 pairs (about 20 ms a run): at 4,800 pairs two calibrations minutes
+			// apart gave 1.15 and 1.94 million pairs a second, at 48,000 six gave
+			// 2.40-2.69 million.
 			a, b := randDense(rng, 200, 784), randDense(rng, 240, 784)
 			s, err := best(ctx, budget, func() error {
 				sa, err := kernel.NewSpectra(ctx, 28, 28, kernel.Shift2D, a, nil)
